@@ -1,0 +1,75 @@
+//! The seam between the queue worker and whatever carries a task out: the `Agent` trait,
+//! what it is handed (`TaskContext`), and how it ends (`AgentOutcome`).
+
+use std::future::Future;
+
+use tokio::sync::{broadcast, watch};
+
+use crate::protocol::Event;
+use crate::queue::Task;
+use crate::settings::Settings;
+
+/// How a task ended, as the agent reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AgentOutcome {
+    Done {
+        reply: String,
+    },
+    Failed {
+        error: String,
+    },
+    /// Stopped on the user's request; `progress` says what was done before.
+    Cancelled {
+        progress: String,
+    },
+}
+
+/// Set once by the worker when the user cancels the running task.
+#[derive(Debug, Clone)]
+pub struct CancelToken(watch::Receiver<bool>);
+
+impl CancelToken {
+    pub(crate) fn new() -> (watch::Sender<bool>, Self) {
+        let (tx, rx) = watch::channel(false);
+        (tx, Self(rx))
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        *self.0.borrow()
+    }
+
+    /// Resolves when the task is cancelled (never, if it is not).
+    pub async fn cancelled(&mut self) {
+        if self.0.wait_for(|c| *c).await.is_err() {
+            // The worker dropped the sender without cancelling: wait forever.
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+/// Everything an agent gets for one task. Settings were read fresh for this task.
+pub struct TaskContext {
+    pub task: Task,
+    pub settings: Settings,
+    pub cancel: CancelToken,
+    pub events: broadcast::Sender<Event>,
+}
+
+/// Carries out one task. Implemented by the agent loop (and by test agents).
+pub trait Agent: Send + Sync + 'static {
+    fn run(&self, ctx: TaskContext) -> impl Future<Output = AgentOutcome> + Send;
+}
+
+/// The agent used when none is configured: every task fails, saying why.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Unconfigured;
+
+impl Agent for Unconfigured {
+    async fn run(&self, _ctx: TaskContext) -> AgentOutcome {
+        AgentOutcome::Failed {
+            error:
+                "no agent configured: Zeta has no agent loop or LLM provider to run tasks with yet"
+                    .into(),
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! zeta-core: everything Zeta does without a GUI, a provider or a platform API.
+//!
+//! - [`protocol`]: the queue pair, `Op` in and `Event` out.
+//! - [`queue`]: the SQLite task queue with seed 000's semantics.
+//! - [`worker`]: the one worker that takes tasks from the queue and runs them.
+//! - [`agent`]: the seam the agent loop plugs into.
+//! - [`settings`]: `settings.json`, read fresh for every task.
+//! - [`home`]: where the files live (`$ZETA_HOME`).
+
+pub mod agent;
+pub mod error;
+pub mod home;
+pub mod lock;
+pub mod protocol;
+pub mod queue;
+pub mod settings;
+pub mod worker;
+
+pub use agent::{Agent, AgentOutcome, CancelToken, TaskContext, Unconfigured};
+pub use error::CoreError;
+pub use home::ZetaHome;
+pub use protocol::{Event, Op, WorkerState};
+pub use queue::{Task, TaskQueue, TaskStatus};
+pub use settings::{LoadedSettings, Settings, SettingsProblem};
+pub use worker::{spawn_worker, Core, WorkerOptions};

@@ -1,0 +1,73 @@
+//! The core's queue pair: `Op`s go in, `Event`s come out. The desktop app, the CLI and the
+//! tests are listeners on the same event stream.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::queue::Task;
+use crate::settings::SettingsProblem;
+
+/// A request to the core.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "camelCase")]
+#[ts(export)]
+pub enum Op {
+    /// Append a task to the queue.
+    EnqueueTask {
+        sender: String,
+        message: String,
+    },
+    /// Cancel a pending task, or stop the running one.
+    CancelTask {
+        #[ts(type = "number")]
+        id: i64,
+    },
+    /// Stop taking new tasks (the running one finishes).
+    PauseQueue,
+    ResumeQueue,
+    /// Finish the running task's current step and stop the worker.
+    Shutdown,
+}
+
+/// Why the worker is or is not taking tasks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "state", rename_all = "camelCase")]
+#[ts(export)]
+pub enum WorkerState {
+    /// Holding the worker lock and taking tasks.
+    Active,
+    /// Paused by the user.
+    Paused,
+    /// Another process holds the worker lock; this one only enqueues and watches.
+    Standby { holder_pid: String },
+}
+
+/// Something that happened in the core, in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "camelCase")]
+#[ts(export)]
+pub enum Event {
+    TaskQueued {
+        task: Task,
+    },
+    TaskStarted {
+        task: Task,
+    },
+    /// The task reached `done`, `failed` or `cancelled`; `task` carries the reply or error.
+    TaskFinished {
+        task: Task,
+    },
+    /// The queue changed in a way this process did not do (e.g. `zeta enqueue`).
+    QueueChanged,
+    WorkerStateChanged {
+        state: WorkerState,
+    },
+    /// The settings file had problems; the named fields fell back to defaults.
+    SettingsProblems {
+        problems: Vec<SettingsProblem>,
+    },
+    /// Something failed outside any task; `message` says what.
+    Error {
+        message: String,
+    },
+}

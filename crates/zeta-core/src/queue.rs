@@ -1,0 +1,497 @@
+//! The task queue: one SQLite table with seed 000's semantics.
+//!
+//! - FIFO by id, strictly one task `running` at a time (the claim is one IMMEDIATE
+//!   transaction that refuses while another task runs).
+//! - `previous_context` is resolved when a task starts: the `result` of the task that most
+//!   recently finished `done`.
+//! - `recover_running` puts `running` rows back to `pending` (called by whoever takes the
+//!   worker lock, so only rows left by a dead worker are touched).
+//! - Many producers may enqueue at once, each with its own connection; WAL and a busy
+//!   timeout serialise them and the AUTOINCREMENT id fixes the order.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
+use rusqlite_migration::{Migrations, M};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::CoreError;
+
+/// Schema history. Append only: never edit a migration that has shipped.
+const MIGRATIONS: &[M<'static>] = &[M::up(
+    "CREATE TABLE tasks (
+        id               INTEGER PRIMARY KEY AUTOINCREMENT,
+        sender           TEXT    NOT NULL,
+        message          TEXT    NOT NULL,
+        status           TEXT    NOT NULL CHECK (status IN ('pending','running','done','failed','cancelled')),
+        previous_context TEXT,
+        result           TEXT,
+        reply            TEXT,
+        error            TEXT,
+        created_at       INTEGER NOT NULL,
+        started_at       INTEGER,
+        finished_at      INTEGER
+    );
+    CREATE INDEX tasks_status ON tasks(status, id);",
+)];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum TaskStatus {
+    Pending,
+    Running,
+    Done,
+    Failed,
+    Cancelled,
+}
+
+impl TaskStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskStatus::Pending => "pending",
+            TaskStatus::Running => "running",
+            TaskStatus::Done => "done",
+            TaskStatus::Failed => "failed",
+            TaskStatus::Cancelled => "cancelled",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "pending" => TaskStatus::Pending,
+            "running" => TaskStatus::Running,
+            "done" => TaskStatus::Done,
+            "failed" => TaskStatus::Failed,
+            "cancelled" => TaskStatus::Cancelled,
+            _ => return None,
+        })
+    }
+
+    /// Done, failed or cancelled: the task will not change again.
+    pub fn is_final(self) -> bool {
+        matches!(
+            self,
+            TaskStatus::Done | TaskStatus::Failed | TaskStatus::Cancelled
+        )
+    }
+}
+
+impl std::fmt::Display for TaskStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// One row of `tasks`. Times are Unix milliseconds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct Task {
+    #[ts(type = "number")]
+    pub id: i64,
+    /// Who asked: `chat`, `cli`, `voice`, `scheduler`, ...
+    pub sender: String,
+    pub message: String,
+    pub status: TaskStatus,
+    /// The `result` of the last `done` task when this one started.
+    pub previous_context: Option<String>,
+    /// Seed 000's summary, `User asked: …\nZeta replied: …`, which feeds the next task.
+    pub result: Option<String>,
+    /// What the user is shown: the final reply, or the progress made before a cancel.
+    pub reply: Option<String>,
+    pub error: Option<String>,
+    #[ts(type = "number")]
+    pub created_at: i64,
+    #[ts(type = "number | null")]
+    pub started_at: Option<i64>,
+    #[ts(type = "number | null")]
+    pub finished_at: Option<i64>,
+}
+
+/// A connection to the queue database. Open one per thread or producer.
+pub struct TaskQueue {
+    conn: Connection,
+    path: PathBuf,
+}
+
+const COLUMNS: &str = "id, sender, message, status, previous_context, result, reply, error, created_at, started_at, finished_at";
+
+impl TaskQueue {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    pub fn open(path: &Path) -> Result<Self, CoreError> {
+        let db_err = |source| CoreError::Database {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut conn = Connection::open(path).map_err(db_err)?;
+        conn.busy_timeout(Duration::from_secs(10)).map_err(db_err)?;
+        {
+            // Switching to WAL and migrating are not safe to race between connections
+            // opening a new database: one process at a time, under an OS file lock.
+            let _setup = SetupLock::take(path)?;
+            conn.pragma_update(None, "journal_mode", "WAL")
+                .map_err(db_err)?;
+            Migrations::from_slice(MIGRATIONS)
+                .to_latest(&mut conn)
+                .map_err(|source| CoreError::Migration {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+        }
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(db_err)?;
+        Ok(Self {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn err(&self, source: rusqlite::Error) -> CoreError {
+        CoreError::Database {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Appends a pending task and returns it.
+    pub fn enqueue(&self, sender: &str, message: &str) -> Result<Task, CoreError> {
+        let id = self
+            .conn
+            .query_row(
+                "INSERT INTO tasks (sender, message, status, created_at) VALUES (?1, ?2, 'pending', ?3) RETURNING id",
+                params![sender, message, now_ms()],
+                |r| r.get::<_, i64>(0),
+            )
+            .map_err(|e| self.err(e))?;
+        self.get(id)
+    }
+
+    /// Takes the oldest pending task and marks it running, resolving its
+    /// `previous_context` now. `None` when nothing is pending or a task is already running.
+    pub fn claim_next(&mut self) -> Result<Option<Task>, CoreError> {
+        let path = self.path.clone();
+        let err = |source| CoreError::Database {
+            path: path.clone(),
+            source,
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let running: bool = tx
+            .query_row(
+                "SELECT EXISTS(SELECT 1 FROM tasks WHERE status = 'running')",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(err)?;
+        if running {
+            return Ok(None);
+        }
+        let next: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM tasks WHERE status = 'pending' ORDER BY id LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(err)?;
+        let Some(id) = next else { return Ok(None) };
+        let context: Option<String> = tx
+            .query_row(
+                "SELECT result FROM tasks WHERE status = 'done' ORDER BY finished_at DESC, id DESC LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(err)?
+            .flatten();
+        tx.execute(
+            "UPDATE tasks SET status = 'running', started_at = ?2, previous_context = ?3 WHERE id = ?1",
+            params![id, now_ms(), context.unwrap_or_default()],
+        )
+        .map_err(err)?;
+        tx.commit().map_err(err)?;
+        self.get(id).map(Some)
+    }
+
+    /// Marks a running task done with the reply the user sees.
+    pub fn finish_done(&self, id: i64, reply: &str) -> Result<Task, CoreError> {
+        let task = self.get(id)?;
+        let result = format!("User asked: {}\nZeta replied: {}", task.message, reply);
+        self.finish(id, TaskStatus::Done, Some(&result), Some(reply), None)
+    }
+
+    /// Marks a running task failed with its error.
+    pub fn finish_failed(&self, id: i64, error: &str) -> Result<Task, CoreError> {
+        self.finish(id, TaskStatus::Failed, None, None, Some(error))
+    }
+
+    /// Marks a running task cancelled, keeping what it had done so far.
+    pub fn finish_cancelled(&self, id: i64, progress: &str) -> Result<Task, CoreError> {
+        self.finish(
+            id,
+            TaskStatus::Cancelled,
+            None,
+            Some(progress),
+            Some("cancelled by the user"),
+        )
+    }
+
+    fn finish(
+        &self,
+        id: i64,
+        status: TaskStatus,
+        result: Option<&str>,
+        reply: Option<&str>,
+        error: Option<&str>,
+    ) -> Result<Task, CoreError> {
+        let changed = self
+            .conn
+            .execute(
+                "UPDATE tasks SET status = ?2, result = ?3, reply = ?4, error = ?5, finished_at = ?6
+                 WHERE id = ?1 AND status = 'running'",
+                params![id, status.as_str(), result, reply, error, now_ms()],
+            )
+            .map_err(|e| self.err(e))?;
+        let task = self.get(id)?;
+        if changed == 0 {
+            return Err(CoreError::WrongTaskState {
+                id,
+                status: task.status.to_string(),
+                allowed: "running",
+                action: "finished",
+            });
+        }
+        Ok(task)
+    }
+
+    /// Cancels a task that has not started yet.
+    pub fn cancel_pending(&self, id: i64) -> Result<Task, CoreError> {
+        let changed = self
+            .conn
+            .execute(
+                "UPDATE tasks SET status = 'cancelled', error = 'cancelled before it started', finished_at = ?2
+                 WHERE id = ?1 AND status = 'pending'",
+                params![id, now_ms()],
+            )
+            .map_err(|e| self.err(e))?;
+        let task = self.get(id)?;
+        if changed == 0 {
+            return Err(CoreError::WrongTaskState {
+                id,
+                status: task.status.to_string(),
+                allowed: "pending",
+                action: "cancelled here",
+            });
+        }
+        Ok(task)
+    }
+
+    /// Puts every `running` row back to `pending`. Returns how many.
+    /// Call only while holding the worker lock.
+    pub fn recover_running(&self) -> Result<usize, CoreError> {
+        self.conn
+            .execute(
+                "UPDATE tasks SET status = 'pending', started_at = NULL, previous_context = NULL WHERE status = 'running'",
+                [],
+            )
+            .map_err(|e| self.err(e))
+    }
+
+    pub fn get(&self, id: i64) -> Result<Task, CoreError> {
+        self.conn
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM tasks WHERE id = ?1"),
+                [id],
+                task_from_row,
+            )
+            .optional()
+            .map_err(|e| self.err(e))?
+            .ok_or(CoreError::NoSuchTask(id))
+    }
+
+    /// The newest `limit` tasks, oldest first.
+    pub fn recent(&self, limit: u32) -> Result<Vec<Task>, CoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(&format!(
+                "SELECT * FROM (SELECT {COLUMNS} FROM tasks ORDER BY id DESC LIMIT ?1) ORDER BY id"
+            ))
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([limit], task_from_row)
+            .map_err(|e| self.err(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.err(e));
+        rows
+    }
+
+    /// How many tasks are pending.
+    pub fn pending_count(&self) -> Result<i64, CoreError> {
+        self.conn
+            .query_row(
+                "SELECT COUNT(*) FROM tasks WHERE status = 'pending'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))
+    }
+
+    /// Changes whenever another connection commits to the database (`PRAGMA data_version`):
+    /// how a running app notices tasks the CLI enqueued.
+    pub fn data_version(&self) -> Result<i64, CoreError> {
+        self.conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))
+            .map_err(|e| self.err(e))
+    }
+}
+
+/// A blocking OS lock on `<db>.setup-lock`, held while a connection sets up the schema.
+struct SetupLock(std::fs::File);
+
+impl SetupLock {
+    fn take(db: &Path) -> Result<Self, CoreError> {
+        let mut name = db.as_os_str().to_owned();
+        name.push(".setup-lock");
+        let path = PathBuf::from(name);
+        let io_err = |what, source| CoreError::Io {
+            what,
+            path: path.clone(),
+            source,
+        };
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| io_err("open database setup lock", e))?;
+        file.lock()
+            .map_err(|e| io_err("lock database setup lock", e))?;
+        Ok(Self(file))
+    }
+}
+
+impl Drop for SetupLock {
+    fn drop(&mut self) {
+        let _ = self.0.unlock();
+    }
+}
+
+fn task_from_row(r: &Row<'_>) -> rusqlite::Result<Task> {
+    let status: String = r.get(3)?;
+    let status = TaskStatus::parse(&status).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            3,
+            rusqlite::types::Type::Text,
+            format!("unknown task status {status:?}").into(),
+        )
+    })?;
+    Ok(Task {
+        id: r.get(0)?,
+        sender: r.get(1)?,
+        message: r.get(2)?,
+        status,
+        previous_context: r.get(4)?,
+        result: r.get(5)?,
+        reply: r.get(6)?,
+        error: r.get(7)?,
+        created_at: r.get(8)?,
+        started_at: r.get(9)?,
+        finished_at: r.get(10)?,
+    })
+}
+
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queue() -> (tempfile::TempDir, TaskQueue) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let q = TaskQueue::open(&dir.path().join("zeta.db")).expect("open");
+        (dir, q)
+    }
+
+    #[test]
+    fn one_running_at_a_time_and_context_from_last_done() {
+        let (_d, mut q) = queue();
+        q.enqueue("cli", "first").expect("enqueue");
+        q.enqueue("cli", "second").expect("enqueue");
+        let a = q.claim_next().expect("claim").expect("a task");
+        assert_eq!(a.message, "first");
+        assert_eq!(a.previous_context.as_deref(), Some(""));
+        assert!(
+            q.claim_next().expect("claim").is_none(),
+            "second claim while one runs"
+        );
+        q.finish_done(a.id, "hello").expect("done");
+        let b = q.claim_next().expect("claim").expect("b task");
+        assert_eq!(
+            b.previous_context.as_deref(),
+            Some("User asked: first\nZeta replied: hello")
+        );
+        q.finish_failed(b.id, "boom").expect("failed");
+        let b = q.get(b.id).expect("get");
+        assert_eq!(b.status, TaskStatus::Failed);
+        assert_eq!(b.error.as_deref(), Some("boom"));
+    }
+
+    #[test]
+    fn failed_tasks_do_not_feed_context() {
+        let (_d, mut q) = queue();
+        for m in ["a", "b", "c"] {
+            q.enqueue("cli", m).expect("enqueue");
+        }
+        let a = q.claim_next().expect("claim").expect("a");
+        q.finish_done(a.id, "ra").expect("done");
+        let b = q.claim_next().expect("claim").expect("b");
+        q.finish_failed(b.id, "nope").expect("fail");
+        let c = q.claim_next().expect("claim").expect("c");
+        assert_eq!(
+            c.previous_context.as_deref(),
+            Some("User asked: a\nZeta replied: ra")
+        );
+    }
+
+    #[test]
+    fn wrong_state_transitions_are_refused() {
+        let (_d, mut q) = queue();
+        let t = q.enqueue("cli", "x").expect("enqueue");
+        assert!(matches!(
+            q.finish_done(t.id, "r"),
+            Err(CoreError::WrongTaskState { .. })
+        ));
+        q.cancel_pending(t.id).expect("cancel");
+        assert!(q.claim_next().expect("claim").is_none());
+        assert!(matches!(
+            q.cancel_pending(t.id),
+            Err(CoreError::WrongTaskState { .. })
+        ));
+        assert!(matches!(q.get(99), Err(CoreError::NoSuchTask(99))));
+    }
+
+    #[test]
+    fn recovery_returns_running_to_pending() {
+        let (_d, mut q) = queue();
+        q.enqueue("cli", "x").expect("enqueue");
+        let t = q.claim_next().expect("claim").expect("task");
+        assert_eq!(q.recover_running().expect("recover"), 1);
+        let t = q.get(t.id).expect("get");
+        assert_eq!(t.status, TaskStatus::Pending);
+        assert_eq!(t.started_at, None);
+    }
+}

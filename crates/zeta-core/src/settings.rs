@@ -1,0 +1,501 @@
+//! `$ZETA_HOME/settings.json`: the typed settings, their defaults, and a lenient loader.
+//!
+//! The loader never fails and never rewrites the user's file. Each field is checked on its
+//! own (its JSON type, then its allowed range). A bad field is reported by name and replaced
+//! by its default, and every valid field is kept. A missing file is created with the defaults.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use ts_rs::TS;
+
+use crate::error::CoreError;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+#[ts(export)]
+pub struct Settings {
+    /// Max agent loop iterations per task.
+    pub max_iterations: u32,
+    /// Max time (ms) for one shell command before its process group is killed.
+    pub command_timeout_ms: u64,
+    /// Max characters kept from stdout and from stderr of one command.
+    pub max_output_length: u32,
+    /// The agent's persona; picks the system prompt file and the iteration limit.
+    pub soul: Soul,
+    pub provider: ProviderSettings,
+    pub hotkey: HotkeySettings,
+    pub voice: VoiceSettings,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            max_iterations: 50,
+            command_timeout_ms: 30_000,
+            max_output_length: 4_000,
+            soul: Soul::AutomationAgent,
+            provider: ProviderSettings::default(),
+            hotkey: HotkeySettings::default(),
+            voice: VoiceSettings::default(),
+        }
+    }
+}
+
+/// Personas from seed 001, each with its own iteration limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Soul {
+    SafeAssistant,
+    SystemAdmin,
+    AutomationAgent,
+    ResearchAgent,
+}
+
+impl Soul {
+    /// The soul's own iteration cap (seed 001).
+    pub fn iteration_limit(self) -> u32 {
+        match self {
+            Soul::SafeAssistant => 10,
+            Soul::SystemAdmin => 20,
+            Soul::AutomationAgent => 50,
+            Soul::ResearchAgent => 15,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    /// No provider configured yet.
+    None,
+    Openai,
+    Anthropic,
+    Ollama,
+    Local,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    Auto,
+    Tools,
+    Json,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ProviderSettings {
+    pub kind: ProviderKind,
+    /// Endpoint root, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434`.
+    pub base_url: String,
+    pub model: String,
+    pub protocol: Protocol,
+}
+
+impl Default for ProviderSettings {
+    fn default() -> Self {
+        Self {
+            kind: ProviderKind::None,
+            base_url: String::new(),
+            model: String::new(),
+            protocol: Protocol::Auto,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum HotkeyMode {
+    /// Record while the key is held.
+    Hold,
+    /// First press starts, second press stops.
+    Toggle,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HotkeySettings {
+    pub push_to_talk: String,
+    pub mode: HotkeyMode,
+}
+
+impl Default for HotkeySettings {
+    fn default() -> Self {
+        Self {
+            push_to_talk: "Ctrl+Alt+Space".into(),
+            mode: HotkeyMode::Hold,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct VoiceSettings {
+    /// File name under `$ZETA_HOME/models`, or an absolute path.
+    pub model: String,
+    /// ISO 639-1 code, or `auto`.
+    pub language: String,
+    /// Input device name; `None` uses the system default.
+    pub input_device: Option<String>,
+    /// Longest recording kept, in seconds.
+    pub max_recording_secs: u32,
+}
+
+impl Default for VoiceSettings {
+    fn default() -> Self {
+        Self {
+            model: "ggml-tiny.en.bin".into(),
+            language: "en".into(),
+            input_device: None,
+            max_recording_secs: 60,
+        }
+    }
+}
+
+/// One thing wrong with the settings file, named by its JSON path (`provider.baseUrl`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct SettingsProblem {
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for SettingsProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "settings field `{}`: {}", self.field, self.message)
+    }
+}
+
+/// The settings in force and what was wrong with the file they came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedSettings {
+    pub settings: Settings,
+    pub problems: Vec<SettingsProblem>,
+    /// True when the file did not exist and was written with the defaults.
+    pub created: bool,
+}
+
+impl Settings {
+    /// Reads `path`, creating it with the defaults when it does not exist. Never fails on
+    /// content: problems are returned beside the settings. Fails only on I/O errors.
+    pub fn load_or_create(path: &Path) -> Result<LoadedSettings, CoreError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Ok(Self::from_json_text(&text)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let defaults = Settings::default();
+                write_new_file(path, &defaults)?;
+                Ok(LoadedSettings {
+                    settings: defaults,
+                    problems: Vec::new(),
+                    created: true,
+                })
+            }
+            Err(source) => Err(CoreError::Io {
+                what: "read settings file",
+                path: path.to_path_buf(),
+                source,
+            }),
+        }
+    }
+
+    /// Parses settings text leniently: see the module doc.
+    pub fn from_json_text(text: &str) -> LoadedSettings {
+        let mut problems = Vec::new();
+        let user = match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(map)) => map,
+            Ok(other) => {
+                problems.push(SettingsProblem {
+                    field: "(file)".into(),
+                    message: format!(
+                        "expected a JSON object at the top level, found {}; using defaults",
+                        json_kind(&other)
+                    ),
+                });
+                Map::new()
+            }
+            Err(e) => {
+                problems.push(SettingsProblem {
+                    field: "(file)".into(),
+                    message: format!(
+                        "not valid JSON (line {}, column {}: {}); using defaults, the file is left as it is",
+                        e.line(),
+                        e.column(),
+                        e
+                    ),
+                });
+                Map::new()
+            }
+        };
+        let mut accepted = defaults_value();
+        merge_fields(&mut accepted, &user, "", &mut problems);
+        let mut settings = match serde_json::from_value::<Settings>(accepted.clone()) {
+            Ok(s) => s,
+            // merge_fields only accepts values that deserialize; this is a safety net.
+            Err(e) => {
+                problems.push(SettingsProblem {
+                    field: "(file)".into(),
+                    message: format!("{e}; using defaults"),
+                });
+                Settings::default()
+            }
+        };
+        settings.reset_out_of_range(&mut problems);
+        LoadedSettings {
+            settings,
+            problems,
+            created: false,
+        }
+    }
+
+    /// Checks value ranges; each bad field is reported and set back to its default.
+    fn reset_out_of_range(&mut self, problems: &mut Vec<SettingsProblem>) {
+        let d = Settings::default();
+        let mut bad = |field: &str, message: String| {
+            problems.push(SettingsProblem {
+                field: field.into(),
+                message,
+            })
+        };
+        if !(1..=1000).contains(&self.max_iterations) {
+            bad(
+                "maxIterations",
+                format!(
+                    "{} is outside 1..=1000; using {}",
+                    self.max_iterations, d.max_iterations
+                ),
+            );
+            self.max_iterations = d.max_iterations;
+        }
+        if !(100..=86_400_000).contains(&self.command_timeout_ms) {
+            bad(
+                "commandTimeoutMs",
+                format!(
+                    "{} is outside 100..=86400000 ms; using {}",
+                    self.command_timeout_ms, d.command_timeout_ms
+                ),
+            );
+            self.command_timeout_ms = d.command_timeout_ms;
+        }
+        if !(100..=10_000_000).contains(&self.max_output_length) {
+            bad(
+                "maxOutputLength",
+                format!(
+                    "{} is outside 100..=10000000; using {}",
+                    self.max_output_length, d.max_output_length
+                ),
+            );
+            self.max_output_length = d.max_output_length;
+        }
+        let url = self.provider.base_url.trim();
+        if !url.is_empty() && !(url.starts_with("http://") || url.starts_with("https://")) {
+            bad(
+                "provider.baseUrl",
+                format!("{url:?} must start with http:// or https://; using none"),
+            );
+            self.provider.base_url = d.provider.base_url.clone();
+        }
+        if self.hotkey.push_to_talk.trim().is_empty() {
+            bad(
+                "hotkey.pushToTalk",
+                format!("must not be empty; using {}", d.hotkey.push_to_talk),
+            );
+            self.hotkey.push_to_talk = d.hotkey.push_to_talk.clone();
+        }
+        if !(1..=600).contains(&self.voice.max_recording_secs) {
+            bad(
+                "voice.maxRecordingSecs",
+                format!(
+                    "{} is outside 1..=600; using {}",
+                    self.voice.max_recording_secs, d.voice.max_recording_secs
+                ),
+            );
+            self.voice.max_recording_secs = d.voice.max_recording_secs;
+        }
+    }
+
+    /// The iteration cap in force: the smaller of `maxIterations` and the soul's limit.
+    pub fn effective_max_iterations(&self) -> u32 {
+        self.max_iterations.min(self.soul.iteration_limit())
+    }
+}
+
+fn defaults_value() -> Value {
+    serde_json::to_value(Settings::default()).unwrap_or(Value::Object(Map::new()))
+}
+
+/// Copies each field of `user` into `accepted` if the whole still deserializes; otherwise
+/// records a problem naming the field. Objects are walked field by field.
+fn merge_fields(
+    accepted: &mut Value,
+    user: &Map<String, Value>,
+    prefix: &str,
+    problems: &mut Vec<SettingsProblem>,
+) {
+    for (key, value) in user {
+        let path = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        let Some(slot) = lookup(accepted, prefix).and_then(|o| o.get(key)).cloned() else {
+            problems.push(SettingsProblem {
+                field: path,
+                message: "unknown field (ignored)".into(),
+            });
+            continue;
+        };
+        if let (Value::Object(_), Value::Object(inner)) = (&slot, value) {
+            merge_fields(accepted, inner, &path, problems);
+            continue;
+        }
+        let mut candidate = accepted.clone();
+        if let Some(obj) = lookup_mut(&mut candidate, prefix) {
+            obj.insert(key.clone(), value.clone());
+        }
+        match serde_json::from_value::<Settings>(candidate.clone()) {
+            Ok(_) => *accepted = candidate,
+            Err(e) => problems.push(SettingsProblem {
+                field: path,
+                message: format!(
+                    "{} is not valid here ({}); using the default {}",
+                    value,
+                    strip_position(&e.to_string()),
+                    slot
+                ),
+            }),
+        }
+    }
+}
+
+fn lookup<'a>(root: &'a Value, path: &str) -> Option<&'a Map<String, Value>> {
+    path.split('.')
+        .filter(|p| !p.is_empty())
+        .try_fold(root, |v, part| v.get(part))?
+        .as_object()
+}
+
+fn lookup_mut<'a>(root: &'a mut Value, path: &str) -> Option<&'a mut Map<String, Value>> {
+    path.split('.')
+        .filter(|p| !p.is_empty())
+        .try_fold(root, |v, part| v.get_mut(part))?
+        .as_object_mut()
+}
+
+fn strip_position(message: &str) -> &str {
+    message.split(" at line ").next().unwrap_or(message)
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Writes the defaults to a file that does not exist yet; an existing file is never replaced.
+fn write_new_file(path: &Path, settings: &Settings) -> Result<(), CoreError> {
+    use std::io::Write;
+    let io_err = |what, source| CoreError::Io {
+        what,
+        path: path.to_path_buf(),
+        source,
+    };
+    let text = serde_json::to_string_pretty(settings).unwrap_or_else(|_| "{}".into());
+    let mut file = match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+    {
+        Ok(f) => f,
+        // Another process created it between our read and now: leave theirs alone.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(()),
+        Err(e) => return Err(io_err("create settings file", e)),
+    };
+    file.write_all(text.as_bytes())
+        .and_then(|_| file.write_all(b"\n"))
+        .map_err(|e| io_err("write settings file", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_fields_are_named_and_valid_fields_kept() {
+        let loaded = Settings::from_json_text(
+            r#"{"maxIterations": "many", "commandTimeoutMs": 5000,
+                "provider": {"kind": "openai", "baseUrl": 7, "model": "gpt"},
+                "colour": "blue", "maxOutputLength": 0}"#,
+        );
+        let s = &loaded.settings;
+        assert_eq!(s.max_iterations, 50);
+        assert_eq!(s.command_timeout_ms, 5000);
+        assert_eq!(s.max_output_length, 4000);
+        assert_eq!(s.provider.kind, ProviderKind::Openai);
+        assert_eq!(s.provider.model, "gpt");
+        assert_eq!(s.provider.base_url, "");
+        let fields: Vec<&str> = loaded.problems.iter().map(|p| p.field.as_str()).collect();
+        assert!(fields.contains(&"maxIterations"), "{fields:?}");
+        assert!(fields.contains(&"provider.baseUrl"), "{fields:?}");
+        assert!(fields.contains(&"colour"), "{fields:?}");
+        assert!(fields.contains(&"maxOutputLength"), "{fields:?}");
+        assert_eq!(loaded.problems.len(), 4, "{:?}", loaded.problems);
+    }
+
+    #[test]
+    fn malformed_json_gives_defaults_and_a_located_problem() {
+        let loaded = Settings::from_json_text("{\n  \"maxIterations\": 5,\n  oops\n}");
+        assert_eq!(loaded.settings, Settings::default());
+        assert_eq!(loaded.problems.len(), 1);
+        assert!(
+            loaded.problems[0].message.contains("line 3"),
+            "{:?}",
+            loaded.problems
+        );
+    }
+
+    #[test]
+    fn unknown_enum_value_is_rejected_by_name() {
+        let loaded =
+            Settings::from_json_text(r#"{"soul": "pirate", "hotkey": {"mode": "toggle"}}"#);
+        assert_eq!(loaded.settings.soul, Soul::AutomationAgent);
+        assert_eq!(loaded.settings.hotkey.mode, HotkeyMode::Toggle);
+        assert_eq!(loaded.problems.len(), 1);
+        assert_eq!(loaded.problems[0].field, "soul");
+        assert!(loaded.problems[0].message.contains("pirate"));
+    }
+
+    #[test]
+    fn missing_file_is_created_and_existing_file_never_rewritten() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("settings.json");
+        let first = Settings::load_or_create(&path).expect("load");
+        assert!(first.created);
+        let written: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+        assert_eq!(written["maxIterations"], 50);
+        assert_eq!(written["commandTimeoutMs"], 30000);
+        assert_eq!(written["maxOutputLength"], 4000);
+
+        let broken = "{ \"maxIterations\": 7, broken";
+        std::fs::write(&path, broken).expect("write");
+        let second = Settings::load_or_create(&path).expect("load");
+        assert!(!second.created);
+        assert_eq!(second.problems.len(), 1);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), broken);
+    }
+
+    #[test]
+    fn soul_caps_iterations() {
+        let loaded = Settings::from_json_text(r#"{"soul": "safe_assistant", "maxIterations": 40}"#);
+        assert_eq!(loaded.settings.effective_max_iterations(), 10);
+        let loaded = Settings::from_json_text(r#"{"maxIterations": 7}"#);
+        assert_eq!(loaded.settings.effective_max_iterations(), 7);
+    }
+}

@@ -1,0 +1,315 @@
+//! The queue worker and its handle (`Core`). It is the only place that takes tasks from
+//! the queue and runs them, one at a time.
+//!
+//! The worker runs as one tokio task. It takes the worker lock (or waits in standby while
+//! another process holds it) and recovers rows a dead worker left `running`. Then it claims
+//! tasks FIFO and runs each through the `Agent` in a task of its own, so that Ops such as
+//! Cancel still arrive. It polls `PRAGMA data_version` to see rows other processes wrote.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{broadcast, mpsc, watch};
+use tokio::task::JoinHandle;
+
+use crate::agent::{Agent, AgentOutcome, CancelToken, TaskContext};
+use crate::error::CoreError;
+use crate::home::ZetaHome;
+use crate::lock::WorkerLock;
+use crate::protocol::{Event, Op, WorkerState};
+use crate::queue::{Task, TaskQueue};
+use crate::settings::Settings;
+
+#[derive(Debug, Clone)]
+pub struct WorkerOptions {
+    /// Stop once nothing is pending (the CLI's `worker` and `run`). With this set, a
+    /// worker lock held elsewhere is an error rather than a reason to wait.
+    pub exit_when_idle: bool,
+    /// How often to look for rows other processes wrote and for a freed worker lock.
+    pub poll_interval: Duration,
+}
+
+impl Default for WorkerOptions {
+    fn default() -> Self {
+        Self {
+            exit_when_idle: false,
+            poll_interval: Duration::from_millis(250),
+        }
+    }
+}
+
+/// The handle to a running worker: send `Op`s, subscribe to `Event`s.
+#[derive(Clone)]
+pub struct Core {
+    ops: mpsc::UnboundedSender<Op>,
+    events: broadcast::Sender<Event>,
+}
+
+impl Core {
+    pub fn submit(&self, op: Op) -> Result<(), CoreError> {
+        self.ops.send(op).map_err(|_| CoreError::WorkerGone)
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+}
+
+/// Starts the worker on the current tokio runtime. The returned receiver sees every
+/// event from the first one on.
+pub fn spawn_worker<A: Agent>(
+    home: ZetaHome,
+    agent: A,
+    options: WorkerOptions,
+) -> Result<
+    (
+        Core,
+        broadcast::Receiver<Event>,
+        JoinHandle<Result<(), CoreError>>,
+    ),
+    CoreError,
+> {
+    let queue = TaskQueue::open(&home.database_file())?;
+    let (ops_tx, ops_rx) = mpsc::unbounded_channel();
+    let (events, first_rx) = broadcast::channel(4096);
+    let worker = Worker {
+        home,
+        agent: Arc::new(agent),
+        options,
+        queue,
+        events: events.clone(),
+        lock: None,
+        paused: false,
+        shutting_down: false,
+        state: None,
+        running: None,
+    };
+    let handle = tokio::spawn(worker.run(ops_rx));
+    Ok((
+        Core {
+            ops: ops_tx,
+            events,
+        },
+        first_rx,
+        handle,
+    ))
+}
+
+struct RunningTask {
+    id: i64,
+    cancel: watch::Sender<bool>,
+    handle: JoinHandle<AgentOutcome>,
+}
+
+struct Worker<A> {
+    home: ZetaHome,
+    agent: Arc<A>,
+    options: WorkerOptions,
+    queue: TaskQueue,
+    events: broadcast::Sender<Event>,
+    lock: Option<WorkerLock>,
+    paused: bool,
+    shutting_down: bool,
+    state: Option<WorkerState>,
+    running: Option<RunningTask>,
+}
+
+impl<A: Agent> Worker<A> {
+    async fn run(mut self, mut ops: mpsc::UnboundedReceiver<Op>) -> Result<(), CoreError> {
+        let mut seen_version = self.queue.data_version()?;
+        // Every `Core` handle dropped: no more Ops, but the queue is still worked.
+        let mut ops_open = true;
+        let mut tick = tokio::time::interval(self.options.poll_interval);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            if self.lock.is_none() {
+                self.try_take_lock()?;
+            }
+            if self.running.is_none() && self.lock.is_some() && !self.paused && !self.shutting_down
+            {
+                if let Some(task) = self.queue.claim_next()? {
+                    self.start(task);
+                }
+            }
+            if self.running.is_none()
+                && (self.shutting_down
+                    || (self.options.exit_when_idle && self.queue.pending_count()? == 0))
+            {
+                return Ok(());
+            }
+            tokio::select! {
+                op = ops.recv(), if ops_open => match op {
+                    Some(op) => self.handle(op),
+                    None => ops_open = false,
+                },
+                joined = join_running(&mut self.running) => self.finish(joined),
+                _ = tick.tick() => {
+                    let version = self.queue.data_version()?;
+                    if version != seen_version {
+                        seen_version = version;
+                        self.emit(Event::QueueChanged);
+                    }
+                }
+            }
+        }
+    }
+
+    fn try_take_lock(&mut self) -> Result<(), CoreError> {
+        match WorkerLock::try_acquire(&self.home) {
+            Ok(lock) => {
+                self.lock = Some(lock);
+                let recovered = self.queue.recover_running()?;
+                if recovered > 0 {
+                    tracing::warn!(
+                        recovered,
+                        "tasks left running by a dead worker are pending again"
+                    );
+                    self.emit(Event::QueueChanged);
+                }
+                self.set_state(if self.paused {
+                    WorkerState::Paused
+                } else {
+                    WorkerState::Active
+                });
+                Ok(())
+            }
+            Err(CoreError::WorkerBusy { pid, home }) => {
+                if self.options.exit_when_idle {
+                    return Err(CoreError::WorkerBusy { pid, home });
+                }
+                self.set_state(WorkerState::Standby { holder_pid: pid });
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn handle(&mut self, op: Op) {
+        match op {
+            Op::EnqueueTask { sender, message } => match self.queue.enqueue(&sender, &message) {
+                Ok(task) => self.emit(Event::TaskQueued { task }),
+                Err(e) => self.emit_error(format!("could not enqueue the task: {e}")),
+            },
+            Op::CancelTask { id } => match &self.running {
+                Some(running) if running.id == id => {
+                    let _ = running.cancel.send(true);
+                }
+                _ => match self.queue.cancel_pending(id) {
+                    Ok(task) => self.emit(Event::TaskFinished { task }),
+                    Err(e) => self.emit_error(format!("could not cancel task {id}: {e}")),
+                },
+            },
+            Op::PauseQueue => {
+                self.paused = true;
+                if self.lock.is_some() {
+                    self.set_state(WorkerState::Paused);
+                }
+            }
+            Op::ResumeQueue => {
+                self.paused = false;
+                if self.lock.is_some() {
+                    self.set_state(WorkerState::Active);
+                }
+            }
+            Op::Shutdown => self.shutdown(),
+        }
+    }
+
+    fn shutdown(&mut self) {
+        self.shutting_down = true;
+        if let Some(running) = &self.running {
+            let _ = running.cancel.send(true);
+        }
+    }
+
+    /// Reads the settings fresh and hands the task to the agent.
+    fn start(&mut self, task: Task) {
+        let id = task.id;
+        self.emit(Event::TaskStarted { task: task.clone() });
+        let settings = match Settings::load_or_create(&self.home.settings_file()) {
+            Ok(loaded) => {
+                if !loaded.problems.is_empty() {
+                    for p in &loaded.problems {
+                        tracing::warn!("{p}");
+                    }
+                    self.emit(Event::SettingsProblems {
+                        problems: loaded.problems,
+                    });
+                }
+                loaded.settings
+            }
+            Err(e) => {
+                self.record(
+                    id,
+                    AgentOutcome::Failed {
+                        error: format!("could not read the settings: {e}"),
+                    },
+                );
+                return;
+            }
+        };
+        let (cancel, token) = CancelToken::new();
+        let ctx = TaskContext {
+            task,
+            settings,
+            cancel: token,
+            events: self.events.clone(),
+        };
+        let agent = Arc::clone(&self.agent);
+        let handle = tokio::spawn(async move { agent.run(ctx).await });
+        self.running = Some(RunningTask { id, cancel, handle });
+    }
+
+    fn finish(&mut self, joined: Result<AgentOutcome, tokio::task::JoinError>) {
+        let Some(running) = self.running.take() else {
+            return;
+        };
+        let outcome = joined.unwrap_or_else(|e| AgentOutcome::Failed {
+            error: format!("the agent stopped unexpectedly: {e}"),
+        });
+        self.record(running.id, outcome);
+    }
+
+    fn record(&mut self, id: i64, outcome: AgentOutcome) {
+        let written = match &outcome {
+            AgentOutcome::Done { reply } => self.queue.finish_done(id, reply),
+            AgentOutcome::Failed { error } => self.queue.finish_failed(id, error),
+            AgentOutcome::Cancelled { progress } => self.queue.finish_cancelled(id, progress),
+        };
+        match written {
+            Ok(task) => {
+                if let Some(error) = &task.error {
+                    tracing::info!(task = id, status = %task.status, "{error}");
+                }
+                self.emit(Event::TaskFinished { task });
+            }
+            Err(e) => self.emit_error(format!("could not record the end of task {id}: {e}")),
+        }
+    }
+
+    fn set_state(&mut self, state: WorkerState) {
+        if self.state.as_ref() != Some(&state) {
+            self.state = Some(state.clone());
+            self.emit(Event::WorkerStateChanged { state });
+        }
+    }
+
+    fn emit_error(&self, message: String) {
+        tracing::error!("{message}");
+        self.emit(Event::Error { message });
+    }
+
+    fn emit(&self, event: Event) {
+        // No listener is not an error: the event log is also in the database.
+        let _ = self.events.send(event);
+    }
+}
+
+async fn join_running(
+    running: &mut Option<RunningTask>,
+) -> Result<AgentOutcome, tokio::task::JoinError> {
+    match running {
+        Some(r) => (&mut r.handle).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,54 @@
+//! Forwards the core's events to the webview (as `zeta:event`) and mirrors them on the
+//! tray icon.
+
+use tauri::{AppHandle, Emitter, Manager};
+use tokio::sync::broadcast::{self, error::RecvError};
+use zeta_core::{Event, WorkerState};
+
+use super::queue_manager::QueueManager;
+use super::tray::{TrayManager, TrayStatus};
+
+/// The event name the webview listens to.
+pub const EVENT_NAME: &str = "zeta:event";
+
+/// Runs until the core's event stream ends.
+pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<Event>) {
+    loop {
+        let event = match events.recv().await {
+            Ok(event) => event,
+            // The window missed some events: have it reload the queue.
+            Err(RecvError::Lagged(n)) => {
+                tracing::warn!("event bridge lagged by {n} events");
+                Event::QueueChanged
+            }
+            Err(RecvError::Closed) => return,
+        };
+        mirror_on_tray(&app, &event);
+        if let Err(e) = app.emit(EVENT_NAME, &event) {
+            tracing::warn!("could not forward an event to the window: {e}");
+        }
+    }
+}
+
+fn mirror_on_tray(app: &AppHandle, event: &Event) {
+    let tray = app.try_state::<TrayManager>();
+    match event {
+        Event::TaskStarted { .. } => {
+            if let Some(tray) = tray {
+                tray.set_status(TrayStatus::Working);
+            }
+        }
+        Event::TaskFinished { task } if task.started_at.is_some() => {
+            if let Some(tray) = tray {
+                tray.set_status(TrayStatus::Idle);
+            }
+        }
+        Event::WorkerStateChanged { state } => {
+            app.state::<QueueManager>().set_worker_state(state.clone());
+            if let Some(tray) = tray {
+                tray.set_paused(matches!(state, WorkerState::Paused));
+            }
+        }
+        _ => {}
+    }
+}

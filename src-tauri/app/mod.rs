@@ -1,0 +1,163 @@
+//! The desktop app: tray, chat window, IPC commands and the event bridge around one core
+//! worker. Closing the window hides it; Quit (tray) stops the worker and exits.
+
+mod bridge;
+mod commands;
+mod queue_manager;
+mod tray;
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use tauri::{AppHandle, Manager, RunEvent, WindowEvent};
+use zeta_core::{spawn_worker, CoreError, Op, WorkerOptions, ZetaHome};
+
+use crate::agent::configured_agent;
+use crate::desktop;
+use queue_manager::QueueManager;
+use tray::TrayManager;
+
+/// The label of the chat window in tauri.conf.json.
+const CHAT_WINDOW: &str = "chat";
+
+type WorkerHandle = tokio::task::JoinHandle<Result<(), CoreError>>;
+
+/// The worker's join handle, awaited on Quit so the running task is recorded.
+struct WorkerTask(Mutex<Option<WorkerHandle>>);
+
+pub fn run(home: ZetaHome) -> anyhow::Result<()> {
+    let _log = crate::logging::init_app(&home);
+    tracing::info!(home = %home.root().display(), "Zeta starting");
+    std::thread::spawn(log_desktop_session);
+
+    let app = tauri::Builder::default()
+        .plugin(
+            tauri_plugin_single_instance::Builder::new()
+                .dbus_id(instance_id(&home))
+                .callback(|app, _argv, _cwd| show_chat(app))
+                .build(),
+        )
+        .invoke_handler(tauri::generate_handler![
+            commands::enqueue_task,
+            commands::list_tasks,
+            commands::cancel_task,
+            commands::set_paused,
+            commands::worker_state,
+        ])
+        .setup(move |app| {
+            let (core, events, handle) = tauri::async_runtime::block_on(async {
+                spawn_worker(home.clone(), configured_agent(), WorkerOptions::default())
+            })?;
+            app.manage(QueueManager::new(core, &home)?);
+            app.manage(WorkerTask(Mutex::new(Some(handle))));
+            create_tray(app.handle());
+            tauri::async_runtime::spawn(bridge::forward(app.handle().clone(), events));
+            Ok(())
+        })
+        .on_window_event(|window, event| {
+            if let WindowEvent::CloseRequested { api, .. } = event {
+                api.prevent_close();
+                if let Err(e) = window.hide() {
+                    tracing::warn!("could not hide the window: {e}");
+                }
+            }
+        })
+        .build(tauri::generate_context!())?;
+    app.run(|_app, event| {
+        if let RunEvent::Exit = event {
+            tracing::info!("Zeta stopped");
+        }
+    });
+    Ok(())
+}
+
+/// The tray needs a tray host and libayatana-appindicator; without them the app goes on.
+fn create_tray(app: &AppHandle) {
+    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| TrayManager::create(app)));
+    match built {
+        Ok(Ok(tray)) => {
+            app.manage(tray);
+        }
+        Ok(Err(e)) => tracing::warn!("no tray icon ({e}); use the chat window or the zeta CLI"),
+        Err(_) => tracing::warn!(
+            "no tray icon (the AppIndicator library could not be loaded); use the chat window or the zeta CLI"
+        ),
+    }
+}
+
+/// Says in the log what the desktop session lacks; the app keeps running either way.
+fn log_desktop_session() {
+    let dbus = desktop::dbus_session();
+    if dbus.is_ok() {
+        tracing::info!("{}", dbus.text());
+    } else {
+        tracing::warn!(
+            "{}: running without single-instance and DBus tray",
+            dbus.text()
+        );
+    }
+    let tray = desktop::tray_host();
+    if tray.is_ok() {
+        tracing::info!("tray host: {}", tray.text());
+    } else {
+        tracing::warn!(
+            "{}: the tray icon will not show; the chat window and CLI still work",
+            tray.text()
+        );
+    }
+}
+
+/// One running instance per Zeta home: the DBus name carries a hash of its path.
+fn instance_id(home: &ZetaHome) -> String {
+    let path = home
+        .root()
+        .canonicalize()
+        .unwrap_or_else(|_| home.root().to_path_buf());
+    // FNV-1a: stable across builds, unlike std's hasher.
+    let hash = path
+        .as_os_str()
+        .as_encoded_bytes()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+        });
+    format!("dev.zeta.agent.home_{hash:016x}")
+}
+
+pub fn show_chat(app: &AppHandle) {
+    let Some(window) = app.get_webview_window(CHAT_WINDOW) else {
+        tracing::warn!("the chat window is gone");
+        return;
+    };
+    let shown = window
+        .unminimize()
+        .and_then(|_| window.show())
+        .and_then(|_| window.set_focus());
+    if let Err(e) = shown {
+        tracing::warn!("could not show the chat window: {e}");
+    }
+}
+
+/// Stops the worker (the running task is recorded as cancelled) and exits.
+pub fn quit(app: &AppHandle) {
+    tracing::info!("quit requested");
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        let queue = app.state::<QueueManager>();
+        let _ = queue.core().submit(Op::Shutdown);
+        let handle = app
+            .state::<WorkerTask>()
+            .0
+            .lock()
+            .ok()
+            .and_then(|mut h| h.take());
+        if let Some(handle) = handle {
+            match tokio::time::timeout(Duration::from_secs(5), handle).await {
+                Ok(Ok(Err(e))) => tracing::error!("worker ended with an error: {e}"),
+                Err(_) => tracing::warn!("the worker did not stop within 5 s; exiting anyway"),
+                _ => {}
+            }
+        }
+        app.exit(0);
+    });
+}

@@ -1,0 +1,114 @@
+//! The tray icon: its menu (Open chat, Pause/Resume queue, Quit) and one icon per state
+//! (idle, working, needs approval, listening). Kept in Tauri state as `TrayManager`.
+
+use std::sync::Mutex;
+
+use tauri::image::Image;
+use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
+use tauri::tray::{TrayIcon, TrayIconBuilder};
+use tauri::{AppHandle, Manager, Wry};
+
+use super::queue_manager::QueueManager;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrayStatus {
+    Idle,
+    Working,
+    // Set by the consent dialogs and push-to-talk once they land.
+    #[allow(dead_code)]
+    NeedsApproval,
+    #[allow(dead_code)]
+    Listening,
+}
+
+impl TrayStatus {
+    fn icon_bytes(self) -> &'static [u8] {
+        match self {
+            TrayStatus::Idle => include_bytes!("../../icons/tray-idle.png"),
+            TrayStatus::Working => include_bytes!("../../icons/tray-working.png"),
+            TrayStatus::NeedsApproval => include_bytes!("../../icons/tray-approval.png"),
+            TrayStatus::Listening => include_bytes!("../../icons/tray-listening.png"),
+        }
+    }
+
+    fn tooltip(self) -> &'static str {
+        match self {
+            TrayStatus::Idle => "Zeta: idle",
+            TrayStatus::Working => "Zeta: working",
+            TrayStatus::NeedsApproval => "Zeta: needs your approval",
+            TrayStatus::Listening => "Zeta: listening",
+        }
+    }
+}
+
+pub struct TrayManager {
+    tray: TrayIcon<Wry>,
+    pause_item: MenuItem<Wry>,
+    status: Mutex<TrayStatus>,
+}
+
+impl TrayManager {
+    /// Builds the tray icon and its menu.
+    pub fn create(app: &AppHandle) -> tauri::Result<Self> {
+        let open = MenuItem::with_id(app, "open", "Open chat", true, None::<&str>)?;
+        let pause_item = MenuItem::with_id(app, "pause", "Pause queue", true, None::<&str>)?;
+        let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;
+        let separator = PredefinedMenuItem::separator(app)?;
+        let menu = Menu::with_items(app, &[&open, &pause_item, &separator, &quit])?;
+        let tray = TrayIconBuilder::with_id("zeta")
+            .icon(Image::from_bytes(TrayStatus::Idle.icon_bytes())?)
+            .tooltip(TrayStatus::Idle.tooltip())
+            .menu(&menu)
+            .on_menu_event(|app, event| match event.id.as_ref() {
+                "open" => super::show_chat(app),
+                "pause" => {
+                    let queue = app.state::<QueueManager>();
+                    let op = if queue.is_paused() {
+                        zeta_core::Op::ResumeQueue
+                    } else {
+                        zeta_core::Op::PauseQueue
+                    };
+                    if let Err(e) = queue.core().submit(op) {
+                        tracing::error!("tray: {e}");
+                    }
+                }
+                "quit" => super::quit(app),
+                other => tracing::debug!("tray: unknown menu item {other}"),
+            })
+            .build(app)?;
+        Ok(Self {
+            tray,
+            pause_item,
+            status: Mutex::new(TrayStatus::Idle),
+        })
+    }
+
+    pub fn set_status(&self, status: TrayStatus) {
+        let Ok(mut current) = self.status.lock() else {
+            return;
+        };
+        if *current == status {
+            return;
+        }
+        *current = status;
+        let icon = Image::from_bytes(status.icon_bytes());
+        let result = icon.and_then(|icon| {
+            self.tray.set_icon(Some(icon))?;
+            self.tray.set_tooltip(Some(status.tooltip()))
+        });
+        if let Err(e) = result {
+            tracing::warn!("tray: could not show {status:?}: {e}");
+        }
+    }
+
+    pub fn set_paused(&self, paused: bool) {
+        let label = if paused {
+            "Resume queue"
+        } else {
+            "Pause queue"
+        };
+        if let Err(e) = self.pause_item.set_text(label) {
+            tracing::warn!("tray: could not relabel the pause item: {e}");
+        }
+    }
+}

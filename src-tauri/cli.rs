@@ -1,0 +1,252 @@
+//! The command line: `zeta` with no command opens the app; the commands below work
+//! without a display and never open a window.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use clap::{Parser, Subcommand};
+use zeta_core::{
+    spawn_worker, CoreError, Event, Task, TaskQueue, TaskStatus, WorkerOptions, ZetaHome,
+};
+
+use crate::agent::configured_agent;
+
+#[derive(Debug, Parser)]
+#[command(name = "zeta", version, about = "Zeta, a desktop computer-use agent")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Add a task to the queue (a running app picks it up).
+    Enqueue {
+        /// The request, as you would type it in the chat.
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+    },
+    /// List the newest tasks, oldest first.
+    Queue {
+        /// One JSON array of tasks instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// How many of the newest tasks to show.
+        #[arg(long, default_value_t = 50)]
+        limit: u32,
+    },
+    /// Process the queue headless until nothing is pending.
+    Worker {
+        /// Print every event as a JSON line.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Enqueue one task, process the queue, and print the task's reply.
+    Run {
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+        /// Print every event as a JSON line (the reply is in the last one).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check the display, tray, DBus, audio, settings, database, models and LLM endpoint.
+    Doctor {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs a CLI command to completion.
+pub fn run(command: Command) -> anyhow::Result<ExitCode> {
+    let home = ZetaHome::from_env()?;
+    match command {
+        Command::Enqueue { text } => {
+            let queue = TaskQueue::open(&home.database_file())?;
+            let task = queue.enqueue("cli", &join(&text)?)?;
+            println!("{}", task.id);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Queue { json, limit } => {
+            let tasks = TaskQueue::open(&home.database_file())?.recent(limit)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&tasks)?);
+            } else {
+                print_table(&tasks);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Worker { json } => runtime()?.block_on(async move {
+            process_queue(&home, json).await?;
+            Ok(ExitCode::SUCCESS)
+        }),
+        Command::Run { text, json } => {
+            let message = join(&text)?;
+            runtime()?.block_on(run_one(home, message, json))
+        }
+        Command::Doctor { json } => Ok(crate::doctor::run(&home, json)),
+    }
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")
+}
+
+fn join(words: &[String]) -> anyhow::Result<String> {
+    let text = words.join(" ");
+    if text.trim().is_empty() {
+        bail!("the task text is empty");
+    }
+    Ok(text)
+}
+
+/// Runs the worker until nothing is pending, printing events as they come.
+/// `WorkerBusy` when another process holds the queue.
+async fn process_queue(home: &ZetaHome, json: bool) -> Result<(), CoreError> {
+    let options = WorkerOptions {
+        exit_when_idle: true,
+        ..WorkerOptions::default()
+    };
+    let (core, mut events, handle) = spawn_worker(home.clone(), configured_agent(), options)?;
+    // Keep no sender alive here: the event stream ends when the worker does.
+    drop(core);
+    let printer = tokio::spawn(async move {
+        while let Ok(event) = events.recv().await {
+            print_event(&event, json);
+        }
+    });
+    let result = handle.await.unwrap_or_else(|e| {
+        Err(CoreError::Home(format!(
+            "the worker stopped unexpectedly: {e}"
+        )))
+    });
+    // The worker's sender is gone once it returns; the printer drains what is left.
+    let _ = printer.await;
+    result
+}
+
+async fn run_one(home: ZetaHome, message: String, json: bool) -> anyhow::Result<ExitCode> {
+    let queue = TaskQueue::open(&home.database_file())?;
+    let task = queue.enqueue("cli", &message)?;
+    if json {
+        print_event(&Event::TaskQueued { task: task.clone() }, true);
+    }
+    match process_queue(&home, json).await {
+        Ok(()) => {}
+        Err(CoreError::WorkerBusy { pid, .. }) => {
+            eprintln!(
+                "zeta: another Zeta (pid {pid}) is working the queue; waiting for task {}",
+                task.id
+            );
+            wait_until_final(&queue, task.id).await?;
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let task = queue.get(task.id)?;
+    Ok(report(&task, json))
+}
+
+async fn wait_until_final(queue: &TaskQueue, id: i64) -> anyhow::Result<()> {
+    loop {
+        if queue.get(id)?.status.is_final() {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Prints the task's outcome (reply on stdout, error on stderr) and picks the exit code.
+fn report(task: &Task, json: bool) -> ExitCode {
+    match task.status {
+        TaskStatus::Done => {
+            if !json {
+                println!("{}", task.reply.as_deref().unwrap_or_default());
+            }
+            ExitCode::SUCCESS
+        }
+        status => {
+            let why = task.error.as_deref().unwrap_or("no error recorded");
+            eprintln!("zeta: task {} {status}: {why}", task.id);
+            if let Some(progress) = task.reply.as_deref().filter(|p| !p.is_empty()) {
+                eprintln!("progress so far: {progress}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn print_event(event: &Event, json: bool) {
+    if json {
+        match serde_json::to_string(event) {
+            Ok(line) => println!("{line}"),
+            Err(e) => eprintln!("zeta: could not encode an event: {e}"),
+        }
+        return;
+    }
+    match event {
+        Event::TaskStarted { task } => {
+            eprintln!("zeta: task {} started: {}", task.id, task.message)
+        }
+        Event::TaskFinished { task } => match task.status {
+            TaskStatus::Done => eprintln!("zeta: task {} done", task.id),
+            status => eprintln!(
+                "zeta: task {} {status}: {}",
+                task.id,
+                task.error.as_deref().unwrap_or("no error recorded")
+            ),
+        },
+        Event::SettingsProblems { problems } => {
+            for p in problems {
+                eprintln!("zeta: {p}");
+            }
+        }
+        Event::Error { message } => eprintln!("zeta: error: {message}"),
+        _ => {}
+    }
+}
+
+fn print_table(tasks: &[Task]) {
+    if tasks.is_empty() {
+        println!("the queue is empty");
+        return;
+    }
+    println!(
+        "{:>5}  {:<9}  {:<9}  message / outcome",
+        "id", "status", "sender"
+    );
+    for t in tasks {
+        let outcome = match t.status {
+            TaskStatus::Done => t.reply.clone(),
+            TaskStatus::Failed | TaskStatus::Cancelled => t.error.clone(),
+            _ => None,
+        };
+        println!(
+            "{:>5}  {:<9}  {:<9}  {}",
+            t.id,
+            t.status,
+            t.sender,
+            one_line(&t.message, 60)
+        );
+        if let Some(outcome) = outcome {
+            println!(
+                "{:>5}  {:<9}  {:<9}  -> {}",
+                "",
+                "",
+                "",
+                one_line(&outcome, 60)
+            );
+        }
+    }
+}
+
+fn one_line(text: &str, max: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        flat
+    } else {
+        format!("{}…", flat.chars().take(max - 1).collect::<String>())
+    }
+}

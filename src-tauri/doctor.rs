@@ -1,0 +1,328 @@
+//! `zeta doctor`: one line per thing Zeta needs, each ok / warn / fail with a fix hint.
+
+use std::net::{TcpStream, ToSocketAddrs};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use serde::Serialize;
+use zeta_core::settings::ProviderKind;
+use zeta_core::{lock::WorkerLock, CoreError, Settings, TaskQueue, ZetaHome};
+
+use crate::desktop::{self, Probe};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Level {
+    Ok,
+    Warn,
+    Fail,
+}
+
+#[derive(Debug, Serialize)]
+struct Check {
+    name: &'static str,
+    level: Level,
+    detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<String>,
+}
+
+fn check(name: &'static str, level: Level, detail: impl Into<String>, fix: Option<&str>) -> Check {
+    Check {
+        name,
+        level,
+        detail: detail.into(),
+        fix: fix.map(str::to_string),
+    }
+}
+
+fn from_probe(name: &'static str, probe: Probe, missing: Level, fix: &str) -> Check {
+    let level = if probe.is_ok() { Level::Ok } else { missing };
+    let fix = (!probe.is_ok()).then_some(fix);
+    check(name, level, probe.text(), fix)
+}
+
+/// Runs every check and prints them. Fails (exit 1) only when something is broken.
+pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
+    let settings = Settings::load_or_create(&home.settings_file());
+    let mut checks = vec![
+        from_probe(
+            "display",
+            desktop::display(),
+            Level::Warn,
+            "the CLI works without one; the app and the screen/mouse/keyboard tools need X11 (or Xvfb)",
+        ),
+        from_probe(
+            "dbus",
+            desktop::dbus_session(),
+            Level::Warn,
+            "run inside a desktop session, or wrap Zeta in `dbus-run-session`",
+        ),
+        from_probe(
+            "tray",
+            desktop::tray_host(),
+            Level::Warn,
+            "the app runs without a tray; open the chat with `zeta` or install a tray (e.g. an AppIndicator extension, trayer)",
+        ),
+        audio_input(),
+        settings_check(home, &settings),
+        database_check(home),
+        worker_check(home),
+        voice_model_check(home, settings.as_ref().ok().map(|l| &l.settings)),
+        llm_check(settings.as_ref().ok().map(|l| &l.settings)),
+    ];
+    checks.retain(|c| !c.detail.is_empty());
+    if json {
+        match serde_json::to_string_pretty(&checks) {
+            Ok(text) => println!("{text}"),
+            Err(e) => eprintln!("zeta doctor: could not encode the report: {e}"),
+        }
+    } else {
+        for c in &checks {
+            let level = match c.level {
+                Level::Ok => "ok  ",
+                Level::Warn => "warn",
+                Level::Fail => "FAIL",
+            };
+            println!("{level}  {:<9} {}", c.name, c.detail);
+            if let Some(fix) = &c.fix {
+                println!("      {:<9} fix: {fix}", "");
+            }
+        }
+    }
+    if checks.iter().any(|c| c.level == Level::Fail) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// ALSA lists capture devices in /proc/asound/pcm.
+fn audio_input() -> Check {
+    let fix = Some("voice commands need a microphone; typing in the chat works without one");
+    match std::fs::read_to_string("/proc/asound/pcm") {
+        Ok(text) => match text.lines().find(|l| l.contains("capture")) {
+            Some(line) => check(
+                "audio",
+                Level::Ok,
+                format!("capture device: {}", line.trim()),
+                None,
+            ),
+            None => check("audio", Level::Warn, "no audio capture device", fix),
+        },
+        Err(_) => check(
+            "audio",
+            Level::Warn,
+            "no sound card (/proc/asound/pcm is missing)",
+            fix,
+        ),
+    }
+}
+
+fn settings_check(home: &ZetaHome, loaded: &Result<zeta_core::LoadedSettings, CoreError>) -> Check {
+    let path = home.settings_file();
+    match loaded {
+        Ok(l) if l.problems.is_empty() => check(
+            "settings",
+            Level::Ok,
+            format!("{} is valid", path.display()),
+            None,
+        ),
+        Ok(l) => check(
+            "settings",
+            Level::Warn,
+            l.problems
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
+            Some(&format!(
+                "edit {}; the named fields use their defaults until then",
+                path.display()
+            )),
+        ),
+        Err(e) => check(
+            "settings",
+            Level::Fail,
+            e.to_string(),
+            Some("check the file's permissions"),
+        ),
+    }
+}
+
+fn database_check(home: &ZetaHome) -> Check {
+    let counted = TaskQueue::open(&home.database_file())
+        .and_then(|q| Ok((q.recent(u32::MAX)?.len(), q.pending_count()?)));
+    match counted {
+        Ok((all, pending)) => check(
+            "database",
+            Level::Ok,
+            format!(
+                "{}: {all} tasks, {pending} pending",
+                home.database_file().display()
+            ),
+            None,
+        ),
+        Err(e) => check(
+            "database",
+            Level::Fail,
+            e.to_string(),
+            Some("move the file aside to start a new queue, or check the folder's permissions"),
+        ),
+    }
+}
+
+fn worker_check(home: &ZetaHome) -> Check {
+    match WorkerLock::try_acquire(home) {
+        Ok(_) => check(
+            "worker",
+            Level::Ok,
+            "no worker running; the queue is free",
+            None,
+        ),
+        Err(CoreError::WorkerBusy { pid, .. }) => check(
+            "worker",
+            Level::Ok,
+            format!("pid {pid} is working the queue"),
+            None,
+        ),
+        Err(e) => check(
+            "worker",
+            Level::Fail,
+            e.to_string(),
+            Some("check the folder's permissions"),
+        ),
+    }
+}
+
+fn voice_model_check(home: &ZetaHome, settings: Option<&Settings>) -> Check {
+    let Some(settings) = settings else {
+        return check(
+            "voice",
+            Level::Warn,
+            "settings unreadable; voice model unknown",
+            None,
+        );
+    };
+    let configured = std::path::Path::new(&settings.voice.model);
+    let path = if configured.is_absolute() {
+        configured.to_path_buf()
+    } else {
+        home.models_dir().join(configured)
+    };
+    match std::fs::metadata(&path) {
+        Ok(meta) if meta.len() > 0 => check(
+            "voice",
+            Level::Ok,
+            format!(
+                "Whisper model {} ({} MB)",
+                path.display(),
+                meta.len() / 1_000_000
+            ),
+            None,
+        ),
+        _ => check(
+            "voice",
+            Level::Warn,
+            format!("no Whisper model at {}", path.display()),
+            Some("voice commands need a ggml Whisper model there; typing works without one"),
+        ),
+    }
+}
+
+/// Reachability of the configured endpoint: a TCP connect to its host and port.
+fn llm_check(settings: Option<&Settings>) -> Check {
+    let Some(settings) = settings else {
+        return check(
+            "llm",
+            Level::Warn,
+            "settings unreadable; provider unknown",
+            None,
+        );
+    };
+    let p = &settings.provider;
+    if p.kind == ProviderKind::None {
+        return check(
+            "llm",
+            Level::Warn,
+            "no LLM provider configured",
+            Some("set `provider` in settings.json (kind, baseUrl, model) or the ZETA_LLM_* variables"),
+        );
+    }
+    let Some((host, port)) = host_port(&p.base_url) else {
+        return check(
+            "llm",
+            Level::Fail,
+            format!(
+                "provider {:?} has no usable baseUrl ({:?})",
+                p.kind, p.base_url
+            ),
+            Some("set provider.baseUrl to http(s)://host[:port]/..."),
+        );
+    };
+    let reachable = (host.as_str(), port)
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut addrs| addrs.next())
+        .map(|addr| TcpStream::connect_timeout(&addr, Duration::from_secs(3)).is_ok())
+        .unwrap_or(false);
+    if reachable {
+        check(
+            "llm",
+            Level::Ok,
+            format!("{:?} endpoint {host}:{port} answers", p.kind),
+            None,
+        )
+    } else {
+        check(
+            "llm",
+            Level::Fail,
+            format!("{:?} endpoint {host}:{port} does not answer", p.kind),
+            Some("start the server or fix provider.baseUrl"),
+        )
+    }
+}
+
+fn host_port(url: &str) -> Option<(String, u16)> {
+    let (scheme, rest) = url.trim().split_once("://")?;
+    let default_port = match scheme {
+        "http" => 80,
+        "https" => 443,
+        _ => return None,
+    };
+    let authority = rest.split('/').next()?.rsplit('@').next()?;
+    if authority.is_empty() {
+        return None;
+    }
+    if let Some(v6) = authority.strip_prefix('[') {
+        let (host, after) = v6.split_once(']')?;
+        let port = after
+            .strip_prefix(':')
+            .map_or(Some(default_port), |p| p.parse().ok())?;
+        return Some((host.to_string(), port));
+    }
+    match authority.rsplit_once(':') {
+        Some((host, port)) => Some((host.to_string(), port.parse().ok()?)),
+        None => Some((authority.to_string(), default_port)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_port;
+
+    #[test]
+    fn host_and_port_come_from_the_url() {
+        assert_eq!(
+            host_port("http://127.0.0.1:8080/v1"),
+            Some(("127.0.0.1".into(), 8080))
+        );
+        assert_eq!(
+            host_port("https://api.openai.com/v1"),
+            Some(("api.openai.com".into(), 443))
+        );
+        assert_eq!(host_port("http://[::1]:11434"), Some(("::1".into(), 11434)));
+        assert_eq!(host_port("ftp://x"), None);
+        assert_eq!(host_port("http://:99999"), None);
+    }
+}

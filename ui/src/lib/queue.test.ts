@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import type { Task } from "../bindings/Task";
+import { activeTasks, applyEvent, composerAction, emptyView, upsert, workerLabel } from "./queue";
+
+const task = (id: number, status: Task["status"], message = `m${id}`): Task => ({
+  id,
+  sender: "chat",
+  message,
+  status,
+  previousContext: null,
+  result: null,
+  reply: null,
+  error: null,
+  createdAt: id,
+  startedAt: null,
+  finishedAt: null,
+});
+
+describe("upsert", () => {
+  it("keeps tasks in id order and replaces by id", () => {
+    let tasks = upsert([], task(3, "pending"));
+    tasks = upsert(tasks, task(1, "done"));
+    tasks = upsert(tasks, task(2, "pending"));
+    tasks = upsert(tasks, task(3, "running"));
+    expect(tasks.map((t) => [t.id, t.status])).toEqual([
+      [1, "done"],
+      [2, "pending"],
+      [3, "running"],
+    ]);
+  });
+});
+
+describe("applyEvent", () => {
+  it("follows a task from queued to failed", () => {
+    let view = applyEvent(emptyView(), { type: "taskQueued", task: task(7, "pending") });
+    view = applyEvent(view, { type: "taskStarted", task: task(7, "running") });
+    expect(activeTasks(view.tasks).map((t) => t.id)).toEqual([7]);
+    const failed = { ...task(7, "failed"), error: "no agent configured" };
+    view = applyEvent(view, { type: "taskFinished", task: failed });
+    expect(view.tasks).toEqual([failed]);
+    expect(activeTasks(view.tasks)).toEqual([]);
+  });
+
+  it("marks the view stale when the queue changed elsewhere", () => {
+    expect(applyEvent(emptyView(), { type: "queueChanged" }).stale).toBe(true);
+  });
+
+  it("keeps only the newest errors", () => {
+    let view = emptyView();
+    for (let i = 0; i < 8; i++) view = applyEvent(view, { type: "error", message: `e${i}` });
+    expect(view.errors).toEqual(["e3", "e4", "e5", "e6", "e7"]);
+  });
+
+  it("shows settings problems by field", () => {
+    const view = applyEvent(emptyView(), {
+      type: "settingsProblems",
+      problems: [{ field: "maxIterations", message: "\"many\" is not valid here" }],
+    });
+    expect(view.settingsProblems).toEqual(['maxIterations: "many" is not valid here']);
+  });
+
+  it("tracks the worker state", () => {
+    const view = applyEvent(emptyView(), {
+      type: "workerStateChanged",
+      state: { state: "standby", holder_pid: "42" },
+    });
+    expect(workerLabel(view.worker)).toContain("pid 42");
+    expect(workerLabel(null)).toBe("starting");
+  });
+});
+
+describe("activeTasks", () => {
+  it("puts the running task before pending ones and drops finished ones", () => {
+    const tasks = [task(1, "pending"), task(2, "done"), task(3, "running"), task(4, "pending")];
+    expect(activeTasks(tasks).map((t) => t.id)).toEqual([3, 1, 4]);
+  });
+});
+
+describe("composerAction", () => {
+  it("sends on Enter, adds a line on Shift+Enter, ignores IME composition", () => {
+    expect(composerAction("Enter", false, false)).toBe("send");
+    expect(composerAction("Enter", true, false)).toBe("newline");
+    expect(composerAction("Enter", false, true)).toBe("none");
+    expect(composerAction("a", false, false)).toBe("none");
+  });
+});
