@@ -34,7 +34,10 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
         .plugin(
             tauri_plugin_single_instance::Builder::new()
                 .dbus_id(instance_id(&home))
-                .callback(|app, _argv, _cwd| show_chat(app))
+                .callback(|app, _argv, _cwd| {
+                    tracing::info!("another launch asked for the chat window");
+                    show_chat(app)
+                })
                 .build(),
         )
         .invoke_handler(tauri::generate_handler![

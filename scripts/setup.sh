@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs what is missing for Zeta on Debian/Ubuntu and builds it. Idempotent: when all is
+# there it only rebuilds what changed.
+#   scripts/setup.sh            app build
+#   scripts/setup.sh --tests    also what the test suite needs (Xvfb, WebDriver, tray, ...)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+for_tests=false
+[[ "${1:-}" == "--tests" ]] && for_tests=true
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+# Build and run: webkit/gtk for tauri, the AppIndicator runtime for the tray.
+packages=(build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev libayatana-appindicator3-1 curl)
+if $for_tests; then
+  # Headless desktop: X server, input/window tool, WebDriver, XEmbed tray, DBus session.
+  packages+=(xvfb xdotool webkit2gtk-driver trayer dbus imagemagick)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  say "installing Debian packages: ${missing[*]}"
+  $sudo apt-get update -qq
+  # A large install can fail once with "cannot access archive"; the retry succeeds.
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" ||
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+fi
+
+command -v cargo >/dev/null || { echo "setup: cargo is missing: install Rust (rustup) first" >&2; exit 1; }
+node_ok=$(node -e 'const [a,b]=process.versions.node.split(".").map(Number); console.log(a>22||(a==22&&b>=12)||(a==20&&b>=19)?"yes":"no")' 2>/dev/null || echo no)
+if [[ "$node_ok" != yes ]]; then
+  echo "setup: Node.js 20.19+ or 22.12+ is needed to build the UI (found: $(node --version 2>/dev/null || echo none))" >&2
+  exit 1
+fi
+
+if $for_tests && ! command -v tauri-driver >/dev/null; then
+  say "installing tauri-driver (major 2) with cargo"
+  cargo install tauri-driver --version "^2" --locked
+fi
+
+# UI: install dependencies when the lock file changed, then build into ui/dist.
+if [[ ! -f ui/node_modules/.package-lock.json || ui/package-lock.json -nt ui/node_modules/.package-lock.json ]]; then
+  say "installing UI dependencies"
+  (cd ui && npm ci --no-audit --no-fund)
+fi
+say "building the UI"
+(cd ui && npm run --silent build >/dev/null)
+
+say "building the app"
+cargo build --quiet

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what is missing, then runs the whole test suite: the UI's unit tests and type
+# check, and `cargo test` for the workspace (end-to-end tests included) on a private
+# Xvfb display with a DBus session and an XEmbed tray. Everything it starts it ends by PID.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --tests
+
+say() { printf '\033[1m[test]\033[0m %s\n' "$*"; }
+
+say "UI unit tests and type check"
+(cd ui && npx vitest run && npx svelte-check --tsconfig ./tsconfig.json --threshold error)
+
+# A display number nobody uses.
+display=""
+for n in $(seq 90 150); do
+  if [[ ! -e /tmp/.X11-unix/X$n && ! -e /tmp/.X$n-lock ]]; then display=$n; break; fi
+done
+[[ -n "$display" ]] || { echo "test: no free X display number in :90-:150" >&2; exit 1; }
+
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+Xvfb ":$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do [[ -e /tmp/.X11-unix/X$display ]] && break; sleep 0.1; done
+[[ -e /tmp/.X11-unix/X$display ]] || { echo "test: Xvfb :$display did not start" >&2; exit 1; }
+export DISPLAY=":$display"
+# The end-to-end tests fail, rather than skip, when something they need is missing.
+export ZETA_E2E_REQUIRED=1
+
+say "cargo test (Xvfb $DISPLAY, DBus session, tray)"
+dbus-run-session -- scripts/with-tray.sh cargo test --workspace --color never
+
+if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- ui/src/bindings; then
+  echo "test: ui/src/bindings changed when the Rust types were exported: commit them" >&2
+  git diff --stat -- ui/src/bindings >&2
+  exit 1
+fi
+say "all tests passed"

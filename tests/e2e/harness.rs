@@ -1,0 +1,292 @@
+//! The small harness behind the end-to-end tests: it launches the real app binary through
+//! tauri-driver + WebKitWebDriver on the X display the test command started, gives each
+//! test its own `ZETA_HOME`, runs the real CLI against it, and ends every process it
+//! started by PID.
+
+use std::future::Future;
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+
+/// One app at a time: they share the display and the two cores.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+pub type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+/// Runs `body` with the app launched, or prints why it cannot run here. Under the test
+/// command (`ZETA_E2E_REQUIRED=1`) a missing display or driver is a failure, not a skip.
+pub async fn with_app<F>(name: &str, body: F)
+where
+    F: AsyncFnOnce(&App) -> TestResult,
+{
+    if let Some(reason) = missing_prerequisite() {
+        if std::env::var_os("ZETA_E2E_REQUIRED").is_some() {
+            panic!("{name}: cannot run: {reason}");
+        }
+        eprintln!("SKIPPED {name}: {reason} (run scripts/test.sh, which provides them)");
+        return;
+    }
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut app = match App::launch().await {
+        Ok(app) => app,
+        Err(e) => panic!("{name}: could not launch the app: {e}"),
+    };
+    let result = body(&app).await;
+    app.end().await;
+    if let Err(e) = result {
+        panic!("{name}: {e}");
+    }
+}
+
+fn missing_prerequisite() -> Option<String> {
+    if std::env::var_os("DISPLAY").is_none() {
+        return Some("DISPLAY is not set (no X server)".into());
+    }
+    for tool in ["tauri-driver", "WebKitWebDriver", "xdotool"] {
+        if which(tool).is_none() {
+            return Some(format!("{tool} is not on PATH"));
+        }
+    }
+    None
+}
+
+fn which(tool: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(tool))
+        .find(|candidate| candidate.is_file())
+}
+
+/// The app binary under test.
+pub fn zeta_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_zeta"))
+}
+
+pub struct App {
+    pub client: Client,
+    pub home: tempfile::TempDir,
+    pub app_pid: u32,
+    driver: Child,
+}
+
+impl App {
+    async fn launch() -> Result<Self, Box<dyn std::error::Error>> {
+        let home = tempfile::tempdir()?;
+        let port = free_port()?;
+        let native_port = free_port()?;
+        let driver = Command::new("tauri-driver")
+            .args([
+                "--port",
+                &port.to_string(),
+                "--native-port",
+                &native_port.to_string(),
+            ])
+            .env("ZETA_HOME", home.path())
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()?;
+        let mut app = Self::connect(driver, port, home).await?;
+        let bin = zeta_bin().canonicalize()?;
+        let driver_pid = app.driver.id();
+        app.app_pid = wait_for(Duration::from_secs(20), || {
+            descendants(driver_pid)
+                .into_iter()
+                .find(|pid| exe_of(*pid).as_deref() == Some(bin.as_path()))
+        })
+        .ok_or("the app process did not appear under tauri-driver")?;
+        Ok(app)
+    }
+
+    async fn connect(
+        mut driver: Child,
+        port: u16,
+        home: tempfile::TempDir,
+    ) -> Result<Self, Box<dyn std::error::Error>> {
+        let up = wait_for(Duration::from_secs(15), || {
+            TcpStream::connect(("127.0.0.1", port)).ok().map(|_| ())
+        });
+        if up.is_none() {
+            end_tree(driver.id());
+            let _ = driver.wait();
+            return Err("tauri-driver did not start listening".into());
+        }
+        let caps = json!({ "tauri:options": { "application": zeta_bin() } });
+        let Value::Object(caps) = caps else {
+            unreachable!("literal object")
+        };
+        let connected = ClientBuilder::rustls()?
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await;
+        match connected {
+            Ok(client) => Ok(Self {
+                client,
+                home,
+                app_pid: 0,
+                driver,
+            }),
+            Err(e) => {
+                end_tree(driver.id());
+                let _ = driver.wait();
+                Err(format!("WebDriver session failed: {e}").into())
+            }
+        }
+    }
+
+    /// Ends the WebDriver session, then tauri-driver and everything under it, by PID.
+    async fn end(&mut self) {
+        let _ = self.client.clone().close().await;
+        end_tree(self.driver.id());
+        let _ = self.driver.wait();
+    }
+
+    /// Runs the real CLI against this app's home.
+    pub fn zeta(&self, args: &[&str]) -> std::io::Result<Output> {
+        Command::new(zeta_bin())
+            .args(args)
+            .env("ZETA_HOME", self.home.path())
+            .output()
+    }
+
+    /// `zeta queue --json`, parsed.
+    pub fn queue(&self) -> Result<Vec<Value>, Box<dyn std::error::Error>> {
+        let out = self.zeta(&["queue", "--json"])?;
+        if !out.status.success() {
+            return Err(format!(
+                "zeta queue failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+            .into());
+        }
+        Ok(serde_json::from_slice(&out.stdout)?)
+    }
+
+    /// Finds one element, waiting up to 10 s for it to appear.
+    pub async fn find(
+        &self,
+        css: &str,
+    ) -> Result<fantoccini::elements::Element, Box<dyn std::error::Error>> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            match self.client.find(Locator::Css(css)).await {
+                Ok(el) => return Ok(el),
+                Err(e) if Instant::now() > deadline => return Err(format!("{css}: {e}").into()),
+                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        Path::new(&format!("/proc/{}", self.app_pid)).exists() && !is_zombie(self.app_pid)
+    }
+}
+
+/// SIGTERM to `pid` and all its descendants (deepest first), then SIGKILL to survivors.
+pub fn end_tree(pid: u32) {
+    let mut pids = descendants(pid);
+    pids.reverse();
+    pids.push(pid);
+    signal(&pids, "TERM");
+    let gone = wait_for(Duration::from_secs(5), || {
+        pids.iter()
+            .all(|p| !Path::new(&format!("/proc/{p}")).exists() || is_zombie(*p))
+            .then_some(())
+    });
+    if gone.is_none() {
+        signal(&pids, "KILL");
+    }
+}
+
+fn signal(pids: &[u32], sig: &str) {
+    if pids.is_empty() {
+        return;
+    }
+    let _ = Command::new("kill")
+        .arg(format!("-{sig}"))
+        .args(pids.iter().map(u32::to_string))
+        .stderr(Stdio::null())
+        .status();
+}
+
+/// All descendants of `pid`, parents before children, read from /proc.
+pub fn descendants(pid: u32) -> Vec<u32> {
+    let mut parent_of = Vec::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for entry in entries.flatten() {
+            let Some(child) = entry
+                .file_name()
+                .to_str()
+                .and_then(|s| s.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            if let Some(ppid) = stat_field(child, 1).and_then(|s| s.parse::<u32>().ok()) {
+                parent_of.push((child, ppid));
+            }
+        }
+    }
+    let mut found = vec![pid];
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        found.extend(
+            parent_of
+                .iter()
+                .filter(|(_, pp)| *pp == parent)
+                .map(|(c, _)| *c),
+        );
+        i += 1;
+    }
+    found.remove(0);
+    found
+}
+
+/// Field `n` after the command name in /proc/PID/stat (0 = state, 1 = ppid).
+fn stat_field(pid: u32, n: usize) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after_name = stat.rsplit_once(')')?.1;
+    after_name.split_whitespace().nth(n).map(str::to_string)
+}
+
+fn is_zombie(pid: u32) -> bool {
+    stat_field(pid, 0).as_deref() == Some("Z")
+}
+
+fn exe_of(pid: u32) -> Option<PathBuf> {
+    std::fs::read_link(format!("/proc/{pid}/exe")).ok()
+}
+
+fn free_port() -> std::io::Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+/// Polls `probe` every 100 ms until it returns `Some` or `timeout` passes.
+pub fn wait_for<T>(timeout: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(v) = probe() {
+            return Some(v);
+        }
+        if Instant::now() > deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Runs xdotool with `args`; its stdout, trimmed.
+pub fn xdotool(args: &[&str]) -> Result<String, Box<dyn std::error::Error>> {
+    let out = Command::new("xdotool").args(args).output()?;
+    if !out.status.success() {
+        return Err(format!("xdotool {args:?}: {}", String::from_utf8_lossy(&out.stderr)).into());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
