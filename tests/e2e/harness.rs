@@ -40,6 +40,7 @@ where
     };
     let result = body(&app).await;
     app.end().await;
+    drop(app);
     if let Err(e) = result {
         panic!("{name}: {e}");
     }
@@ -141,11 +142,9 @@ impl App {
         }
     }
 
-    /// Ends the WebDriver session, then tauri-driver and everything under it, by PID.
+    /// Ends the WebDriver session (the processes go when `App` drops).
     async fn end(&mut self) {
-        let _ = self.client.clone().close().await;
-        end_tree(self.driver.id());
-        let _ = self.driver.wait();
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.client.clone().close()).await;
     }
 
     /// Runs the real CLI against this app's home.
@@ -186,6 +185,14 @@ impl App {
 
     pub fn is_running(&self) -> bool {
         Path::new(&format!("/proc/{}", self.app_pid)).exists() && !is_zombie(self.app_pid)
+    }
+}
+
+impl Drop for App {
+    /// Ends tauri-driver and everything under it by PID, also when a test panicked.
+    fn drop(&mut self) {
+        end_tree(self.driver.id());
+        let _ = self.driver.wait();
     }
 }
 
