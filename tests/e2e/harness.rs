@@ -3,7 +3,6 @@
 //! test its own `ZETA_HOME`, runs the real CLI against it, and ends every process it
 //! started by PID.
 
-use std::future::Future;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

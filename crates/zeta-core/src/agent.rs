@@ -3,7 +3,7 @@
 
 use std::future::Future;
 
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::protocol::Event;
 use crate::queue::Task;
@@ -29,7 +29,8 @@ pub enum AgentOutcome {
 pub struct CancelToken(watch::Receiver<bool>);
 
 impl CancelToken {
-    pub(crate) fn new() -> (watch::Sender<bool>, Self) {
+    /// A token and the sender that cancels it (`send(true)`).
+    pub fn new() -> (watch::Sender<bool>, Self) {
         let (tx, rx) = watch::channel(false);
         (tx, Self(rx))
     }
@@ -53,6 +54,8 @@ pub struct TaskContext {
     pub settings: Settings,
     pub cancel: CancelToken,
     pub events: broadcast::Sender<Event>,
+    /// User messages sent while the task runs, to inject at the next iteration.
+    pub inbox: mpsc::UnboundedReceiver<String>,
 }
 
 /// Carries out one task. Implemented by the agent loop (and by test agents).

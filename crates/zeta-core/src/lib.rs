@@ -3,20 +3,27 @@
 //! - [`protocol`]: the queue pair, `Op` in and `Event` out.
 //! - [`queue`]: the SQLite task queue with seed 000's semantics.
 //! - [`worker`]: the one worker that takes tasks from the queue and runs them.
-//! - [`agent`]: the seam the agent loop plugs into.
+//! - [`agent`]: the seam between the worker and what runs a task.
+//! - [`agent_loop`]: the iterative plan → act → observe loop.
+//! - [`model`]: conversation types and the `Model` trait providers implement.
+//! - [`tool`]: the `Tool` trait and registry tools plug into.
 //! - [`settings`]: `settings.json`, read fresh for every task.
 //! - [`home`]: where the files live (`$ZETA_HOME`).
 
 pub mod agent;
+pub mod agent_loop;
 pub mod error;
 pub mod home;
 pub mod lock;
+pub mod model;
 pub mod protocol;
 pub mod queue;
 pub mod settings;
+pub mod tool;
 pub mod worker;
 
 pub use agent::{Agent, AgentOutcome, CancelToken, TaskContext, Unconfigured};
+pub use agent_loop::AgentLoop;
 pub use error::CoreError;
 pub use home::ZetaHome;
 pub use protocol::{Event, Op, WorkerState};

@@ -9,7 +9,11 @@ use crate::settings::SettingsProblem;
 
 /// A request to the core.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(tag = "type", rename_all = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 #[ts(export)]
 pub enum Op {
     /// Append a task to the queue.
@@ -22,6 +26,12 @@ pub enum Op {
         #[ts(type = "number")]
         id: i64,
     },
+    /// A message from the user: injected into the running task at its next iteration,
+    /// or enqueued as a new task when none runs.
+    UserMessage {
+        sender: String,
+        text: String,
+    },
     /// Stop taking new tasks (the running one finishes).
     PauseQueue,
     ResumeQueue,
@@ -31,7 +41,11 @@ pub enum Op {
 
 /// Why the worker is or is not taking tasks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(tag = "state", rename_all = "camelCase")]
+#[serde(
+    tag = "state",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 #[ts(export)]
 pub enum WorkerState {
     /// Holding the worker lock and taking tasks.
@@ -44,7 +58,11 @@ pub enum WorkerState {
 
 /// Something that happened in the core, in order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(tag = "type", rename_all = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 #[ts(export)]
 pub enum Event {
     TaskQueued {
@@ -52,6 +70,51 @@ pub enum Event {
     },
     TaskStarted {
         task: Task,
+    },
+    /// The loop begins iteration `iteration` (1-based) of at most `max_iterations`.
+    IterationStarted {
+        #[ts(type = "number")]
+        task_id: i64,
+        iteration: u32,
+        max_iterations: u32,
+    },
+    /// Text streamed from the model as it arrives.
+    LlmDelta {
+        #[ts(type = "number")]
+        task_id: i64,
+        text: String,
+    },
+    ToolCallStarted {
+        #[ts(type = "number")]
+        task_id: i64,
+        call_id: String,
+        tool: String,
+        #[ts(type = "unknown")]
+        arguments: serde_json::Value,
+    },
+    /// Output of a running tool call, as it arrives.
+    ToolOutput {
+        #[ts(type = "number")]
+        task_id: i64,
+        call_id: String,
+        chunk: String,
+    },
+    ToolCallFinished {
+        #[ts(type = "number")]
+        task_id: i64,
+        call_id: String,
+        tool: String,
+        ok: bool,
+        /// One line for the UI.
+        summary: String,
+        /// What the model was given.
+        output: String,
+    },
+    /// A user message reached the running task.
+    UserMessageInjected {
+        #[ts(type = "number")]
+        task_id: i64,
+        text: String,
     },
     /// The task reached `done`, `failed` or `cancelled`; `task` carries the reply or error.
     TaskFinished {

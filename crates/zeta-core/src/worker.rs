@@ -98,6 +98,7 @@ pub fn spawn_worker<A: Agent>(
 struct RunningTask {
     id: i64,
     cancel: watch::Sender<bool>,
+    inbox: mpsc::UnboundedSender<String>,
     handle: JoinHandle<AgentOutcome>,
 }
 
@@ -199,6 +200,18 @@ impl<A: Agent> Worker<A> {
                     Err(e) => self.emit_error(format!("could not cancel task {id}: {e}")),
                 },
             },
+            Op::UserMessage { sender, text } => {
+                let undelivered = match &self.running {
+                    Some(running) => running.inbox.send(text).err().map(|e| e.0),
+                    None => Some(text),
+                };
+                if let Some(text) = undelivered {
+                    self.handle(Op::EnqueueTask {
+                        sender,
+                        message: text,
+                    });
+                }
+            }
             Op::PauseQueue => {
                 self.paused = true;
                 if self.lock.is_some() {
@@ -249,15 +262,22 @@ impl<A: Agent> Worker<A> {
             }
         };
         let (cancel, token) = CancelToken::new();
+        let (inbox, inbox_rx) = mpsc::unbounded_channel();
         let ctx = TaskContext {
             task,
             settings,
             cancel: token,
             events: self.events.clone(),
+            inbox: inbox_rx,
         };
         let agent = Arc::clone(&self.agent);
         let handle = tokio::spawn(async move { agent.run(ctx).await });
-        self.running = Some(RunningTask { id, cancel, handle });
+        self.running = Some(RunningTask {
+            id,
+            cancel,
+            inbox,
+            handle,
+        });
     }
 
     fn finish(&mut self, joined: Result<AgentOutcome, tokio::task::JoinError>) {

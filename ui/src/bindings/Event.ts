@@ -6,4 +6,12 @@ import type { WorkerState } from "./WorkerState";
 /**
  * Something that happened in the core, in order.
  */
-export type Event = { "type": "taskQueued", task: Task, } | { "type": "taskStarted", task: Task, } | { "type": "taskFinished", task: Task, } | { "type": "queueChanged" } | { "type": "workerStateChanged", state: WorkerState, } | { "type": "settingsProblems", problems: Array<SettingsProblem>, } | { "type": "error", message: string, };
+export type Event = { "type": "taskQueued", task: Task, } | { "type": "taskStarted", task: Task, } | { "type": "iterationStarted", taskId: number, iteration: number, maxIterations: number, } | { "type": "llmDelta", taskId: number, text: string, } | { "type": "toolCallStarted", taskId: number, callId: string, tool: string, arguments: unknown, } | { "type": "toolOutput", taskId: number, callId: string, chunk: string, } | { "type": "toolCallFinished", taskId: number, callId: string, tool: string, ok: boolean, 
+/**
+ * One line for the UI.
+ */
+summary: string, 
+/**
+ * What the model was given.
+ */
+output: string, } | { "type": "userMessageInjected", taskId: number, text: string, } | { "type": "taskFinished", task: Task, } | { "type": "queueChanged" } | { "type": "workerStateChanged", state: WorkerState, } | { "type": "settingsProblems", problems: Array<SettingsProblem>, } | { "type": "error", message: string, };

@@ -3,4 +3,4 @@
 /**
  * Why the worker is or is not taking tasks.
  */
-export type WorkerState = { "state": "active" } | { "state": "paused" } | { "state": "standby", holder_pid: string, };
+export type WorkerState = { "state": "active" } | { "state": "paused" } | { "state": "standby", holderPid: string, };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../bindings/Task";
-import { activeTasks, applyEvent, composerAction, emptyView, upsert, workerLabel } from "./queue";
+import { activeTasks, applyEvent, composerAction, emptyView, stepLine, upsert, workerLabel } from "./queue";
 
 const task = (id: number, status: Task["status"], message = `m${id}`): Task => ({
   id,
@@ -62,7 +62,7 @@ describe("applyEvent", () => {
   it("tracks the worker state", () => {
     const view = applyEvent(emptyView(), {
       type: "workerStateChanged",
-      state: { state: "standby", holder_pid: "42" },
+      state: { state: "standby", holderPid: "42" },
     });
     expect(workerLabel(view.worker)).toContain("pid 42");
     expect(workerLabel(null)).toBe("starting");
@@ -82,5 +82,28 @@ describe("composerAction", () => {
     expect(composerAction("Enter", true, false)).toBe("newline");
     expect(composerAction("Enter", false, true)).toBe("none");
     expect(composerAction("a", false, false)).toBe("none");
+  });
+});
+
+describe("live activity", () => {
+  it("follows iterations, streamed text and tool calls of the running task only", () => {
+    let view = applyEvent(emptyView(), { type: "taskStarted", task: task(4, "running") });
+    view = applyEvent(view, { type: "iterationStarted", taskId: 4, iteration: 1, maxIterations: 50 });
+    view = applyEvent(view, { type: "llmDelta", taskId: 4, text: "Look" });
+    view = applyEvent(view, { type: "llmDelta", taskId: 4, text: "ing" });
+    view = applyEvent(view, { type: "llmDelta", taskId: 9, text: "other task" });
+    expect(view.live?.streamed).toBe("Looking");
+    view = applyEvent(view, {
+      type: "toolCallStarted", taskId: 4, callId: "c1", tool: "shell", arguments: { command: "ls -la" },
+    });
+    expect(stepLine(view.live!.steps[0])).toBe("… shell ls -la");
+    view = applyEvent(view, {
+      type: "toolCallFinished", taskId: 4, callId: "c1", tool: "shell", ok: true, summary: "exit 0", output: "",
+    });
+    expect(stepLine(view.live!.steps[0])).toBe("✓ shell ls -la");
+    view = applyEvent(view, { type: "iterationStarted", taskId: 4, iteration: 2, maxIterations: 50 });
+    expect(view.live?.streamed).toBe("");
+    view = applyEvent(view, { type: "taskFinished", task: task(4, "done") });
+    expect(view.live).toBeNull();
   });
 });

@@ -5,6 +5,26 @@ import type { Event } from "../bindings/Event";
 import type { Task } from "../bindings/Task";
 import type { WorkerState } from "../bindings/WorkerState";
 
+/** One tool call of the running task, as the activity line shows it. */
+export interface LiveStep {
+  callId: string;
+  tool: string;
+  arguments: unknown;
+  /** Undefined while it runs. */
+  ok?: boolean;
+  summary?: string;
+}
+
+/** What the running task is doing right now. */
+export interface Live {
+  taskId: number;
+  iteration: number;
+  maxIterations: number;
+  /** Model text streamed during the current iteration. */
+  streamed: string;
+  steps: LiveStep[];
+}
+
 export interface QueueView {
   /** Tasks by ascending id (the order they were asked in). */
   tasks: Task[];
@@ -15,6 +35,7 @@ export interface QueueView {
   errors: string[];
   /** Set when the queue changed elsewhere: reload the list. */
   stale: boolean;
+  live: Live | null;
 }
 
 export const emptyView = (): QueueView => ({
@@ -23,6 +44,7 @@ export const emptyView = (): QueueView => ({
   settingsProblems: [],
   errors: [],
   stale: false,
+  live: null,
 });
 
 const MAX_ERRORS = 5;
@@ -39,9 +61,41 @@ export function upsert(tasks: Task[], task: Task): Task[] {
 export function applyEvent(view: QueueView, event: Event): QueueView {
   switch (event.type) {
     case "taskQueued":
-    case "taskStarted":
-    case "taskFinished":
       return { ...view, tasks: upsert(view.tasks, event.task) };
+    case "taskStarted":
+      return {
+        ...view,
+        tasks: upsert(view.tasks, event.task),
+        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [] },
+      };
+    case "taskFinished": {
+      const live = view.live?.taskId === event.task.id ? null : view.live;
+      return { ...view, tasks: upsert(view.tasks, event.task), live };
+    }
+    case "iterationStarted":
+      return withLive(view, event.taskId, (live) => ({
+        ...live,
+        iteration: event.iteration,
+        maxIterations: event.maxIterations,
+        streamed: "",
+      }));
+    case "llmDelta":
+      return withLive(view, event.taskId, (live) => ({ ...live, streamed: live.streamed + event.text }));
+    case "toolCallStarted":
+      return withLive(view, event.taskId, (live) => ({
+        ...live,
+        steps: [...live.steps, { callId: event.callId, tool: event.tool, arguments: event.arguments }],
+      }));
+    case "toolCallFinished":
+      return withLive(view, event.taskId, (live) => ({
+        ...live,
+        steps: live.steps.map((s) =>
+          s.callId === event.callId ? { ...s, ok: event.ok, summary: event.summary } : s,
+        ),
+      }));
+    case "toolOutput":
+    case "userMessageInjected":
+      return view;
     case "queueChanged":
       return { ...view, stale: true };
     case "workerStateChanged":
@@ -54,6 +108,20 @@ export function applyEvent(view: QueueView, event: Event): QueueView {
     case "error":
       return { ...view, errors: [...view.errors, event.message].slice(-MAX_ERRORS) };
   }
+}
+
+function withLive(view: QueueView, taskId: number, change: (live: Live) => Live): QueueView {
+  if (view.live?.taskId !== taskId) return view;
+  return { ...view, live: change(view.live) };
+}
+
+/** One line for a step: its tool, a short form of its arguments, and how it ended. */
+export function stepLine(step: LiveStep): string {
+  const args = step.arguments as Record<string, unknown> | null;
+  const brief =
+    args && typeof args.command === "string" ? args.command : JSON.stringify(step.arguments ?? {});
+  const mark = step.ok === undefined ? "…" : step.ok ? "✓" : "✗";
+  return `${mark} ${step.tool} ${brief.length > 80 ? brief.slice(0, 79) + "…" : brief}`;
 }
 
 /** Tasks not finished yet: the running one first, then the pending ones in order. */
@@ -72,7 +140,7 @@ export function workerLabel(worker: WorkerState | null): string {
     case "paused":
       return "paused";
     case "standby":
-      return `another Zeta (pid ${worker.holder_pid}) is working the queue`;
+      return `another Zeta (pid ${worker.holderPid}) is working the queue`;
   }
 }
 

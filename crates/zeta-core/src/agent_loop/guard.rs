@@ -1,0 +1,119 @@
+//! Guardrails that stop the loop from spinning: the same tool call three times in a row,
+//! four tool failures in a row, and unparseable output after one corrective retry.
+
+use crate::model::ToolCall;
+
+pub const SAME_CALL_LIMIT: usize = 3;
+pub const FAILURE_STREAK_LIMIT: usize = 4;
+/// Corrective retries for unparseable output before giving up.
+pub const PARSE_RETRIES: usize = 1;
+
+#[derive(Debug, Default)]
+pub struct Guard {
+    last_call: Option<(String, String)>,
+    same_call_count: usize,
+    failure_streak: usize,
+    parse_failures: usize,
+}
+
+/// Why the loop was stopped, in words for the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tripped(pub String);
+
+impl Guard {
+    /// Before running a call: trips when it is the third identical call in a row.
+    pub fn before_call(&mut self, call: &ToolCall) -> Result<(), Tripped> {
+        let key = (call.name.clone(), call.arguments.to_string());
+        if self.last_call.as_ref() == Some(&key) {
+            self.same_call_count += 1;
+        } else {
+            self.last_call = Some(key);
+            self.same_call_count = 1;
+        }
+        if self.same_call_count >= SAME_CALL_LIMIT {
+            return Err(Tripped(format!(
+                "I stopped because the model asked for the same `{}` call {SAME_CALL_LIMIT} times in a row ({}), which would not get anywhere.",
+                call.name, call.arguments
+            )));
+        }
+        Ok(())
+    }
+
+    /// After a call: trips on the fourth failure in a row.
+    pub fn after_call(&mut self, ok: bool) -> Result<(), Tripped> {
+        self.failure_streak = if ok { 0 } else { self.failure_streak + 1 };
+        if self.failure_streak >= FAILURE_STREAK_LIMIT {
+            return Err(Tripped(format!(
+                "I stopped after {FAILURE_STREAK_LIMIT} tool calls failed in a row."
+            )));
+        }
+        Ok(())
+    }
+
+    /// A model reply could not be understood: `Ok` means send the hint and try again.
+    pub fn unparseable(&mut self, hint: &str) -> Result<(), Tripped> {
+        self.parse_failures += 1;
+        if self.parse_failures > PARSE_RETRIES {
+            return Err(Tripped(format!(
+                "I stopped because the model's reply could not be understood even after a corrective hint ({hint})."
+            )));
+        }
+        Ok(())
+    }
+
+    /// A reply was understood: the next bad one gets its own retry again.
+    pub fn parsed(&mut self) {
+        self.parse_failures = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn call(cmd: &str) -> ToolCall {
+        ToolCall {
+            id: "x".into(),
+            name: "shell".into(),
+            arguments: json!({ "command": cmd }),
+        }
+    }
+
+    #[test]
+    fn third_identical_call_in_a_row_trips() {
+        let mut g = Guard::default();
+        assert!(g.before_call(&call("ls")).is_ok());
+        assert!(g.before_call(&call("ls")).is_ok());
+        assert!(
+            g.before_call(&call("pwd")).is_ok(),
+            "a different call resets"
+        );
+        assert!(g.before_call(&call("pwd")).is_ok());
+        assert!(g.before_call(&call("pwd")).is_err());
+    }
+
+    #[test]
+    fn fourth_failure_in_a_row_trips_and_success_resets() {
+        let mut g = Guard::default();
+        for _ in 0..3 {
+            assert!(g.after_call(false).is_ok());
+        }
+        assert!(g.after_call(true).is_ok());
+        for _ in 0..3 {
+            assert!(g.after_call(false).is_ok());
+        }
+        assert!(g.after_call(false).is_err());
+    }
+
+    #[test]
+    fn one_corrective_retry_then_stop() {
+        let mut g = Guard::default();
+        assert!(g.unparseable("h").is_ok());
+        assert!(g.unparseable("h").is_err());
+        let mut g = Guard::default();
+        assert!(g.unparseable("h").is_ok());
+        g.parsed();
+        assert!(g.unparseable("h").is_ok());
+    }
+}

@@ -1,0 +1,283 @@
+//! Reading what the model said: seed 000's JSON planner protocol
+//! (`{"command","reasoning","reply","done"}` plus optional `"tool"`/`"args"`), and tool calls
+//! that a model leaked into plain text instead of using native tool calling.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::model::ToolCall;
+
+/// The tool a planner `command` runs.
+pub const SHELL_TOOL: &str = "shell";
+
+/// What one model turn asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// The task is finished; this is the answer.
+    Final(String),
+    /// Run these calls, then ask again.
+    Calls(Vec<ToolCall>),
+}
+
+/// The JSON Schema the planner reply must satisfy (sent as structured output).
+pub fn plan_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "command": {"type": "string", "description": "one shell command to run next, or empty"},
+            "reasoning": {"type": "string"},
+            "reply": {"type": "string", "description": "the answer for the user when done"},
+            "done": {"type": "boolean"},
+            "tool": {"type": "string", "description": "a tool other than shell, or empty"},
+            "args": {"type": "object", "description": "arguments for tool"}
+        },
+        "required": ["command", "reasoning", "reply", "done"]
+    })
+}
+
+#[derive(Debug, Deserialize)]
+struct Plan {
+    #[serde(default)]
+    command: Option<String>,
+    #[serde(default)]
+    reply: Option<String>,
+    #[serde(default)]
+    done: Option<bool>,
+    #[serde(default)]
+    tool: Option<String>,
+    #[serde(default)]
+    args: Option<Value>,
+}
+
+/// Parses a planner reply. `Err` carries the hint sent back to the model.
+/// `id` names the call that a command or tool becomes.
+pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
+    let Some(value) = json_objects(text).into_iter().next() else {
+        return Err(format!(
+            "Your reply was not a JSON object. Reply with exactly one JSON object with the keys \
+             command, reasoning, reply and done. You wrote: {}",
+            clip(text, 200)
+        ));
+    };
+    let plan: Plan = serde_json::from_value(value.clone()).map_err(|e| {
+        format!("Your JSON did not match the plan format ({e}). Use the keys command (string), reasoning (string), reply (string) and done (boolean).")
+    })?;
+    let tool = plan
+        .tool
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    let command = plan
+        .command
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty());
+    if let Some(tool) = tool.filter(|t| *t != SHELL_TOOL || command.is_none()) {
+        let arguments = match plan.args {
+            Some(Value::Object(map)) => Value::Object(map),
+            None | Some(Value::Null) => json!({}),
+            Some(other) => {
+                return Err(format!("\"args\" must be a JSON object, not {other}."));
+            }
+        };
+        return Ok(Step::Calls(vec![ToolCall {
+            id: id.to_string(),
+            name: tool.to_string(),
+            arguments,
+        }]));
+    }
+    // A non-empty command always runs, even with done: true (only an empty command ends).
+    if let Some(command) = command {
+        return Ok(Step::Calls(vec![ToolCall {
+            id: id.to_string(),
+            name: SHELL_TOOL.to_string(),
+            arguments: json!({ "command": command }),
+        }]));
+    }
+    match plan.done {
+        Some(true) => Ok(Step::Final(plan.reply.unwrap_or_default())),
+        _ => Err(
+            "Your plan had an empty command and done was not true. Either give a command \
+                  to run, or set done to true with the reply for the user."
+                .into(),
+        ),
+    }
+}
+
+/// Finds a tool call written into plain text: a JSON object (bare, in a ``` fence, or in
+/// `<tool_call>` tags) naming a known tool with `name`/`tool`/`function` and carrying
+/// `arguments`/`args`/`parameters`.
+pub fn leaked_tool_call(text: &str, known: &[&str], id: &str) -> Option<ToolCall> {
+    json_objects(text).into_iter().find_map(|value| {
+        let obj = value.as_object()?;
+        let name = ["name", "tool", "function"]
+            .iter()
+            .find_map(|k| obj.get(*k).and_then(Value::as_str))?;
+        if !known.contains(&name) {
+            return None;
+        }
+        let arguments = ["arguments", "args", "parameters"]
+            .iter()
+            .find_map(|k| obj.get(*k))
+            .map(|a| match a {
+                // Some models send arguments as a JSON string.
+                Value::String(s) => serde_json::from_str(s).unwrap_or(Value::Null),
+                other => other.clone(),
+            })
+            .filter(Value::is_object)?;
+        Some(ToolCall {
+            id: id.to_string(),
+            name: name.to_string(),
+            arguments,
+        })
+    })
+}
+
+/// Every top-level JSON object in `text`, in order: the whole text, fenced blocks, or
+/// balanced `{...}` spans inside prose.
+fn json_objects(text: &str) -> Vec<Value> {
+    let trimmed = text.trim();
+    if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(trimmed) {
+        return vec![v];
+    }
+    let mut found = Vec::new();
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    while let Some(open) = text[start..].find('{').map(|i| i + start) {
+        match balanced_end(bytes, open) {
+            Some(end) => {
+                if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(&text[open..=end]) {
+                    found.push(v);
+                    start = end + 1;
+                } else {
+                    start = open + 1;
+                }
+            }
+            None => break,
+        }
+    }
+    found
+}
+
+/// Index of the `}` closing the `{` at `open`, skipping braces inside strings.
+fn balanced_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+pub fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        format!("{}…", text.chars().take(max).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_becomes_a_shell_call_and_done_ends() {
+        let step = parse_plan(
+            r#"{"command":"ls -la","reasoning":"look","reply":"","done":false}"#,
+            "c1",
+        );
+        let Ok(Step::Calls(calls)) = step else {
+            panic!("{step:?}")
+        };
+        assert_eq!(calls[0].name, "shell");
+        assert_eq!(calls[0].arguments, json!({"command": "ls -la"}));
+        let step = parse_plan(
+            r#"{"command":"","reasoning":"","reply":"Zeta: done","done":true}"#,
+            "c2",
+        );
+        assert_eq!(step, Ok(Step::Final("Zeta: done".into())));
+    }
+
+    #[test]
+    fn fenced_json_and_prose_around_it_are_accepted() {
+        let text = "Sure! Here is my plan:\n```json\n{\"command\": \"df -h\", \"reasoning\": \"{disk}\", \"reply\": \"\", \"done\": false}\n```";
+        let Ok(Step::Calls(calls)) = parse_plan(text, "c") else {
+            panic!()
+        };
+        assert_eq!(calls[0].arguments["command"], "df -h");
+    }
+
+    #[test]
+    fn a_command_runs_even_when_done_is_true() {
+        let step = parse_plan(
+            r#"{"command":"rm x","reasoning":"","reply":"removed","done":true}"#,
+            "c",
+        );
+        assert!(matches!(step, Ok(Step::Calls(_))));
+    }
+
+    #[test]
+    fn tool_and_args_pick_another_tool() {
+        let step = parse_plan(
+            r#"{"command":"","reasoning":"","reply":"","done":false,"tool":"read_file","args":{"path":"/etc/hostname"}}"#,
+            "c",
+        );
+        let Ok(Step::Calls(calls)) = step else {
+            panic!()
+        };
+        assert_eq!(calls[0].name, "read_file");
+        assert_eq!(calls[0].arguments["path"], "/etc/hostname");
+    }
+
+    #[test]
+    fn unusable_replies_give_hints() {
+        assert!(parse_plan("I think we should list files", "c")
+            .unwrap_err()
+            .contains("not a JSON object"));
+        assert!(parse_plan(r#"{"command":"","done":false}"#, "c")
+            .unwrap_err()
+            .contains("empty command"));
+        assert!(parse_plan(r#"{"command":5}"#, "c")
+            .unwrap_err()
+            .contains("plan format"));
+    }
+
+    #[test]
+    fn leaked_calls_are_recognised_in_text() {
+        let known = ["shell", "read_file"];
+        let text = "I'll run it.\n```json\n{\"name\": \"shell\", \"arguments\": {\"command\": \"uptime\"}}\n```";
+        let call = leaked_tool_call(text, &known, "x").expect("call");
+        assert_eq!(call.name, "shell");
+        assert_eq!(call.arguments["command"], "uptime");
+        let tagged = "<tool_call>{\"name\":\"read_file\",\"arguments\":\"{\\\"path\\\":\\\"/a\\\"}\"}</tool_call>";
+        assert_eq!(
+            leaked_tool_call(tagged, &known, "x")
+                .expect("call")
+                .arguments["path"],
+            "/a"
+        );
+        assert!(
+            leaked_tool_call("{\"name\": \"rm_rf\", \"arguments\": {}}", &known, "x").is_none()
+        );
+        assert!(leaked_tool_call("The answer is {42}.", &known, "x").is_none());
+    }
+}

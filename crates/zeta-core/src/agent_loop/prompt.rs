@@ -1,0 +1,107 @@
+//! The system prompt: the soul's own text (a file under `$ZETA_HOME/souls/` the user can
+//! edit, created from a default), then the protocol's rules. The prompt is kept
+//! byte-identical across the calls of a task so that servers can cache it.
+
+use std::path::Path;
+
+use crate::model::ToolSpec;
+use crate::settings::Soul;
+
+pub fn soul_file_name(soul: Soul) -> &'static str {
+    match soul {
+        Soul::SafeAssistant => "safe_assistant.md",
+        Soul::SystemAdmin => "system_admin.md",
+        Soul::AutomationAgent => "automation_agent.md",
+        Soul::ResearchAgent => "research_agent.md",
+    }
+}
+
+fn default_soul_text(soul: Soul) -> &'static str {
+    match soul {
+        Soul::SafeAssistant => "You are Zeta, a careful assistant on the user's computer. Prefer reading to changing; change things only when the user clearly asked.",
+        Soul::SystemAdmin => "You are Zeta, a system administrator on the user's computer. You inspect and fix the system with shell commands, checking state before you change it.",
+        Soul::AutomationAgent => "You are Zeta, an agent that carries out tasks on the user's computer step by step, observing the result of each step before choosing the next.",
+        Soul::ResearchAgent => "You are Zeta, a research assistant on the user's computer. You gather facts from files, commands and the web and answer with what you found.",
+    }
+}
+
+/// The soul's text: `souls_dir/<soul>.md`, created from the default when missing.
+/// An unreadable file falls back to the default (and says so in the log).
+pub fn soul_text(souls_dir: &Path, soul: Soul) -> String {
+    let path = souls_dir.join(soul_file_name(soul));
+    match std::fs::read_to_string(&path) {
+        Ok(text) if !text.trim().is_empty() => text.trim().to_string(),
+        Ok(_) => default_soul_text(soul).to_string(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let text = default_soul_text(soul);
+            if let Err(e) = std::fs::create_dir_all(souls_dir)
+                .and_then(|_| std::fs::write(&path, format!("{text}\n")))
+            {
+                tracing::warn!("could not write {}: {e}", path.display());
+            }
+            text.to_string()
+        }
+        Err(e) => {
+            tracing::warn!(
+                "could not read {}: {e}; using the default soul text",
+                path.display()
+            );
+            default_soul_text(soul).to_string()
+        }
+    }
+}
+
+const COMMON_RULES: &str = "\
+Work in steps: do one thing, look at its result, then decide the next step. \
+Chain dependent shell steps with && inside one command. \
+When a step fails, read the error and adapt; do not repeat a failing step unchanged. \
+Never claim a result you have not observed. When the task is complete, answer the user \
+briefly and concretely with what you found or did.";
+
+/// The prompt for native tool calling.
+pub fn native_prompt(soul: &str) -> String {
+    format!("{soul}\n\n{COMMON_RULES}\nUse the tools you are given. When you are done, reply with the answer and call no tool.")
+}
+
+/// The prompt for the JSON planner protocol: explicit rules and one worked example, which
+/// small local models need.
+pub fn planner_prompt(soul: &str, tools: &[ToolSpec]) -> String {
+    let mut other_tools = String::new();
+    for t in tools.iter().filter(|t| t.name != "shell") {
+        other_tools.push_str(&format!(
+            "- {}: {} Arguments: {}\n",
+            t.name, t.description, t.parameters
+        ));
+    }
+    if other_tools.is_empty() {
+        other_tools.push_str("(none)\n");
+    }
+    format!(
+        "{soul}\n\n{COMMON_RULES}\n\n\
+Reply with exactly one JSON object and nothing else:\n\
+{{\"command\": string, \"reasoning\": string, \"reply\": string, \"done\": boolean}}\n\
+Rules:\n\
+1. To run a shell command, put it in \"command\" and set \"done\" to false. You will be sent its output.\n\
+2. To use another tool, leave \"command\" empty and add \"tool\" (its name) and \"args\" (an object).\n\
+3. When the task is complete, set \"command\" to \"\", \"done\" to true, and write the answer in \"reply\".\n\
+4. Only \"done\": true with an empty command ends the task.\n\
+Other tools:\n{other_tools}\
+Example. User: How much free disk space do I have?\n\
+You: {{\"command\": \"df -h /\", \"reasoning\": \"Check the root filesystem.\", \"reply\": \"\", \"done\": false}}\n\
+User: ✓ shell df -h /\\nFilesystem Size Used Avail Use% Mounted on\\n/dev/sda1 100G 40G 60G 40% /\n\
+You: {{\"command\": \"\", \"reasoning\": \"I have the numbers.\", \"reply\": \"You have 60 GB free of 100 GB on /.\", \"done\": true}}"
+    )
+}
+
+/// The first user turn: the request, with the previous task's result as a hint.
+pub fn first_user_turn(message: &str, previous_context: Option<&str>) -> String {
+    match previous_context.map(str::trim).filter(|c| !c.is_empty()) {
+        Some(context) => format!(
+            "{message}\n\n(For context only, in case the request refers to it: the previous task. {context})"
+        ),
+        None => message.to_string(),
+    }
+}
+
+/// Sent, with no tools, when the iteration cap is reached.
+pub const MAX_ITERATIONS_PROMPT: &str = "Max iterations reached. Summarise everything.";

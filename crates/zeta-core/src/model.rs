@@ -1,0 +1,145 @@
+//! What the agent loop needs from a language model, in provider-neutral terms: the
+//! conversation (`Message`, `ToolCall`, `ToolSpec`), one request (`ModelRequest`), and the
+//! `Model` trait that zeta-llm implements for each wire format.
+
+use std::future::Future;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+    /// The result of one tool call (native tool protocol).
+    Tool,
+}
+
+/// An image in a user turn (e.g. a screenshot), base64-encoded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageData {
+    pub media_type: String,
+    pub base64: String,
+}
+
+/// A call the model asked for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The provider's id, or one Zeta made up when the protocol has none.
+    pub id: String,
+    pub name: String,
+    pub arguments: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: Role,
+    pub content: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageData>,
+    /// Assistant turns: the calls it made.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+    /// Tool turns: which call this answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+}
+
+impl Message {
+    fn plain(role: Role, content: impl Into<String>) -> Self {
+        Self {
+            role,
+            content: content.into(),
+            images: Vec::new(),
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+        }
+    }
+    pub fn system(content: impl Into<String>) -> Self {
+        Self::plain(Role::System, content)
+    }
+    pub fn user(content: impl Into<String>) -> Self {
+        Self::plain(Role::User, content)
+    }
+    pub fn assistant(content: impl Into<String>) -> Self {
+        Self::plain(Role::Assistant, content)
+    }
+    pub fn assistant_calls(content: impl Into<String>, calls: Vec<ToolCall>) -> Self {
+        Self {
+            tool_calls: calls,
+            ..Self::plain(Role::Assistant, content)
+        }
+    }
+    pub fn tool_result(call_id: impl Into<String>, content: impl Into<String>) -> Self {
+        Self {
+            tool_call_id: Some(call_id.into()),
+            ..Self::plain(Role::Tool, content)
+        }
+    }
+}
+
+/// A tool as the model sees it: name, description and JSON Schema of its arguments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    pub name: String,
+    pub description: String,
+    pub parameters: Value,
+}
+
+/// How the model is asked to answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ResponseFormat {
+    /// Free text plus native tool calls (`tools` in the request).
+    Native,
+    /// A JSON object constrained by this schema (the JSON planner protocol); no tools.
+    JsonSchema(Value),
+    /// Free text, no tools (the final summary at the iteration cap).
+    Text,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelRequest {
+    /// The whole conversation, system prompt first.
+    pub messages: Vec<Message>,
+    /// Offered only with `ResponseFormat::Native`.
+    pub tools: Vec<ToolSpec>,
+    pub format: ResponseFormat,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelReply {
+    pub text: String,
+    pub tool_calls: Vec<ToolCall>,
+    pub usage: Usage,
+}
+
+/// A model call that failed after the provider's own retries and fallbacks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ModelError(pub String);
+
+/// One language model behind some provider.
+pub trait Model: Send + Sync + 'static {
+    /// Sends the request; `on_delta` sees streamed text as it arrives.
+    fn complete(
+        &self,
+        request: &ModelRequest,
+        on_delta: &mut (dyn FnMut(&str) + Send),
+    ) -> impl Future<Output = Result<ModelReply, ModelError>> + Send;
+
+    /// Whether the endpoint takes native tool calls (decides `protocol: auto`).
+    fn supports_native_tools(&self) -> bool;
+
+    /// Whether user turns may carry images.
+    fn supports_images(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,206 @@
+//! The `shell` tool: one `bash -c` command in the working folder, in a process group of
+//! its own. On timeout (`commandTimeoutMs`) or cancel the whole group is killed. stdout
+//! and stderr are each capped at `maxOutputLength` (head and tail kept) and stream to the
+//! UI as they arrive.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::process::Command;
+use zeta_core::model::ToolSpec;
+use zeta_core::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
+
+use crate::capture::Capture;
+
+pub struct Shell;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    command: String,
+    /// Overrides the working folder for this command.
+    #[serde(default)]
+    workdir: Option<String>,
+}
+
+/// How long to keep reading after the command exits, for output still in the pipes.
+/// Background processes it started may hold the pipes open; they are left running.
+const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(300);
+
+impl Tool for Shell {
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "shell".into(),
+            description: "Run one bash command and get its exit code, stdout and stderr. \
+                          Chain dependent steps with &&."
+                .into(),
+            parameters: json!({
+                "type": "object",
+                "properties": {
+                    "command": {"type": "string", "description": "the bash command line"},
+                    "workdir": {"type": "string", "description": "folder to run in (optional)"}
+                },
+                "required": ["command"],
+                "additionalProperties": false
+            }),
+        }
+    }
+
+    fn has_side_effects(&self) -> bool {
+        true
+    }
+
+    fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let args: Args = match serde_json::from_value(arguments) {
+                Ok(args) => args,
+                Err(e) => return ToolOutput::error(format!("shell: bad arguments: {e}")),
+            };
+            if args.command.trim().is_empty() {
+                return ToolOutput::error("shell: the command is empty");
+            }
+            run_command(&args, ctx).await
+        })
+    }
+}
+
+enum Ending {
+    Exited(Option<i32>),
+    TimedOut,
+    Cancelled,
+}
+
+async fn run_command(args: &Args, ctx: &ToolContext) -> ToolOutput {
+    let workdir = args
+        .workdir
+        .as_deref()
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| ctx.workdir.clone());
+    let mut child = match Command::new("bash")
+        .arg("-c")
+        .arg(&args.command)
+        .current_dir(&workdir)
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) => {
+            return ToolOutput::error(format!(
+                "shell: could not start bash in {}: {e}",
+                workdir.display()
+            ))
+        }
+    };
+    let group = child.id().map(|id| Pid::from_raw(id as i32));
+    let limit = ctx.max_output_length;
+    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+    let out_task = tokio::spawn(read_stream(stdout, limit, ctx.on_output.clone()));
+    let err_task = tokio::spawn(read_stream(stderr, limit, ctx.on_output.clone()));
+
+    let mut cancel = ctx.cancel.clone();
+    let timeout = Duration::from_millis(ctx.command_timeout_ms);
+    let ending = tokio::select! {
+        status = child.wait() => Ending::Exited(status.ok().and_then(|s| s.code())),
+        _ = tokio::time::sleep(timeout) => Ending::TimedOut,
+        _ = cancel.cancelled() => Ending::Cancelled,
+    };
+    if !matches!(ending, Ending::Exited(_)) {
+        if let Some(group) = group {
+            // The whole group: bash and everything it started.
+            let _ = killpg(group, Signal::SIGKILL);
+        }
+        let _ = child.wait().await;
+    }
+    let stdout = finish_reading(out_task).await;
+    let stderr = finish_reading(err_task).await;
+    render(
+        &args.command,
+        ending,
+        stdout,
+        stderr,
+        limit,
+        ctx.command_timeout_ms,
+    )
+}
+
+async fn read_stream(
+    stream: Option<impl AsyncRead + Unpin>,
+    limit: usize,
+    on_output: std::sync::Arc<dyn Fn(&str) + Send + Sync>,
+) -> Capture {
+    let mut capture = Capture::new(limit);
+    let Some(mut stream) = stream else {
+        return capture;
+    };
+    let mut buf = vec![0u8; 8192];
+    loop {
+        match stream.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                capture.push(&buf[..n]);
+                on_output(&String::from_utf8_lossy(&buf[..n]));
+            }
+        }
+    }
+    capture
+}
+
+async fn finish_reading(task: tokio::task::JoinHandle<Capture>) -> Option<Capture> {
+    let abort = task.abort_handle();
+    match tokio::time::timeout(DRAIN_AFTER_EXIT, task).await {
+        Ok(Ok(capture)) => Some(capture),
+        _ => {
+            abort.abort();
+            None
+        }
+    }
+}
+
+fn render(
+    command: &str,
+    ending: Ending,
+    stdout: Option<Capture>,
+    stderr: Option<Capture>,
+    limit: usize,
+    timeout_ms: u64,
+) -> ToolOutput {
+    let (status, ok, summary) = match ending {
+        Ending::Exited(Some(code)) => (format!("exit code {code}"), code == 0, format!("exit {code}")),
+        Ending::Exited(None) => ("killed by a signal".to_string(), false, "killed".to_string()),
+        Ending::TimedOut => (
+            format!("timed out after {timeout_ms} ms; the command and everything it started were killed"),
+            false,
+            format!("timed out after {timeout_ms} ms"),
+        ),
+        Ending::Cancelled => (
+            "cancelled by the user; the command and everything it started were killed".to_string(),
+            false,
+            "cancelled".to_string(),
+        ),
+    };
+    let section = |name: &str, capture: Option<Capture>| match capture {
+        Some(c) if c.total_bytes() == 0 => String::new(),
+        Some(c) => format!("\n{name}:\n{}", c.render(limit)),
+        None => format!("\n{name}: (still held open by a background process; not read)"),
+    };
+    let content = format!(
+        "$ {command}\n{status}{}{}",
+        section("stdout", stdout),
+        section("stderr", stderr)
+    );
+    ToolOutput {
+        ok,
+        content,
+        summary,
+        images: Vec::new(),
+    }
+}

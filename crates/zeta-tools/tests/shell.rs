@@ -1,0 +1,191 @@
+//! The shell tool against real bash: exit codes, process-group kill on timeout and on
+//! cancel (no orphans), head-and-tail truncation, binary output, bad arguments.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::json;
+use zeta_core::tool::{Tool, ToolContext};
+use zeta_core::CancelToken;
+use zeta_tools::shell::Shell;
+
+fn context(
+    dir: &Path,
+    timeout_ms: u64,
+    max_output: usize,
+) -> (
+    tokio::sync::watch::Sender<bool>,
+    ToolContext,
+    Arc<Mutex<String>>,
+) {
+    let (cancel_tx, cancel) = CancelToken::new();
+    let streamed = Arc::new(Mutex::new(String::new()));
+    let sink = Arc::clone(&streamed);
+    let ctx = ToolContext {
+        cancel,
+        workdir: dir.to_path_buf(),
+        command_timeout_ms: timeout_ms,
+        max_output_length: max_output,
+        on_output: Arc::new(move |chunk: &str| {
+            if let Ok(mut s) = sink.lock() {
+                s.push_str(chunk);
+            }
+        }),
+    };
+    (cancel_tx, ctx, streamed)
+}
+
+/// Processes whose process group is `pgid`, from /proc.
+fn group_members(pgid: i32) -> Vec<i32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        // After the name: state, ppid, pgrp.
+        if fields.get(2).and_then(|g| g.parse::<i32>().ok()) == Some(pgid)
+            && fields.first() != Some(&"Z")
+        {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+fn read_pgid(dir: &Path) -> i32 {
+    std::fs::read_to_string(dir.join("pgid"))
+        .expect("pgid file")
+        .trim()
+        .parse()
+        .expect("pgid")
+}
+
+#[tokio::test]
+async fn exit_code_output_and_streaming() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (_c, ctx, streamed) = context(dir.path(), 10_000, 4000);
+    let out = Shell
+        .run(json!({"command": "echo hello; echo oops >&2; pwd"}), &ctx)
+        .await;
+    assert!(out.ok, "{out:?}");
+    assert!(out.content.contains("exit code 0"));
+    assert!(out.content.contains("stdout:\nhello\n"), "{}", out.content);
+    assert!(
+        out.content.contains(&dir.path().display().to_string()),
+        "runs in the workdir"
+    );
+    assert!(out.content.contains("stderr:\noops"), "{}", out.content);
+    assert!(streamed.lock().expect("lock").contains("hello"));
+
+    let out = Shell
+        .run(json!({"command": "docker-not-here ps"}), &ctx)
+        .await;
+    assert!(!out.ok);
+    assert!(out.content.contains("exit code 127"), "{}", out.content);
+    assert_eq!(out.summary, "exit 127");
+}
+
+#[tokio::test]
+async fn timeout_kills_the_whole_process_group() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (_c, ctx, _) = context(dir.path(), 500, 4000);
+    let command = "echo $$ > pgid; (sleep 300 &); sleep 300 & sleep 300; echo never";
+    let out = Shell.run(json!({"command": command}), &ctx).await;
+    assert!(!out.ok);
+    assert!(out.summary.contains("timed out"), "{out:?}");
+    assert!(!out.content.contains("stdout:\nnever"), "{}", out.content);
+    let pgid = read_pgid(dir.path());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(
+        group_members(pgid),
+        Vec::<i32>::new(),
+        "orphans left in group {pgid}"
+    );
+}
+
+#[tokio::test]
+async fn cancel_kills_the_whole_process_group() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (cancel, ctx, _) = context(dir.path(), 60_000, 4000);
+    let path = dir.path().to_path_buf();
+    let canceller = tokio::spawn(async move {
+        // Cancel once the command is surely running.
+        for _ in 0..100 {
+            if path.join("pgid").exists() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let _ = cancel.send(true);
+        cancel
+    });
+    let out = Shell
+        .run(
+            json!({"command": "echo $$ > pgid; sleep 200 & sleep 200"}),
+            &ctx,
+        )
+        .await;
+    let _keep = canceller.await.expect("canceller");
+    assert!(!out.ok);
+    assert_eq!(out.summary, "cancelled");
+    let pgid = read_pgid(dir.path());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(group_members(pgid), Vec::<i32>::new());
+}
+
+#[tokio::test]
+async fn long_output_keeps_head_and_tail_and_binary_is_not_dumped() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (_c, ctx, _) = context(dir.path(), 10_000, 200);
+    let out = Shell.run(json!({"command": "seq 1 100000"}), &ctx).await;
+    assert!(out.ok);
+    assert!(out.content.contains("stdout:\n1\n2\n3\n"), "head kept");
+    assert!(out.content.trim_end().ends_with("100000"), "tail kept");
+    assert!(out.content.contains("bytes cut"));
+    assert!(
+        out.content.len() < 1000,
+        "capped: {} bytes",
+        out.content.len()
+    );
+
+    let out = Shell
+        .run(json!({"command": "head -c 3000 /bin/bash"}), &ctx)
+        .await;
+    assert!(
+        out.content
+            .contains("[binary output: 3000 bytes, not shown]"),
+        "{}",
+        out.content
+    );
+}
+
+#[tokio::test]
+async fn bad_arguments_are_clear_errors() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (_c, ctx, _) = context(dir.path(), 1000, 100);
+    let out = Shell.run(json!({"cmd": "ls"}), &ctx).await;
+    assert!(!out.ok);
+    assert!(out.content.contains("bad arguments"), "{}", out.content);
+    let out = Shell.run(json!({"command": 42}), &ctx).await;
+    assert!(!out.ok && out.content.contains("bad arguments"));
+    let out = Shell
+        .run(json!({"command": "ls", "workdir": "/does/not/exist"}), &ctx)
+        .await;
+    assert!(
+        !out.ok && out.content.contains("could not start bash"),
+        "{}",
+        out.content
+    );
+}
