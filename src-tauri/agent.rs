@@ -1,6 +1,22 @@
-//! Which agent carries out tasks. The agent loop is not built yet: every task fails with
-//! an honest "no agent configured" (never a fake success).
+//! The agent that runs tasks: the core loop, with each task's model built from that task's
+//! settings (zeta-llm) and the tools from zeta-tools. Commands run in the user's home folder.
 
-pub fn configured_agent() -> zeta_core::Unconfigured {
-    zeta_core::Unconfigured
+use std::path::PathBuf;
+
+use zeta_core::{AgentLoop, ZetaHome};
+use zeta_llm::SettingsModels;
+
+pub type ConfiguredAgent = AgentLoop<SettingsModels>;
+
+pub fn configured_agent(home: &ZetaHome) -> ConfiguredAgent {
+    let workdir = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir())
+        .unwrap_or_else(|| home.root().to_path_buf());
+    AgentLoop::new(
+        SettingsModels,
+        zeta_tools::registry(),
+        home.root().join("souls"),
+        workdir,
+    )
 }

@@ -110,7 +110,7 @@ async fn process_queue(home: &ZetaHome, json: bool) -> Result<(), CoreError> {
         exit_when_idle: true,
         ..WorkerOptions::default()
     };
-    let (core, mut events, handle) = spawn_worker(home.clone(), configured_agent(), options)?;
+    let (core, mut events, handle) = spawn_worker(home.clone(), configured_agent(home), options)?;
     // Keep no sender alive here: the event stream ends when the worker does.
     drop(core);
     let printer = tokio::spawn(async move {

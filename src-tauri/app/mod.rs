@@ -49,7 +49,11 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
         ])
         .setup(move |app| {
             let (core, events, handle) = tauri::async_runtime::block_on(async {
-                spawn_worker(home.clone(), configured_agent(), WorkerOptions::default())
+                spawn_worker(
+                    home.clone(),
+                    configured_agent(&home),
+                    WorkerOptions::default(),
+                )
             })?;
             app.manage(QueueManager::new(core, &home)?);
             app.manage(WorkerTask(Mutex::new(Some(handle))));

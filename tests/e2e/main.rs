@@ -32,7 +32,7 @@ async fn chat_window_renders_and_a_typed_message_is_enqueued() {
         .ok_or("the typed message never reached `zeta queue --json`")?;
         assert_eq!(task["sender"], "chat");
 
-        // No agent is configured yet: the task fails and the chat says so.
+        // No provider is configured: the task fails and the chat says why.
         let id = task["id"].as_i64().ok_or("task id")?;
         let outcome = app
             .find(&format!(
@@ -40,7 +40,10 @@ async fn chat_window_renders_and_a_typed_message_is_enqueued() {
             ))
             .await?;
         let text = outcome.text().await?;
-        assert!(text.contains("no agent configured"), "chat shows {text:?}");
+        assert!(
+            text.contains("no provider configured"),
+            "chat shows {text:?}"
+        );
         assert_eq!(
             composer.prop("value").await?.as_deref(),
             Some(""),

@@ -25,6 +25,8 @@ pub struct Settings {
     /// The agent's persona; picks the system prompt file and the iteration limit.
     pub soul: Soul,
     pub provider: ProviderSettings,
+    /// Tried in order when the primary provider fails after its retries.
+    pub fallback_providers: Vec<ProviderSettings>,
     pub hotkey: HotkeySettings,
     pub voice: VoiceSettings,
 }
@@ -37,6 +39,7 @@ impl Default for Settings {
             max_output_length: 4_000,
             soul: Soul::AutomationAgent,
             provider: ProviderSettings::default(),
+            fallback_providers: Vec::new(),
             hotkey: HotkeySettings::default(),
             voice: VoiceSettings::default(),
         }
@@ -92,6 +95,12 @@ pub struct ProviderSettings {
     pub base_url: String,
     pub model: String,
     pub protocol: Protocol,
+    /// Stream responses (text appears as it is generated).
+    pub stream: bool,
+    /// Longest silence from the server before the request counts as failed.
+    pub idle_timeout_ms: u64,
+    /// Attempts per request, the first included, before the next provider is tried.
+    pub max_attempts: u32,
 }
 
 impl Default for ProviderSettings {
@@ -101,6 +110,9 @@ impl Default for ProviderSettings {
             base_url: String::new(),
             model: String::new(),
             protocol: Protocol::Auto,
+            stream: true,
+            idle_timeout_ms: 120_000,
+            max_attempts: 4,
         }
     }
 }
@@ -180,7 +192,17 @@ pub struct LoadedSettings {
 impl Settings {
     /// Reads `path`, creating it with the defaults when it does not exist. Never fails on
     /// content: problems are returned beside the settings. Fails only on I/O errors.
+    /// The `ZETA_LLM_*` environment variables override the provider section.
     pub fn load_or_create(path: &Path) -> Result<LoadedSettings, CoreError> {
+        let mut loaded = Self::load_file(path)?;
+        let env = |name: &str| std::env::var(name).ok();
+        loaded
+            .settings
+            .apply_env_overrides(env, &mut loaded.problems);
+        Ok(loaded)
+    }
+
+    fn load_file(path: &Path) -> Result<LoadedSettings, CoreError> {
         match std::fs::read_to_string(path) {
             Ok(text) => Ok(Self::from_json_text(&text)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -312,6 +334,49 @@ impl Settings {
                 ),
             );
             self.voice.max_recording_secs = d.voice.max_recording_secs;
+        }
+    }
+
+    /// Applies `ZETA_LLM_PROVIDER`, `_BASE_URL`, `_MODEL` and `_PROTOCOL` from `env`.
+    /// A bad value is reported and ignored.
+    pub fn apply_env_overrides(
+        &mut self,
+        env: impl Fn(&str) -> Option<String>,
+        problems: &mut Vec<SettingsProblem>,
+    ) {
+        let mut parse = |name: &str, field: &str, value: String| -> Option<Value> {
+            let value = Value::String(value);
+            let mut candidate = serde_json::to_value(&self.provider).ok()?;
+            candidate[field] = value.clone();
+            match serde_json::from_value::<ProviderSettings>(candidate) {
+                Ok(_) => Some(value),
+                Err(e) => {
+                    problems.push(SettingsProblem {
+                        field: name.to_string(),
+                        message: format!(
+                            "{value} is not valid ({}); ignored",
+                            strip_position(&e.to_string())
+                        ),
+                    });
+                    None
+                }
+            }
+        };
+        let mut provider = serde_json::to_value(&self.provider).unwrap_or(Value::Null);
+        for (name, field) in [
+            ("ZETA_LLM_PROVIDER", "kind"),
+            ("ZETA_LLM_BASE_URL", "baseUrl"),
+            ("ZETA_LLM_MODEL", "model"),
+            ("ZETA_LLM_PROTOCOL", "protocol"),
+        ] {
+            if let Some(value) = env(name).filter(|v| !v.is_empty()) {
+                if let Some(value) = parse(name, field, value) {
+                    provider[field] = value;
+                }
+            }
+        }
+        if let Ok(p) = serde_json::from_value(provider) {
+            self.provider = p;
         }
     }
 
@@ -489,6 +554,28 @@ mod tests {
         assert!(!second.created);
         assert_eq!(second.problems.len(), 1);
         assert_eq!(std::fs::read_to_string(&path).expect("read"), broken);
+    }
+
+    #[test]
+    fn environment_overrides_the_provider_and_bad_values_are_reported() {
+        let mut loaded =
+            Settings::from_json_text(r#"{"provider": {"kind": "ollama", "model": "m"}}"#);
+        let env = |name: &str| match name {
+            "ZETA_LLM_PROVIDER" => Some("openai".to_string()),
+            "ZETA_LLM_BASE_URL" => Some("http://127.0.0.1:9/v1".to_string()),
+            "ZETA_LLM_PROTOCOL" => Some("smoke-signals".to_string()),
+            _ => None,
+        };
+        loaded
+            .settings
+            .apply_env_overrides(env, &mut loaded.problems);
+        let p = &loaded.settings.provider;
+        assert_eq!(p.kind, ProviderKind::Openai);
+        assert_eq!(p.base_url, "http://127.0.0.1:9/v1");
+        assert_eq!(p.model, "m");
+        assert_eq!(p.protocol, Protocol::Auto);
+        assert_eq!(loaded.problems.len(), 1);
+        assert_eq!(loaded.problems[0].field, "ZETA_LLM_PROTOCOL");
     }
 
     #[test]

@@ -20,4 +20,8 @@ maxOutputLength: number,
 /**
  * The agent's persona; picks the system prompt file and the iteration limit.
  */
-soul: Soul, provider: ProviderSettings, hotkey: HotkeySettings, voice: VoiceSettings, };
+soul: Soul, provider: ProviderSettings, 
+/**
+ * Tried in order when the primary provider fails after its retries.
+ */
+fallbackProviders: Array<ProviderSettings>, hotkey: HotkeySettings, voice: VoiceSettings, };

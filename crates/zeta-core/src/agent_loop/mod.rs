@@ -18,23 +18,57 @@ use tokio::sync::broadcast;
 use crate::agent::{Agent, AgentOutcome, TaskContext};
 use crate::model::{Message, Model, ModelReply, ModelRequest, ResponseFormat, ToolCall};
 use crate::protocol::Event;
-use crate::settings::Protocol;
+use crate::settings::{Protocol, Settings};
 use crate::tool::{ToolContext, ToolOutput, ToolRegistry};
 use guard::Guard;
 use planner::{clip, leaked_tool_call, parse_plan, plan_schema, Step};
 
-/// The loop, generic over the model; shared by every task.
-pub struct AgentLoop<M> {
-    model: Arc<M>,
+/// Where each task's model comes from: built from that task's settings, so that a
+/// provider change takes effect on the next task.
+pub trait ModelSource: Send + Sync + 'static {
+    type Model: Model;
+    fn model_for(&self, settings: &Settings) -> Result<Self::Model, String>;
+}
+
+/// The same model for every task (tests, benchmarks).
+pub struct FixedModel<M>(pub Arc<M>);
+
+impl<M: Model> Model for Arc<M> {
+    fn complete(
+        &self,
+        request: &ModelRequest,
+        on_delta: &mut (dyn FnMut(&str) + Send),
+    ) -> impl std::future::Future<Output = Result<ModelReply, crate::model::ModelError>> + Send
+    {
+        self.as_ref().complete(request, on_delta)
+    }
+    fn supports_native_tools(&self) -> bool {
+        self.as_ref().supports_native_tools()
+    }
+    fn supports_images(&self) -> bool {
+        self.as_ref().supports_images()
+    }
+}
+
+impl<M: Model> ModelSource for FixedModel<M> {
+    type Model = Arc<M>;
+    fn model_for(&self, _settings: &Settings) -> Result<Arc<M>, String> {
+        Ok(Arc::clone(&self.0))
+    }
+}
+
+/// The loop; shared by every task.
+pub struct AgentLoop<S> {
+    models: S,
     tools: ToolRegistry,
     souls_dir: PathBuf,
     workdir: PathBuf,
 }
 
-impl<M: Model> AgentLoop<M> {
-    pub fn new(model: M, tools: ToolRegistry, souls_dir: PathBuf, workdir: PathBuf) -> Self {
+impl<S: ModelSource> AgentLoop<S> {
+    pub fn new(models: S, tools: ToolRegistry, souls_dir: PathBuf, workdir: PathBuf) -> Self {
         Self {
-            model: Arc::new(model),
+            models,
             tools,
             souls_dir,
             workdir,
@@ -42,9 +76,17 @@ impl<M: Model> AgentLoop<M> {
     }
 }
 
-impl<M: Model> Agent for AgentLoop<M> {
+impl<S: ModelSource> Agent for AgentLoop<S> {
     async fn run(&self, ctx: TaskContext) -> AgentOutcome {
-        Run::new(self, ctx).go().await
+        let model = match self.models.model_for(&ctx.settings) {
+            Ok(model) => model,
+            Err(e) => {
+                return AgentOutcome::Failed {
+                    error: format!("No language model to run the task with: {e}"),
+                }
+            }
+        };
+        Run::new(self, model, ctx).go().await
     }
 }
 
@@ -56,8 +98,9 @@ enum Mode {
 }
 
 /// One task's run: its conversation, guardrails and progress.
-struct Run<'a, M> {
-    agent: &'a AgentLoop<M>,
+struct Run<'a, S, M> {
+    agent: &'a AgentLoop<S>,
+    model: M,
     ctx: TaskContext,
     mode: Mode,
     messages: Vec<Message>,
@@ -67,12 +110,12 @@ struct Run<'a, M> {
     calls_made: u32,
 }
 
-impl<'a, M: Model> Run<'a, M> {
-    fn new(agent: &'a AgentLoop<M>, ctx: TaskContext) -> Self {
+impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
+    fn new(agent: &'a AgentLoop<S>, model: M, ctx: TaskContext) -> Self {
         let mode = match ctx.settings.provider.protocol {
             Protocol::Tools => Mode::Native,
             Protocol::Json => Mode::Json,
-            Protocol::Auto if agent.model.supports_native_tools() => Mode::Native,
+            Protocol::Auto if model.supports_native_tools() => Mode::Native,
             Protocol::Auto => Mode::Json,
         };
         let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
@@ -84,6 +127,7 @@ impl<'a, M: Model> Run<'a, M> {
             prompt::first_user_turn(&ctx.task.message, ctx.task.previous_context.as_deref());
         Self {
             agent,
+            model,
             ctx,
             mode,
             messages: vec![Message::system(system), Message::user(first)],
@@ -217,7 +261,7 @@ impl<'a, M: Model> Run<'a, M> {
         };
         let mut cancel = self.ctx.cancel.clone();
         tokio::select! {
-            result = self.agent.model.complete(&request, &mut on_delta) => result.map_err(|e| {
+            result = self.model.complete(&request, &mut on_delta) => result.map_err(|e| {
                 self.failed(&format!("The language model call failed: {e}"))
             }),
             _ = cancel.cancelled() => Err(self.cancelled()),

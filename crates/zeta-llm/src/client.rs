@@ -1,0 +1,296 @@
+//! `LlmClient`: core's `Model` over HTTP. It tries each configured provider in order. For
+//! each it retries transient failures with backoff and then moves to the next. Text
+//! streams out as it arrives.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use eventsource_stream::Eventsource;
+use futures_util::StreamExt;
+use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
+use serde_json::Value;
+use zeta_core::model::{Model, ModelError, ModelReply, ModelRequest, ResponseFormat};
+use zeta_core::settings::{ProviderKind, Settings};
+
+use crate::config::{providers_from_settings, ProviderConfig, WireFormat};
+use crate::error::LlmError;
+use crate::wire::{self, StreamState};
+
+struct Provider {
+    config: ProviderConfig,
+    http: reqwest::Client,
+    /// Set once the server refused `json_schema`; then `json_object` + `schema` is sent.
+    json_object_schema: AtomicBool,
+}
+
+pub struct LlmClient {
+    providers: Vec<Provider>,
+    native_tools: bool,
+}
+
+impl LlmClient {
+    pub fn new(configs: Vec<ProviderConfig>, native_tools: bool) -> Result<Self, LlmError> {
+        if configs.is_empty() {
+            return Err(LlmError::Config("no provider to call".into()));
+        }
+        let providers = configs
+            .into_iter()
+            .map(|config| {
+                let http = reqwest::Client::builder()
+                    .connect_timeout(Duration::from_secs(10))
+                    .read_timeout(config.idle_timeout)
+                    .build()
+                    .map_err(|e| LlmError::Config(format!("HTTP client: {e}")))?;
+                Ok(Provider {
+                    config,
+                    http,
+                    json_object_schema: AtomicBool::new(false),
+                })
+            })
+            .collect::<Result<Vec<_>, LlmError>>()?;
+        Ok(Self {
+            providers,
+            native_tools,
+        })
+    }
+
+    /// The providers from settings (with `ZETA_LLM_*` applied), primary first. A local
+    /// model gets the JSON planner under `protocol: auto`; the others native tools.
+    pub fn from_settings(settings: &Settings) -> Result<Self, LlmError> {
+        let native = settings.provider.kind != ProviderKind::Local;
+        Self::new(providers_from_settings(settings)?, native)
+    }
+
+    async fn call_with_retries(
+        &self,
+        p: &Provider,
+        req: &ModelRequest,
+        on_delta: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<ModelReply, LlmError> {
+        let mut attempt = 1;
+        loop {
+            let error = match self.attempt(p, req, on_delta).await {
+                Ok(reply) => return Ok(reply),
+                Err(e) => e,
+            };
+            if refused_json_schema(&error, req)
+                && !p.json_object_schema.swap(true, Ordering::Relaxed)
+            {
+                tracing::info!(
+                    "{} refused json_schema; sending json_object with schema",
+                    p.config.base_url
+                );
+                continue;
+            }
+            match p.config.retry.delay_after(attempt, &error) {
+                Some(wait) => {
+                    tracing::warn!("{error}; attempt {attempt} failed, retrying in {wait:?}");
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
+                }
+                None => return Err(error),
+            }
+        }
+    }
+
+    async fn attempt(
+        &self,
+        p: &Provider,
+        req: &ModelRequest,
+        on_delta: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<ModelReply, LlmError> {
+        let c = &p.config;
+        let endpoint = c.endpoint();
+        let stream = c.stream;
+        let body = match c.wire {
+            WireFormat::OpenAi => wire::openai::body(
+                req,
+                &c.model,
+                stream,
+                p.json_object_schema.load(Ordering::Relaxed),
+            ),
+            WireFormat::Anthropic => wire::anthropic::body(req, &c.model, stream),
+            WireFormat::Ollama => wire::ollama::body(req, &c.model, stream),
+        };
+        let mut request = p.http.post(&endpoint).json(&body);
+        match (c.wire, &c.api_key) {
+            (WireFormat::Anthropic, key) => {
+                request = request.header("anthropic-version", wire::anthropic::API_VERSION);
+                if let Some(key) = key {
+                    request = request.header("x-api-key", key);
+                }
+            }
+            (_, Some(key)) => request = request.bearer_auth(key),
+            (_, None) => {}
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| from_reqwest(&endpoint, c, e))?;
+        let status = response.status();
+        if !status.is_success() {
+            let retry_after = retry_after(response.headers());
+            let text = response.text().await.unwrap_or_default();
+            let body = text.chars().take(500).collect::<String>();
+            return Err(match status.as_u16() {
+                429 => LlmError::RateLimited {
+                    endpoint,
+                    retry_after,
+                },
+                s @ 500..=599 => LlmError::Server {
+                    endpoint,
+                    status: s,
+                    body,
+                },
+                s => LlmError::Client {
+                    endpoint,
+                    status: s,
+                    body,
+                },
+            });
+        }
+        if !stream {
+            let text = response
+                .text()
+                .await
+                .map_err(|e| from_reqwest(&endpoint, c, e))?;
+            let value: Value = serde_json::from_str(&text).map_err(|e| LlmError::Malformed {
+                endpoint: endpoint.clone(),
+                message: format!("{e}: {}", text.chars().take(200).collect::<String>()),
+            })?;
+            let parsed = match c.wire {
+                WireFormat::OpenAi => wire::openai::parse(&value),
+                WireFormat::Anthropic => wire::anthropic::parse(&value),
+                WireFormat::Ollama => wire::ollama::parse(&value),
+            };
+            let reply = parsed.map_err(|message| LlmError::Malformed { endpoint, message })?;
+            on_delta(&reply.text);
+            return Ok(reply);
+        }
+        let mut state: Box<dyn StreamState> = match c.wire {
+            WireFormat::OpenAi => Box::<wire::openai::Stream>::default(),
+            WireFormat::Anthropic => Box::<wire::anthropic::Stream>::default(),
+            WireFormat::Ollama => Box::<wire::ollama::Stream>::default(),
+        };
+        let malformed = |message| LlmError::Malformed {
+            endpoint: endpoint.clone(),
+            message,
+        };
+        let cut = |message: String| LlmError::StreamCut {
+            endpoint: endpoint.clone(),
+            message,
+        };
+        match c.wire {
+            WireFormat::OpenAi | WireFormat::Anthropic => {
+                let mut events = response.bytes_stream().eventsource();
+                while let Some(event) = events.next().await {
+                    let event = event.map_err(|e| cut(e.to_string()))?;
+                    if state.feed(&event.data, on_delta).map_err(malformed)? {
+                        break;
+                    }
+                }
+            }
+            WireFormat::Ollama => {
+                let mut bytes = response.bytes_stream();
+                let mut pending = Vec::new();
+                'read: while let Some(chunk) = bytes.next().await {
+                    pending.extend_from_slice(&chunk.map_err(|e| cut(e.to_string()))?);
+                    while let Some(end) = pending.iter().position(|b| *b == b'\n') {
+                        let line: Vec<u8> = pending.drain(..=end).collect();
+                        let line = String::from_utf8_lossy(&line);
+                        if !line.trim().is_empty()
+                            && state.feed(line.trim(), on_delta).map_err(malformed)?
+                        {
+                            break 'read;
+                        }
+                    }
+                }
+            }
+        }
+        if !state.complete() {
+            return Err(cut("the body ended before the response was complete".into()));
+        }
+        Ok(state.finish())
+    }
+}
+
+impl Model for LlmClient {
+    async fn complete(
+        &self,
+        request: &ModelRequest,
+        on_delta: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<ModelReply, ModelError> {
+        let mut failures = Vec::new();
+        for p in &self.providers {
+            match self.call_with_retries(p, request, on_delta).await {
+                Ok(reply) => return Ok(reply),
+                Err(e) => {
+                    tracing::warn!(
+                        "provider {} ({}) failed: {e}",
+                        p.config.base_url,
+                        p.config.model
+                    );
+                    failures.push(format!("{} ({}): {e}", p.config.base_url, p.config.model));
+                }
+            }
+        }
+        Err(ModelError(failures.join("; then ")))
+    }
+
+    fn supports_native_tools(&self) -> bool {
+        self.native_tools
+    }
+
+    fn supports_images(&self) -> bool {
+        true
+    }
+}
+
+/// Builds each task's client from that task's settings (core's `ModelSource`).
+pub struct SettingsModels;
+
+impl zeta_core::agent_loop::ModelSource for SettingsModels {
+    type Model = LlmClient;
+    fn model_for(&self, settings: &Settings) -> Result<LlmClient, String> {
+        LlmClient::from_settings(settings).map_err(|e| e.to_string())
+    }
+}
+
+fn refused_json_schema(error: &LlmError, req: &ModelRequest) -> bool {
+    let body = match error {
+        LlmError::Client { body, .. } | LlmError::Server { body, .. } => body,
+        _ => return false,
+    };
+    matches!(req.format, ResponseFormat::JsonSchema(_))
+        && (body.contains("json_schema") || body.contains("response_format"))
+}
+
+/// `Retry-After` in seconds (the HTTP-date form is not used by LLM APIs).
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    headers
+        .get(RETRY_AFTER)
+        .and_then(|v: &HeaderValue| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(Duration::from_secs_f64)
+}
+
+fn from_reqwest(endpoint: &str, c: &ProviderConfig, e: reqwest::Error) -> LlmError {
+    let endpoint = endpoint.to_string();
+    if e.is_timeout() {
+        LlmError::Timeout {
+            endpoint,
+            timeout: c.idle_timeout,
+        }
+    } else if e.is_body() || e.is_decode() {
+        LlmError::StreamCut {
+            endpoint,
+            message: e.to_string(),
+        }
+    } else {
+        LlmError::Connect {
+            endpoint,
+            message: e.to_string(),
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! The one error type of zeta-llm, split into what a retry can fix and what it cannot.
+
+use std::time::Duration;
+
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum LlmError {
+    #[error("{endpoint}: rate limited (HTTP 429){}", retry_after.map(|d| format!(", retry after {} s", d.as_secs_f32())).unwrap_or_default())]
+    RateLimited {
+        endpoint: String,
+        retry_after: Option<Duration>,
+    },
+    #[error("{endpoint}: server error HTTP {status}: {body}")]
+    Server {
+        endpoint: String,
+        status: u16,
+        body: String,
+    },
+    #[error("{endpoint}: request refused HTTP {status}: {body}")]
+    Client {
+        endpoint: String,
+        status: u16,
+        body: String,
+    },
+    #[error("{endpoint}: no answer within {0:?}", timeout)]
+    Timeout { endpoint: String, timeout: Duration },
+    #[error("{endpoint}: could not connect: {message}")]
+    Connect { endpoint: String, message: String },
+    #[error("{endpoint}: malformed response: {message}")]
+    Malformed { endpoint: String, message: String },
+    #[error("{endpoint}: the response stream ended early: {message}")]
+    StreamCut { endpoint: String, message: String },
+    #[error("provider settings: {0}")]
+    Config(String),
+}
+
+impl LlmError {
+    /// True when the same request may succeed if sent again.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            LlmError::RateLimited { .. }
+            | LlmError::Server { .. }
+            | LlmError::Timeout { .. }
+            | LlmError::Connect { .. }
+            | LlmError::Malformed { .. }
+            | LlmError::StreamCut { .. } => true,
+            LlmError::Client { .. } | LlmError::Config(_) => false,
+        }
+    }
+
+    /// The server's own wait, when it gave one.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            LlmError::RateLimited { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! zeta-llm: language models over HTTP for the agent loop.
+//!
+//! - [`client`]: `LlmClient`, core's `Model`: retries, fallback, streaming.
+//! - [`wire`]: the OpenAI, Anthropic and Ollama request and response formats.
+//! - [`config`]: which endpoints, from settings and `ZETA_LLM_*`.
+//! - [`retry`]: backoff with jitter, honouring Retry-After.
+//! - [`error`]: `LlmError`, split into retryable and permanent.
+
+pub mod client;
+pub mod config;
+pub mod error;
+pub mod retry;
+pub mod wire;
+
+pub use client::{LlmClient, SettingsModels};
+pub use config::{ProviderConfig, WireFormat};
+pub use error::LlmError;
+pub use retry::RetryPolicy;

@@ -1,0 +1,232 @@
+//! The harness for the agent scenarios: a scripted LLM server on 127.0.0.1, a temporary
+//! `ZETA_HOME` whose settings point at it, scripts written once and rendered for either
+//! protocol, and the real `zeta` binary (or the real worker in-process) running the task.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+use zeta_core::{spawn_worker, AgentLoop, Core, Event, WorkerOptions, ZetaHome};
+use zeta_llm::SettingsModels;
+use zeta_scripted_llm::{Recorded, ScriptedServer, Step, Wire};
+
+pub const WIRES: [Wire; 3] = [Wire::OpenAi, Wire::Anthropic, Wire::Ollama];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Proto {
+    Native,
+    Json,
+}
+
+pub const PROTOS: [Proto; 2] = [Proto::Native, Proto::Json];
+
+/// One model turn, written once for both protocols.
+#[derive(Debug, Clone)]
+pub enum Turn {
+    Run(String),
+    Answer(String),
+}
+
+pub fn run(cmd: impl Into<String>) -> Turn {
+    Turn::Run(cmd.into())
+}
+
+pub fn answer(text: impl Into<String>) -> Turn {
+    Turn::Answer(text.into())
+}
+
+/// The scripted step for a turn in the given protocol.
+pub fn step(turn: &Turn, proto: Proto) -> Step {
+    match (turn, proto) {
+        (Turn::Run(cmd), Proto::Native) => Step::call("shell", json!({ "command": cmd })),
+        (Turn::Answer(text), Proto::Native) => Step::text(text.clone()),
+        (Turn::Run(cmd), Proto::Json) => Step::text(
+            json!({"command": cmd, "reasoning": "next step", "reply": "", "done": false})
+                .to_string(),
+        ),
+        (Turn::Answer(text), Proto::Json) => Step::text(
+            json!({"command": "", "reasoning": "finished", "reply": text, "done": true})
+                .to_string(),
+        ),
+    }
+}
+
+pub fn script(turns: &[Turn], proto: Proto) -> Vec<Step> {
+    turns.iter().map(|t| step(t, proto)).collect()
+}
+
+pub struct Setup {
+    pub home: tempfile::TempDir,
+    pub server: ScriptedServer,
+}
+
+impl Setup {
+    pub async fn new(wire: Wire, proto: Proto, steps: Vec<Step>) -> Self {
+        Self::with_settings(wire, proto, steps, json!({})).await
+    }
+
+    /// `extra` is merged into settings.json (top-level keys, or `provider` keys).
+    pub async fn with_settings(wire: Wire, proto: Proto, steps: Vec<Step>, extra: Value) -> Self {
+        let server = ScriptedServer::start(steps)
+            .await
+            .expect("start scripted server");
+        let home = tempfile::tempdir().expect("temp home");
+        let mut settings = json!({
+            "provider": provider_section(&server, wire, proto),
+        });
+        if let Value::Object(extra) = extra {
+            for (k, v) in extra {
+                if k == "provider" {
+                    if let (Some(p), Value::Object(v)) = (settings["provider"].as_object_mut(), v) {
+                        p.extend(v);
+                    }
+                } else {
+                    settings[k] = v;
+                }
+            }
+        }
+        std::fs::write(home.path().join("settings.json"), settings.to_string()).expect("settings");
+        Self { home, server }
+    }
+
+    /// `zeta run --json TASK` against this home.
+    pub fn zeta_run(&self, task: &str) -> Output {
+        self.zeta(&["run", "--json", task])
+    }
+
+    pub fn zeta(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_zeta"))
+            .args(args)
+            .env("ZETA_HOME", self.home.path())
+            .env("HOME", self.home.path())
+            .env_remove("ZETA_LLM_PROVIDER")
+            .env_remove("ZETA_LLM_BASE_URL")
+            .env_remove("ZETA_LLM_MODEL")
+            .env_remove("ZETA_LLM_PROTOCOL")
+            .output()
+            .expect("run zeta")
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.server.requests()
+    }
+
+    /// Every request so far was well formed: no orphaned tool result.
+    pub fn assert_invariants(&self) {
+        assert_eq!(
+            self.server.violations(),
+            Vec::<String>::new(),
+            "orphaned tool results"
+        );
+    }
+
+    /// The real worker with the real loop, in this process (for Ops mid-task).
+    pub fn spawn(
+        &self,
+    ) -> (
+        Core,
+        tokio::sync::broadcast::Receiver<Event>,
+        tokio::task::JoinHandle<Result<(), zeta_core::CoreError>>,
+    ) {
+        let home = ZetaHome::at(self.home.path()).expect("home");
+        let agent = AgentLoop::new(
+            SettingsModels,
+            zeta_tools::registry(),
+            self.home.path().join("souls"),
+            self.home.path().to_path_buf(),
+        );
+        spawn_worker(home, agent, WorkerOptions::default()).expect("spawn worker")
+    }
+}
+
+pub fn provider_section(server: &ScriptedServer, wire: Wire, proto: Proto) -> Value {
+    let (kind, base) = match wire {
+        Wire::OpenAi => ("openai", server.openai_base_url()),
+        Wire::Anthropic => ("anthropic", server.base_url()),
+        Wire::Ollama => ("ollama", server.base_url()),
+    };
+    json!({
+        "kind": kind,
+        "baseUrl": base,
+        "model": "scripted",
+        "protocol": if proto == Proto::Native { "tools" } else { "json" },
+        "stream": true,
+        "idleTimeoutMs": 2000,
+        "maxAttempts": 3,
+    })
+}
+
+/// Events printed by `zeta run --json`, one per line.
+pub fn events(out: &Output) -> Vec<Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// The finished task from `zeta run --json` output.
+pub fn finished_task(out: &Output) -> Value {
+    events(out)
+        .into_iter()
+        .rev()
+        .find(|e| e["type"] == "taskFinished")
+        .map(|e| e["task"].clone())
+        .unwrap_or_else(|| {
+            panic!(
+                "no taskFinished event; stderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
+}
+
+/// All of a request's text, for `contains` checks.
+pub fn text_of(r: &Recorded) -> String {
+    r.body.to_string()
+}
+
+/// Whether the request offered tools or asked for structured output.
+pub fn offers_tools_or_schema(r: &Recorded) -> bool {
+    let b = &r.body;
+    b.get("tools")
+        .is_some_and(|t| t.as_array().is_some_and(|a| !a.is_empty()))
+        || b.get("response_format").is_some()
+        || b.get("format").is_some()
+}
+
+pub fn label(wire: Wire, proto: Proto) -> String {
+    format!("{wire:?}/{proto:?}")
+}
+
+pub fn write(path: &Path, text: &str) {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("mkdir");
+    }
+    std::fs::write(path, text).expect("write");
+}
+
+/// Live (not zombie) processes in process group `pgid`, from /proc.
+pub fn live_group_members(pgid: i32) -> Vec<i32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.get(2).and_then(|g| g.parse::<i32>().ok()) == Some(pgid)
+            && fields.first() != Some(&"Z")
+        {
+            found.push(pid);
+        }
+    }
+    found
+}

@@ -1,0 +1,609 @@
+//! The agent loop end to end: the real `zeta` binary (or the real worker), the real
+//! provider client over HTTP to a scripted server on 127.0.0.1, and real shell commands in
+//! temporary folders. Every scenario also checks the request log for orphaned tool results.
+
+mod harness;
+
+use std::process::Command;
+use std::time::Duration;
+
+use harness::*;
+use serde_json::json;
+use zeta_core::{Event, Op};
+use zeta_scripted_llm::{Step, Wire};
+
+/// Seed 000: "Clone my repo, install deps, and run the tests" with a local git repo.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seed_clone_install_test_in_every_protocol_and_wire() {
+    for wire in WIRES {
+        for proto in PROTOS {
+            let work = tempfile::tempdir().expect("work dir");
+            let origin = work.path().join("origin");
+            write(
+                &origin.join("install.sh"),
+                "#!/bin/sh\nmkdir -p deps && touch deps/a deps/b && echo 'added 2 packages'\n",
+            );
+            write(
+                &origin.join("test.sh"),
+                "#!/bin/sh\ntest -d deps && echo 'Tests: 3 passed, 0 failed'\n",
+            );
+            let git = |args: &[&str]| {
+                let ok = Command::new("git")
+                    .args(args)
+                    .current_dir(&origin)
+                    .output()
+                    .expect("git");
+                assert!(
+                    ok.status.success(),
+                    "git {args:?}: {}",
+                    String::from_utf8_lossy(&ok.stderr)
+                );
+            };
+            git(&["init", "-q"]);
+            git(&["add", "."]);
+            git(&[
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "user.name=t",
+                "commit",
+                "-qm",
+                "init",
+            ]);
+            Command::new("chmod")
+                .args(["+x", "install.sh", "test.sh"])
+                .current_dir(&origin)
+                .status()
+                .expect("chmod");
+            let dir = work.path().display().to_string();
+            let turns = [
+                run(format!(
+                    "cd {dir} && git clone -q origin repo && echo cloned"
+                )),
+                run(format!("cd {dir}/repo && sh install.sh")),
+                run(format!("cd {dir}/repo && sh test.sh")),
+                answer("Zeta: Repo cloned, 2 packages installed, all 3 tests passed."),
+            ];
+            let s = Setup::new(wire, proto, script(&turns, proto)).await;
+            let out = s.zeta_run("Clone my repo, install deps, and run the tests");
+            let task = finished_task(&out);
+            let at = label(wire, proto);
+            assert_eq!(task["status"], "done", "{at}: {task}");
+            assert_eq!(
+                task["reply"], "Zeta: Repo cloned, 2 packages installed, all 3 tests passed.",
+                "{at}"
+            );
+            assert!(out.status.success(), "{at}");
+            assert!(
+                work.path().join("repo/deps/b").exists(),
+                "{at}: commands really ran"
+            );
+            let requests = s.requests();
+            assert_eq!(requests.len(), 4, "{at}: one model call per iteration");
+            // History grows: each request carries every earlier result.
+            assert!(text_of(&requests[2]).contains("added 2 packages"), "{at}");
+            assert!(text_of(&requests[3]).contains("Tests: 3 passed"), "{at}");
+            assert!(text_of(&requests[3]).contains("cloned"), "{at}");
+            s.assert_invariants();
+        }
+    }
+}
+
+/// Seed 000: find the largest log file and show its last 20 lines.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seed_largest_log_in_every_protocol_and_wire() {
+    for wire in WIRES {
+        for proto in PROTOS {
+            let logs = tempfile::tempdir().expect("logs");
+            write(&logs.path().join("small.log"), "tiny\n");
+            let big: String = (1..=500)
+                .map(|i| format!("line {i} of the big log\n"))
+                .collect();
+            write(&logs.path().join("sub/big.log"), &big);
+            let dir = logs.path().display().to_string();
+            let turns = [
+                run(format!("find {dir} -name '*.log' -type f -printf '%s %p\\n' | sort -n | tail -1")),
+                run(format!("tail -20 {dir}/sub/big.log")),
+                answer(format!("The largest log is {dir}/sub/big.log; its last line is 'line 500 of the big log'.")),
+            ];
+            let s = Setup::new(wire, proto, script(&turns, proto)).await;
+            let out = s.zeta_run("Find the largest log file and show me its last 20 lines");
+            let task = finished_task(&out);
+            let at = label(wire, proto);
+            assert_eq!(task["status"], "done", "{at}: {task}");
+            let requests = s.requests();
+            assert_eq!(requests.len(), 3, "{at}");
+            assert!(
+                text_of(&requests[1]).contains("sub/big.log"),
+                "{at}: discovery result fed back"
+            );
+            assert!(
+                text_of(&requests[2]).contains("line 500 of the big log"),
+                "{at}"
+            );
+            assert!(
+                !text_of(&requests[2]).contains("line 480 of"),
+                "{at}: only the last 20 lines"
+            );
+            s.assert_invariants();
+        }
+    }
+}
+
+/// Seed 000: a failing command the planner adapts to.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seed_failing_command_in_every_protocol_wire_and_stream_mode() {
+    for wire in WIRES {
+        for proto in PROTOS {
+            for stream in [true, false] {
+                let turns = [
+                    run("docker-is-not-installed ps"),
+                    answer("Zeta: Docker is not installed on this machine."),
+                ];
+                let s = Setup::with_settings(
+                    wire,
+                    proto,
+                    script(&turns, proto),
+                    json!({"provider": {"stream": stream}}),
+                )
+                .await;
+                let out = s.zeta_run("List running Docker containers");
+                let task = finished_task(&out);
+                let at = format!("{} stream={stream}", label(wire, proto));
+                assert_eq!(
+                    task["reply"], "Zeta: Docker is not installed on this machine.",
+                    "{at}"
+                );
+                let requests = s.requests();
+                assert_eq!(requests[0].body["stream"], json!(stream), "{at}");
+                let second = text_of(&requests[1]);
+                assert!(
+                    second.contains("exit code 127") && second.contains("command not found"),
+                    "{at}: {second}"
+                );
+                let started = events(&out)
+                    .iter()
+                    .filter(|e| e["type"] == "toolCallFinished" && e["ok"] == false)
+                    .count();
+                assert_eq!(started, 1, "{at}");
+                s.assert_invariants();
+            }
+        }
+    }
+}
+
+/// Seed 000: at the cap, one more call without tools asks for a summary, and its reply is
+/// the answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seed_max_iterations_summary_in_every_protocol_and_wire() {
+    for wire in WIRES {
+        for proto in PROTOS {
+            let turns = [run("echo one"), run("echo two"), run("echo three")];
+            let mut steps = script(&turns, proto);
+            steps.push(Step::text(
+                "Zeta: I ran echo one, two and three; the task is not finished.",
+            ));
+            let s = Setup::with_settings(wire, proto, steps, json!({"maxIterations": 3})).await;
+            let out = s.zeta_run("Keep echoing numbers");
+            let task = finished_task(&out);
+            let at = label(wire, proto);
+            assert_eq!(task["status"], "done", "{at}: {task}");
+            assert_eq!(
+                task["reply"], "Zeta: I ran echo one, two and three; the task is not finished.",
+                "{at}"
+            );
+            let requests = s.requests();
+            assert_eq!(requests.len(), 4, "{at}: 3 iterations and the summary");
+            let last = &requests[3];
+            assert!(
+                text_of(last).contains("Max iterations reached. Summarise everything."),
+                "{at}"
+            );
+            assert!(
+                !offers_tools_or_schema(last),
+                "{at}: the summary call has no tools: {}",
+                last.body
+            );
+            // Anthropic has no structured-output parameter: the JSON planner relies on the prompt.
+            if !(wire == Wire::Anthropic && proto == Proto::Json) {
+                assert!(offers_tools_or_schema(&requests[0]), "{at}");
+            }
+            s.assert_invariants();
+        }
+    }
+}
+
+/// Seed 000: five messages in a row, each seeing the result of the task before it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn five_messages_in_a_row_chain_their_context() {
+    let work = tempfile::tempdir().expect("work");
+    let notes = work.path().join("notes.txt").display().to_string();
+    let turns = [
+        run(format!("echo 'hello world' > {notes}")),
+        answer("Created notes.txt"),
+        run("df -h / | tail -1"),
+        answer("Zeta: you have free space"),
+        run("hostname"),
+        answer("Zeta: this machine has a hostname"),
+        run("docker-missing ps"),
+        answer("Zeta: Docker is not installed"),
+        run(format!("echo goodbye >> {notes} && cat {notes}")),
+        answer("Zeta: Done. Contents: hello world, goodbye"),
+    ];
+    let s = Setup::new(Wire::OpenAi, Proto::Native, script(&turns, Proto::Native)).await;
+    let messages = [
+        "Create a file called notes.txt with 'hello world'",
+        "How much free disk space do I have?",
+        "What is this machine called?",
+        "List running Docker containers",
+        "Append 'goodbye' to notes.txt and show me the final contents",
+    ];
+    for m in messages {
+        assert!(s.zeta(&["enqueue", m]).status.success());
+    }
+    let out = s.zeta(&["worker", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let queue: Vec<serde_json::Value> =
+        serde_json::from_slice(&s.zeta(&["queue", "--json"]).stdout).expect("queue json");
+    assert_eq!(queue.len(), 5);
+    let mut previous = String::new();
+    for (task, message) in queue.iter().zip(messages) {
+        assert_eq!(task["message"], message);
+        assert_eq!(task["status"], "done");
+        assert_eq!(
+            task["previousContext"],
+            json!(previous),
+            "task {}",
+            task["id"]
+        );
+        previous = task["result"].as_str().expect("result").to_string();
+    }
+    assert_eq!(
+        std::fs::read_to_string(work.path().join("notes.txt")).expect("notes"),
+        "hello world\ngoodbye\n"
+    );
+    // Task 5's first request carries task 4's result as a hint.
+    let requests = s.requests();
+    assert!(text_of(&requests[8]).contains("User asked: List running Docker containers"));
+    s.assert_invariants();
+}
+
+/// Cancel while a tool runs: the process group is gone and the task ends `cancelled`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancel_mid_tool_kills_the_group_and_ends_cancelled() {
+    let work = tempfile::tempdir().expect("work");
+    let pgid_file = work.path().join("pgid");
+    let cmd = format!("echo $$ > {}; sleep 300 & sleep 300", pgid_file.display());
+    let s = Setup::new(
+        Wire::OpenAi,
+        Proto::Native,
+        vec![Step::call("shell", json!({"command": cmd}))],
+    )
+    .await;
+    let (core, mut events, handle) = s.spawn();
+    core.submit(Op::EnqueueTask {
+        sender: "test".into(),
+        message: "sleep a long time".into(),
+    })
+    .expect("op");
+    let task = loop {
+        match tokio::time::timeout(Duration::from_secs(20), events.recv()).await {
+            Ok(Ok(Event::ToolCallStarted { task_id, .. })) => {
+                for _ in 0..100 {
+                    if pgid_file.exists() {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                core.submit(Op::CancelTask { id: task_id }).expect("cancel");
+            }
+            Ok(Ok(Event::TaskFinished { task })) => break task,
+            Ok(Ok(_)) => {}
+            other => panic!("no event: {other:?}"),
+        }
+    };
+    core.submit(Op::Shutdown).expect("shutdown");
+    handle.await.expect("join").expect("worker");
+    assert_eq!(task.status, zeta_core::TaskStatus::Cancelled);
+    assert!(
+        task.reply
+            .as_deref()
+            .unwrap_or_default()
+            .contains("✗ shell"),
+        "progress kept: {:?}",
+        task.reply
+    );
+    let pgid: i32 = std::fs::read_to_string(&pgid_file)
+        .expect("pgid")
+        .trim()
+        .parse()
+        .expect("pgid");
+    assert_eq!(
+        live_group_members(pgid),
+        Vec::<i32>::new(),
+        "processes left in group {pgid}"
+    );
+    assert_eq!(s.requests().len(), 1, "no model call after the cancel");
+}
+
+/// A message sent while a task runs reaches the next request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_user_message_is_injected_at_the_next_iteration() {
+    let s = Setup::new(
+        Wire::Anthropic,
+        Proto::Native,
+        vec![
+            Step::call("shell", json!({"command": "sleep 1; echo slept"})),
+            Step::text("Zeta: done, and noted."),
+        ],
+    )
+    .await;
+    let (core, mut events, handle) = s.spawn();
+    core.submit(Op::EnqueueTask {
+        sender: "test".into(),
+        message: "sleep a bit".into(),
+    })
+    .expect("op");
+    let mut injected = false;
+    let task = loop {
+        match tokio::time::timeout(Duration::from_secs(20), events.recv()).await {
+            Ok(Ok(Event::ToolCallStarted { .. })) => {
+                core.submit(Op::UserMessage {
+                    sender: "chat".into(),
+                    text: "also tell me the time".into(),
+                })
+                .expect("op");
+            }
+            Ok(Ok(Event::UserMessageInjected { text, .. })) => {
+                assert_eq!(text, "also tell me the time");
+                injected = true;
+            }
+            Ok(Ok(Event::TaskFinished { task })) => break task,
+            Ok(Ok(_)) => {}
+            other => panic!("no event: {other:?}"),
+        }
+    };
+    core.submit(Op::Shutdown).expect("shutdown");
+    handle.await.expect("join").expect("worker");
+    assert!(injected);
+    assert_eq!(task.reply.as_deref(), Some("Zeta: done, and noted."));
+    let requests = s.requests();
+    assert!(!text_of(&requests[0]).contains("also tell me the time"));
+    assert!(text_of(&requests[1]).contains("also tell me the time"));
+    let queue = zeta_core::TaskQueue::open(&s.home.path().join("zeta.db"))
+        .expect("db")
+        .recent(10)
+        .expect("list");
+    assert_eq!(queue.len(), 1, "the message was injected, not queued");
+    s.assert_invariants();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guardrails_end_the_loop_honestly() {
+    // Unparseable output: one corrective retry, then stop.
+    let s = Setup::new(
+        Wire::OpenAi,
+        Proto::Json,
+        vec![Step::text("I will list files."), Step::text("ls, I said")],
+    )
+    .await;
+    let task = finished_task(&s.zeta_run("list my files"));
+    assert_eq!(task["status"], "failed");
+    assert!(
+        task["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("could not be understood"),
+        "{task}"
+    );
+    assert!(
+        text_of(&s.requests()[1]).contains("not a JSON object"),
+        "the retry carries the hint"
+    );
+
+    // One bad reply then a good one: the retry works.
+    let good = step(&answer("Zeta: fine"), Proto::Json);
+    let s = Setup::new(
+        Wire::Ollama,
+        Proto::Json,
+        vec![Step::text("```\nnope\n```"), good],
+    )
+    .await;
+    assert_eq!(finished_task(&s.zeta_run("hi"))["reply"], "Zeta: fine");
+
+    // The same call three times in a row: the third never runs.
+    let work = tempfile::tempdir().expect("work");
+    let counter = work.path().join("count");
+    let same = run(format!("echo x >> {}", counter.display()));
+    let s = Setup::new(
+        Wire::OpenAi,
+        Proto::Native,
+        script(&[same.clone(), same.clone(), same], Proto::Native),
+    )
+    .await;
+    let task = finished_task(&s.zeta_run("loop"));
+    assert_eq!(task["status"], "failed");
+    assert!(
+        task["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("3 times in a row"),
+        "{task}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&counter)
+            .expect("count")
+            .lines()
+            .count(),
+        2
+    );
+
+    // Four failures in a row.
+    let fails: Vec<Turn> = (1..=4).map(|i| run(format!("exit {i}"))).collect();
+    let s = Setup::new(
+        Wire::Anthropic,
+        Proto::Native,
+        script(&fails, Proto::Native),
+    )
+    .await;
+    let task = finished_task(&s.zeta_run("fail"));
+    assert_eq!(task["status"], "failed");
+    assert!(
+        task["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("4 tool calls failed in a row"),
+        "{task}"
+    );
+    assert_eq!(s.requests().len(), 4);
+
+    // An empty reply.
+    let s = Setup::new(Wire::OpenAi, Proto::Native, vec![Step::text("")]).await;
+    let out = s.zeta_run("say nothing");
+    let task = finished_task(&out);
+    assert_eq!(task["status"], "failed");
+    assert!(task["error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("empty reply"));
+    assert!(!out.status.success(), "zeta run exits non-zero on failure");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_call_leaked_into_text_is_run() {
+    let leaked = "I'll check.\n```json\n{\"name\": \"shell\", \"arguments\": {\"command\": \"echo leaked-and-run\"}}\n```";
+    let s = Setup::new(
+        Wire::OpenAi,
+        Proto::Native,
+        vec![
+            Step::text(leaked),
+            Step::text("Zeta: it printed leaked-and-run"),
+        ],
+    )
+    .await;
+    let task = finished_task(&s.zeta_run("run it"));
+    assert_eq!(task["reply"], "Zeta: it printed leaked-and-run");
+    assert!(
+        text_of(&s.requests()[1]).contains("leaked-and-run\\n"),
+        "its output went back to the model"
+    );
+    s.assert_invariants();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn transient_provider_failures_are_retried_within_the_budget() {
+    for wire in WIRES {
+        let steps = vec![
+            Step::ServerError,
+            Step::RateLimited {
+                retry_after_secs: 0.2,
+            },
+            Step::call("shell", json!({"command": "echo recovered"})),
+            Step::CutStream,
+            Step::MalformedJson,
+            Step::text("Zeta: recovered"),
+        ];
+        let s = Setup::with_settings(
+            wire,
+            Proto::Native,
+            steps,
+            json!({"provider": {"maxAttempts": 3}}),
+        )
+        .await;
+        let task = finished_task(&s.zeta_run("survive"));
+        assert_eq!(task["status"], "done", "{wire:?}: {task}");
+        assert_eq!(task["reply"], "Zeta: recovered");
+        assert_eq!(s.requests().len(), 6, "{wire:?}");
+        s.assert_invariants();
+    }
+
+    // A hang is cut off by the idle timeout and retried.
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        vec![Step::Hang, Step::text("Zeta: after the hang")],
+        json!({"provider": {"idleTimeoutMs": 500}}),
+    )
+    .await;
+    assert_eq!(
+        finished_task(&s.zeta_run("wait"))["reply"],
+        "Zeta: after the hang"
+    );
+
+    // Past the budget the task fails with a clear error.
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        vec![Step::ServerError, Step::ServerError, Step::ServerError],
+        json!({"provider": {"maxAttempts": 3}}),
+    )
+    .await;
+    let out = s.zeta_run("doomed");
+    let task = finished_task(&out);
+    assert_eq!(task["status"], "failed");
+    let error = task["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("HTTP 500") && error.contains("language model call failed"),
+        "{error}"
+    );
+    assert!(!out.status.success());
+    assert_eq!(s.requests().len(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_provider_falls_back_to_the_next() {
+    let backup = zeta_scripted_llm::ScriptedServer::start(vec![Step::text(
+        "Zeta: answered by the fallback",
+    )])
+    .await
+    .expect("backup");
+    let fallback = provider_section(&backup, Wire::Ollama, Proto::Native);
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        vec![Step::ServerError],
+        json!({"provider": {"maxAttempts": 1}, "fallbackProviders": [fallback]}),
+    )
+    .await;
+    let task = finished_task(&s.zeta_run("anyone there?"));
+    assert_eq!(task["reply"], "Zeta: answered by the fallback");
+    assert_eq!(s.requests().len(), 1);
+    assert_eq!(backup.requests().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_key_is_sent_but_never_printed() {
+    let s = Setup::new(Wire::OpenAi, Proto::Native, vec![Step::text("Zeta: hi")]).await;
+    let out = Command::new(env!("CARGO_BIN_EXE_zeta"))
+        .args(["run", "--json", "hello"])
+        .env("ZETA_HOME", s.home.path())
+        .env("ZETA_LLM_API_KEY", "sk-secret-123")
+        .env("RUST_LOG", "debug")
+        .output()
+        .expect("zeta");
+    assert_eq!(finished_task(&out)["reply"], "Zeta: hi");
+    let auth = s.requests()[0]
+        .headers
+        .iter()
+        .find(|(k, _)| k == "authorization")
+        .map(|(_, v)| v.clone());
+    assert_eq!(auth.as_deref(), Some("Bearer sk-secret-123"));
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!printed.contains("sk-secret-123"));
+    let logs = std::fs::read_dir(s.home.path().join("logs"))
+        .expect("logs")
+        .flatten();
+    for log in logs {
+        assert!(!std::fs::read_to_string(log.path())
+            .unwrap_or_default()
+            .contains("sk-secret-123"));
+    }
+}
