@@ -607,3 +607,77 @@ async fn the_api_key_is_sent_but_never_printed() {
             .contains("sk-secret-123"));
     }
 }
+
+/// Settings are read at the start of each task: pointing the provider elsewhere between
+/// two tasks switches the endpoint without a restart, and the soul's prompt is a file the
+/// user can edit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn provider_switch_and_soul_prompt_take_effect_on_the_next_task() {
+    let s = Setup::new(
+        Wire::OpenAi,
+        Proto::Native,
+        vec![Step::text("Zeta: from the first")],
+    )
+    .await;
+    assert_eq!(
+        finished_task(&s.zeta_run("one"))["reply"],
+        "Zeta: from the first"
+    );
+    let system = text_of(&s.requests()[0]);
+    assert!(
+        system.contains("carries out tasks on the user's computer"),
+        "default automation_agent soul"
+    );
+
+    let second =
+        zeta_scripted_llm::ScriptedServer::start(vec![Step::text("Zeta: from the second")])
+            .await
+            .expect("second");
+    let mut provider = provider_section(&second, Wire::Anthropic, Proto::Native);
+    provider["stream"] = json!(false);
+    let settings = json!({"provider": provider, "soul": "research_agent"});
+    std::fs::write(s.home.path().join("settings.json"), settings.to_string()).expect("settings");
+    std::fs::create_dir_all(s.home.path().join("souls")).expect("souls");
+    std::fs::write(
+        s.home.path().join("souls/research_agent.md"),
+        "You are Zeta the librarian.",
+    )
+    .expect("soul");
+
+    assert_eq!(
+        finished_task(&s.zeta_run("two"))["reply"],
+        "Zeta: from the second"
+    );
+    assert_eq!(
+        s.requests().len(),
+        1,
+        "the first server got no second request"
+    );
+    let request = &second.requests()[0];
+    assert_eq!(
+        request.body["system"]
+            .as_str()
+            .map(|t| t.starts_with("You are Zeta the librarian.")),
+        Some(true)
+    );
+    assert_eq!(request.body["stream"], json!(false));
+}
+
+/// A server that refuses `json_schema` (llama-cpp-python) gets `json_object` + `schema`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_json_schema_falls_back_to_json_object() {
+    let refuse = Step::Refuse {
+        status: 500,
+        message: "response_format type json_schema is not supported".into(),
+    };
+    let plan = step(&answer("Zeta: planned"), Proto::Json);
+    let s = Setup::new(Wire::OpenAi, Proto::Json, vec![refuse, plan]).await;
+    assert_eq!(
+        finished_task(&s.zeta_run("plan it"))["reply"],
+        "Zeta: planned"
+    );
+    let requests = s.requests();
+    assert_eq!(requests[0].body["response_format"]["type"], "json_schema");
+    assert_eq!(requests[1].body["response_format"]["type"], "json_object");
+    assert!(requests[1].body["response_format"]["schema"].is_object());
+}

@@ -52,6 +52,11 @@ pub enum Step {
     MalformedJson,
     /// Start the answer, then drop the connection mid-body.
     CutStream,
+    /// Refuse the request with this status and error message (e.g. an unsupported option).
+    Refuse {
+        status: u16,
+        message: String,
+    },
 }
 
 impl Step {

@@ -30,6 +30,13 @@ pub async fn respond(wire: Wire, stream: bool, step: Step, n: usize) -> Response
                 "scripted rate limit",
             )
         }
+        Step::Refuse {
+            status: code,
+            message,
+        } => {
+            let code = StatusCode::from_u16(code).unwrap_or(StatusCode::BAD_REQUEST);
+            return status(code, None, &message);
+        }
         Step::Hang => {
             // Dropped when the client gives up and closes the connection.
             tokio::time::sleep(Duration::from_secs(3600)).await;

@@ -6,4 +6,16 @@ export type ProviderSettings = { kind: ProviderKind,
 /**
  * Endpoint root, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434`.
  */
-baseUrl: string, model: string, protocol: Protocol, };
+baseUrl: string, model: string, protocol: Protocol, 
+/**
+ * Stream responses (text appears as it is generated).
+ */
+stream: boolean, 
+/**
+ * Longest silence from the server before the request counts as failed.
+ */
+idleTimeoutMs: bigint, 
+/**
+ * Attempts per request, the first included, before the next provider is tried.
+ */
+maxAttempts: number, };

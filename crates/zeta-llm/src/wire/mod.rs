@@ -62,3 +62,64 @@ impl Collected {
 pub(crate) fn u64_at(v: &Value, pointer: &str) -> u64 {
     v.pointer(pointer).and_then(Value::as_u64).unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use zeta_core::model::{ImageData, Message, ModelRequest, ResponseFormat};
+
+    fn request_with_image() -> ModelRequest {
+        let mut user = Message::user("what is on screen?");
+        user.images.push(ImageData {
+            media_type: "image/png".into(),
+            base64: "iVBORw0K".into(),
+        });
+        ModelRequest {
+            messages: vec![Message::system("sys"), user],
+            tools: Vec::new(),
+            format: ResponseFormat::Native,
+        }
+    }
+
+    #[test]
+    fn images_travel_in_each_wire_format() {
+        let req = request_with_image();
+        let openai = super::openai::body(&req, "m", false, false);
+        assert_eq!(
+            openai["messages"][1]["content"][1]["image_url"]["url"],
+            json!("data:image/png;base64,iVBORw0K")
+        );
+        let anthropic = super::anthropic::body(&req, "m", false);
+        assert_eq!(anthropic["system"], json!("sys"));
+        assert_eq!(
+            anthropic["messages"][0]["content"][1]["source"]["data"],
+            json!("iVBORw0K")
+        );
+        let ollama = super::ollama::body(&req, "m", false);
+        assert_eq!(ollama["messages"][1]["images"][0], json!("iVBORw0K"));
+    }
+
+    #[test]
+    fn json_schema_falls_back_to_json_object_with_schema() {
+        let mut req = request_with_image();
+        req.format = ResponseFormat::JsonSchema(json!({"type": "object"}));
+        let strict = super::openai::body(&req, "m", false, false);
+        assert_eq!(strict["response_format"]["type"], json!("json_schema"));
+        let fallback = super::openai::body(&req, "m", false, true);
+        assert_eq!(
+            fallback["response_format"],
+            json!({"type": "json_object", "schema": {"type": "object"}})
+        );
+        assert_eq!(
+            super::ollama::body(&req, "m", false)["format"],
+            json!({"type": "object"})
+        );
+    }
+
+    #[test]
+    fn unparseable_arguments_are_kept_raw_for_the_loop_to_reject() {
+        assert_eq!(super::parse_arguments("{\"a\": 1}"), json!({"a": 1}));
+        assert_eq!(super::parse_arguments("{oops"), json!("{oops"));
+        assert_eq!(super::parse_arguments(""), json!({}));
+    }
+}
