@@ -5,8 +5,8 @@ pub mod anthropic;
 pub mod ollama;
 pub mod openai;
 
-use serde_json::Value;
-use zeta_core::model::{ModelReply, ToolCall, Usage};
+use serde_json::{json, Value};
+use zeta_core::model::{ModelReply, ToolCall, ToolSpec, Usage};
 
 /// Accumulates a streamed response.
 pub trait StreamState: Send {
@@ -16,6 +16,14 @@ pub trait StreamState: Send {
     /// Whether what was received is a whole response (checked when the body ends).
     fn complete(&self) -> bool;
     fn finish(self: Box<Self>) -> ModelReply;
+}
+
+/// Tools in the `{"type": "function", "function": {...}}` form (OpenAI and Ollama).
+pub(crate) fn function_tools(tools: &[ToolSpec]) -> Value {
+    tools
+        .iter()
+        .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}))
+        .collect()
 }
 
 /// Arguments sent as a JSON string: parsed, or kept as the raw string when they are not

@@ -14,11 +14,7 @@ pub fn body(req: &ModelRequest, model: &str, stream: bool) -> Value {
     });
     match &req.format {
         ResponseFormat::Native if !req.tools.is_empty() => {
-            body["tools"] = req
-                .tools
-                .iter()
-                .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}))
-                .collect();
+            body["tools"] = super::function_tools(&req.tools);
         }
         ResponseFormat::JsonSchema(schema) => body["format"] = schema.clone(),
         _ => {}

@@ -18,11 +18,7 @@ pub fn body(req: &ModelRequest, model: &str, stream: bool, json_object_schema: b
     }
     match &req.format {
         ResponseFormat::Native if !req.tools.is_empty() => {
-            body["tools"] = req
-                .tools
-                .iter()
-                .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}))
-                .collect();
+            body["tools"] = super::function_tools(&req.tools);
         }
         ResponseFormat::JsonSchema(schema) if json_object_schema => {
             body["response_format"] = json!({"type": "json_object", "schema": schema});
