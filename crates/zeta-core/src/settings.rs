@@ -29,6 +29,7 @@ pub struct Settings {
     pub fallback_providers: Vec<ProviderSettings>,
     pub hotkey: HotkeySettings,
     pub voice: VoiceSettings,
+    pub screenshot: ScreenshotSettings,
 }
 
 impl Default for Settings {
@@ -42,6 +43,38 @@ impl Default for Settings {
             fallback_providers: Vec::new(),
             hotkey: HotkeySettings::default(),
             voice: VoiceSettings::default(),
+            screenshot: ScreenshotSettings::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ImageFormat {
+    Jpeg,
+    Png,
+}
+
+/// How screenshots are sent to the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ScreenshotSettings {
+    /// Longest side of the image sent, in pixels (the screen is downscaled to fit).
+    pub max_side: u32,
+    pub format: ImageFormat,
+    /// JPEG quality, 1–100.
+    pub quality: u8,
+    /// Attach a fresh screenshot after each mouse or keyboard action.
+    pub after_action: bool,
+}
+
+impl Default for ScreenshotSettings {
+    fn default() -> Self {
+        Self {
+            max_side: 1280,
+            format: ImageFormat::Jpeg,
+            quality: 80,
+            after_action: false,
         }
     }
 }
@@ -324,6 +357,26 @@ impl Settings {
                 format!("must not be empty; using {}", d.hotkey.push_to_talk),
             );
             self.hotkey.push_to_talk = d.hotkey.push_to_talk.clone();
+        }
+        if !(64..=8192).contains(&self.screenshot.max_side) {
+            bad(
+                "screenshot.maxSide",
+                format!(
+                    "{} is outside 64..=8192; using {}",
+                    self.screenshot.max_side, d.screenshot.max_side
+                ),
+            );
+            self.screenshot.max_side = d.screenshot.max_side;
+        }
+        if !(1..=100).contains(&self.screenshot.quality) {
+            bad(
+                "screenshot.quality",
+                format!(
+                    "{} is outside 1..=100; using {}",
+                    self.screenshot.quality, d.screenshot.quality
+                ),
+            );
+            self.screenshot.quality = d.screenshot.quality;
         }
         if !(1..=600).contains(&self.voice.max_recording_secs) {
             bad(

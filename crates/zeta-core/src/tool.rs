@@ -20,6 +20,9 @@ pub struct ToolContext {
     pub workdir: PathBuf,
     pub command_timeout_ms: u64,
     pub max_output_length: usize,
+    /// Whether the model can take images (a screenshot is sent, or described in words).
+    pub images_supported: bool,
+    pub screenshot: crate::settings::ScreenshotSettings,
     /// Receives output as it arrives (for the UI); may be called many times.
     pub on_output: Arc<dyn Fn(&str) + Send + Sync>,
 }
@@ -66,10 +69,11 @@ pub trait Tool: Send + Sync {
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a>;
 }
 
-/// The tools offered to the model, by name.
+/// The tools offered to the model, by name, each with its compiled argument schema.
 #[derive(Clone, Default)]
 pub struct ToolRegistry {
     tools: BTreeMap<String, Arc<dyn Tool>>,
+    validators: BTreeMap<String, Arc<jsonschema::Validator>>,
 }
 
 impl ToolRegistry {
@@ -77,8 +81,46 @@ impl ToolRegistry {
         Self::default()
     }
 
+    /// Adds a tool. Its schema is compiled now; a schema that does not compile is a bug in
+    /// the tool, reported in the log, and its arguments then go unchecked.
     pub fn register(&mut self, tool: Arc<dyn Tool>) {
-        self.tools.insert(tool.spec().name, tool);
+        let spec = tool.spec();
+        match jsonschema::validator_for(&spec.parameters) {
+            Ok(v) => {
+                self.validators.insert(spec.name.clone(), Arc::new(v));
+            }
+            Err(e) => tracing::error!(
+                "tool {}: its argument schema does not compile: {e}",
+                spec.name
+            ),
+        }
+        self.tools.insert(spec.name, tool);
+    }
+
+    /// Checks `arguments` against the tool's schema. `Err` lists every problem, by path.
+    pub fn validate(&self, name: &str, arguments: &Value) -> Result<(), String> {
+        let Some(validator) = self.validators.get(name) else {
+            return Ok(());
+        };
+        let problems: Vec<String> = validator
+            .iter_errors(arguments)
+            .map(|e| {
+                let at = e.instance_path().to_string();
+                if at.is_empty() {
+                    e.to_string()
+                } else {
+                    format!("{at}: {e}")
+                }
+            })
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the arguments for `{name}` do not match its schema: {}",
+                problems.join("; ")
+            ))
+        }
     }
 
     pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
@@ -91,5 +133,43 @@ impl ToolRegistry {
 
     pub fn names(&self) -> Vec<&str> {
         self.tools.keys().map(String::as_str).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    struct Echo;
+    impl Tool for Echo {
+        fn spec(&self) -> ToolSpec {
+            ToolSpec {
+                name: "echo".into(),
+                description: "echo".into(),
+                parameters: json!({"type": "object", "properties": {"text": {"type": "string"}, "n": {"type": "integer", "minimum": 0}}, "required": ["text"], "additionalProperties": false}),
+            }
+        }
+        fn has_side_effects(&self) -> bool {
+            false
+        }
+        fn run<'a>(&'a self, _a: Value, _c: &'a ToolContext) -> ToolFuture<'a> {
+            Box::pin(async { ToolOutput::ok("", "") })
+        }
+    }
+
+    #[test]
+    fn arguments_are_checked_against_the_schema() {
+        let mut r = ToolRegistry::new();
+        r.register(Arc::new(Echo));
+        assert!(r.validate("echo", &json!({"text": "hi", "n": 2})).is_ok());
+        let e = r
+            .validate("echo", &json!({"n": -1, "extra": true}))
+            .unwrap_err();
+        assert!(e.contains("\"text\" is a required property"), "{e}");
+        assert!(e.contains("/n"), "{e}");
+        assert!(e.contains("extra"), "{e}");
+        let e = r.validate("echo", &json!({"text": 5})).unwrap_err();
+        assert!(e.contains("/text"), "{e}");
     }
 }

@@ -1,18 +1,44 @@
 //! zeta-tools: the tools the agent acts with, each a `zeta_core::tool::Tool`.
 //!
 //! - [`shell`]: `bash -c` in its own process group, with timeout, kill and capped output.
+//! - [`run_code`]: a Python, bash or Node program run from a temporary folder.
+//! - [`files`]: read_file, write_file, list_directory, search_files.
+//! - [`http`]: http_request.
+//! - [`open`]: open_url, open_app (no shell strings).
+//! - [`screen`]: screenshot (capture, downscale, encode, coordinate mapping).
+//! - [`input`]: mouse and keyboard.
 //! - [`capture`]: capped output capture (head and tail kept, binary detected).
 
 pub mod capture;
+pub mod files;
+pub mod http;
+pub mod input;
+pub mod open;
+pub mod run_code;
+pub mod screen;
 pub mod shell;
 
 use std::sync::Arc;
 
 use zeta_core::tool::ToolRegistry;
 
-/// Every tool this crate provides, ready for the agent loop.
+/// Every tool this crate provides, ready for the agent loop. The screen and input tools
+/// share the last screenshot's coordinate mapping.
 pub fn registry() -> ToolRegistry {
+    let screen = screen::ScreenState::default();
+    let input = input::InputState::default();
     let mut tools = ToolRegistry::new();
     tools.register(Arc::new(shell::Shell));
+    tools.register(Arc::new(run_code::RunCode));
+    tools.register(Arc::new(files::ReadFile));
+    tools.register(Arc::new(files::WriteFile));
+    tools.register(Arc::new(files::ListDirectory));
+    tools.register(Arc::new(files::SearchFiles));
+    tools.register(Arc::new(http::HttpRequest));
+    tools.register(Arc::new(open::OpenUrl));
+    tools.register(Arc::new(open::OpenApp));
+    tools.register(Arc::new(screen::Screenshot(screen.clone())));
+    tools.register(Arc::new(input::Mouse(screen.clone(), input.clone())));
+    tools.register(Arc::new(input::KeyboardTool(screen, input)));
     tools
 }

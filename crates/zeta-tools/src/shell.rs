@@ -81,10 +81,22 @@ async fn run_command(args: &Args, ctx: &ToolContext) -> ToolOutput {
         .as_deref()
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| ctx.workdir.clone());
-    let mut child = match Command::new("bash")
-        .arg("-c")
-        .arg(&args.command)
-        .current_dir(&workdir)
+    let argv = ["-c".to_string(), args.command.clone()];
+    run_process("bash", &argv, &args.command, &workdir, ctx).await
+}
+
+/// Runs `program argv…` in `workdir` in its own process group, with the context's
+/// timeout, cancel and output limits. `shown` is how the command is echoed to the model.
+pub async fn run_process(
+    program: &str,
+    argv: &[String],
+    shown: &str,
+    workdir: &std::path::Path,
+    ctx: &ToolContext,
+) -> ToolOutput {
+    let mut child = match Command::new(program)
+        .args(argv)
+        .current_dir(workdir)
         .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -95,7 +107,7 @@ async fn run_command(args: &Args, ctx: &ToolContext) -> ToolOutput {
         Ok(child) => child,
         Err(e) => {
             return ToolOutput::error(format!(
-                "shell: could not start bash in {}: {e}",
+                "could not start {program} in {}: {e}",
                 workdir.display()
             ))
         }
@@ -115,21 +127,14 @@ async fn run_command(args: &Args, ctx: &ToolContext) -> ToolOutput {
     };
     if !matches!(ending, Ending::Exited(_)) {
         if let Some(group) = group {
-            // The whole group: bash and everything it started.
+            // The whole group: the program and everything it started.
             let _ = killpg(group, Signal::SIGKILL);
         }
         let _ = child.wait().await;
     }
     let stdout = finish_reading(out_task).await;
     let stderr = finish_reading(err_task).await;
-    render(
-        &args.command,
-        ending,
-        stdout,
-        stderr,
-        limit,
-        ctx.command_timeout_ms,
-    )
+    render(shown, ending, stdout, stderr, limit, ctx.command_timeout_ms)
 }
 
 async fn read_stream(

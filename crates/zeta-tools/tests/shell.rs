@@ -27,6 +27,8 @@ fn context(
         workdir: dir.to_path_buf(),
         command_timeout_ms: timeout_ms,
         max_output_length: max_output,
+        images_supported: false,
+        screenshot: Default::default(),
         on_output: Arc::new(move |chunk: &str| {
             if let Ok(mut s) = sink.lock() {
                 s.push_str(chunk);

@@ -357,6 +357,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 self.agent.tools.names().join(", ")
             ));
         };
+        if let Err(problem) = self.agent.tools.validate(&call.name, &call.arguments) {
+            return ToolOutput::error(problem);
+        }
         let events: broadcast::Sender<Event> = self.ctx.events.clone();
         let (task_id, call_id) = (self.task_id(), call.id.clone());
         let ctx = ToolContext {
@@ -364,6 +367,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             workdir: self.agent.workdir.clone(),
             command_timeout_ms: self.ctx.settings.command_timeout_ms,
             max_output_length: self.ctx.settings.max_output_length as usize,
+            images_supported: self.model.supports_images(),
+            screenshot: self.ctx.settings.screenshot.clone(),
             on_output: Arc::new(move |chunk: &str| {
                 let _ = events.send(Event::ToolOutput {
                     task_id,

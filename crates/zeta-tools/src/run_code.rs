@@ -1,0 +1,82 @@
+//! The `run_code` tool (seed 002's programmatic tool calling): a Python, bash or Node
+//! program written to a file in a fresh temporary folder and run there, with the same
+//! process group, timeout, cancel and output limits as `shell`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use zeta_core::model::ToolSpec;
+use zeta_core::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
+
+use crate::shell::run_process;
+
+pub struct RunCode;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Language {
+    Python,
+    Bash,
+    Node,
+}
+
+#[derive(Debug, Deserialize)]
+struct Args {
+    language: Language,
+    code: String,
+}
+
+impl Tool for RunCode {
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "run_code".into(),
+            description: "Run a short Python, bash or Node program (loops, variables, libraries) \
+                          and get its exit code, stdout and stderr. It runs in a fresh temporary folder."
+                .into(),
+            parameters: json!({
+                "type": "object",
+                "properties": {
+                    "language": {"type": "string", "enum": ["python", "bash", "node"]},
+                    "code": {"type": "string", "minLength": 1}
+                },
+                "required": ["language", "code"],
+                "additionalProperties": false
+            }),
+        }
+    }
+
+    fn has_side_effects(&self) -> bool {
+        true
+    }
+
+    fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let args: Args = match serde_json::from_value(arguments) {
+                Ok(a) => a,
+                Err(e) => return ToolOutput::error(format!("run_code: bad arguments: {e}")),
+            };
+            let (program, file) = match args.language {
+                Language::Python => ("python3", "main.py"),
+                Language::Bash => ("bash", "main.sh"),
+                Language::Node => ("node", "main.js"),
+            };
+            let dir = match tempfile::Builder::new().prefix("zeta-code-").tempdir() {
+                Ok(d) => d,
+                Err(e) => {
+                    return ToolOutput::error(format!(
+                        "run_code: could not make a temporary folder: {e}"
+                    ))
+                }
+            };
+            let path = dir.path().join(file);
+            if let Err(e) = std::fs::write(&path, &args.code) {
+                return ToolOutput::error(format!(
+                    "run_code: could not write {}: {e}",
+                    path.display()
+                ));
+            }
+            let shown = format!("{program} {file}  # {} lines", args.code.lines().count());
+            let argv = [path.display().to_string()];
+            run_process(program, &argv, &shown, dir.path(), ctx).await
+        })
+    }
+}

@@ -1,0 +1,434 @@
+//! The `screenshot` tool and its pipeline: capture (xcap) → downscale keeping the aspect
+//! ratio (fast_image_resize) → encode (jpeg-encoder, or PNG) → send as an image. The
+//! mapping from image pixels back to screen pixels is kept in `ScreenState`, so the mouse
+//! tool can take coordinates in the image the model saw.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use fast_image_resize::images::Image;
+use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use zeta_core::model::{ImageData, ToolSpec};
+use zeta_core::settings::{ImageFormat, ScreenshotSettings};
+use zeta_core::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
+
+/// How image pixels map to screen pixels: screen = origin + image / scale.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mapping {
+    pub origin_x: i32,
+    pub origin_y: i32,
+    /// Sent pixels per screen pixel (≤ 1 when downscaled).
+    pub scale: f64,
+    pub image_width: u32,
+    pub image_height: u32,
+}
+
+impl Mapping {
+    /// The screen point for an image point, or why it cannot be one.
+    pub fn to_screen(&self, x: f64, y: f64) -> Result<(i32, i32), String> {
+        if !(0.0..self.image_width as f64).contains(&x)
+            || !(0.0..self.image_height as f64).contains(&y)
+        {
+            return Err(format!(
+                "({x}, {y}) is outside the last screenshot, which is {}x{} pixels",
+                self.image_width, self.image_height
+            ));
+        }
+        Ok((
+            self.origin_x + (x / self.scale).round() as i32,
+            self.origin_y + (y / self.scale).round() as i32,
+        ))
+    }
+}
+
+/// The last screenshot's mapping, shared by the screen and input tools.
+#[derive(Clone, Default)]
+pub struct ScreenState(Arc<Mutex<Option<Mapping>>>);
+
+impl ScreenState {
+    pub fn get(&self) -> Option<Mapping> {
+        self.0.lock().ok().and_then(|m| *m)
+    }
+    fn set(&self, mapping: Mapping) {
+        if let Ok(mut m) = self.0.lock() {
+            *m = Some(mapping);
+        }
+    }
+}
+
+/// What to capture.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Target {
+    /// Every monitor, as one image of the virtual screen.
+    All,
+    Monitor(usize),
+    /// A rectangle in screen pixels.
+    Region {
+        x: i32,
+        y: i32,
+        width: u32,
+        height: u32,
+    },
+}
+
+/// One encoded screenshot and where its time went.
+pub struct Shot {
+    pub bytes: Vec<u8>,
+    pub media_type: &'static str,
+    pub mapping: Mapping,
+    pub screen_width: u32,
+    pub screen_height: u32,
+    pub capture: Duration,
+    pub downscale: Duration,
+    pub encode: Duration,
+}
+
+struct Captured {
+    rgba: Vec<u8>,
+    width: u32,
+    height: u32,
+    origin: (i32, i32),
+    /// Captured pixels per screen pixel (HiDPI).
+    density: f64,
+}
+
+fn capture(target: Target) -> Result<Captured, String> {
+    let monitors = xcap::Monitor::all()
+        .map_err(|e| format!("cannot list monitors (is there a display?): {e}"))?;
+    if monitors.is_empty() {
+        return Err("no monitor found".into());
+    }
+    let geometry = |m: &xcap::Monitor| -> Result<(i32, i32, u32, u32), String> {
+        let err = |e: xcap::XCapError| format!("monitor geometry: {e}");
+        Ok((
+            m.x().map_err(err)?,
+            m.y().map_err(err)?,
+            m.width().map_err(err)?,
+            m.height().map_err(err)?,
+        ))
+    };
+    let grab = |m: &xcap::Monitor| -> Result<(image::RgbaImage, (i32, i32, u32, u32)), String> {
+        let g = geometry(m)?;
+        let img = m
+            .capture_image()
+            .map_err(|e| format!("capture failed: {e}"))?;
+        Ok((img, g))
+    };
+    let single = |img: image::RgbaImage, (x, y, w, _h): (i32, i32, u32, u32)| Captured {
+        density: img.width() as f64 / w.max(1) as f64,
+        width: img.width(),
+        height: img.height(),
+        origin: (x, y),
+        rgba: img.into_raw(),
+    };
+    match target {
+        Target::Monitor(i) => {
+            let m = monitors
+                .get(i)
+                .ok_or_else(|| format!("there is no monitor {i}; there are {}", monitors.len()))?;
+            let (img, g) = grab(m)?;
+            Ok(single(img, g))
+        }
+        Target::All if monitors.len() == 1 => {
+            let (img, g) = grab(&monitors[0])?;
+            Ok(single(img, g))
+        }
+        Target::All => {
+            let shots = monitors.iter().map(grab).collect::<Result<Vec<_>, _>>()?;
+            let min_x = shots.iter().map(|(_, g)| g.0).min().unwrap_or(0);
+            let min_y = shots.iter().map(|(_, g)| g.1).min().unwrap_or(0);
+            let max_x = shots
+                .iter()
+                .map(|(_, g)| g.0 + g.2 as i32)
+                .max()
+                .unwrap_or(0);
+            let max_y = shots
+                .iter()
+                .map(|(_, g)| g.1 + g.3 as i32)
+                .max()
+                .unwrap_or(0);
+            let mut canvas = image::RgbaImage::new((max_x - min_x) as u32, (max_y - min_y) as u32);
+            for (img, g) in &shots {
+                // Monitors of another density are scaled to screen pixels first.
+                let img = if img.width() != g.2 {
+                    image::imageops::resize(img, g.2, g.3, image::imageops::FilterType::Triangle)
+                } else {
+                    img.clone()
+                };
+                image::imageops::overlay(
+                    &mut canvas,
+                    &img,
+                    (g.0 - min_x) as i64,
+                    (g.1 - min_y) as i64,
+                );
+            }
+            Ok(Captured {
+                width: canvas.width(),
+                height: canvas.height(),
+                origin: (min_x, min_y),
+                density: 1.0,
+                rgba: canvas.into_raw(),
+            })
+        }
+        Target::Region {
+            x,
+            y,
+            width,
+            height,
+        } => {
+            let m = xcap::Monitor::from_point(x, y)
+                .map_err(|e| format!("no monitor at ({x}, {y}): {e}"))?;
+            let (mx, my, mw, mh) = geometry(&m)?;
+            if x + width as i32 > mx + mw as i32
+                || y + height as i32 > my + mh as i32
+                || width == 0
+                || height == 0
+            {
+                return Err(format!(
+                    "region {width}x{height} at ({x}, {y}) does not fit on the monitor at ({mx}, {my}) of {mw}x{mh}"
+                ));
+            }
+            let img = m
+                .capture_region((x - mx) as u32, (y - my) as u32, width, height)
+                .map_err(|e| format!("capture failed: {e}"))?;
+            Ok(Captured {
+                density: img.width() as f64 / width as f64,
+                width: img.width(),
+                height: img.height(),
+                origin: (x, y),
+                rgba: img.into_raw(),
+            })
+        }
+    }
+}
+
+/// Fits `width`x`height` within `max_side`, keeping the aspect ratio (never upscales).
+pub fn fit(width: u32, height: u32, max_side: u32) -> (u32, u32) {
+    let longest = width.max(height);
+    if longest <= max_side {
+        return (width, height);
+    }
+    let s = max_side as f64 / longest as f64;
+    (
+        ((width as f64 * s).round() as u32).max(1),
+        ((height as f64 * s).round() as u32).max(1),
+    )
+}
+
+fn downscale(rgba: Vec<u8>, width: u32, height: u32, to: (u32, u32)) -> Result<Vec<u8>, String> {
+    if to == (width, height) {
+        return Ok(rgba);
+    }
+    let src = Image::from_vec_u8(width, height, rgba, PixelType::U8x4)
+        .map_err(|e| format!("resize: {e}"))?;
+    let mut dst = Image::new(to.0, to.1, PixelType::U8x4);
+    // Screenshots are opaque: skip the alpha premultiply and divide passes.
+    let options = ResizeOptions::new()
+        .resize_alg(ResizeAlg::Convolution(FilterType::Bilinear))
+        .use_alpha(false);
+    Resizer::new()
+        .resize(&src, &mut dst, &options)
+        .map_err(|e| format!("resize: {e}"))?;
+    Ok(dst.into_vec())
+}
+
+fn encode(
+    rgba: &[u8],
+    width: u32,
+    height: u32,
+    settings: &ScreenshotSettings,
+) -> Result<(Vec<u8>, &'static str), String> {
+    let mut out = Vec::new();
+    match settings.format {
+        ImageFormat::Jpeg => {
+            let (w, h) = (u16::try_from(width), u16::try_from(height));
+            let (Ok(w), Ok(h)) = (w, h) else {
+                return Err("image too large for JPEG".into());
+            };
+            jpeg_encoder::Encoder::new(&mut out, settings.quality.clamp(1, 100))
+                .encode(rgba, w, h, jpeg_encoder::ColorType::Rgba)
+                .map_err(|e| format!("JPEG encode: {e}"))?;
+            Ok((out, "image/jpeg"))
+        }
+        ImageFormat::Png => {
+            use image::ImageEncoder;
+            image::codecs::png::PngEncoder::new_with_quality(
+                &mut out,
+                image::codecs::png::CompressionType::Fast,
+                image::codecs::png::FilterType::Sub,
+            )
+            .write_image(rgba, width, height, image::ExtendedColorType::Rgba8)
+            .map_err(|e| format!("PNG encode: {e}"))?;
+            Ok((out, "image/png"))
+        }
+    }
+}
+
+/// The whole pipeline, timed. Blocking: call from a blocking thread.
+pub fn take(target: Target, settings: &ScreenshotSettings) -> Result<Shot, String> {
+    let t0 = Instant::now();
+    let c = capture(target)?;
+    let t1 = Instant::now();
+    let to = fit(c.width, c.height, settings.max_side);
+    let pixels = downscale(c.rgba, c.width, c.height, to)?;
+    let t2 = Instant::now();
+    let (bytes, media_type) = encode(&pixels, to.0, to.1, settings)?;
+    let t3 = Instant::now();
+    let screen_width = (c.width as f64 / c.density).round() as u32;
+    let screen_height = (c.height as f64 / c.density).round() as u32;
+    Ok(Shot {
+        bytes,
+        media_type,
+        mapping: Mapping {
+            origin_x: c.origin.0,
+            origin_y: c.origin.1,
+            scale: to.0 as f64 / screen_width.max(1) as f64,
+            image_width: to.0,
+            image_height: to.1,
+        },
+        screen_width,
+        screen_height,
+        capture: t1 - t0,
+        downscale: t2 - t1,
+        encode: t3 - t2,
+    })
+}
+
+/// Takes a screenshot, records its mapping and words the result for the model.
+pub async fn screenshot_output(
+    target: Target,
+    state: &ScreenState,
+    ctx: &ToolContext,
+) -> ToolOutput {
+    let settings = ctx.screenshot.clone();
+    let shot = match tokio::task::spawn_blocking(move || take(target, &settings)).await {
+        Ok(Ok(shot)) => shot,
+        Ok(Err(e)) => return ToolOutput::error(format!("screenshot: {e}")),
+        Err(e) => return ToolOutput::error(format!("screenshot: the capture thread failed: {e}")),
+    };
+    state.set(shot.mapping);
+    let m = shot.mapping;
+    let what = match target {
+        Target::All => "the whole screen".to_string(),
+        Target::Monitor(i) => format!("monitor {i}"),
+        Target::Region { .. } => "a region".to_string(),
+    };
+    let summary = format!(
+        "screenshot {}x{} ({} KB)",
+        m.image_width,
+        m.image_height,
+        shot.bytes.len() / 1024
+    );
+    if !ctx.images_supported {
+        return ToolOutput::ok(
+            format!(
+                "Took a screenshot of {what} ({}x{} screen pixels), but this model cannot see images. \
+                 Use other tools (shell commands, files) to learn what is on screen.",
+                shot.screen_width, shot.screen_height
+            ),
+            summary,
+        );
+    }
+    let text = format!(
+        "Screenshot of {what}: {}x{} screen pixels at ({}, {}), sent as a {}x{} image (scale {:.3}). \
+         Give mouse coordinates in this image's pixels; they are mapped back to the screen.",
+        shot.screen_width, shot.screen_height, m.origin_x, m.origin_y, m.image_width, m.image_height, m.scale
+    );
+    ToolOutput {
+        ok: true,
+        content: text,
+        summary,
+        images: vec![ImageData {
+            media_type: shot.media_type.to_string(),
+            base64: base64::engine::general_purpose::STANDARD.encode(&shot.bytes),
+        }],
+    }
+}
+
+pub struct Screenshot(pub ScreenState);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    monitor: Option<usize>,
+    region: Option<Region>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Region {
+    x: i32,
+    y: i32,
+    width: u32,
+    height: u32,
+}
+
+impl Tool for Screenshot {
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "screenshot".into(),
+            description: "See the screen: the whole screen (default), one monitor, or a region in screen pixels.".into(),
+            parameters: json!({"type": "object", "properties": {
+                "monitor": {"type": "integer", "minimum": 0},
+                "region": {"type": "object", "properties": {
+                    "x": {"type": "integer"}, "y": {"type": "integer"},
+                    "width": {"type": "integer", "minimum": 1}, "height": {"type": "integer", "minimum": 1}
+                }, "required": ["x", "y", "width", "height"], "additionalProperties": false}
+            }, "additionalProperties": false}),
+        }
+    }
+    fn has_side_effects(&self) -> bool {
+        false
+    }
+    fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let args: Args = match serde_json::from_value(arguments) {
+                Ok(a) => a,
+                Err(e) => return ToolOutput::error(format!("screenshot: bad arguments: {e}")),
+            };
+            let target = match (args.monitor, args.region) {
+                (Some(_), Some(_)) => {
+                    return ToolOutput::error("screenshot: give a monitor or a region, not both")
+                }
+                (Some(i), None) => Target::Monitor(i),
+                (None, Some(r)) => Target::Region {
+                    x: r.x,
+                    y: r.y,
+                    width: r.width,
+                    height: r.height,
+                },
+                (None, None) => Target::All,
+            };
+            screenshot_output(target, &self.0, ctx).await
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_keeps_the_aspect_ratio_and_never_upscales() {
+        assert_eq!(fit(1280, 800, 1024), (1024, 640));
+        assert_eq!(fit(800, 1280, 640), (400, 640));
+        assert_eq!(fit(1280, 800, 2000), (1280, 800));
+    }
+
+    #[test]
+    fn mapping_scales_back_and_refuses_points_outside() {
+        let m = Mapping {
+            origin_x: 100,
+            origin_y: 0,
+            scale: 0.5,
+            image_width: 640,
+            image_height: 400,
+        };
+        assert_eq!(m.to_screen(10.0, 20.0), Ok((120, 40)));
+        assert!(m.to_screen(640.0, 10.0).is_err());
+        assert!(m.to_screen(-1.0, 10.0).is_err());
+    }
+}
