@@ -36,9 +36,9 @@ export ZETA_E2E_REQUIRED=1
 say "cargo test (Xvfb $DISPLAY, DBus session, tray)"
 dbus-run-session -- scripts/with-tray.sh cargo test --workspace --color never
 
-if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- ui/src/bindings; then
+if git rev-parse --git-dir >/dev/null 2>&1 && [[ -n "$(git status --porcelain -- ui/src/bindings)" ]]; then
   echo "test: ui/src/bindings changed when the Rust types were exported: commit them" >&2
-  git diff --stat -- ui/src/bindings >&2
+  git status --short -- ui/src/bindings >&2
   exit 1
 fi
 say "all tests passed"

@@ -396,3 +396,29 @@ async fn a_model_that_cannot_see_is_told_so_and_gets_no_image() {
     assert!(out.images.is_empty());
     assert!(out.content.contains("cannot see images"), "{}", out.content);
 }
+
+#[tokio::test]
+async fn after_an_action_a_fresh_screenshot_is_attached_when_asked() {
+    let Some(_g) = display_or_skip("screenshot after action") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let mut shot = settings(512, ImageFormat::Jpeg);
+    shot.after_action = true;
+    let c = ctx(dir.path(), shot);
+    let mouse = Mouse(ScreenState::default(), InputState::default());
+    let out = mouse
+        .run(json!({"action": "move", "x": 20, "y": 30}), &c)
+        .await;
+    assert!(out.ok, "{out:?}");
+    assert_eq!(
+        decode(&out).width(),
+        512,
+        "a downscaled screenshot came back"
+    );
+    assert!(
+        out.content.starts_with("moved the pointer to (20, 30)"),
+        "{}",
+        out.content
+    );
+}

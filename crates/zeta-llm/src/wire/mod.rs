@@ -108,6 +108,48 @@ mod tests {
     }
 
     #[test]
+    fn a_screenshot_from_a_tool_reaches_the_model_in_each_format() {
+        let mut result = Message::tool_result("call_1", "Screenshot of the whole screen");
+        result.images.push(ImageData {
+            media_type: "image/jpeg".into(),
+            base64: "/9j/4A".into(),
+        });
+        let call = zeta_core::model::ToolCall {
+            id: "call_1".into(),
+            name: "screenshot".into(),
+            arguments: json!({}),
+        };
+        let req = ModelRequest {
+            messages: vec![
+                Message::system("s"),
+                Message::user("look"),
+                Message::assistant_calls("", vec![call]),
+                result,
+            ],
+            tools: Vec::new(),
+            format: ResponseFormat::Native,
+        };
+        let openai = super::openai::body(&req, "m", false, false);
+        assert_eq!(openai["messages"][3]["role"], json!("tool"));
+        assert_eq!(
+            openai["messages"][4]["role"],
+            json!("user"),
+            "images follow in a user turn"
+        );
+        assert_eq!(
+            openai["messages"][4]["content"][1]["image_url"]["url"],
+            json!("data:image/jpeg;base64,/9j/4A")
+        );
+        let anthropic = super::anthropic::body(&req, "m", false);
+        assert_eq!(
+            anthropic["messages"][2]["content"][0]["content"][1]["source"]["data"],
+            json!("/9j/4A")
+        );
+        let ollama = super::ollama::body(&req, "m", false);
+        assert_eq!(ollama["messages"][3]["images"][0], json!("/9j/4A"));
+    }
+
+    #[test]
     fn json_schema_falls_back_to_json_object_with_schema() {
         let mut req = request_with_image();
         req.format = ResponseFormat::JsonSchema(json!({"type": "object"}));

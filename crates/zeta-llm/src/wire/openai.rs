@@ -10,7 +10,7 @@ use super::{parse_arguments, u64_at, Collected, StreamState};
 pub fn body(req: &ModelRequest, model: &str, stream: bool, json_object_schema: bool) -> Value {
     let mut body = json!({
         "model": model,
-        "messages": req.messages.iter().map(message).collect::<Vec<_>>(),
+        "messages": req.messages.iter().flat_map(messages).collect::<Vec<_>>(),
         "stream": stream,
     });
     if stream {
@@ -32,15 +32,32 @@ pub fn body(req: &ModelRequest, model: &str, stream: bool, json_object_schema: b
     body
 }
 
+/// One message, or two for a tool result with images: tool messages take only text, so
+/// the images follow in a user message.
+fn messages(m: &Message) -> Vec<Value> {
+    if m.role == Role::Tool && !m.images.is_empty() {
+        let mut parts = vec![
+            json!({"type": "text", "text": format!("(Images from tool call {}:)", m.tool_call_id.clone().unwrap_or_default())}),
+        ];
+        parts.extend(image_parts(m));
+        return vec![message(m), json!({"role": "user", "content": parts})];
+    }
+    vec![message(m)]
+}
+
+fn image_parts(m: &Message) -> impl Iterator<Item = Value> + '_ {
+    m.images
+        .iter()
+        .map(|i| json!({"type": "image_url", "image_url": {"url": format!("data:{};base64,{}", i.media_type, i.base64)}}))
+}
+
 fn message(m: &Message) -> Value {
     match m.role {
         Role::System => json!({"role": "system", "content": m.content}),
         Role::User if m.images.is_empty() => json!({"role": "user", "content": m.content}),
         Role::User => {
             let mut parts = vec![json!({"type": "text", "text": m.content})];
-            parts.extend(m.images.iter().map(|i| {
-                json!({"type": "image_url", "image_url": {"url": format!("data:{};base64,{}", i.media_type, i.base64)}})
-            }));
+            parts.extend(image_parts(m));
             json!({"role": "user", "content": parts})
         }
         Role::Assistant if m.tool_calls.is_empty() => {
