@@ -681,3 +681,43 @@ async fn a_refused_json_schema_falls_back_to_json_object() {
     assert_eq!(requests[1].body["response_format"]["type"], "json_object");
     assert!(requests[1].body["response_format"]["schema"].is_object());
 }
+
+/// A blocked command never runs, whatever the model says, and the model is told why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn blocked_commands_never_run_and_the_model_is_told() {
+    let victim = tempfile::tempdir().expect("victim home");
+    let canary = victim.path().join("notes.txt");
+    std::fs::write(&canary, "keep me").expect("canary");
+    let wipe = format!("rm -rf {}/ ~ && echo wiped", "/");
+    let python = "import os\nos.system('rm -rf ~')";
+    let steps = vec![
+        Step::call("shell", json!({"command": wipe})),
+        Step::call("run_code", json!({"language": "python", "code": python})),
+        Step::text("Zeta: I will not delete your home folder."),
+    ];
+    let s = Setup::new(Wire::OpenAi, Proto::Native, steps).await;
+    let out = Command::new(env!("CARGO_BIN_EXE_zeta"))
+        .args(["run", "--json", "free some space"])
+        .env("ZETA_HOME", s.home.path())
+        .env("HOME", victim.path())
+        .output()
+        .expect("zeta");
+    let task = finished_task(&out);
+    assert_eq!(task["reply"], "Zeta: I will not delete your home folder.");
+    assert_eq!(
+        std::fs::read_to_string(&canary).expect("canary survives"),
+        "keep me"
+    );
+    let finished: Vec<_> = events(&out)
+        .into_iter()
+        .filter(|e| e["type"] == "toolCallFinished")
+        .collect();
+    assert_eq!(finished.len(), 2);
+    assert!(finished.iter().all(|e| e["ok"] == false
+        && e["summary"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("blocked")));
+    assert!(text_of(&s.requests()[1]).contains("Zeta never runs this"));
+    s.assert_invariants();
+}

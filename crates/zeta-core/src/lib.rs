@@ -16,6 +16,7 @@ pub mod error;
 pub mod home;
 pub mod lock;
 pub mod model;
+pub mod policy;
 pub mod protocol;
 pub mod queue;
 pub mod settings;

@@ -66,6 +66,11 @@ pub trait Tool: Send + Sync {
     fn spec(&self) -> ToolSpec;
     /// True when running it can change something outside Zeta.
     fn has_side_effects(&self) -> bool;
+    /// The command lines this call would hand to a shell, checked against the blocked
+    /// list before anything runs (see `policy::blocked`).
+    fn commands(&self, _arguments: &Value) -> Vec<String> {
+        Vec::new()
+    }
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a>;
 }
 

@@ -48,6 +48,20 @@ impl Tool for RunCode {
         true
     }
 
+    /// A bash program is checked whole; for Python and Node, each string literal is
+    /// checked, since that is where commands for `os.system`, `subprocess` or
+    /// `child_process` are written.
+    fn commands(&self, arguments: &Value) -> Vec<String> {
+        let code = arguments
+            .get("code")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        match arguments.get("language").and_then(Value::as_str) {
+            Some("bash") => vec![code.to_string()],
+            _ => string_literals(code),
+        }
+    }
+
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {
             let args: Args = match serde_json::from_value(arguments) {
@@ -78,5 +92,47 @@ impl Tool for RunCode {
             let argv = [path.display().to_string()];
             run_process(program, &argv, &shown, dir.path(), ctx).await
         })
+    }
+}
+
+/// The contents of '…', "…" and `…` literals (escapes kept as written).
+fn string_literals(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        if matches!(c, '\'' | '"' | '`') {
+            let mut lit = String::new();
+            while let Some(d) = chars.next() {
+                if d == '\\' {
+                    if let Some(e) = chars.next() {
+                        lit.push(e);
+                    }
+                    continue;
+                }
+                if d == c {
+                    break;
+                }
+                lit.push(d);
+            }
+            if !lit.trim().is_empty() {
+                out.push(lit);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_inside_python_strings_are_found() {
+        let found = string_literals("import os\nos.system('rm -rf ~')\nprint(\"it's fine\")");
+        assert_eq!(found, vec!["rm -rf ~".to_string(), "it's fine".to_string()]);
+        let code = RunCode.commands(&json!({"language": "python", "code": "import subprocess\nsubprocess.run(\"mkfs.ext4 /dev/sda\", shell=True)"}));
+        assert!(code
+            .iter()
+            .any(|c| zeta_core::policy::check_command(c).is_err()));
     }
 }

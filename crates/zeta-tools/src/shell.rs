@@ -55,6 +55,14 @@ impl Tool for Shell {
         true
     }
 
+    fn commands(&self, arguments: &Value) -> Vec<String> {
+        arguments
+            .get("command")
+            .and_then(Value::as_str)
+            .map(|c| vec![c.to_string()])
+            .unwrap_or_default()
+    }
+
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {
             let args: Args = match serde_json::from_value(arguments) {

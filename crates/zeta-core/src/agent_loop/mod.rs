@@ -360,6 +360,20 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         if let Err(problem) = self.agent.tools.validate(&call.name, &call.arguments) {
             return ToolOutput::error(problem);
         }
+        for command in tool.commands(&call.arguments) {
+            if let Err(blocked) = crate::policy::check_command(&command) {
+                tracing::warn!(task = self.task_id(), tool = %call.name, "{blocked}");
+                return ToolOutput {
+                    ok: false,
+                    content: format!(
+                        "{blocked}. Zeta never runs this, whatever the settings. Do not try another \
+                         spelling; tell the user what you wanted to do and why."
+                    ),
+                    summary: format!("blocked: {}", blocked.rule),
+                    images: Vec::new(),
+                };
+            }
+        }
         let events: broadcast::Sender<Event> = self.ctx.events.clone();
         let (task_id, call_id) = (self.task_id(), call.id.clone());
         let ctx = ToolContext {
