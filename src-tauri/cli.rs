@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use zeta_core::{
-    spawn_worker, CoreError, Event, Task, TaskQueue, TaskStatus, WorkerOptions, ZetaHome,
+    spawn_worker, CoreError, Event, Op, Task, TaskQueue, TaskStatus, WorkerOptions, ZetaHome,
 };
 
 use crate::agent::configured_agent;
@@ -41,6 +41,9 @@ pub enum Command {
         /// Print every event as a JSON line.
         #[arg(long)]
         json: bool,
+        /// Answer approval requests: ask on the terminal, or all / none for scripts.
+        #[arg(long, value_enum)]
+        approve: Option<Approve>,
     },
     /// Enqueue one task, process the queue, and print the task's reply.
     Run {
@@ -49,12 +52,35 @@ pub enum Command {
         /// Print every event as a JSON line (the reply is in the last one).
         #[arg(long)]
         json: bool,
+        /// Answer approval requests: ask on the terminal, or all / none for scripts.
+        /// Default: ask when a terminal is attached, none otherwise.
+        #[arg(long, value_enum)]
+        approve: Option<Approve>,
     },
     /// Check the display, tray, DBus, audio, settings, database, models and LLM endpoint.
     Doctor {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// How the CLI answers approval requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Approve {
+    All,
+    None,
+    Ask,
+}
+
+impl Approve {
+    fn or_default(choice: Option<Approve>) -> Approve {
+        use std::io::IsTerminal;
+        choice.unwrap_or(if std::io::stdin().is_terminal() {
+            Approve::Ask
+        } else {
+            Approve::None
+        })
+    }
 }
 
 /// Runs a CLI command to completion.
@@ -76,13 +102,17 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Worker { json } => runtime()?.block_on(async move {
-            process_queue(&home, json).await?;
+        Command::Worker { json, approve } => runtime()?.block_on(async move {
+            process_queue(&home, json, Approve::or_default(approve)).await?;
             Ok(ExitCode::SUCCESS)
         }),
-        Command::Run { text, json } => {
+        Command::Run {
+            text,
+            json,
+            approve,
+        } => {
             let message = join(&text)?;
-            runtime()?.block_on(run_one(home, message, json))
+            runtime()?.block_on(run_one(home, message, json, Approve::or_default(approve)))
         }
         Command::Doctor { json } => Ok(crate::doctor::run(&home, json)),
     }
@@ -105,17 +135,29 @@ fn join(words: &[String]) -> anyhow::Result<String> {
 
 /// Runs the worker until nothing is pending, printing events as they come.
 /// `WorkerBusy` when another process holds the queue.
-async fn process_queue(home: &ZetaHome, json: bool) -> Result<(), CoreError> {
+async fn process_queue(home: &ZetaHome, json: bool, approve: Approve) -> Result<(), CoreError> {
     let options = WorkerOptions {
         exit_when_idle: true,
         ..WorkerOptions::default()
     };
     let (core, mut events, handle) = spawn_worker(home.clone(), configured_agent(home), options)?;
-    // Keep no sender alive here: the event stream ends when the worker does.
+    // The printer answers approvals through `ops`. The event stream ends when the worker
+    // does, because the worker's is then the last event sender left.
+    let ops = core.ops();
     drop(core);
     let printer = tokio::spawn(async move {
         while let Ok(event) = events.recv().await {
             print_event(&event, json);
+            if let Event::ApprovalRequested {
+                call_id,
+                tool,
+                arguments,
+                ..
+            } = &event
+            {
+                let op = answer_approval(approve, call_id, tool, arguments).await;
+                let _ = ops.send(op);
+            }
         }
     });
     let result = handle.await.unwrap_or_else(|e| {
@@ -128,13 +170,52 @@ async fn process_queue(home: &ZetaHome, json: bool) -> Result<(), CoreError> {
     result
 }
 
-async fn run_one(home: ZetaHome, message: String, json: bool) -> anyhow::Result<ExitCode> {
+/// Approves, denies, or asks on the terminal (stderr prompt, one line from stdin).
+async fn answer_approval(
+    approve: Approve,
+    call_id: &str,
+    tool: &str,
+    arguments: &serde_json::Value,
+) -> Op {
+    let call_id = call_id.to_string();
+    let approved = match approve {
+        Approve::All => true,
+        Approve::None => false,
+        Approve::Ask => {
+            let question = format!("zeta: allow `{tool}` {arguments}? [y/N] ");
+            tokio::task::spawn_blocking(move || {
+                use std::io::Write;
+                eprint!("{question}");
+                let _ = std::io::stderr().flush();
+                let mut line = String::new();
+                std::io::stdin().read_line(&mut line).is_ok()
+                    && matches!(line.trim(), "y" | "Y" | "yes")
+            })
+            .await
+            .unwrap_or(false)
+        }
+    };
+    if approved {
+        Op::Approve { call_id }
+    } else {
+        let reason =
+            (approve == Approve::None).then(|| "approvals are off (--approve none)".to_string());
+        Op::Deny { call_id, reason }
+    }
+}
+
+async fn run_one(
+    home: ZetaHome,
+    message: String,
+    json: bool,
+    approve: Approve,
+) -> anyhow::Result<ExitCode> {
     let queue = TaskQueue::open(&home.database_file())?;
     let task = queue.enqueue("cli", &message)?;
     if json {
         print_event(&Event::TaskQueued { task: task.clone() }, true);
     }
-    match process_queue(&home, json).await {
+    match process_queue(&home, json, approve).await {
         Ok(()) => {}
         Err(CoreError::WorkerBusy { pid, .. }) => {
             eprintln!(
@@ -204,6 +285,15 @@ fn print_event(event: &Event, json: bool) {
             }
         }
         Event::Error { message } => eprintln!("zeta: error: {message}"),
+        Event::ApprovalResolved {
+            call_id,
+            approved,
+            by,
+            ..
+        } => {
+            let verdict = if *approved { "approved" } else { "denied" };
+            eprintln!("zeta: {call_id} {verdict} ({by})");
+        }
         _ => {}
     }
 }

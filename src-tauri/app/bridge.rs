@@ -33,9 +33,14 @@ pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<Event>) {
 fn mirror_on_tray(app: &AppHandle, event: &Event) {
     let tray = app.try_state::<TrayManager>();
     match event {
-        Event::TaskStarted { .. } => {
+        Event::TaskStarted { .. } | Event::ApprovalResolved { .. } => {
             if let Some(tray) = tray {
                 tray.set_status(TrayStatus::Working);
+            }
+        }
+        Event::ApprovalRequested { .. } => {
+            if let Some(tray) = tray {
+                tray.set_status(TrayStatus::NeedsApproval);
             }
         }
         Event::TaskFinished { task } if task.started_at.is_some() => {

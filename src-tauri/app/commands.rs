@@ -51,3 +51,23 @@ pub fn set_paused(queue: State<'_, QueueManager>, paused: bool) -> Result<(), St
 pub fn worker_state(queue: State<'_, QueueManager>) -> Option<WorkerState> {
     queue.worker_state()
 }
+
+#[tauri::command]
+pub fn approve_call(queue: State<'_, QueueManager>, call_id: String) -> Result<(), String> {
+    queue
+        .core()
+        .submit(Op::Approve { call_id })
+        .map_err(|e| e.to_string())
+}
+
+#[tauri::command]
+pub fn deny_call(
+    queue: State<'_, QueueManager>,
+    call_id: String,
+    reason: Option<String>,
+) -> Result<(), String> {
+    queue
+        .core()
+        .submit(Op::Deny { call_id, reason })
+        .map_err(|e| e.to_string())
+}

@@ -46,6 +46,8 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::cancel_task,
             commands::set_paused,
             commands::worker_state,
+            commands::approve_call,
+            commands::deny_call,
         ])
         .setup(move |app| {
             let (core, events, handle) = tauri::async_runtime::block_on(async {

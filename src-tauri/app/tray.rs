@@ -14,9 +14,8 @@ use super::queue_manager::QueueManager;
 pub enum TrayStatus {
     Idle,
     Working,
-    // Set by the consent dialogs and push-to-talk once they land.
-    #[allow(dead_code)]
     NeedsApproval,
+    // Set by push-to-talk once voice lands.
     #[allow(dead_code)]
     Listening,
 }

@@ -71,8 +71,10 @@ impl Setup {
             .await
             .expect("start scripted server");
         let home = tempfile::tempdir().expect("temp home");
+        // The scenarios are about the loop; consent has its own tests, which set `ask`.
         let mut settings = json!({
             "provider": provider_section(&server, wire, proto),
+            "permissions": {"mode": "auto"},
         });
         if let Value::Object(extra) = extra {
             for (k, v) in extra {

@@ -721,3 +721,135 @@ async fn blocked_commands_never_run_and_the_model_is_told() {
     assert!(text_of(&s.requests()[1]).contains("Zeta never runs this"));
     s.assert_invariants();
 }
+
+/// In `ask` mode a side-effecting call waits for an answer. The CLI's `--approve none`
+/// denies it, `--approve all` allows it; the model is told either way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_answers_approvals_for_scripts() {
+    for (flag, should_run) in [("none", false), ("all", true)] {
+        let work = tempfile::tempdir().expect("work");
+        let made = work.path().join("made.txt");
+        let steps = vec![
+            Step::call(
+                "shell",
+                json!({"command": format!("touch {}", made.display())}),
+            ),
+            Step::text("Zeta: finished"),
+        ];
+        let s = Setup::with_settings(
+            Wire::OpenAi,
+            Proto::Native,
+            steps,
+            json!({"permissions": {"mode": "ask"}}),
+        )
+        .await;
+        let out = s.zeta(&["run", "--json", "--approve", flag, "make a file"]);
+        assert_eq!(
+            finished_task(&out)["reply"],
+            "Zeta: finished",
+            "--approve {flag}"
+        );
+        assert_eq!(made.exists(), should_run, "--approve {flag}");
+        let resolved: Vec<_> = events(&out)
+            .into_iter()
+            .filter(|e| e["type"] == "approvalResolved")
+            .collect();
+        assert_eq!(resolved.len(), 1);
+        assert_eq!(resolved[0]["approved"], json!(should_run));
+        if !should_run {
+            assert!(
+                text_of(&s.requests()[1]).contains("Not run: the user denied it"),
+                "the model is told"
+            );
+        }
+    }
+}
+
+/// Approval through Ops; read-only tools never ask; no answer is a deny; read-only mode
+/// refuses without asking.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approvals_through_ops_timeouts_and_read_only_mode() {
+    let work = tempfile::tempdir().expect("work");
+    let first = work.path().join("first.txt");
+    let second = work.path().join("second.txt");
+    let steps = vec![
+        Step::call("list_directory", json!({"path": work.path()})),
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", first.display())}),
+        ),
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", second.display())}),
+        ),
+        Step::text("Zeta: one file made"),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "ask", "approvalTimeoutSecs": 1}}),
+    )
+    .await;
+    let (core, mut events, handle) = s.spawn();
+    core.submit(Op::EnqueueTask {
+        sender: "test".into(),
+        message: "make files".into(),
+    })
+    .expect("op");
+    let mut asked = Vec::new();
+    let mut resolved = Vec::new();
+    let task = loop {
+        match tokio::time::timeout(Duration::from_secs(20), events.recv()).await {
+            Ok(Ok(Event::ApprovalRequested { call_id, tool, .. })) => {
+                assert_eq!(tool, "shell", "read-only tools never ask");
+                // Approve the first request; let the second time out.
+                if asked.is_empty() {
+                    core.submit(Op::Approve {
+                        call_id: call_id.clone(),
+                    })
+                    .expect("approve");
+                }
+                asked.push(call_id);
+            }
+            Ok(Ok(Event::ApprovalResolved { approved, by, .. })) => resolved.push((approved, by)),
+            Ok(Ok(Event::TaskFinished { task })) => break task,
+            Ok(Ok(_)) => {}
+            other => panic!("no event: {other:?}"),
+        }
+    };
+    assert_eq!(task.reply.as_deref(), Some("Zeta: one file made"));
+    assert_eq!(asked.len(), 2);
+    assert_eq!(
+        resolved,
+        vec![(true, "user".to_string()), (false, "timeout".to_string())]
+    );
+    assert!(first.exists() && !second.exists());
+    assert!(text_of(&s.requests()[3]).contains("nobody approved it within 1 s"));
+    core.submit(Op::Shutdown).expect("shutdown");
+    handle.await.expect("join").expect("worker");
+
+    // Read-only mode: refused without asking.
+    let third = work.path().join("third.txt");
+    let steps = vec![
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", third.display())}),
+        ),
+        Step::text("Zeta: could not"),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "readOnly"}}),
+    )
+    .await;
+    let out = s.zeta(&["run", "--json", "--approve", "all", "make a file"]);
+    assert_eq!(finished_task(&out)["reply"], "Zeta: could not");
+    assert!(!third.exists());
+    assert!(!harness::events(&out)
+        .iter()
+        .any(|e| e["type"] == "approvalRequested"));
+    assert!(text_of(&s.requests()[1]).contains("read-only mode"));
+}

@@ -56,6 +56,16 @@ pub struct TaskContext {
     pub events: broadcast::Sender<Event>,
     /// User messages sent while the task runs, to inject at the next iteration.
     pub inbox: mpsc::UnboundedReceiver<String>,
+    /// Answers to approval requests.
+    pub approvals: mpsc::UnboundedReceiver<ApprovalAnswer>,
+}
+
+/// The user's answer to `Event::ApprovalRequested`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApprovalAnswer {
+    pub call_id: String,
+    pub approved: bool,
+    pub reason: Option<String>,
 }
 
 /// Carries out one task. Implemented by the agent loop (and by test agents).

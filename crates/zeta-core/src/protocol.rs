@@ -32,6 +32,15 @@ pub enum Op {
         sender: String,
         text: String,
     },
+    /// Let the running task's call `call_id` run.
+    Approve {
+        call_id: String,
+    },
+    /// Refuse the running task's call `call_id`; the model is told, with the reason.
+    Deny {
+        call_id: String,
+        reason: Option<String>,
+    },
     /// Stop taking new tasks (the running one finishes).
     PauseQueue,
     ResumeQueue,
@@ -109,6 +118,25 @@ pub enum Event {
         summary: String,
         /// What the model was given.
         output: String,
+    },
+    /// A call waits for the user's yes or no (`Op::Approve` / `Op::Deny`).
+    ApprovalRequested {
+        #[ts(type = "number")]
+        task_id: i64,
+        call_id: String,
+        tool: String,
+        #[ts(type = "unknown")]
+        arguments: serde_json::Value,
+        /// The call counts as denied after this many seconds.
+        timeout_secs: u32,
+    },
+    /// The answer: `by` is `user` or `timeout`.
+    ApprovalResolved {
+        #[ts(type = "number")]
+        task_id: i64,
+        call_id: String,
+        approved: bool,
+        by: String,
     },
     /// A user message reached the running task.
     UserMessageInjected {

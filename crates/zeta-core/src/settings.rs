@@ -30,6 +30,7 @@ pub struct Settings {
     pub hotkey: HotkeySettings,
     pub voice: VoiceSettings,
     pub screenshot: ScreenshotSettings,
+    pub permissions: PermissionSettings,
 }
 
 impl Default for Settings {
@@ -44,6 +45,28 @@ impl Default for Settings {
             hotkey: HotkeySettings::default(),
             voice: VoiceSettings::default(),
             screenshot: ScreenshotSettings::default(),
+            permissions: PermissionSettings::default(),
+        }
+    }
+}
+
+/// Whether tool calls run, ask first, or are refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PermissionSettings {
+    pub mode: crate::policy::PermissionMode,
+    /// Per tool, by name: allow, ask or deny. Overrides the mode.
+    pub tools: std::collections::BTreeMap<String, crate::policy::ToolPermission>,
+    /// An unanswered request counts as a deny after this many seconds.
+    pub approval_timeout_secs: u32,
+}
+
+impl Default for PermissionSettings {
+    fn default() -> Self {
+        Self {
+            mode: crate::policy::PermissionMode::Ask,
+            tools: Default::default(),
+            approval_timeout_secs: 120,
         }
     }
 }
@@ -464,9 +487,12 @@ fn merge_fields(
             });
             continue;
         };
-        if let (Value::Object(_), Value::Object(inner)) = (&slot, value) {
-            merge_fields(accepted, inner, &path, problems);
-            continue;
+        // A section is walked field by field; a map (empty in the defaults) is one value.
+        if let (Value::Object(fields), Value::Object(inner)) = (&slot, value) {
+            if !fields.is_empty() {
+                merge_fields(accepted, inner, &path, problems);
+                continue;
+            }
         }
         let mut candidate = accepted.clone();
         if let Some(obj) = lookup_mut(&mut candidate, prefix) {
@@ -629,6 +655,19 @@ mod tests {
         assert_eq!(p.protocol, Protocol::Auto);
         assert_eq!(loaded.problems.len(), 1);
         assert_eq!(loaded.problems[0].field, "ZETA_LLM_PROTOCOL");
+    }
+
+    #[test]
+    fn per_tool_permissions_are_a_map() {
+        let loaded = Settings::from_json_text(
+            r#"{"permissions": {"mode": "auto", "tools": {"shell": "ask", "write_file": "deny"}}}"#,
+        );
+        assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+        assert_eq!(loaded.settings.permissions.tools.len(), 2);
+        let loaded =
+            Settings::from_json_text(r#"{"permissions": {"tools": {"shell": "sometimes"}}}"#);
+        assert_eq!(loaded.problems[0].field, "permissions.tools");
+        assert!(loaded.settings.permissions.tools.is_empty());
     }
 
     #[test]

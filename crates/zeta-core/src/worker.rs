@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio::task::JoinHandle;
 
-use crate::agent::{Agent, AgentOutcome, CancelToken, TaskContext};
+use crate::agent::{Agent, AgentOutcome, ApprovalAnswer, CancelToken, TaskContext};
 use crate::error::CoreError;
 use crate::home::ZetaHome;
 use crate::lock::WorkerLock;
@@ -52,6 +52,11 @@ impl Core {
 
     pub fn subscribe(&self) -> broadcast::Receiver<Event> {
         self.events.subscribe()
+    }
+
+    /// A sender of Ops only (no event sender), for listeners that answer events.
+    pub fn ops(&self) -> mpsc::UnboundedSender<Op> {
+        self.ops.clone()
     }
 }
 
@@ -99,6 +104,7 @@ struct RunningTask {
     id: i64,
     cancel: watch::Sender<bool>,
     inbox: mpsc::UnboundedSender<String>,
+    approvals: mpsc::UnboundedSender<ApprovalAnswer>,
     handle: JoinHandle<AgentOutcome>,
 }
 
@@ -212,6 +218,8 @@ impl<A: Agent> Worker<A> {
                     });
                 }
             }
+            Op::Approve { call_id } => self.answer(call_id, true, None),
+            Op::Deny { call_id, reason } => self.answer(call_id, false, reason),
             Op::PauseQueue => {
                 self.paused = true;
                 if self.lock.is_some() {
@@ -225,6 +233,23 @@ impl<A: Agent> Worker<A> {
                 }
             }
             Op::Shutdown => self.shutdown(),
+        }
+    }
+
+    fn answer(&mut self, call_id: String, approved: bool, reason: Option<String>) {
+        let sent = self.running.as_ref().is_some_and(|r| {
+            r.approvals
+                .send(ApprovalAnswer {
+                    call_id: call_id.clone(),
+                    approved,
+                    reason,
+                })
+                .is_ok()
+        });
+        if !sent {
+            self.emit_error(format!(
+                "no running task is waiting for approval of {call_id}"
+            ));
         }
     }
 
@@ -263,12 +288,14 @@ impl<A: Agent> Worker<A> {
         };
         let (cancel, token) = CancelToken::new();
         let (inbox, inbox_rx) = mpsc::unbounded_channel();
+        let (approvals, approvals_rx) = mpsc::unbounded_channel();
         let ctx = TaskContext {
             task,
             settings,
             cancel: token,
             events: self.events.clone(),
             inbox: inbox_rx,
+            approvals: approvals_rx,
         };
         let agent = Arc::clone(&self.agent);
         let handle = tokio::spawn(async move { agent.run(ctx).await });
@@ -276,6 +303,7 @@ impl<A: Agent> Worker<A> {
             id,
             cancel,
             inbox,
+            approvals,
             handle,
         });
     }

@@ -108,7 +108,7 @@ async fn one_task<A: Agent>(home: &tempfile::TempDir, agent: A) -> Duration {
 }
 
 fn settings(home: &tempfile::TempDir, base: &str) {
-    let s = json!({"maxIterations": ITERATIONS, "provider": {"kind": "openai", "baseUrl": base, "model": "scripted", "protocol": "tools", "stream": true}});
+    let s = json!({"maxIterations": ITERATIONS, "provider": {"kind": "openai", "baseUrl": base, "model": "scripted", "protocol": "tools", "stream": true}, "permissions": {"mode": "auto"}});
     std::fs::write(home.path().join("settings.json"), s.to_string()).expect("settings");
 }
 

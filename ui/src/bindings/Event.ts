@@ -14,4 +14,8 @@ summary: string,
 /**
  * What the model was given.
  */
-output: string, } | { "type": "userMessageInjected", taskId: number, text: string, } | { "type": "taskFinished", task: Task, } | { "type": "queueChanged" } | { "type": "workerStateChanged", state: WorkerState, } | { "type": "settingsProblems", problems: Array<SettingsProblem>, } | { "type": "error", message: string, };
+output: string, } | { "type": "approvalRequested", taskId: number, callId: string, tool: string, arguments: unknown, 
+/**
+ * The call counts as denied after this many seconds.
+ */
+timeoutSecs: number, } | { "type": "approvalResolved", taskId: number, callId: string, approved: boolean, by: string, } | { "type": "userMessageInjected", taskId: number, text: string, } | { "type": "taskFinished", task: Task, } | { "type": "queueChanged" } | { "type": "workerStateChanged", state: WorkerState, } | { "type": "settingsProblems", problems: Array<SettingsProblem>, } | { "type": "error", message: string, };

@@ -3,4 +3,4 @@
 /**
  * A request to the core.
  */
-export type Op = { "type": "enqueueTask", sender: string, message: string, } | { "type": "cancelTask", id: number, } | { "type": "userMessage", sender: string, text: string, } | { "type": "pauseQueue" } | { "type": "resumeQueue" } | { "type": "shutdown" };
+export type Op = { "type": "enqueueTask", sender: string, message: string, } | { "type": "cancelTask", id: number, } | { "type": "userMessage", sender: string, text: string, } | { "type": "approve", callId: string, } | { "type": "deny", callId: string, reason: string | null, } | { "type": "pauseQueue" } | { "type": "resumeQueue" } | { "type": "shutdown" };

@@ -14,6 +14,8 @@ export const backend = {
   cancelTask: (id: number) => invoke<void>("cancel_task", { id }),
   setPaused: (paused: boolean) => invoke<void>("set_paused", { paused }),
   workerState: () => invoke<WorkerState | null>("worker_state"),
+  approve: (callId: string) => invoke<void>("approve_call", { callId }),
+  deny: (callId: string) => invoke<void>("deny_call", { callId, reason: null }),
   onEvent: (handler: (event: Event) => void): Promise<UnlistenFn> =>
     listen<Event>(EVENT_NAME, (e) => handler(e.payload)),
 };

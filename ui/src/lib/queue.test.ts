@@ -107,3 +107,17 @@ describe("live activity", () => {
     expect(view.live).toBeNull();
   });
 });
+
+describe("approvals", () => {
+  it("shows a waiting call until it is answered", () => {
+    let view = applyEvent(emptyView(), { type: "taskStarted", task: task(5, "running") });
+    view = applyEvent(view, {
+      type: "approvalRequested", taskId: 5, callId: "c9", tool: "shell", arguments: { command: "rm x" }, timeoutSecs: 120,
+    });
+    expect(view.live?.approval?.callId).toBe("c9");
+    view = applyEvent(view, { type: "approvalResolved", taskId: 5, callId: "other", approved: true, by: "user" });
+    expect(view.live?.approval?.callId).toBe("c9");
+    view = applyEvent(view, { type: "approvalResolved", taskId: 5, callId: "c9", approved: false, by: "timeout" });
+    expect(view.live?.approval).toBeNull();
+  });
+});

@@ -23,6 +23,8 @@ export interface Live {
   /** Model text streamed during the current iteration. */
   streamed: string;
   steps: LiveStep[];
+  /** A call waiting for the user's yes or no. */
+  approval: { callId: string; tool: string; arguments: unknown; timeoutSecs: number } | null;
 }
 
 export interface QueueView {
@@ -66,7 +68,7 @@ export function applyEvent(view: QueueView, event: Event): QueueView {
       return {
         ...view,
         tasks: upsert(view.tasks, event.task),
-        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [] },
+        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null },
       };
     case "taskFinished": {
       const live = view.live?.taskId === event.task.id ? null : view.live;
@@ -93,6 +95,15 @@ export function applyEvent(view: QueueView, event: Event): QueueView {
           s.callId === event.callId ? { ...s, ok: event.ok, summary: event.summary } : s,
         ),
       }));
+    case "approvalRequested":
+      return withLive(view, event.taskId, (live) => ({
+        ...live,
+        approval: { callId: event.callId, tool: event.tool, arguments: event.arguments, timeoutSecs: event.timeoutSecs },
+      }));
+    case "approvalResolved":
+      return withLive(view, event.taskId, (live) =>
+        live.approval?.callId === event.callId ? { ...live, approval: null } : live,
+      );
     case "toolOutput":
     case "userMessageInjected":
       return view;

@@ -17,6 +17,7 @@ use tokio::sync::broadcast;
 
 use crate::agent::{Agent, AgentOutcome, TaskContext};
 use crate::model::{Message, Model, ModelReply, ModelRequest, ResponseFormat, ToolCall};
+use crate::policy::{decide, Decision};
 use crate::protocol::Event;
 use crate::settings::{Protocol, Settings};
 use crate::tool::{ToolContext, ToolOutput, ToolRegistry};
@@ -349,7 +350,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             .map_err(|tripped| self.failed(&tripped.0))
     }
 
-    async fn execute(&self, call: &ToolCall) -> ToolOutput {
+    async fn execute(&mut self, call: &ToolCall) -> ToolOutput {
         let Some(tool) = self.agent.tools.get(&call.name) else {
             return ToolOutput::error(format!(
                 "There is no tool named `{}`. Available tools: {}.",
@@ -374,6 +375,30 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 };
             }
         }
+        let permissions = &self.ctx.settings.permissions;
+        let decision = decide(
+            permissions.mode,
+            permissions.tools.get(&call.name).copied(),
+            tool.has_side_effects(),
+            &call.name,
+        );
+        match decision {
+            Decision::Allow => {}
+            Decision::Deny(reason) => {
+                return ToolOutput {
+                    ok: false,
+                    content: format!("Not run: {reason}. Tell the user what you wanted to do."),
+                    summary: "denied by policy".into(),
+                    images: Vec::new(),
+                }
+            }
+            Decision::Ask => {
+                if let Err(refused) = self.ask(call).await {
+                    return refused;
+                }
+            }
+        }
+        let tool = Arc::clone(tool);
         let events: broadcast::Sender<Event> = self.ctx.events.clone();
         let (task_id, call_id) = (self.task_id(), call.id.clone());
         let ctx = ToolContext {
@@ -392,6 +417,56 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             }),
         };
         tool.run(call.arguments.clone(), &ctx).await
+    }
+
+    /// Asks the user about `call` and waits for the answer, a timeout (a deny) or a cancel.
+    async fn ask(&mut self, call: &ToolCall) -> Result<(), ToolOutput> {
+        let timeout_secs = self.ctx.settings.permissions.approval_timeout_secs;
+        self.emit(Event::ApprovalRequested {
+            task_id: self.task_id(),
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            arguments: call.arguments.clone(),
+            timeout_secs,
+        });
+        let deadline =
+            tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(timeout_secs));
+        let mut cancel = self.ctx.cancel.clone();
+        let (approved, by, reason) = loop {
+            tokio::select! {
+                answer = self.ctx.approvals.recv() => match answer {
+                    Some(a) if a.call_id == call.id => break (a.approved, "user", a.reason),
+                    Some(_) => continue,
+                    None => break (false, "nobody", None),
+                },
+                _ = tokio::time::sleep_until(deadline) => break (false, "timeout", None),
+                _ = cancel.cancelled() => {
+                    return Err(ToolOutput::error("cancelled while waiting for approval"));
+                }
+            }
+        };
+        self.emit(Event::ApprovalResolved {
+            task_id: self.task_id(),
+            call_id: call.id.clone(),
+            approved,
+            by: by.to_string(),
+        });
+        if approved {
+            return Ok(());
+        }
+        let why = match (by, reason) {
+            ("timeout", _) => format!("nobody approved it within {timeout_secs} s"),
+            (_, Some(reason)) => format!("the user denied it: {reason}"),
+            _ => "the user denied it".to_string(),
+        };
+        Err(ToolOutput {
+            ok: false,
+            content: format!(
+                "Not run: {why}. Do not retry it as it is; ask the user or take another way."
+            ),
+            summary: "denied".into(),
+            images: Vec::new(),
+        })
     }
 
     fn progress(&self) -> String {

@@ -1,6 +1,8 @@
-//! What the agent may do. Today: commands that never run (`blocked`). Permission modes,
-//! approvals and rate limits build on this (the consent issue).
+//! What the agent may do: commands that never run (`blocked`), and whether a call runs,
+//! asks first or is refused (`permission`).
 
 pub mod blocked;
+pub mod permission;
 
 pub use blocked::{check_command, Blocked};
+pub use permission::{decide, Decision, PermissionMode, ToolPermission};

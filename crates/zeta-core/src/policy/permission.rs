@@ -1,0 +1,99 @@
+//! The permission decision for one tool call: allowed, asked, or denied, from the global
+//! mode, the per-tool setting and whether the tool has side effects. A pure function.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// The global mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PermissionMode {
+    /// Side-effecting calls ask first (the default).
+    Ask,
+    /// Everything runs without asking (blocked commands still never run).
+    Auto,
+    /// Side-effecting calls are refused.
+    ReadOnly,
+}
+
+/// A per-tool setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolPermission {
+    Allow,
+    Ask,
+    Deny,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    Allow,
+    Ask,
+    Deny(String),
+}
+
+pub fn decide(
+    mode: PermissionMode,
+    tool: Option<ToolPermission>,
+    side_effects: bool,
+    name: &str,
+) -> Decision {
+    if !side_effects {
+        // Read-only tools never ask; only an explicit deny stops them.
+        return match tool {
+            Some(ToolPermission::Deny) => Decision::Deny(format!(
+                "`{name}` is set to deny in the permission settings"
+            )),
+            _ => Decision::Allow,
+        };
+    }
+    if mode == PermissionMode::ReadOnly {
+        return Decision::Deny(format!(
+            "Zeta is in read-only mode, and `{name}` can change things"
+        ));
+    }
+    match (tool, mode) {
+        (Some(ToolPermission::Deny), _) => Decision::Deny(format!(
+            "`{name}` is set to deny in the permission settings"
+        )),
+        (Some(ToolPermission::Allow), _) => Decision::Allow,
+        (Some(ToolPermission::Ask), _) => Decision::Ask,
+        (None, PermissionMode::Auto) => Decision::Allow,
+        (None, _) => Decision::Ask,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Decision::*;
+    use PermissionMode as M;
+    use ToolPermission as T;
+
+    #[test]
+    fn the_decision_table() {
+        assert_eq!(decide(M::Ask, None, true, "shell"), Ask);
+        assert_eq!(decide(M::Ask, None, false, "read_file"), Allow);
+        assert_eq!(
+            decide(M::Ask, Some(T::Ask), false, "read_file"),
+            Allow,
+            "read-only tools never ask"
+        );
+        assert!(matches!(
+            decide(M::Ask, Some(T::Deny), false, "read_file"),
+            Deny(_)
+        ));
+        assert_eq!(decide(M::Ask, Some(T::Allow), true, "shell"), Allow);
+        assert_eq!(decide(M::Auto, None, true, "shell"), Allow);
+        assert_eq!(decide(M::Auto, Some(T::Ask), true, "shell"), Ask);
+        assert!(matches!(
+            decide(M::Auto, Some(T::Deny), true, "shell"),
+            Deny(_)
+        ));
+        assert!(matches!(
+            decide(M::ReadOnly, Some(T::Allow), true, "shell"),
+            Deny(_)
+        ));
+        assert_eq!(decide(M::ReadOnly, None, false, "screenshot"), Allow);
+    }
+}
