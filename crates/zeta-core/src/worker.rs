@@ -89,7 +89,19 @@ pub fn spawn_worker<A: Agent>(
         state: None,
         running: None,
     };
-    let handle = tokio::spawn(worker.run(ops_rx));
+    let last_words = events.clone();
+    let handle = tokio::spawn(async move {
+        let result = worker.run(ops_rx).await;
+        if let Err(e) = &result {
+            tracing::error!("the worker stopped: {e}");
+            let _ = last_words.send(Event::Error {
+                message: format!(
+                    "The queue worker stopped: {e}. Restart Zeta to process tasks again."
+                ),
+            });
+        }
+        result
+    });
     Ok((
         Core {
             ops: ops_tx,
@@ -134,15 +146,19 @@ impl<A: Agent> Worker<A> {
             }
             if self.running.is_none() && self.lock.is_some() && !self.paused && !self.shutting_down
             {
-                if let Some(task) = self.queue.claim_next()? {
+                let claimed = self.queue.claim_next();
+                if let Some(task) = self.tolerate(claimed)?.flatten() {
                     self.start(task);
                 }
             }
-            if self.running.is_none()
-                && (self.shutting_down
-                    || (self.options.exit_when_idle && self.queue.pending_count()? == 0))
-            {
-                return Ok(());
+            if self.running.is_none() {
+                let drained = self.options.exit_when_idle && {
+                    let pending = self.queue.pending_count();
+                    self.tolerate(pending)? == Some(0)
+                };
+                if self.shutting_down || drained {
+                    return Ok(());
+                }
             }
             tokio::select! {
                 op = ops.recv(), if ops_open => match op {
@@ -151,13 +167,28 @@ impl<A: Agent> Worker<A> {
                 },
                 joined = join_running(&mut self.running) => self.finish(joined),
                 _ = tick.tick() => {
-                    let version = self.queue.data_version()?;
-                    if version != seen_version {
-                        seen_version = version;
-                        self.emit(Event::QueueChanged);
+                    let version = self.queue.data_version();
+                    if let Some(version) = self.tolerate(version)? {
+                        if version != seen_version {
+                            seen_version = version;
+                            self.emit(Event::QueueChanged);
+                        }
                     }
                 }
             }
+        }
+    }
+
+    /// A retryable database error (busy, locked) is reported and tried again on the next
+    /// tick; any other error ends the worker.
+    fn tolerate<T>(&self, result: Result<T, CoreError>) -> Result<Option<T>, CoreError> {
+        match result {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if e.is_retryable() => {
+                self.emit_error(format!("{e}; trying again"));
+                Ok(None)
+            }
+            Err(e) => Err(e),
         }
     }
 
