@@ -57,6 +57,13 @@ pub enum Command {
         #[arg(long, value_enum)]
         approve: Option<Approve>,
     },
+    /// Show the audit log: every tool call, its decision, who decided, and its result.
+    Audit {
+        #[arg(long)]
+        json: bool,
+        #[arg(long, default_value_t = 100)]
+        limit: u32,
+    },
     /// Check the display, tray, DBus, audio, settings, database, models and LLM endpoint.
     Doctor {
         #[arg(long)]
@@ -113,6 +120,29 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         } => {
             let message = join(&text)?;
             runtime()?.block_on(run_one(home, message, json, Approve::or_default(approve)))
+        }
+        Command::Audit { json, limit } => {
+            let entries = zeta_core::audit::AuditLog::open(&home.database_file())?.recent(limit)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&entries)?);
+            } else if entries.is_empty() {
+                println!("no tool calls recorded yet");
+            } else {
+                for e in &entries {
+                    let mark = if e.ok { "ok" } else { "--" };
+                    println!(
+                        "{:>5}  task {:<4} {:<14} {:<15} by {:<9} {mark} {}  {}",
+                        e.id,
+                        e.task_id,
+                        e.tool,
+                        e.decision,
+                        e.decided_by,
+                        one_line(&e.summary, 40),
+                        one_line(&e.arguments, 60)
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::Doctor { json } => Ok(crate::doctor::run(&home, json)),
     }

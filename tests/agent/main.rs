@@ -720,6 +720,17 @@ async fn blocked_commands_never_run_and_the_model_is_told() {
             .starts_with("blocked")));
     assert!(text_of(&s.requests()[1]).contains("Zeta never runs this"));
     s.assert_invariants();
+    // Both refusals are in the audit log, with the blocklist as the decider.
+    let audit: Vec<serde_json::Value> =
+        serde_json::from_slice(&s.zeta(&["audit", "--json"]).stdout).expect("audit json");
+    assert_eq!(audit.len(), 2);
+    assert!(audit
+        .iter()
+        .all(|e| e["decision"] == "blocked" && e["decidedBy"] == "blocklist" && e["ok"] == false));
+    assert!(audit[0]["arguments"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("rm -rf"));
 }
 
 /// In `ask` mode a side-effecting call waits for an answer. The CLI's `--approve none`
@@ -828,6 +839,26 @@ async fn approvals_through_ops_timeouts_and_read_only_mode() {
     assert!(text_of(&s.requests()[3]).contains("nobody approved it within 1 s"));
     core.submit(Op::Shutdown).expect("shutdown");
     handle.await.expect("join").expect("worker");
+    let audit: Vec<serde_json::Value> =
+        serde_json::from_slice(&s.zeta(&["audit", "--json"]).stdout).expect("audit");
+    let decisions: Vec<(String, String)> = audit
+        .iter()
+        .map(|e| {
+            (
+                e["decision"].as_str().unwrap_or("").to_string(),
+                e["decidedBy"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("allowed", "policy"),
+        ("asked-approved", "user"),
+        ("asked-denied", "timeout"),
+    ];
+    assert_eq!(
+        decisions,
+        expected.map(|(d, b)| (d.to_string(), b.to_string()))
+    );
 
     // Read-only mode: refused without asking.
     let third = work.path().join("third.txt");

@@ -58,6 +58,8 @@ pub struct TaskContext {
     pub inbox: mpsc::UnboundedReceiver<String>,
     /// Answers to approval requests.
     pub approvals: mpsc::UnboundedReceiver<ApprovalAnswer>,
+    /// Where each tool call and its decision is recorded.
+    pub audit: Option<crate::audit::AuditLog>,
 }
 
 /// The user's answer to `Event::ApprovalRequested`.

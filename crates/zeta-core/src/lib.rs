@@ -8,10 +8,13 @@
 //! - [`model`]: conversation types and the `Model` trait providers implement.
 //! - [`tool`]: the `Tool` trait and registry tools plug into.
 //! - [`settings`]: `settings.json`, read fresh for every task.
+//! - [`audit`]: the audit log of tool calls and their decisions.
+//! - [`policy`]: blocked commands and the permission decision.
 //! - [`home`]: where the files live (`$ZETA_HOME`).
 
 pub mod agent;
 pub mod agent_loop;
+pub mod audit;
 pub mod error;
 pub mod home;
 pub mod lock;

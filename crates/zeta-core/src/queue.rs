@@ -20,7 +20,8 @@ use ts_rs::TS;
 use crate::error::CoreError;
 
 /// Schema history. Append only: never edit a migration that has shipped.
-const MIGRATIONS: &[M<'static>] = &[M::up(
+const MIGRATIONS: &[M<'static>] = &[
+    M::up(
     "CREATE TABLE tasks (
         id               INTEGER PRIMARY KEY AUTOINCREMENT,
         sender           TEXT    NOT NULL,
@@ -35,7 +36,23 @@ const MIGRATIONS: &[M<'static>] = &[M::up(
         finished_at      INTEGER
     );
     CREATE INDEX tasks_status ON tasks(status, id);",
-)];
+    ),
+    M::up(
+        "CREATE TABLE audit (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        task_id     INTEGER NOT NULL,
+        call_id     TEXT    NOT NULL,
+        tool        TEXT    NOT NULL,
+        arguments   TEXT    NOT NULL,
+        decision    TEXT    NOT NULL,
+        decided_by  TEXT    NOT NULL,
+        ok          INTEGER NOT NULL,
+        summary     TEXT    NOT NULL,
+        created_at  INTEGER NOT NULL
+    );
+    CREATE INDEX audit_task ON audit(task_id, id);",
+    ),
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
@@ -151,6 +168,11 @@ impl TaskQueue {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The connection, schema in place (for other stores in the same database).
+    pub fn into_connection(self) -> Connection {
+        self.conn
     }
 
     fn err(&self, source: rusqlite::Error) -> CoreError {

@@ -13,6 +13,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 use tokio::task::JoinHandle;
 
 use crate::agent::{Agent, AgentOutcome, ApprovalAnswer, CancelToken, TaskContext};
+use crate::audit::AuditLog;
 use crate::error::CoreError;
 use crate::home::ZetaHome;
 use crate::lock::WorkerLock;
@@ -75,6 +76,7 @@ pub fn spawn_worker<A: Agent>(
     CoreError,
 > {
     let queue = TaskQueue::open(&home.database_file())?;
+    let audit = AuditLog::open(&home.database_file())?;
     let (ops_tx, ops_rx) = mpsc::unbounded_channel();
     let (events, first_rx) = broadcast::channel(4096);
     let worker = Worker {
@@ -82,6 +84,7 @@ pub fn spawn_worker<A: Agent>(
         agent: Arc::new(agent),
         options,
         queue,
+        audit,
         events: events.clone(),
         lock: None,
         paused: false,
@@ -125,6 +128,7 @@ struct Worker<A> {
     agent: Arc<A>,
     options: WorkerOptions,
     queue: TaskQueue,
+    audit: AuditLog,
     events: broadcast::Sender<Event>,
     lock: Option<WorkerLock>,
     paused: bool,
@@ -327,6 +331,7 @@ impl<A: Agent> Worker<A> {
             events: self.events.clone(),
             inbox: inbox_rx,
             approvals: approvals_rx,
+            audit: Some(self.audit.clone()),
         };
         let agent = Arc::clone(&self.agent);
         let handle = tokio::spawn(async move { agent.run(ctx).await });

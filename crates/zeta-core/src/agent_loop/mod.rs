@@ -315,7 +315,22 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             tool: call.name.clone(),
             arguments: call.arguments.clone(),
         });
-        let output = self.execute(&call).await;
+        let (output, decision, decided_by) = self.execute(&call).await;
+        if let Some(audit) = &self.ctx.audit {
+            let written = audit.record(
+                self.task_id(),
+                &call.id,
+                &call.name,
+                &call.arguments,
+                decision,
+                decided_by,
+                output.ok,
+                &output.summary,
+            );
+            if let Err(e) = written {
+                tracing::warn!("could not write the audit log: {e}");
+            }
+        }
         self.emit(Event::ToolCallFinished {
             task_id: self.task_id(),
             call_id: call.id.clone(),
@@ -350,21 +365,24 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             .map_err(|tripped| self.failed(&tripped.0))
     }
 
-    async fn execute(&mut self, call: &ToolCall) -> ToolOutput {
+    /// Checks and runs one call. Returns its output, the decision and who made it (for
+    /// the audit log).
+    async fn execute(&mut self, call: &ToolCall) -> (ToolOutput, &'static str, &'static str) {
         let Some(tool) = self.agent.tools.get(&call.name) else {
-            return ToolOutput::error(format!(
+            let output = ToolOutput::error(format!(
                 "There is no tool named `{}`. Available tools: {}.",
                 call.name,
                 self.agent.tools.names().join(", ")
             ));
+            return (output, "invalid", "validator");
         };
         if let Err(problem) = self.agent.tools.validate(&call.name, &call.arguments) {
-            return ToolOutput::error(problem);
+            return (ToolOutput::error(problem), "invalid", "validator");
         }
         for command in tool.commands(&call.arguments) {
             if let Err(blocked) = crate::policy::check_command(&command) {
                 tracing::warn!(task = self.task_id(), tool = %call.name, "{blocked}");
-                return ToolOutput {
+                let output = ToolOutput {
                     ok: false,
                     content: format!(
                         "{blocked}. Zeta never runs this, whatever the settings. Do not try another \
@@ -373,6 +391,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                     summary: format!("blocked: {}", blocked.rule),
                     images: Vec::new(),
                 };
+                return (output, "blocked", "blocklist");
             }
         }
         let permissions = &self.ctx.settings.permissions;
@@ -382,22 +401,22 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             tool.has_side_effects(),
             &call.name,
         );
-        match decision {
-            Decision::Allow => {}
+        let verdict = match decision {
+            Decision::Allow => ("allowed", "policy"),
             Decision::Deny(reason) => {
-                return ToolOutput {
+                let output = ToolOutput {
                     ok: false,
                     content: format!("Not run: {reason}. Tell the user what you wanted to do."),
                     summary: "denied by policy".into(),
                     images: Vec::new(),
-                }
+                };
+                return (output, "denied", "policy");
             }
-            Decision::Ask => {
-                if let Err(refused) = self.ask(call).await {
-                    return refused;
-                }
-            }
-        }
+            Decision::Ask => match self.ask(call).await {
+                Ok(()) => ("asked-approved", "user"),
+                Err((refused, by)) => return (refused, "asked-denied", by),
+            },
+        };
         let tool = Arc::clone(tool);
         let events: broadcast::Sender<Event> = self.ctx.events.clone();
         let (task_id, call_id) = (self.task_id(), call.id.clone());
@@ -416,11 +435,15 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 });
             }),
         };
-        tool.run(call.arguments.clone(), &ctx).await
+        (
+            tool.run(call.arguments.clone(), &ctx).await,
+            verdict.0,
+            verdict.1,
+        )
     }
 
     /// Asks the user about `call` and waits for the answer, a timeout (a deny) or a cancel.
-    async fn ask(&mut self, call: &ToolCall) -> Result<(), ToolOutput> {
+    async fn ask(&mut self, call: &ToolCall) -> Result<(), (ToolOutput, &'static str)> {
         let timeout_secs = self.ctx.settings.permissions.approval_timeout_secs;
         self.emit(Event::ApprovalRequested {
             task_id: self.task_id(),
@@ -441,7 +464,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 },
                 _ = tokio::time::sleep_until(deadline) => break (false, "timeout", None),
                 _ = cancel.cancelled() => {
-                    return Err(ToolOutput::error("cancelled while waiting for approval"));
+                    return Err((ToolOutput::error("cancelled while waiting for approval"), "cancel"));
                 }
             }
         };
@@ -459,14 +482,15 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             (_, Some(reason)) => format!("the user denied it: {reason}"),
             _ => "the user denied it".to_string(),
         };
-        Err(ToolOutput {
+        let output = ToolOutput {
             ok: false,
             content: format!(
                 "Not run: {why}. Do not retry it as it is; ask the user or take another way."
             ),
             summary: "denied".into(),
             images: Vec::new(),
-        })
+        };
+        Err((output, by))
     }
 
     fn progress(&self) -> String {

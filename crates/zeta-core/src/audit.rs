@@ -1,0 +1,151 @@
+//! The audit log: one row per tool call with its arguments, the decision (allowed,
+//! asked-approved, asked-denied, denied, blocked, invalid), who decided, and the result
+//! summary. Written by the agent loop, read by `zeta audit`.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{params, Connection};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::CoreError;
+use crate::queue::{now_ms, TaskQueue};
+
+/// One audited call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct AuditEntry {
+    #[ts(type = "number")]
+    pub id: i64,
+    #[ts(type = "number")]
+    pub task_id: i64,
+    pub call_id: String,
+    pub tool: String,
+    /// The call's arguments as JSON text.
+    pub arguments: String,
+    /// allowed, asked-approved, asked-denied, denied, blocked or invalid.
+    pub decision: String,
+    /// policy, user, timeout, blocklist or validator.
+    pub decided_by: String,
+    pub ok: bool,
+    pub summary: String,
+    #[ts(type = "number")]
+    pub created_at: i64,
+}
+
+/// A handle for writing entries; cheap to clone, shared by the tasks of one worker.
+#[derive(Clone)]
+pub struct AuditLog {
+    conn: Arc<Mutex<Connection>>,
+    path: PathBuf,
+}
+
+impl AuditLog {
+    /// Opens the queue database (its schema includes the audit table).
+    pub fn open(db: &Path) -> Result<Self, CoreError> {
+        let conn = TaskQueue::open(db)?.into_connection();
+        Ok(Self {
+            conn: Arc::new(Mutex::new(conn)),
+            path: db.to_path_buf(),
+        })
+    }
+
+    fn err(&self, source: rusqlite::Error) -> CoreError {
+        CoreError::Database {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn record(
+        &self,
+        task_id: i64,
+        call_id: &str,
+        tool: &str,
+        arguments: &serde_json::Value,
+        decision: &str,
+        decided_by: &str,
+        ok: bool,
+        summary: &str,
+    ) -> Result<(), CoreError> {
+        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        conn.execute(
+            "INSERT INTO audit (task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![task_id, call_id, tool, arguments.to_string(), decision, decided_by, ok, summary, now_ms()],
+        )
+        .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// The newest `limit` entries, oldest first.
+    pub fn recent(&self, limit: u32) -> Result<Vec<AuditEntry>, CoreError> {
+        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        let mut stmt = conn
+            .prepare(
+                "SELECT * FROM (SELECT id, task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at
+                 FROM audit ORDER BY id DESC LIMIT ?1) ORDER BY id",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([limit], |r| {
+                Ok(AuditEntry {
+                    id: r.get(0)?,
+                    task_id: r.get(1)?,
+                    call_id: r.get(2)?,
+                    tool: r.get(3)?,
+                    arguments: r.get(4)?,
+                    decision: r.get(5)?,
+                    decided_by: r.get(6)?,
+                    ok: r.get(7)?,
+                    summary: r.get(8)?,
+                    created_at: r.get(9)?,
+                })
+            })
+            .map_err(|e| self.err(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.err(e));
+        rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_written_and_read_back_in_order() {
+        let dir = tempfile::tempdir().expect("dir");
+        let log = AuditLog::open(&dir.path().join("zeta.db")).expect("open");
+        log.record(
+            1,
+            "c1",
+            "shell",
+            &serde_json::json!({"command": "ls"}),
+            "allowed",
+            "policy",
+            true,
+            "exit 0",
+        )
+        .expect("write");
+        log.record(
+            1,
+            "c2",
+            "shell",
+            &serde_json::json!({"command": "rm -rf /"}),
+            "blocked",
+            "blocklist",
+            false,
+            "blocked: wipe",
+        )
+        .expect("write");
+        let entries = log.recent(10).expect("read");
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[1].decision, "blocked");
+        assert_eq!(entries[1].arguments, r#"{"command":"rm -rf /"}"#);
+        assert!(!entries[1].ok);
+    }
+}
