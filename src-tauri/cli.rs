@@ -7,10 +7,11 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use zeta_core::{
-    spawn_worker, CoreError, Event, Op, Task, TaskQueue, TaskStatus, WorkerOptions, ZetaHome,
+    spawn_worker, CoreError, Event, Task, TaskQueue, TaskStatus, WorkerOptions, ZetaHome,
 };
 
 use crate::agent::configured_agent;
+use crate::terminal_approval::{answer_call, answer_plan, Approve};
 
 #[derive(Debug, Parser)]
 #[command(name = "zeta", version, about = "Zeta, a desktop computer-use agent")]
@@ -69,25 +70,6 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-}
-
-/// How the CLI answers approval requests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Approve {
-    All,
-    None,
-    Ask,
-}
-
-impl Approve {
-    fn or_default(choice: Option<Approve>) -> Approve {
-        use std::io::IsTerminal;
-        choice.unwrap_or(if std::io::stdin().is_terminal() {
-            Approve::Ask
-        } else {
-            Approve::None
-        })
-    }
 }
 
 /// Runs a CLI command to completion.
@@ -178,14 +160,25 @@ async fn process_queue(home: &ZetaHome, json: bool, approve: Approve) -> Result<
     let printer = tokio::spawn(async move {
         while let Ok(event) = events.recv().await {
             print_event(&event, json);
-            if let Event::ApprovalRequested {
-                call_id,
-                tool,
-                arguments,
-                ..
-            } = &event
-            {
-                let op = answer_approval(approve, call_id, tool, arguments).await;
+            let op = match &event {
+                Event::ApprovalRequested {
+                    call_id,
+                    tool,
+                    target,
+                    reason,
+                    ..
+                } => Some(answer_call(approve, call_id, target, tool, reason.as_deref()).await),
+                Event::PlanProposed {
+                    call_id,
+                    goal,
+                    risks,
+                    steps,
+                    needs_approval: true,
+                    ..
+                } => Some(answer_plan(approve, call_id, goal, risks, steps).await),
+                _ => None,
+            };
+            if let Some(op) = op {
                 let _ = ops.send(op);
             }
         }
@@ -198,40 +191,6 @@ async fn process_queue(home: &ZetaHome, json: bool, approve: Approve) -> Result<
     // The worker's sender is gone once it returns; the printer drains what is left.
     let _ = printer.await;
     result
-}
-
-/// Approves, denies, or asks on the terminal (stderr prompt, one line from stdin).
-async fn answer_approval(
-    approve: Approve,
-    call_id: &str,
-    tool: &str,
-    arguments: &serde_json::Value,
-) -> Op {
-    let call_id = call_id.to_string();
-    let approved = match approve {
-        Approve::All => true,
-        Approve::None => false,
-        Approve::Ask => {
-            let question = format!("zeta: allow `{tool}` {arguments}? [y/N] ");
-            tokio::task::spawn_blocking(move || {
-                use std::io::Write;
-                eprint!("{question}");
-                let _ = std::io::stderr().flush();
-                let mut line = String::new();
-                std::io::stdin().read_line(&mut line).is_ok()
-                    && matches!(line.trim(), "y" | "Y" | "yes")
-            })
-            .await
-            .unwrap_or(false)
-        }
-    };
-    if approved {
-        Op::Approve { call_id }
-    } else {
-        let reason =
-            (approve == Approve::None).then(|| "approvals are off (--approve none)".to_string());
-        Op::Deny { call_id, reason }
-    }
 }
 
 async fn run_one(
@@ -324,6 +283,12 @@ fn print_event(event: &Event, json: bool) {
             let verdict = if *approved { "approved" } else { "denied" };
             eprintln!("zeta: {call_id} {verdict} ({by})");
         }
+        Event::PlanStepUpdated {
+            index,
+            status,
+            summary,
+            ..
+        } => eprintln!("zeta: plan step {} {status:?} {summary}", index + 1),
         _ => {}
     }
 }

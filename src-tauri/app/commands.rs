@@ -1,6 +1,7 @@
 //! IPC commands the chat window calls: thin wrappers over `QueueManager`.
 
 use tauri::State;
+use zeta_core::protocol::StepChoice;
 use zeta_core::{Op, Task, WorkerState};
 
 use super::queue_manager::QueueManager;
@@ -53,10 +54,17 @@ pub fn worker_state(queue: State<'_, QueueManager>) -> Option<WorkerState> {
 }
 
 #[tauri::command]
-pub fn approve_call(queue: State<'_, QueueManager>, call_id: String) -> Result<(), String> {
+pub fn approve_call(
+    queue: State<'_, QueueManager>,
+    call_id: String,
+    steps: Option<Vec<StepChoice>>,
+) -> Result<(), String> {
     queue
         .core()
-        .submit(Op::Approve { call_id })
+        .submit(Op::Approve {
+            call_id,
+            steps: steps.unwrap_or_default(),
+        })
         .map_err(|e| e.to_string())
 }
 

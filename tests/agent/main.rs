@@ -2,6 +2,7 @@
 //! provider client over HTTP to a scripted server on 127.0.0.1, and real shell commands in
 //! temporary folders. Every scenario also checks the request log for orphaned tool results.
 
+mod consent;
 mod harness;
 
 use std::process::Command;
@@ -818,6 +819,7 @@ async fn approvals_through_ops_timeouts_and_read_only_mode() {
                 if asked.is_empty() {
                     core.submit(Op::Approve {
                         call_id: call_id.clone(),
+                        steps: Vec::new(),
                     })
                     .expect("approve");
                 }

@@ -63,11 +63,13 @@ pub struct TaskContext {
 }
 
 /// The user's answer to `Event::ApprovalRequested`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ApprovalAnswer {
     pub call_id: String,
     pub approved: bool,
     pub reason: Option<String>,
+    /// Steps skipped or edited by the user (plans; index 0 for a single call).
+    pub steps: Vec<crate::protocol::StepChoice>,
 }
 
 /// Carries out one task. Implemented by the agent loop (and by test agents).

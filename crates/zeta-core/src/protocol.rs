@@ -6,6 +6,7 @@ use ts_rs::TS;
 
 use crate::queue::Task;
 use crate::settings::SettingsProblem;
+use crate::tool::Risk;
 
 /// A request to the core.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -32,9 +33,12 @@ pub enum Op {
         sender: String,
         text: String,
     },
-    /// Let the running task's call `call_id` run.
+    /// Let the running task's call or plan `call_id` run. `steps` holds the user's
+    /// changes: a step (index 0 for a single call) skipped or run with edited parameters.
     Approve {
         call_id: String,
+        #[serde(default)]
+        steps: Vec<StepChoice>,
     },
     /// Refuse the running task's call `call_id`; the model is told, with the reason.
     Deny {
@@ -46,6 +50,52 @@ pub enum Op {
     ResumeQueue,
     /// Finish the running task's current step and stop the worker.
     Shutdown,
+}
+
+/// The user's change to one step when approving a plan (or a single call, index 0).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct StepChoice {
+    pub index: u32,
+    /// Do not run this step.
+    #[serde(default)]
+    pub skip: bool,
+    /// Run the step with these parameters instead of the proposed ones.
+    #[serde(default)]
+    #[ts(type = "unknown")]
+    pub params: Option<serde_json::Value>,
+}
+
+/// One step of a proposed plan, as the confirmation dialog shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct PlanStepView {
+    pub index: u32,
+    pub description: String,
+    pub tool: String,
+    #[ts(type = "unknown")]
+    pub params: serde_json::Value,
+    /// What the step acts on: command, path, URL, app or screen point.
+    pub target: String,
+    pub risk: Risk,
+    /// Judged from the tool, not from what the model claimed.
+    pub side_effects: bool,
+    pub can_fail: bool,
+    pub fallback: Option<String>,
+}
+
+/// Where a plan step is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub enum StepStatus {
+    Pending,
+    Running,
+    Done,
+    Failed,
+    Skipped,
 }
 
 /// Why the worker is or is not taking tasks.
@@ -127,10 +177,40 @@ pub enum Event {
         tool: String,
         #[ts(type = "unknown")]
         arguments: serde_json::Value,
+        target: String,
+        risk: Risk,
+        /// Why this call asks when the policy alone would not have (e.g. it follows text
+        /// that read like instructions).
+        reason: Option<String>,
+        /// The latest screenshot (a data URL) for mouse and keyboard calls.
+        screenshot: Option<String>,
         /// The call counts as denied after this many seconds.
         timeout_secs: u32,
     },
-    /// The answer: `by` is `user` or `timeout`.
+    /// The model proposed a plan (`propose_plan`). With `needs_approval`, nothing runs
+    /// until `Op::Approve` or `Op::Deny` for `call_id`; otherwise it runs at once.
+    PlanProposed {
+        #[ts(type = "number")]
+        task_id: i64,
+        call_id: String,
+        goal: String,
+        risks: Vec<String>,
+        steps: Vec<PlanStepView>,
+        needs_approval: bool,
+        /// The latest screenshot (a data URL) when a step uses the mouse or keyboard.
+        screenshot: Option<String>,
+        timeout_secs: u32,
+    },
+    /// A step of plan `call_id` moved on.
+    PlanStepUpdated {
+        #[ts(type = "number")]
+        task_id: i64,
+        call_id: String,
+        index: u32,
+        status: StepStatus,
+        summary: String,
+    },
+    /// The answer: `by` is `user`, `timeout` or `cancel`.
     ApprovalResolved {
         #[ts(type = "number")]
         task_id: i64,

@@ -57,8 +57,17 @@ pub struct PermissionSettings {
     pub mode: crate::policy::PermissionMode,
     /// Per tool, by name: allow, ask or deny. Overrides the mode.
     pub tools: std::collections::BTreeMap<String, crate::policy::ToolPermission>,
+    /// Per soul, then per tool: overrides `tools` while that soul runs the task.
+    pub souls: std::collections::BTreeMap<
+        Soul,
+        std::collections::BTreeMap<String, crate::policy::ToolPermission>,
+    >,
     /// An unanswered request counts as a deny after this many seconds.
     pub approval_timeout_secs: u32,
+    /// Per tool, by name: most calls per task and per session.
+    pub rate_limits: std::collections::BTreeMap<String, crate::policy::RateLimit>,
+    /// The limits for tools without their own.
+    pub default_rate_limit: crate::policy::DefaultRateLimit,
 }
 
 impl Default for PermissionSettings {
@@ -66,7 +75,10 @@ impl Default for PermissionSettings {
         Self {
             mode: crate::policy::PermissionMode::Ask,
             tools: Default::default(),
+            souls: Default::default(),
             approval_timeout_secs: 120,
+            rate_limits: Default::default(),
+            default_rate_limit: Default::default(),
         }
     }
 }
@@ -103,7 +115,7 @@ impl Default for ScreenshotSettings {
 }
 
 /// Personas from seed 001, each with its own iteration limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Soul {
     SafeAssistant,
@@ -401,6 +413,30 @@ impl Settings {
             );
             self.screenshot.quality = d.screenshot.quality;
         }
+        if !(1..=86_400).contains(&self.permissions.approval_timeout_secs) {
+            bad(
+                "permissions.approvalTimeoutSecs",
+                format!(
+                    "{} is outside 1..=86400 s; using {}",
+                    self.permissions.approval_timeout_secs, d.permissions.approval_timeout_secs
+                ),
+            );
+            self.permissions.approval_timeout_secs = d.permissions.approval_timeout_secs;
+        }
+        let limit = self.permissions.default_rate_limit;
+        if limit.per_task == 0 || limit.per_session < limit.per_task {
+            bad(
+                "permissions.defaultRateLimit",
+                format!(
+                    "perTask {} / perSession {} must be at least 1 and perSession at least perTask; using {} / {}",
+                    limit.per_task,
+                    limit.per_session,
+                    d.permissions.default_rate_limit.per_task,
+                    d.permissions.default_rate_limit.per_session
+                ),
+            );
+            self.permissions.default_rate_limit = d.permissions.default_rate_limit;
+        }
         if !(1..=600).contains(&self.voice.max_recording_secs) {
             bad(
                 "voice.maxRecordingSecs",
@@ -668,6 +704,32 @@ mod tests {
             Settings::from_json_text(r#"{"permissions": {"tools": {"shell": "sometimes"}}}"#);
         assert_eq!(loaded.problems[0].field, "permissions.tools");
         assert!(loaded.settings.permissions.tools.is_empty());
+    }
+
+    #[test]
+    fn rate_limits_and_soul_permissions_load() {
+        let loaded = Settings::from_json_text(
+            r#"{"permissions": {"rateLimits": {"shell": {"perTask": 3}},
+                "defaultRateLimit": {"perTask": 5},
+                "souls": {"safe_assistant": {"shell": "deny"}}}}"#,
+        );
+        assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+        let p = &loaded.settings.permissions;
+        assert_eq!(p.rate_limits["shell"].per_task, Some(3));
+        assert_eq!(p.default_rate_limit.per_task, 5);
+        assert_eq!(p.default_rate_limit.per_session, 1000);
+        assert_eq!(
+            p.souls[&Soul::SafeAssistant]["shell"],
+            crate::policy::ToolPermission::Deny
+        );
+        let loaded = Settings::from_json_text(
+            r#"{"permissions": {"defaultRateLimit": {"perTask": 0}, "souls": {"pirate": {}}}}"#,
+        );
+        let fields: Vec<_> = loaded.problems.iter().map(|p| p.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            ["permissions.souls", "permissions.defaultRateLimit"]
+        );
     }
 
     #[test]

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
 use crate::agent::CancelToken;
 use crate::model::{ImageData, ToolSpec};
@@ -62,6 +64,19 @@ impl ToolOutput {
 
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolOutput> + Send + 'a>>;
 
+/// How much harm a call could do, as the confirmation dialog labels it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum Risk {
+    /// Reads only, or opens something the user can close.
+    Low,
+    /// Changes something that can be put back (a new file, a click, typed text).
+    Medium,
+    /// May destroy or overwrite data, or change the system.
+    High,
+}
+
 pub trait Tool: Send + Sync {
     fn spec(&self) -> ToolSpec;
     /// True when running it can change something outside Zeta.
@@ -70,6 +85,23 @@ pub trait Tool: Send + Sync {
     /// list before anything runs (see `policy::blocked`).
     fn commands(&self, _arguments: &Value) -> Vec<String> {
         Vec::new()
+    }
+    /// What the call acts on, in one line for the confirmation dialog: the command, path,
+    /// URL, app or screen point.
+    fn target(&self, arguments: &Value) -> String {
+        let text = arguments.to_string();
+        match text.char_indices().nth(160) {
+            Some((at, _)) => format!("{}…", &text[..at]),
+            None => text,
+        }
+    }
+    /// How risky this call is.
+    fn risk(&self, _arguments: &Value) -> Risk {
+        if self.has_side_effects() {
+            Risk::Medium
+        } else {
+            Risk::Low
+        }
     }
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a>;
 }

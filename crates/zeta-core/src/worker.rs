@@ -253,8 +253,8 @@ impl<A: Agent> Worker<A> {
                     });
                 }
             }
-            Op::Approve { call_id } => self.answer(call_id, true, None),
-            Op::Deny { call_id, reason } => self.answer(call_id, false, reason),
+            Op::Approve { call_id, steps } => self.answer(call_id, true, None, steps),
+            Op::Deny { call_id, reason } => self.answer(call_id, false, reason, Vec::new()),
             Op::PauseQueue => {
                 self.paused = true;
                 if self.lock.is_some() {
@@ -271,13 +271,20 @@ impl<A: Agent> Worker<A> {
         }
     }
 
-    fn answer(&mut self, call_id: String, approved: bool, reason: Option<String>) {
+    fn answer(
+        &mut self,
+        call_id: String,
+        approved: bool,
+        reason: Option<String>,
+        steps: Vec<crate::protocol::StepChoice>,
+    ) {
         let sent = self.running.as_ref().is_some_and(|r| {
             r.approvals
                 .send(ApprovalAnswer {
                     call_id: call_id.clone(),
                     approved,
                     reason,
+                    steps,
                 })
                 .is_ok()
         });

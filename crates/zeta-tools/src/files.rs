@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use zeta_core::model::ToolSpec;
-use zeta_core::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
+use zeta_core::tool::{Risk, Tool, ToolContext, ToolFuture, ToolOutput};
 
 /// Largest file `read_file` opens, and largest file `search_files` looks inside.
 const MAX_READ_BYTES: u64 = 10 * 1024 * 1024;
@@ -63,6 +63,9 @@ fn default_lines() -> usize {
 }
 
 impl Tool for ReadFile {
+    fn target(&self, arguments: &Value) -> String {
+        crate::describe::text(arguments, "path").to_string()
+    }
     fn spec(&self) -> ToolSpec {
         spec(
             "read_file",
@@ -152,6 +155,26 @@ struct WriteArgs {
 }
 
 impl Tool for WriteFile {
+    fn target(&self, arguments: &Value) -> String {
+        crate::describe::text(arguments, "path").to_string()
+    }
+    fn risk(&self, arguments: &Value) -> Risk {
+        // Overwriting is high; a new file is medium. A relative path is judged from the
+        // home folder, where tools run.
+        let path = crate::describe::text(arguments, "path");
+        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        let expanded = match (path.strip_prefix("~/"), home) {
+            (Some(rest), Some(home)) => home.join(rest),
+            (_, _) if std::path::Path::new(path).is_absolute() => path.into(),
+            (_, Some(home)) => home.join(path),
+            (_, None) => path.into(),
+        };
+        if expanded.exists() {
+            Risk::High
+        } else {
+            Risk::Medium
+        }
+    }
     fn spec(&self) -> ToolSpec {
         spec(
             "write_file",
@@ -218,6 +241,9 @@ fn default_entries() -> usize {
 }
 
 impl Tool for ListDirectory {
+    fn target(&self, arguments: &Value) -> String {
+        crate::describe::text(arguments, "path").to_string()
+    }
     fn spec(&self) -> ToolSpec {
         spec(
             "list_directory",
@@ -296,6 +322,9 @@ fn default_results() -> usize {
 }
 
 impl Tool for SearchFiles {
+    fn target(&self, arguments: &Value) -> String {
+        crate::describe::text(arguments, "path").to_string()
+    }
     fn spec(&self) -> ToolSpec {
         spec(
             "search_files",

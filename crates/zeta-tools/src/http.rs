@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use zeta_core::model::ToolSpec;
-use zeta_core::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
+use zeta_core::tool::{Risk, Tool, ToolContext, ToolFuture, ToolOutput};
 
 use crate::capture::Capture;
 
@@ -35,6 +35,20 @@ const SHOWN_HEADERS: [&str; 5] = [
 ];
 
 impl Tool for HttpRequest {
+    fn target(&self, arguments: &Value) -> String {
+        let method = match crate::describe::text(arguments, "method") {
+            "" => "GET",
+            m => m,
+        };
+        format!("{method} {}", crate::describe::text(arguments, "url"))
+    }
+    fn risk(&self, arguments: &Value) -> Risk {
+        match crate::describe::text(arguments, "method") {
+            "" | "GET" | "HEAD" | "OPTIONS" => Risk::Low,
+            "DELETE" => Risk::High,
+            _ => Risk::Medium,
+        }
+    }
     fn spec(&self) -> ToolSpec {
         ToolSpec {
             name: "http_request".into(),

@@ -139,6 +139,19 @@ fn move_settled(enigo: &mut Enigo, (x, y): (i32, i32)) -> Result<(), String> {
 }
 
 impl Tool for Mouse {
+    fn target(&self, arguments: &Value) -> String {
+        use crate::describe::{number, text};
+        let (x, y) = (number(arguments, "x"), number(arguments, "y"));
+        match text(arguments, "action") {
+            "drag" => format!(
+                "drag from ({x}, {y}) to ({}, {})",
+                number(arguments, "to_x"),
+                number(arguments, "to_y")
+            ),
+            "scroll" => format!("scroll {} at ({x}, {y})", number(arguments, "amount")),
+            action => format!("{} at ({x}, {y})", action.replace('_', " ")),
+        }
+    }
     fn spec(&self) -> ToolSpec {
         ToolSpec {
             name: "mouse".into(),
@@ -307,6 +320,13 @@ fn parse_combo(combo: &str) -> Result<(Vec<Key>, Key), String> {
 }
 
 impl Tool for KeyboardTool {
+    fn target(&self, arguments: &Value) -> String {
+        use crate::describe::{clip, text};
+        match (text(arguments, "text"), text(arguments, "keys")) {
+            (t, _) if !t.is_empty() => format!("type \"{}\"", clip(t, 200)),
+            (_, k) => format!("press {k}"),
+        }
+    }
     fn spec(&self) -> ToolSpec {
         ToolSpec {
             name: "keyboard".into(),

@@ -10,6 +10,7 @@
 //! - [`capture`]: capped output capture (head and tail kept, binary detected).
 
 pub mod capture;
+mod describe;
 pub mod files;
 pub mod http;
 pub mod input;

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use zeta_core::model::ToolSpec;
-use zeta_core::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
+use zeta_core::tool::{Risk, Tool, ToolContext, ToolFuture, ToolOutput};
 
 /// How long a just-started program is watched for an immediate failure.
 const STARTUP_WATCH: Duration = Duration::from_millis(700);
@@ -67,6 +67,12 @@ struct UrlArgs {
 }
 
 impl Tool for OpenUrl {
+    fn target(&self, arguments: &Value) -> String {
+        crate::describe::text(arguments, "url").to_string()
+    }
+    fn risk(&self, _arguments: &Value) -> Risk {
+        Risk::Low
+    }
     fn spec(&self) -> ToolSpec {
         ToolSpec {
             name: "open_url".into(),
@@ -119,6 +125,20 @@ struct AppArgs {
 }
 
 impl Tool for OpenApp {
+    fn target(&self, arguments: &Value) -> String {
+        let args: Vec<&str> = arguments
+            .get("args")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        format!(
+            "{} {}",
+            crate::describe::text(arguments, "name"),
+            args.join(" ")
+        )
+        .trim()
+        .to_string()
+    }
     fn spec(&self) -> ToolSpec {
         ToolSpec {
             name: "open_app".into(),

@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 use zeta_core::model::ToolSpec;
-use zeta_core::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
+use zeta_core::tool::{Risk, Tool, ToolContext, ToolFuture, ToolOutput};
 
 use crate::shell::run_process;
 
@@ -26,6 +26,40 @@ struct Args {
 }
 
 impl Tool for RunCode {
+    fn target(&self, arguments: &Value) -> String {
+        let code = crate::describe::text(arguments, "code");
+        format!(
+            "{}: {}",
+            crate::describe::text(arguments, "language"),
+            crate::describe::clip(code, 400)
+        )
+    }
+    fn risk(&self, arguments: &Value) -> Risk {
+        let worst = self
+            .commands(arguments)
+            .iter()
+            .map(|c| zeta_core::policy::command_risk(c))
+            .max()
+            .unwrap_or(Risk::Medium);
+        // Code can do anything a command can; a script that touches files is high.
+        let code = crate::describe::text(arguments, "code");
+        let touches = [
+            "remove(",
+            "unlink",
+            "rmtree",
+            "rmdir",
+            "open(",
+            "writeFile",
+            "rename",
+        ]
+        .iter()
+        .any(|w| code.contains(w));
+        if touches {
+            Risk::High
+        } else {
+            worst
+        }
+    }
     fn spec(&self) -> ToolSpec {
         ToolSpec {
             name: "run_code".into(),

@@ -367,6 +367,13 @@ struct Region {
 }
 
 impl Tool for Screenshot {
+    fn target(&self, arguments: &Value) -> String {
+        match arguments.get("monitor").and_then(Value::as_u64) {
+            Some(m) => format!("monitor {m}"),
+            None if arguments.get("width").is_some() => "a region of the screen".into(),
+            None => "the screen".into(),
+        }
+    }
     fn spec(&self) -> ToolSpec {
         ToolSpec {
             name: "screenshot".into(),

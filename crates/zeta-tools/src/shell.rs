@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 use zeta_core::model::ToolSpec;
-use zeta_core::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
+use zeta_core::tool::{Risk, Tool, ToolContext, ToolFuture, ToolOutput};
 
 use crate::capture::Capture;
 
@@ -33,6 +33,12 @@ struct Args {
 const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(300);
 
 impl Tool for Shell {
+    fn target(&self, arguments: &Value) -> String {
+        crate::describe::clip(crate::describe::text(arguments, "command"), 400)
+    }
+    fn risk(&self, arguments: &Value) -> Risk {
+        zeta_core::policy::command_risk(crate::describe::text(arguments, "command"))
+    }
     fn spec(&self) -> ToolSpec {
         ToolSpec {
             name: "shell".into(),

@@ -5,7 +5,9 @@
 //! Cancellation is checked at every iteration boundary and before and after every tool
 //! call. User messages sent while the task runs are injected at the next boundary.
 
+mod gate;
 pub mod guard;
+pub mod plan;
 pub mod planner;
 pub mod prompt;
 
@@ -16,11 +18,14 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 
 use crate::agent::{Agent, AgentOutcome, TaskContext};
-use crate::model::{Message, Model, ModelReply, ModelRequest, ResponseFormat, ToolCall};
-use crate::policy::{decide, Decision};
+use crate::model::{
+    ImageData, Message, Model, ModelReply, ModelRequest, ResponseFormat, ToolCall, ToolSpec,
+};
+use crate::policy::{instruction_like, wrap_untrusted, SessionCounts, TaskCounts};
 use crate::protocol::Event;
 use crate::settings::{Protocol, Settings};
 use crate::tool::{ToolContext, ToolOutput, ToolRegistry};
+use gate::{Consent, Refused};
 use guard::Guard;
 use planner::{clip, leaked_tool_call, parse_plan, plan_schema, Step};
 
@@ -64,6 +69,8 @@ pub struct AgentLoop<S> {
     tools: ToolRegistry,
     souls_dir: PathBuf,
     workdir: PathBuf,
+    /// Calls per tool in this worker's life, for the per-session rate limits.
+    session: SessionCounts,
 }
 
 impl<S: ModelSource> AgentLoop<S> {
@@ -73,8 +80,25 @@ impl<S: ModelSource> AgentLoop<S> {
             tools,
             souls_dir,
             workdir,
+            session: SessionCounts::default(),
         }
     }
+
+    /// Every tool the model is offered: the registry's and the loop's own (`propose_plan`).
+    fn specs(&self) -> Vec<ToolSpec> {
+        let mut specs = self.tools.specs();
+        specs.push(plan::spec());
+        specs
+    }
+}
+
+/// How one call went, for the conversation, the events and the audit log.
+struct Executed {
+    output: ToolOutput,
+    decision: &'static str,
+    decided_by: &'static str,
+    /// The tool actually ran (its output is an observation from outside).
+    ran: bool,
 }
 
 impl<S: ModelSource> Agent for AgentLoop<S> {
@@ -109,6 +133,15 @@ struct Run<'a, S, M> {
     /// One line per tool call, for the progress reported on cancel or failure.
     steps: Vec<String>,
     calls_made: u32,
+    task_counts: TaskCounts,
+    /// Set when an observation read like instructions to the agent: the next
+    /// side-effecting call asks the user, whatever the policy. Cleared by the user's
+    /// approval or message.
+    tainted: Option<String>,
+    /// (tool, arguments) of plan steps the user approved.
+    approved_steps: Vec<(String, Value)>,
+    /// The latest screenshot the task took, for the dialog's thumbnail.
+    last_screenshot: Option<ImageData>,
 }
 
 impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
@@ -122,7 +155,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
         let system = match mode {
             Mode::Native => prompt::native_prompt(&soul),
-            Mode::Json => prompt::planner_prompt(&soul, &agent.tools.specs()),
+            Mode::Json => prompt::planner_prompt(&soul, &agent.specs()),
         };
         let first =
             prompt::first_user_turn(&ctx.task.message, ctx.task.previous_context.as_deref());
@@ -135,6 +168,10 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             guard: Guard::default(),
             steps: Vec::new(),
             calls_made: 0,
+            task_counts: TaskCounts::default(),
+            tainted: None,
+            approved_steps: Vec::new(),
+            last_screenshot: None,
         }
     }
 
@@ -236,12 +273,14 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             self.messages.push(Message::user(format!(
                 "(A new message from the user while you work:) {text}"
             )));
+            // The user is present and speaking: their words outrank what the model read.
+            self.tainted = None;
         }
     }
 
     async fn call_model(&mut self, format: ResponseFormat) -> Result<ModelReply, AgentOutcome> {
         let tools = match format {
-            ResponseFormat::Native => self.agent.tools.specs(),
+            ResponseFormat::Native => self.agent.specs(),
             _ => Vec::new(),
         };
         let request = ModelRequest {
@@ -288,7 +327,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             }
             Mode::Native => {
                 let id = self.next_call_id();
-                match leaked_tool_call(&reply.text, &self.agent.tools.names(), &id) {
+                match leaked_tool_call(&reply.text, &self.tool_names(), &id) {
                     Some(call) => Ok(Step::Calls(vec![call])),
                     None => Ok(Step::Final(reply.text.clone())),
                 }
@@ -301,6 +340,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         format!("call_{}_{}", self.task_id(), self.calls_made)
     }
 
+    fn tool_names(&self) -> Vec<&str> {
+        let mut names = self.agent.tools.names();
+        names.push(plan::NAME);
+        names
+    }
+
     /// Runs one call, with cancellation checked before and after it.
     async fn run_call(&mut self, call: ToolCall) -> Result<(), AgentOutcome> {
         if self.ctx.cancel.is_cancelled() {
@@ -309,13 +354,57 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         if let Err(tripped) = self.guard.before_call(&call) {
             return Err(self.failed(&tripped.0));
         }
-        self.emit(Event::ToolCallStarted {
-            task_id: self.task_id(),
-            call_id: call.id.clone(),
-            tool: call.name.clone(),
-            arguments: call.arguments.clone(),
-        });
-        let (output, decision, decided_by) = self.execute(&call).await;
+        self.emit_started(&call);
+        let executed = if call.name == plan::NAME {
+            let result = self.run_plan(&call).await;
+            Executed {
+                output: result.output,
+                decision: result.decision,
+                decided_by: result.decided_by,
+                // The report wraps each step's observation itself.
+                ran: false,
+            }
+        } else {
+            self.execute(&call, Consent::None).await
+        };
+        self.record(
+            &call,
+            &executed.output,
+            executed.decision,
+            executed.decided_by,
+        );
+        self.emit_finished(&call, &executed.output);
+        let output = executed.output;
+        let mark = if output.ok { "✓" } else { "✗" };
+        self.steps.push(format!(
+            "{mark} {} {}",
+            call.name,
+            short_args(&call.arguments)
+        ));
+        let content = if executed.ran {
+            wrap_untrusted(&call.name, &output.content)
+        } else {
+            output.content.clone()
+        };
+        let mut result = match self.mode {
+            Mode::Native => Message::tool_result(call.id.clone(), content),
+            Mode::Json => Message::user(format!(
+                "{mark} {} {}\n{content}",
+                call.name,
+                short_args(&call.arguments)
+            )),
+        };
+        result.images = output.images;
+        self.messages.push(result);
+        if self.ctx.cancel.is_cancelled() {
+            return Err(self.cancelled());
+        }
+        self.guard
+            .after_call(output.ok)
+            .map_err(|tripped| self.failed(&tripped.0))
+    }
+
+    fn record(&self, call: &ToolCall, output: &ToolOutput, decision: &str, decided_by: &str) {
         if let Some(audit) = &self.ctx.audit {
             let written = audit.record(
                 self.task_id(),
@@ -331,6 +420,18 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 tracing::warn!("could not write the audit log: {e}");
             }
         }
+    }
+
+    fn emit_started(&self, call: &ToolCall) {
+        self.emit(Event::ToolCallStarted {
+            task_id: self.task_id(),
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            arguments: call.arguments.clone(),
+        });
+    }
+
+    fn emit_finished(&self, call: &ToolCall, output: &ToolOutput) {
         self.emit(Event::ToolCallFinished {
             task_id: self.task_id(),
             call_id: call.id.clone(),
@@ -339,85 +440,25 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             summary: output.summary.clone(),
             output: output.content.clone(),
         });
-        let mark = if output.ok { "✓" } else { "✗" };
-        self.steps.push(format!(
-            "{mark} {} {}",
-            call.name,
-            short_args(&call.arguments)
-        ));
-        let result = match self.mode {
-            Mode::Native => Message::tool_result(call.id.clone(), output.content.clone()),
-            Mode::Json => Message::user(format!(
-                "{mark} {} {}\n{}",
-                call.name,
-                short_args(&call.arguments),
-                output.content
-            )),
-        };
-        let mut result = result;
-        result.images = output.images;
-        self.messages.push(result);
-        if self.ctx.cancel.is_cancelled() {
-            return Err(self.cancelled());
-        }
-        self.guard
-            .after_call(output.ok)
-            .map_err(|tripped| self.failed(&tripped.0))
     }
 
-    /// Checks and runs one call. Returns its output, the decision and who made it (for
-    /// the audit log).
-    async fn execute(&mut self, call: &ToolCall) -> (ToolOutput, &'static str, &'static str) {
-        let Some(tool) = self.agent.tools.get(&call.name) else {
-            let output = ToolOutput::error(format!(
-                "There is no tool named `{}`. Available tools: {}.",
-                call.name,
-                self.agent.tools.names().join(", ")
-            ));
-            return (output, "invalid", "validator");
-        };
-        if let Err(problem) = self.agent.tools.validate(&call.name, &call.arguments) {
-            return (ToolOutput::error(problem), "invalid", "validator");
-        }
-        for command in tool.commands(&call.arguments) {
-            if let Err(blocked) = crate::policy::check_command(&command) {
-                tracing::warn!(task = self.task_id(), tool = %call.name, "{blocked}");
-                let output = ToolOutput {
-                    ok: false,
-                    content: format!(
-                        "{blocked}. Zeta never runs this, whatever the settings. Do not try another \
-                         spelling; tell the user what you wanted to do and why."
-                    ),
-                    summary: format!("blocked: {}", blocked.rule),
-                    images: Vec::new(),
-                };
-                return (output, "blocked", "blocklist");
+    /// Checks and runs one call (see `gate`), and notes what its output tells the policy.
+    async fn execute(&mut self, call: &ToolCall, consent: Consent) -> Executed {
+        let admitted = match self.admit(call, consent).await {
+            Ok(admitted) => admitted,
+            Err(Refused {
+                output,
+                decision,
+                decided_by,
+            }) => {
+                return Executed {
+                    output,
+                    decision,
+                    decided_by,
+                    ran: false,
+                }
             }
-        }
-        let permissions = &self.ctx.settings.permissions;
-        let decision = decide(
-            permissions.mode,
-            permissions.tools.get(&call.name).copied(),
-            tool.has_side_effects(),
-            &call.name,
-        );
-        let verdict = match decision {
-            Decision::Allow => ("allowed", "policy"),
-            Decision::Deny(reason) => {
-                let output = ToolOutput {
-                    ok: false,
-                    content: format!("Not run: {reason}. Tell the user what you wanted to do."),
-                    summary: "denied by policy".into(),
-                    images: Vec::new(),
-                };
-                return (output, "denied", "policy");
-            }
-            Decision::Ask => match self.ask(call).await {
-                Ok(()) => ("asked-approved", "user"),
-                Err((refused, by)) => return (refused, "asked-denied", by),
-            },
         };
-        let tool = Arc::clone(tool);
         let events: broadcast::Sender<Event> = self.ctx.events.clone();
         let (task_id, call_id) = (self.task_id(), call.id.clone());
         let ctx = ToolContext {
@@ -435,62 +476,41 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 });
             }),
         };
-        (
-            tool.run(call.arguments.clone(), &ctx).await,
-            verdict.0,
-            verdict.1,
-        )
+        let mut output = admitted.tool.run(admitted.arguments.clone(), &ctx).await;
+        if let Some(image) = output.images.last() {
+            self.last_screenshot = Some(image.clone());
+        }
+        if let Some(phrase) = instruction_like(&output.content) {
+            tracing::warn!(task = self.task_id(), tool = %call.name, "observation reads like instructions: {phrase:?}");
+            self.tainted = Some(format!(
+                "an earlier `{}` result contained text addressed to the agent (\"{phrase}\"); \
+                 it may be trying to steer Zeta",
+                call.name
+            ));
+        }
+        if admitted.edited {
+            output.content = format!(
+                "The user edited your call before it ran; it ran with {}.\n{}",
+                clip(&admitted.arguments.to_string(), 300),
+                output.content
+            );
+        }
+        Executed {
+            output,
+            decision: admitted.decision,
+            decided_by: admitted.decided_by,
+            ran: true,
+        }
     }
 
-    /// Asks the user about `call` and waits for the answer, a timeout (a deny) or a cancel.
-    async fn ask(&mut self, call: &ToolCall) -> Result<(), (ToolOutput, &'static str)> {
-        let timeout_secs = self.ctx.settings.permissions.approval_timeout_secs;
-        self.emit(Event::ApprovalRequested {
-            task_id: self.task_id(),
-            call_id: call.id.clone(),
-            tool: call.name.clone(),
-            arguments: call.arguments.clone(),
-            timeout_secs,
-        });
-        let deadline =
-            tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(timeout_secs));
-        let mut cancel = self.ctx.cancel.clone();
-        let (approved, by, reason) = loop {
-            tokio::select! {
-                answer = self.ctx.approvals.recv() => match answer {
-                    Some(a) if a.call_id == call.id => break (a.approved, "user", a.reason),
-                    Some(_) => continue,
-                    None => break (false, "nobody", None),
-                },
-                _ = tokio::time::sleep_until(deadline) => break (false, "timeout", None),
-                _ = cancel.cancelled() => {
-                    return Err((ToolOutput::error("cancelled while waiting for approval"), "cancel"));
-                }
-            }
-        };
-        self.emit(Event::ApprovalResolved {
-            task_id: self.task_id(),
-            call_id: call.id.clone(),
-            approved,
-            by: by.to_string(),
-        });
-        if approved {
-            return Ok(());
+    /// The latest screenshot as a data URL, when one of `tools` acts on the screen.
+    fn screenshot_for<'t>(&self, tools: impl IntoIterator<Item = &'t str>) -> Option<String> {
+        if !tools.into_iter().any(|t| t == "mouse" || t == "keyboard") {
+            return None;
         }
-        let why = match (by, reason) {
-            ("timeout", _) => format!("nobody approved it within {timeout_secs} s"),
-            (_, Some(reason)) => format!("the user denied it: {reason}"),
-            _ => "the user denied it".to_string(),
-        };
-        let output = ToolOutput {
-            ok: false,
-            content: format!(
-                "Not run: {why}. Do not retry it as it is; ask the user or take another way."
-            ),
-            summary: "denied".into(),
-            images: Vec::new(),
-        };
-        Err((output, by))
+        self.last_screenshot
+            .as_ref()
+            .map(|image| format!("data:{};base64,{}", image.media_type, image.base64))
     }
 
     fn progress(&self) -> String {

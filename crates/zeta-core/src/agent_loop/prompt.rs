@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use crate::model::ToolSpec;
+use crate::policy::injection::UNTRUSTED_RULE;
 use crate::settings::Soul;
 
 pub fn soul_file_name(soul: Soul) -> &'static str {
@@ -56,11 +57,15 @@ Work in steps: do one thing, look at its result, then decide the next step. \
 Chain dependent shell steps with && inside one command. \
 When a step fails, read the error and adapt; do not repeat a failing step unchanged. \
 Never claim a result you have not observed. When the task is complete, answer the user \
-briefly and concretely with what you found or did.";
+briefly and concretely with what you found or did.
+Before changing things in several steps, propose the whole plan with propose_plan: the user \
+approves it once and its steps run in order. Calls that change things outside an approved \
+plan may ask the user first; a refused call is final for that form of the call.
+";
 
 /// The prompt for native tool calling.
 pub fn native_prompt(soul: &str) -> String {
-    format!("{soul}\n\n{COMMON_RULES}\nUse the tools you are given. When you are done, reply with the answer and call no tool.")
+    format!("{soul}\n\n{COMMON_RULES}\n{UNTRUSTED_RULE}\nUse the tools you are given. When you are done, reply with the answer and call no tool.")
 }
 
 /// The prompt for the JSON planner protocol: explicit rules and one worked example, which
@@ -77,7 +82,7 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec]) -> String {
         other_tools.push_str("(none)\n");
     }
     format!(
-        "{soul}\n\n{COMMON_RULES}\n\n\
+        "{soul}\n\n{COMMON_RULES}\n{UNTRUSTED_RULE}\n\n\
 Reply with exactly one JSON object and nothing else:\n\
 {{\"command\": string, \"reasoning\": string, \"reply\": string, \"done\": boolean}}\n\
 Rules:\n\

@@ -26,6 +26,36 @@ pub fn check_command(line: &str) -> Result<(), Blocked> {
     check_depth(line, 0)
 }
 
+/// The programs a command line runs (base names, prefixes such as `sudo` stripped), with
+/// `sudo` itself kept when present, and whether output is redirected into a file. Used to
+/// label a command's risk.
+pub fn programs(line: &str) -> (Vec<String>, bool) {
+    let mut names = Vec::new();
+    let mut writes = false;
+    let mut pending = vec![line.to_string()];
+    let mut budget = 16;
+    while let Some(text) = pending.pop() {
+        budget -= 1;
+        if budget == 0 {
+            break;
+        }
+        let parsed = parse(&text);
+        pending.extend(parsed.nested);
+        for cmd in parsed.pipelines.iter().flatten() {
+            writes |= cmd.redirects.iter().any(|(op, target)| {
+                op.contains('>') && target != "/dev/null" && !target.starts_with('&')
+            });
+            if cmd.words.first().is_some_and(|w| base(w) == "sudo") {
+                names.push("sudo".to_string());
+            }
+            if let Some(first) = unwrap_prefixes(&cmd.words).first() {
+                names.push(base(first));
+            }
+        }
+    }
+    (names, writes)
+}
+
 fn check_depth(line: &str, depth: usize) -> Result<(), Blocked> {
     if depth > 8 {
         return Err(block(

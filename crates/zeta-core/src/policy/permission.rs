@@ -1,8 +1,14 @@
 //! The permission decision for one tool call: allowed, asked, or denied, from the global
-//! mode, the per-tool setting and whether the tool has side effects. A pure function.
+//! mode, the per-tool setting and whether the tool has side effects. Pure functions.
+//!
+//! The per-tool setting in force comes, most specific first, from the user's setting for
+//! the task's soul (`permissions.souls`), the user's setting for the tool
+//! (`permissions.tools`), then the soul's built-in default.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+
+use crate::settings::{PermissionSettings, Soul};
 
 /// The global mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -23,6 +29,37 @@ pub enum ToolPermission {
     Allow,
     Ask,
     Deny,
+}
+
+/// What each soul asks of its tools before the user says otherwise (seed 001: tools are
+/// configured per soul). The careful souls ask even in `auto` mode.
+fn soul_default(soul: Soul, tool: &str) -> Option<ToolPermission> {
+    use ToolPermission::*;
+    match (soul, tool) {
+        (
+            Soul::SafeAssistant,
+            "shell" | "run_code" | "write_file" | "http_request" | "open_url" | "open_app"
+            | "mouse" | "keyboard",
+        ) => Some(Ask),
+        (Soul::ResearchAgent, "mouse" | "keyboard") => Some(Deny),
+        (Soul::ResearchAgent, "shell" | "run_code" | "write_file") => Some(Ask),
+        _ => None,
+    }
+}
+
+/// The per-tool setting in force for `tool` under `soul` (see the module doc).
+pub fn tool_permission(
+    settings: &PermissionSettings,
+    soul: Soul,
+    tool: &str,
+) -> Option<ToolPermission> {
+    settings
+        .souls
+        .get(&soul)
+        .and_then(|tools| tools.get(tool))
+        .or_else(|| settings.tools.get(tool))
+        .copied()
+        .or_else(|| soul_default(soul, tool))
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,5 +132,34 @@ mod tests {
             Deny(_)
         ));
         assert_eq!(decide(M::ReadOnly, None, false, "screenshot"), Allow);
+    }
+
+    #[test]
+    fn the_setting_in_force_goes_from_soul_override_to_tool_to_soul_default() {
+        let mut s = PermissionSettings::default();
+        assert_eq!(tool_permission(&s, Soul::AutomationAgent, "shell"), None);
+        assert_eq!(
+            tool_permission(&s, Soul::SafeAssistant, "shell"),
+            Some(T::Ask)
+        );
+        assert_eq!(
+            tool_permission(&s, Soul::ResearchAgent, "mouse"),
+            Some(T::Deny)
+        );
+        s.tools.insert("shell".into(), T::Allow);
+        assert_eq!(
+            tool_permission(&s, Soul::SafeAssistant, "shell"),
+            Some(T::Allow)
+        );
+        s.souls
+            .insert(Soul::SafeAssistant, [("shell".to_string(), T::Deny)].into());
+        assert_eq!(
+            tool_permission(&s, Soul::SafeAssistant, "shell"),
+            Some(T::Deny)
+        );
+        assert_eq!(
+            tool_permission(&s, Soul::SystemAdmin, "shell"),
+            Some(T::Allow)
+        );
     }
 }

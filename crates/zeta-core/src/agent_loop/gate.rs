@@ -1,0 +1,281 @@
+//! Whether one call may run, and with which arguments: the tool exists, its arguments
+//! match the schema, no command in it is blocked, it is within its rate limits, and the
+//! permission policy allows it or the user approves it (perhaps with edited arguments).
+//!
+//! Text the model read never decides here: a side-effecting call right after an
+//! observation that read like instructions asks the user even when the policy would let
+//! it run, and only an approval by the user clears that.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::{ModelSource, Run};
+use crate::agent::ApprovalAnswer;
+use crate::model::{Model, ToolCall};
+use crate::policy::{decide, tool_permission, Decision};
+use crate::protocol::Event;
+use crate::tool::{Tool, ToolOutput};
+
+/// A call cleared to run.
+pub(super) struct Admitted {
+    pub tool: Arc<dyn Tool>,
+    /// The arguments to run with: the model's, or the user's edit.
+    pub arguments: Value,
+    pub edited: bool,
+    pub decision: &'static str,
+    pub decided_by: &'static str,
+}
+
+/// A call that does not run: what the model reads, and the audit's decision and decider.
+pub(super) struct Refused {
+    pub output: ToolOutput,
+    pub decision: &'static str,
+    pub decided_by: &'static str,
+}
+
+impl Refused {
+    fn new(output: ToolOutput, decision: &'static str, decided_by: &'static str) -> Self {
+        Self {
+            output,
+            decision,
+            decided_by,
+        }
+    }
+}
+
+/// Who already said yes to a call, when the loop asks the gate about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Consent {
+    /// Nobody yet: the policy decides, and may ask.
+    None,
+    /// The user approved it as a step of a plan.
+    PlanApproved,
+}
+
+/// The user's answer, or how the wait for it ended.
+pub(super) struct Answer {
+    pub approved: bool,
+    pub by: &'static str,
+    pub reason: Option<String>,
+    pub steps: Vec<crate::protocol::StepChoice>,
+}
+
+impl<S: ModelSource, M: Model> Run<'_, S, M> {
+    /// Checks `call` (see the module doc). Rate limits count only calls that get this far.
+    pub(super) async fn admit(
+        &mut self,
+        call: &ToolCall,
+        consent: Consent,
+    ) -> Result<Admitted, Refused> {
+        let tool = self.static_checks(&call.name, &call.arguments)?;
+        let settings = &self.ctx.settings.permissions;
+        if let Err(limited) = self.agent.session.admit(
+            &mut self.task_counts,
+            &call.name,
+            &settings.rate_limits,
+            settings.default_rate_limit,
+        ) {
+            let output = ToolOutput {
+                ok: false,
+                content: format!(
+                    "Not run: {limited}. Finish with what you have, or tell the user."
+                ),
+                summary: format!("rate-limited ({} per {})", limited.limit, limited.scope),
+                images: Vec::new(),
+            };
+            return Err(Refused::new(output, "rate-limited", "rate-limit"));
+        }
+        let side_effects = tool.has_side_effects();
+        let per_tool = tool_permission(settings, self.ctx.settings.soul, &call.name);
+        let decision = decide(settings.mode, per_tool, side_effects, &call.name);
+        let admitted = |decision, decided_by| Admitted {
+            tool: Arc::clone(&tool),
+            arguments: call.arguments.clone(),
+            edited: false,
+            decision,
+            decided_by,
+        };
+        match decision {
+            Decision::Deny(reason) => {
+                let output = ToolOutput {
+                    ok: false,
+                    content: format!("Not run: {reason}. Tell the user what you wanted to do."),
+                    summary: "denied by policy".into(),
+                    images: Vec::new(),
+                };
+                Err(Refused::new(output, "denied", "policy"))
+            }
+            _ if consent == Consent::PlanApproved => Ok(admitted("plan-approved", "user")),
+            Decision::Allow if side_effects && self.tainted.is_some() => {
+                let reason = self.tainted.clone();
+                self.ask_user(call, tool, reason).await
+            }
+            Decision::Allow => Ok(admitted("allowed", "policy")),
+            Decision::Ask if side_effects && self.in_approved_plan(call) => {
+                Ok(admitted("plan-approved", "user"))
+            }
+            Decision::Ask => {
+                let reason = self.tainted.clone();
+                self.ask_user(call, tool, reason).await
+            }
+        }
+    }
+
+    /// The checks that need no one: the tool exists, the arguments fit its schema, and no
+    /// command in them is blocked.
+    pub(super) fn static_checks(
+        &self,
+        name: &str,
+        arguments: &Value,
+    ) -> Result<Arc<dyn Tool>, Refused> {
+        let Some(tool) = self.agent.tools.get(name) else {
+            let output = ToolOutput::error(format!(
+                "There is no tool named `{name}`. Available tools: {}.",
+                self.tool_names().join(", ")
+            ));
+            return Err(Refused::new(output, "invalid", "validator"));
+        };
+        if let Err(problem) = self.agent.tools.validate(name, arguments) {
+            return Err(Refused::new(
+                ToolOutput::error(problem),
+                "invalid",
+                "validator",
+            ));
+        }
+        for command in tool.commands(arguments) {
+            if let Err(blocked) = crate::policy::check_command(&command) {
+                tracing::warn!(task = self.task_id(), tool = %name, "{blocked}");
+                let output = ToolOutput {
+                    ok: false,
+                    content: format!(
+                        "{blocked}. Zeta never runs this, whatever the settings. Do not try another \
+                         spelling; tell the user what you wanted to do and why."
+                    ),
+                    summary: format!("blocked: {}", blocked.rule),
+                    images: Vec::new(),
+                };
+                return Err(Refused::new(output, "blocked", "blocklist"));
+            }
+        }
+        Ok(Arc::clone(tool))
+    }
+
+    fn in_approved_plan(&self, call: &ToolCall) -> bool {
+        self.approved_steps
+            .iter()
+            .any(|(name, args)| *name == call.name && *args == call.arguments)
+    }
+
+    /// Asks about one call (the dialog with one step) and applies an edit the user made.
+    async fn ask_user(
+        &mut self,
+        call: &ToolCall,
+        tool: Arc<dyn Tool>,
+        reason: Option<String>,
+    ) -> Result<Admitted, Refused> {
+        let timeout_secs = self.ctx.settings.permissions.approval_timeout_secs;
+        self.emit(Event::ApprovalRequested {
+            task_id: self.task_id(),
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            arguments: call.arguments.clone(),
+            target: tool.target(&call.arguments),
+            risk: tool.risk(&call.arguments),
+            reason,
+            screenshot: self.screenshot_for([call.name.as_str()]),
+            timeout_secs,
+        });
+        let answer = self.wait_for_answer(&call.id, timeout_secs).await;
+        if !answer.approved {
+            return Err(Refused::new(
+                denied_output(&answer, timeout_secs),
+                "asked-denied",
+                answer.by,
+            ));
+        }
+        // The user looked at this call: whatever the model read before is now vouched for.
+        self.tainted = None;
+        let edit = answer
+            .steps
+            .into_iter()
+            .find(|s| s.index == 0)
+            .and_then(|s| s.params);
+        match edit {
+            Some(arguments) if arguments != call.arguments => {
+                let tool = self
+                    .static_checks(&call.name, &arguments)
+                    .map_err(|mut r| {
+                        r.output.content = format!(
+                            "Your call, as the user edited it, was not run: {}",
+                            r.output.content
+                        );
+                        r
+                    })?;
+                Ok(Admitted {
+                    tool,
+                    arguments,
+                    edited: true,
+                    decision: "asked-approved",
+                    decided_by: "user",
+                })
+            }
+            _ => Ok(Admitted {
+                tool,
+                arguments: call.arguments.clone(),
+                edited: false,
+                decision: "asked-approved",
+                decided_by: "user",
+            }),
+        }
+    }
+
+    /// Waits for the answer to `call_id`: the user's, a timeout (a deny) or a cancel.
+    pub(super) async fn wait_for_answer(&mut self, call_id: &str, timeout_secs: u32) -> Answer {
+        let deadline =
+            tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(timeout_secs));
+        let mut cancel = self.ctx.cancel.clone();
+        let answer = loop {
+            tokio::select! {
+                answer = self.ctx.approvals.recv() => match answer {
+                    Some(ApprovalAnswer { call_id: id, approved, reason, steps }) if id == call_id => {
+                        break Answer { approved, by: "user", reason, steps };
+                    }
+                    Some(_) => continue,
+                    None => break Answer { approved: false, by: "nobody", reason: None, steps: Vec::new() },
+                },
+                _ = tokio::time::sleep_until(deadline) => {
+                    break Answer { approved: false, by: "timeout", reason: None, steps: Vec::new() };
+                }
+                _ = cancel.cancelled() => {
+                    break Answer { approved: false, by: "cancel", reason: None, steps: Vec::new() };
+                }
+            }
+        };
+        self.emit(Event::ApprovalResolved {
+            task_id: self.task_id(),
+            call_id: call_id.to_string(),
+            approved: answer.approved,
+            by: answer.by.to_string(),
+        });
+        answer
+    }
+}
+
+/// What the model reads when the user said no (or nobody answered).
+pub(super) fn denied_output(answer: &Answer, timeout_secs: u32) -> ToolOutput {
+    let why = match (answer.by, &answer.reason) {
+        ("timeout", _) => format!("nobody approved it within {timeout_secs} s"),
+        ("cancel", _) => "the task was cancelled while waiting for approval".to_string(),
+        (_, Some(reason)) => format!("the user denied it: {reason}"),
+        _ => "the user denied it".to_string(),
+    };
+    ToolOutput {
+        ok: false,
+        content: format!(
+            "Not run: {why}. Do not retry it as it is; ask the user or take another way."
+        ),
+        summary: "denied".into(),
+        images: Vec::new(),
+    }
+}

@@ -1,0 +1,28 @@
+//! Small helpers the tools use to describe a call's target for the confirmation dialog.
+
+use serde_json::Value;
+
+/// The string argument `key`, or "".
+pub fn text<'a>(arguments: &'a Value, key: &str) -> &'a str {
+    arguments
+        .get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+/// `s` cut to at most `max` characters, with an ellipsis when cut.
+pub fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_string(),
+    }
+}
+
+/// The number argument `key` as text, or "?".
+pub fn number(arguments: &Value, key: &str) -> String {
+    arguments
+        .get(key)
+        .and_then(Value::as_f64)
+        .map(|n| format!("{n}"))
+        .unwrap_or_else(|| "?".into())
+}

@@ -1,0 +1,184 @@
+//! How the CLI answers approval requests and proposed plans: on the terminal (a prompt
+//! on stderr, answers read from stdin), or all yes / all no for scripts (`--approve`).
+
+use zeta_core::protocol::{PlanStepView, StepChoice};
+use zeta_core::Op;
+
+/// How the CLI answers approval requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Approve {
+    /// Ask on the terminal.
+    Ask,
+    /// Approve everything (blocked commands still never run).
+    All,
+    /// Deny everything that asks.
+    None,
+}
+
+impl Approve {
+    /// `ask` when stdin is a terminal, else `none`: a script never hangs on a question.
+    pub fn or_default(choice: Option<Approve>) -> Approve {
+        use std::io::IsTerminal;
+        match choice {
+            Some(choice) => choice,
+            None if std::io::stdin().is_terminal() => Approve::Ask,
+            None => Approve::None,
+        }
+    }
+}
+
+fn deny(approve: Approve, call_id: String) -> Op {
+    let reason =
+        (approve == Approve::None).then(|| "approvals are off (--approve none)".to_string());
+    Op::Deny { call_id, reason }
+}
+
+/// Reads one line from stdin after printing `prompt` on stderr; `None` at end of input.
+async fn ask_line(prompt: String) -> Option<String> {
+    tokio::task::spawn_blocking(move || {
+        use std::io::Write;
+        eprint!("{prompt}");
+        let _ = std::io::stderr().flush();
+        let mut line = String::new();
+        match std::io::stdin().read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line.trim().to_string()),
+        }
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+/// The answer to one call's approval request.
+pub async fn answer_call(
+    approve: Approve,
+    call_id: &str,
+    target: &str,
+    tool: &str,
+    reason: Option<&str>,
+) -> Op {
+    let call_id = call_id.to_string();
+    match approve {
+        Approve::All => Op::Approve {
+            call_id,
+            steps: Vec::new(),
+        },
+        Approve::None => deny(approve, call_id),
+        Approve::Ask => {
+            if let Some(reason) = reason {
+                eprintln!("zeta: this call asks because {reason}");
+            }
+            let line = ask_line(format!("zeta: allow `{tool}` {target}? [y/N] ")).await;
+            match line.as_deref() {
+                Some("y" | "Y" | "yes") => Op::Approve {
+                    call_id,
+                    steps: Vec::new(),
+                },
+                _ => deny(approve, call_id),
+            }
+        }
+    }
+}
+
+/// The answer to a proposed plan: approve (with steps skipped or edited) or deny.
+pub async fn answer_plan(
+    approve: Approve,
+    call_id: &str,
+    goal: &str,
+    risks: &[String],
+    steps: &[PlanStepView],
+) -> Op {
+    let call_id = call_id.to_string();
+    match approve {
+        Approve::All => {
+            return Op::Approve {
+                call_id,
+                steps: Vec::new(),
+            }
+        }
+        Approve::None => return deny(approve, call_id),
+        Approve::Ask => {}
+    }
+    eprintln!("zeta: the agent proposes a plan: {goal}");
+    for step in steps {
+        eprintln!(
+            "  {}. [{:?}] {}: {} ({})",
+            step.index + 1,
+            step.risk,
+            step.tool,
+            step.target,
+            step.description
+        );
+    }
+    for risk in risks {
+        eprintln!("  risk: {risk}");
+    }
+    let mut choices: Vec<StepChoice> = Vec::new();
+    loop {
+        let prompt =
+            "zeta: [y] approve, [n] deny, [s N] skip step N, [e N] edit step N: ".to_string();
+        let Some(line) = ask_line(prompt).await else {
+            return deny(approve, call_id);
+        };
+        let mut words = line.split_whitespace();
+        let (verb, n) = (
+            words.next().unwrap_or(""),
+            words.next().and_then(|n| n.parse::<u32>().ok()),
+        );
+        let step = n
+            .and_then(|n| n.checked_sub(1))
+            .filter(|i| (*i as usize) < steps.len());
+        match (verb, step) {
+            ("y" | "yes", _) => {
+                return Op::Approve {
+                    call_id,
+                    steps: choices,
+                }
+            }
+            ("n" | "no", _) => {
+                return Op::Deny {
+                    call_id,
+                    reason: None,
+                }
+            }
+            ("s", Some(index)) => {
+                choices.retain(|c| c.index != index);
+                choices.push(StepChoice {
+                    index,
+                    skip: true,
+                    params: None,
+                });
+                eprintln!("zeta: step {} will be skipped", index + 1);
+            }
+            ("e", Some(index)) => {
+                let current = &steps[index as usize].params;
+                let prompt = format!(
+                    "zeta: new parameters for step {} as JSON (now {current}): ",
+                    index + 1
+                );
+                let Some(text) = ask_line(prompt).await else {
+                    continue;
+                };
+                match serde_json::from_str::<serde_json::Value>(&text) {
+                    Ok(params) if params.is_object() => {
+                        choices.retain(|c| c.index != index);
+                        choices.push(StepChoice {
+                            index,
+                            skip: false,
+                            params: Some(params),
+                        });
+                    }
+                    _ => eprintln!(
+                        "zeta: that is not a JSON object; step {} is unchanged",
+                        index + 1
+                    ),
+                }
+            }
+            _ => eprintln!(
+                "zeta: answer y, n, s N or e N (N from 1 to {})",
+                steps.len()
+            ),
+        }
+    }
+}
