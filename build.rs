@@ -1,8 +1,22 @@
 //! Compiles tauri.conf.json and the capabilities under src-tauri/capabilities into the app.
+//! The app's commands are listed so that each gets an `allow-…` permission: a window may
+//! call only the commands its capability grants.
+
+const COMMANDS: &[&str] = &[
+    "enqueue_task",
+    "list_tasks",
+    "cancel_task",
+    "set_paused",
+    "worker_state",
+    "approve_call",
+    "deny_call",
+    "pending_approvals",
+];
 
 fn main() {
-    let attributes =
-        tauri_build::Attributes::new().capabilities_path_pattern("./src-tauri/capabilities/**/*");
+    let attributes = tauri_build::Attributes::new()
+        .capabilities_path_pattern("./src-tauri/capabilities/**/*")
+        .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS));
     if let Err(e) = tauri_build::try_build(attributes) {
         println!("cargo:warning=tauri build step failed: {e:#}");
         std::process::exit(1);

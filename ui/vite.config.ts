@@ -6,6 +6,12 @@ export default defineConfig({
   plugins: [svelte()],
   base: "./",
   clearScreen: false,
-  build: { outDir: "dist", emptyOutDir: true, target: "safari15" },
+  // Two pages: the chat window (index.html) and the confirmation dialog (confirm.html).
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "safari15",
+    rollupOptions: { input: { chat: "index.html", confirm: "confirm.html" } },
+  },
   test: { include: ["src/**/*.test.ts"], environment: "node" },
 });

@@ -1,5 +1,5 @@
-//! Forwards the core's events to the webview (as `zeta:event`) and mirrors them on the
-//! tray icon.
+//! Forwards the core's events to the webviews (as `zeta:event`), mirrors them on the tray
+//! icon, and opens the confirmation dialog while a request waits for the user.
 
 use tauri::{AppHandle, Emitter, Manager};
 use tokio::sync::broadcast::{self, error::RecvError};
@@ -24,6 +24,10 @@ pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<Event>) {
             Err(RecvError::Closed) => return,
         };
         mirror_on_tray(&app, &event);
+        if app.state::<QueueManager>().track_pending(&event) {
+            let waiting = !app.state::<QueueManager>().pending().is_empty();
+            super::confirm::show_or_hide(&app, waiting);
+        }
         if let Err(e) = app.emit(EVENT_NAME, &event) {
             tracing::warn!("could not forward an event to the window: {e}");
         }
@@ -38,7 +42,11 @@ fn mirror_on_tray(app: &AppHandle, event: &Event) {
                 tray.set_status(TrayStatus::Working);
             }
         }
-        Event::ApprovalRequested { .. } => {
+        Event::ApprovalRequested { .. }
+        | Event::PlanProposed {
+            needs_approval: true,
+            ..
+        } => {
             if let Some(tray) = tray {
                 tray.set_status(TrayStatus::NeedsApproval);
             }

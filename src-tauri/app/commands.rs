@@ -1,8 +1,9 @@
-//! IPC commands the chat window calls: thin wrappers over `QueueManager`.
+//! IPC commands the windows call: thin wrappers over `QueueManager`. Which window may call
+//! which command is set in `src-tauri/capabilities`.
 
 use tauri::State;
 use zeta_core::protocol::StepChoice;
-use zeta_core::{Op, Task, WorkerState};
+use zeta_core::{Event, Op, Task, WorkerState};
 
 use super::queue_manager::QueueManager;
 
@@ -78,4 +79,10 @@ pub fn deny_call(
         .core()
         .submit(Op::Deny { call_id, reason })
         .map_err(|e| e.to_string())
+}
+
+/// Requests waiting for the user, oldest first (the confirmation dialog reads them on open).
+#[tauri::command]
+pub fn pending_approvals(queue: State<'_, QueueManager>) -> Vec<Event> {
+    queue.pending()
 }

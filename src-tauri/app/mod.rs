@@ -3,6 +3,7 @@
 
 mod bridge;
 mod commands;
+mod confirm;
 mod queue_manager;
 mod tray;
 
@@ -40,6 +41,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
                 })
                 .build(),
         )
+        .plugin(navigation_guard())
         .invoke_handler(tauri::generate_handler![
             commands::enqueue_task,
             commands::list_tasks,
@@ -48,6 +50,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::worker_state,
             commands::approve_call,
             commands::deny_call,
+            commands::pending_approvals,
         ])
         .setup(move |app| {
             let (core, events, handle) = tauri::async_runtime::block_on(async {
@@ -66,6 +69,9 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
         .on_window_event(|window, event| {
             if let WindowEvent::CloseRequested { api, .. } = event {
                 api.prevent_close();
+                if window.label() == confirm::CONFIRM_WINDOW {
+                    confirm::closed(window.app_handle());
+                }
                 if let Err(e) = window.hide() {
                     tracing::warn!("could not hide the window: {e}");
                 }
@@ -78,6 +84,20 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
         }
     });
     Ok(())
+}
+
+/// Keeps every window on the app's own pages: no remote content, whatever a page tries.
+fn navigation_guard<R: tauri::Runtime>() -> tauri::plugin::TauriPlugin<R> {
+    tauri::plugin::Builder::new("zeta-navigation-guard")
+        .on_navigation(|webview, url| {
+            let local = matches!(url.scheme(), "tauri" | "asset")
+                || (url.scheme() == "http" && url.host_str() == Some("tauri.localhost"));
+            if !local {
+                tracing::warn!(window = %webview.label(), %url, "blocked navigation away from the app");
+            }
+            local
+        })
+        .build()
 }
 
 /// The tray needs a tray host and libayatana-appindicator; without them the app goes on.

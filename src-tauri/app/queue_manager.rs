@@ -1,15 +1,18 @@
 //! The app's long-lived handle on the core, held in Tauri state: it submits Ops, reads the
-//! queue for the window, and remembers the worker's state for late listeners.
+//! queue for the window, and remembers the worker's state and the requests waiting for the
+//! user (for the confirmation dialog, which may open after they were sent).
 
 use std::sync::Mutex;
 
-use zeta_core::{Core, CoreError, Op, Task, TaskQueue, WorkerState, ZetaHome};
+use zeta_core::{Core, CoreError, Event, Op, Task, TaskQueue, WorkerState, ZetaHome};
 
 pub struct QueueManager {
     core: Core,
     /// A reading connection of its own; writes go through the worker as Ops.
     reader: Mutex<TaskQueue>,
     worker_state: Mutex<Option<WorkerState>>,
+    /// `ApprovalRequested` and `PlanProposed` events not answered yet, oldest first.
+    pending: Mutex<Vec<Event>>,
 }
 
 impl QueueManager {
@@ -19,6 +22,7 @@ impl QueueManager {
             core,
             reader: Mutex::new(reader),
             worker_state: Mutex::new(None),
+            pending: Mutex::new(Vec::new()),
         })
     }
 
@@ -53,5 +57,48 @@ impl QueueManager {
 
     pub fn is_paused(&self) -> bool {
         matches!(self.worker_state(), Some(WorkerState::Paused))
+    }
+
+    /// Follows requests for the user through `event`; true when the set changed.
+    pub fn track_pending(&self, event: &Event) -> bool {
+        let Ok(mut pending) = self.pending.lock() else {
+            return false;
+        };
+        let before = pending.len();
+        match event {
+            Event::ApprovalRequested { .. }
+            | Event::PlanProposed {
+                needs_approval: true,
+                ..
+            } => pending.push(event.clone()),
+            Event::ApprovalResolved { call_id, .. } => {
+                pending.retain(|e| request_call_id(e) != Some(call_id.as_str()))
+            }
+            Event::TaskFinished { task } => pending.retain(|e| request_task_id(e) != Some(task.id)),
+            _ => return false,
+        }
+        pending.len() != before
+    }
+
+    pub fn pending(&self) -> Vec<Event> {
+        self.pending.lock().map(|p| p.clone()).unwrap_or_default()
+    }
+}
+
+fn request_call_id(event: &Event) -> Option<&str> {
+    match event {
+        Event::ApprovalRequested { call_id, .. } | Event::PlanProposed { call_id, .. } => {
+            Some(call_id)
+        }
+        _ => None,
+    }
+}
+
+fn request_task_id(event: &Event) -> Option<i64> {
+    match event {
+        Event::ApprovalRequested { task_id, .. } | Event::PlanProposed { task_id, .. } => {
+            Some(*task_id)
+        }
+        _ => None,
     }
 }

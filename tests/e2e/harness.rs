@@ -23,6 +23,14 @@ pub async fn with_app<F>(name: &str, body: F)
 where
     F: AsyncFnOnce(&App) -> TestResult,
 {
+    with_app_settings(name, None, body).await
+}
+
+/// `with_app`, with `settings` written to the app's settings.json before it starts.
+pub async fn with_app_settings<F>(name: &str, settings: Option<Value>, body: F)
+where
+    F: AsyncFnOnce(&App) -> TestResult,
+{
     if let Some(reason) = missing_prerequisite() {
         if std::env::var_os("ZETA_E2E_REQUIRED").is_some() {
             panic!("{name}: cannot run: {reason}");
@@ -33,7 +41,7 @@ where
     let _serial = SERIAL
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let mut app = match App::launch().await {
+    let mut app = match App::launch(settings).await {
         Ok(app) => app,
         Err(e) => panic!("{name}: could not launch the app: {e}"),
     };
@@ -77,8 +85,11 @@ pub struct App {
 }
 
 impl App {
-    async fn launch() -> Result<Self, Box<dyn std::error::Error>> {
+    async fn launch(settings: Option<Value>) -> Result<Self, Box<dyn std::error::Error>> {
         let home = tempfile::tempdir()?;
+        if let Some(settings) = settings {
+            std::fs::write(home.path().join("settings.json"), settings.to_string())?;
+        }
         let port = free_port()?;
         let native_port = free_port()?;
         let driver = Command::new("tauri-driver")
@@ -179,6 +190,23 @@ impl App {
                 Err(e) if Instant::now() > deadline => return Err(format!("{css}: {e}").into()),
                 Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
             }
+        }
+    }
+
+    /// Makes the window titled `title` the one WebDriver talks to, waiting up to 10 s.
+    pub async fn switch_to(&self, title: &str) -> TestResult {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            for handle in self.client.windows().await? {
+                self.client.switch_to_window(handle).await?;
+                if self.client.title().await? == title {
+                    return Ok(());
+                }
+            }
+            if Instant::now() > deadline {
+                return Err(format!("no window titled {title:?}").into());
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
 

@@ -1,6 +1,7 @@
 //! End-to-end tests of the real app binary under X (Xvfb from `scripts/test.sh`), driven
 //! through tauri-driver + WebKitWebDriver for the webview and xdotool for the tray.
 
+mod consent;
 mod harness;
 
 use std::process::Command;

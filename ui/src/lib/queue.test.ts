@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../bindings/Task";
-import { activeTasks, applyEvent, composerAction, emptyView, stepLine, upsert, workerLabel } from "./queue";
+import { activeTasks, applyEvent, composerAction, emptyView, stepLine, upsert, workerLabel, stepMark } from "./queue";
 
 const task = (id: number, status: Task["status"], message = `m${id}`): Task => ({
   id,
@@ -112,12 +112,37 @@ describe("approvals", () => {
   it("shows a waiting call until it is answered", () => {
     let view = applyEvent(emptyView(), { type: "taskStarted", task: task(5, "running") });
     view = applyEvent(view, {
-      type: "approvalRequested", taskId: 5, callId: "c9", tool: "shell", arguments: { command: "rm x" }, timeoutSecs: 120,
+      type: "approvalRequested", taskId: 5, callId: "c9", tool: "shell", arguments: { command: "rm x" },
+      target: "rm x", risk: "high", reason: null, screenshot: null, timeoutSecs: 120,
     });
     expect(view.live?.approval?.callId).toBe("c9");
     view = applyEvent(view, { type: "approvalResolved", taskId: 5, callId: "other", approved: true, by: "user" });
     expect(view.live?.approval?.callId).toBe("c9");
     view = applyEvent(view, { type: "approvalResolved", taskId: 5, callId: "c9", approved: false, by: "timeout" });
     expect(view.live?.approval).toBeNull();
+  });
+
+  it("follows a plan from proposal through its steps' progress", () => {
+    let view = applyEvent(emptyView(), { type: "taskStarted", task: task(6, "running") });
+    view = applyEvent(view, {
+      type: "planProposed", taskId: 6, callId: "p1", goal: "Make files", risks: [], needsApproval: true,
+      screenshot: null, timeoutSecs: 60,
+      steps: [0, 1].map((index) => ({
+        index, description: `step ${index}`, tool: "shell", params: {}, target: `touch f${index}`,
+        risk: "medium" as const, sideEffects: true, canFail: false, fallback: null,
+      })),
+    });
+    expect(view.live?.plan?.state).toBe("waiting");
+    expect(view.live?.plan?.steps.map((s) => s.status)).toEqual(["pending", "pending"]);
+    view = applyEvent(view, { type: "approvalResolved", taskId: 6, callId: "p1", approved: true, by: "user" });
+    expect(view.live?.plan?.state).toBe("running");
+    view = applyEvent(view, { type: "planStepUpdated", taskId: 6, callId: "p1", index: 0, status: "done", summary: "ok" });
+    view = applyEvent(view, { type: "planStepUpdated", taskId: 6, callId: "p1", index: 1, status: "skipped", summary: "skipped by the user" });
+    expect(view.live?.plan?.steps.map((s) => [s.status, stepMark(s.status)])).toEqual([
+      ["done", "✓"],
+      ["skipped", "–"],
+    ]);
+    view = applyEvent(view, { type: "approvalResolved", taskId: 6, callId: "p1", approved: false, by: "user" });
+    expect(view.live?.plan?.state).toBe("denied");
   });
 });

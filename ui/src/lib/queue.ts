@@ -2,6 +2,7 @@
 // functions: the component holds the state, these compute the next one.
 
 import type { Event } from "../bindings/Event";
+import type { StepStatus } from "../bindings/StepStatus";
 import type { Task } from "../bindings/Task";
 import type { WorkerState } from "../bindings/WorkerState";
 
@@ -15,6 +16,15 @@ export interface LiveStep {
   summary?: string;
 }
 
+/** A plan of the running task, with each step's progress. */
+export interface LivePlan {
+  callId: string;
+  goal: string;
+  /** waiting: for the user's answer; running: approved (or needed no approval); denied: not run. */
+  state: "waiting" | "running" | "denied";
+  steps: { index: number; tool: string; target: string; description: string; status: StepStatus; summary: string }[];
+}
+
 /** What the running task is doing right now. */
 export interface Live {
   taskId: number;
@@ -25,6 +35,8 @@ export interface Live {
   steps: LiveStep[];
   /** A call waiting for the user's yes or no. */
   approval: { callId: string; tool: string; arguments: unknown; timeoutSecs: number } | null;
+  /** The latest plan the model proposed in this task. */
+  plan: LivePlan | null;
 }
 
 export interface QueueView {
@@ -68,7 +80,7 @@ export function applyEvent(view: QueueView, event: Event): QueueView {
       return {
         ...view,
         tasks: upsert(view.tasks, event.task),
-        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null },
+        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null },
       };
     case "taskFinished": {
       const live = view.live?.taskId === event.task.id ? null : view.live;
@@ -101,9 +113,39 @@ export function applyEvent(view: QueueView, event: Event): QueueView {
         approval: { callId: event.callId, tool: event.tool, arguments: event.arguments, timeoutSecs: event.timeoutSecs },
       }));
     case "approvalResolved":
-      return withLive(view, event.taskId, (live) =>
-        live.approval?.callId === event.callId ? { ...live, approval: null } : live,
-      );
+      return withLive(view, event.taskId, (live) => ({
+        ...live,
+        approval: live.approval?.callId === event.callId ? null : live.approval,
+        plan:
+          live.plan?.callId === event.callId
+            ? { ...live.plan, state: event.approved ? "running" : "denied" }
+            : live.plan,
+      }));
+    case "planProposed":
+      return withLive(view, event.taskId, (live) => ({
+        ...live,
+        plan: {
+          callId: event.callId,
+          goal: event.goal,
+          state: event.needsApproval ? "waiting" : "running",
+          steps: event.steps.map((s) => ({
+            index: s.index,
+            tool: s.tool,
+            target: s.target,
+            description: s.description,
+            status: "pending" as StepStatus,
+            summary: "",
+          })),
+        },
+      }));
+    case "planStepUpdated":
+      return withLive(view, event.taskId, (live) => {
+        if (live.plan?.callId !== event.callId) return live;
+        const steps = live.plan.steps.map((s) =>
+          s.index === event.index ? { ...s, status: event.status, summary: event.summary } : s,
+        );
+        return { ...live, plan: { ...live.plan, steps } };
+      });
     case "toolOutput":
     case "userMessageInjected":
       return view;
@@ -133,6 +175,22 @@ export function stepLine(step: LiveStep): string {
     args && typeof args.command === "string" ? args.command : JSON.stringify(step.arguments ?? {});
   const mark = step.ok === undefined ? "…" : step.ok ? "✓" : "✗";
   return `${mark} ${step.tool} ${brief.length > 80 ? brief.slice(0, 79) + "…" : brief}`;
+}
+
+/** A mark for a plan step's state. */
+export function stepMark(status: StepStatus): string {
+  switch (status) {
+    case "pending":
+      return "○";
+    case "running":
+      return "…";
+    case "done":
+      return "✓";
+    case "failed":
+      return "✗";
+    case "skipped":
+      return "–";
+  }
 }
 
 /** Tasks not finished yet: the running one first, then the pending ones in order. */

@@ -1,0 +1,224 @@
+//! The confirmation dialog end to end: the real app, its `confirm` window driven through
+//! WebDriver, and the scripted LLM proposing plans over HTTP. Also the webview hardening:
+//! the dialog may not call the chat's commands, and no window may reach the network.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use zeta_scripted_llm::{ScriptedServer, Step};
+
+use crate::harness::{wait_for, with_app_settings, xdotool, App, TestResult};
+
+const CONFIRM_TITLE: &str = "Zeta — confirm";
+
+fn settings(server: &ScriptedServer) -> Value {
+    json!({
+        "provider": {"kind": "openai", "baseUrl": server.openai_base_url(), "model": "scripted",
+                     "protocol": "tools", "stream": true, "maxAttempts": 1},
+        "permissions": {"mode": "ask", "approvalTimeoutSecs": 90}
+    })
+}
+
+fn touch_step(description: &str, command: String) -> Value {
+    json!({"description": description, "tool": "shell", "params": {"command": command}})
+}
+
+fn task_status(app: &App, message: &str) -> Option<String> {
+    app.queue()
+        .ok()?
+        .into_iter()
+        .find(|t| t["message"] == message)
+        .and_then(|t| t["status"].as_str().map(str::to_string))
+        .filter(|s| s == "done" || s == "failed" || s == "cancelled")
+}
+
+fn visible_window(name: &str) -> Option<String> {
+    xdotool(&["search", "--onlyvisible", "--name", name])
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+}
+
+/// Runs a script in the current window and waits for its callback's value.
+async fn run_js(app: &App, script: &str) -> Result<Value, Box<dyn std::error::Error>> {
+    Ok(app.client.execute_async(script, vec![]).await?)
+}
+
+/// A plan waits for the dialog; the step edited there runs as edited, the skipped one not
+/// at all, and the chat shows the steps' progress.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dialog_approves_a_plan_with_an_edited_and_a_skipped_step() {
+    let work = tempfile::tempdir().expect("work");
+    let p = |name: &str| work.path().join(name);
+    let plan = json!({
+        "goal": "Make two files",
+        "steps": [
+            touch_step("first file", format!("touch {}", p("a").display())),
+            touch_step("second file", format!("touch {}", p("b").display())),
+        ],
+        "risks": ["creates two files"]
+    });
+    let server = ScriptedServer::start(vec![
+        Step::call("propose_plan", plan),
+        Step::text("Zeta: plan done"),
+    ])
+    .await
+    .expect("scripted server");
+    let edited = format!("sleep 2; touch {}", p("a-edited").display());
+    with_app_settings(
+        "plan dialog",
+        Some(settings(&server)),
+        async |app: &App| -> TestResult {
+            app.find("header h1").await?;
+            let out = app.zeta(&["enqueue", "make two files"])?;
+            assert!(out.status.success());
+
+            wait_for(Duration::from_secs(20), || visible_window(CONFIRM_TITLE))
+                .ok_or("the confirmation dialog did not appear")?;
+            app.switch_to(CONFIRM_TITLE).await?;
+            let title = app
+                .find("[data-testid=confirm-title]")
+                .await?
+                .text()
+                .await?;
+            assert_eq!(title, "Plan: Make two files");
+            let targets = app
+                .client
+                .find_all(fantoccini::Locator::Css("[data-testid=target]"))
+                .await?;
+            assert_eq!(targets.len(), 2);
+            assert!(targets[1].text().await?.contains("touch"));
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            assert!(
+                !p("a").exists() && !p("b").exists(),
+                "nothing runs before approval"
+            );
+
+            app.find("[data-index='0'] [data-testid=edit]")
+                .await?
+                .click()
+                .await?;
+            let params = app
+                .find("[data-index='0'] [data-testid=edit-params]")
+                .await?;
+            params.clear().await?;
+            params
+                .send_keys(&json!({"command": edited}).to_string())
+                .await?;
+            app.find("[data-index='1'] [data-testid=skip]")
+                .await?
+                .click()
+                .await?;
+            app.find("[data-testid=approve]").await?.click().await?;
+
+            // The chat shows the edited step running.
+            app.switch_to("Zeta").await?;
+            app.find("[data-testid=plan-step][data-status=running]")
+                .await?;
+            wait_for(Duration::from_secs(30), || {
+                task_status(app, "make two files")
+            })
+            .ok_or("the task did not finish")?;
+            assert_eq!(task_status(app, "make two files").as_deref(), Some("done"));
+            assert!(p("a-edited").exists(), "the edited step ran as edited");
+            assert!(!p("a").exists(), "the step did not run as proposed");
+            assert!(!p("b").exists(), "the skipped step did not run");
+            let report = server.requests()[1].body.to_string();
+            assert!(
+                report.contains("skipped by the user") && report.contains("edited by the user")
+            );
+            let hidden = wait_for(Duration::from_secs(10), || {
+                visible_window(CONFIRM_TITLE).is_none().then_some(())
+            });
+            assert!(hidden.is_some(), "the dialog hides once nothing waits");
+            Ok(())
+        },
+    )
+    .await;
+}
+
+/// With the chat window hidden (as after a voice command) the dialog still appears on top;
+/// Escape denies and nothing runs. The dialog cannot call the chat's commands, and no
+/// window can reach the network.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn escape_denies_a_plan_with_the_chat_hidden_and_the_dialog_is_confined() {
+    let work = tempfile::tempdir().expect("work");
+    let made = work.path().join("made");
+    let plan = json!({
+        "goal": "Make a file",
+        "steps": [touch_step("make it", format!("touch {}", made.display()))]
+    });
+    let server = ScriptedServer::start(vec![
+        Step::call("propose_plan", plan),
+        Step::text("Zeta: as you wish"),
+    ])
+    .await
+    .expect("scripted server");
+    with_app_settings(
+        "deny dialog",
+        Some(settings(&server)),
+        async |app: &App| -> TestResult {
+            app.find("header h1").await?;
+            let chat = visible_window("^Zeta$").ok_or("no chat window")?;
+            for window in chat.lines() {
+                xdotool(&["windowunmap", "--sync", window])?;
+            }
+            assert!(
+                visible_window("^Zeta$").is_none(),
+                "the chat could not be hidden"
+            );
+
+            app.zeta(&["enqueue", "make a file"])?;
+            wait_for(Duration::from_secs(20), || visible_window(CONFIRM_TITLE))
+                .ok_or("the dialog did not appear with the chat hidden")?;
+            assert!(visible_window("^Zeta$").is_none(), "the chat stayed hidden");
+            app.switch_to(CONFIRM_TITLE).await?;
+            app.find("[data-testid=confirm-title]").await?;
+
+            // Hardening: the dialog's capability has no enqueue_task; nothing leaves the app.
+            let sneaky = run_js(
+                app,
+                "const done = arguments[arguments.length - 1];
+             window.__TAURI_INTERNALS__.invoke('enqueue_task', { message: 'sneaky' })
+               .then(() => done('allowed'), (e) => done('refused: ' + e));",
+            )
+            .await?;
+            let sneaky = sneaky.as_str().unwrap_or_default().to_string();
+            assert!(
+                sneaky.starts_with("refused") && sneaky.contains("not allowed"),
+                "{sneaky}"
+            );
+            let requests_before = server.requests().len();
+            let fetched = run_js(
+                app,
+                &format!(
+                    "const done = arguments[arguments.length - 1];
+                 fetch('{}/models').then(() => done('fetched'), () => done('blocked'));",
+                    server.openai_base_url()
+                ),
+            )
+            .await?;
+            assert_eq!(
+                fetched,
+                json!("blocked"),
+                "the CSP must block network access"
+            );
+
+            app.find("body").await?.send_keys("\u{E00C}").await?; // Escape
+            wait_for(Duration::from_secs(30), || task_status(app, "make a file"))
+                .ok_or("the task did not finish")?;
+            assert!(!made.exists(), "a denied plan runs nothing");
+            assert_eq!(
+                server.requests().len(),
+                requests_before + 1,
+                "only the model's next turn"
+            );
+            assert!(server.requests()[1]
+                .body
+                .to_string()
+                .contains("The plan was not run"));
+            assert!(!app.queue()?.iter().any(|t| t["message"] == "sneaky"));
+            Ok(())
+        },
+    )
+    .await;
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import type { Event } from "../bindings/Event";
+import { applyToPending, choices, dialogKey, markerAt, requestFrom, secondsLeft } from "./confirm";
+
+const plan: Event = {
+  type: "planProposed",
+  taskId: 3,
+  callId: "p1",
+  goal: "Tidy the downloads",
+  risks: ["moves files"],
+  needsApproval: true,
+  screenshot: null,
+  timeoutSecs: 60,
+  steps: [
+    { index: 0, description: "list", tool: "shell", params: { command: "ls" }, target: "ls", risk: "medium", sideEffects: true, canFail: false, fallback: null },
+    { index: 1, description: "click", tool: "mouse", params: { action: "click", x: 50, y: 25 }, target: "click at (50, 25)", risk: "medium", sideEffects: true, canFail: true, fallback: null },
+  ],
+};
+
+const call: Event = {
+  type: "approvalRequested",
+  taskId: 3,
+  callId: "c2",
+  tool: "shell",
+  arguments: { command: "rm a" },
+  target: "rm a",
+  risk: "high",
+  reason: "it follows text addressed to the agent",
+  screenshot: null,
+  timeoutSecs: 30,
+};
+
+describe("the confirmation dialog", () => {
+  it("opens a plan that needs approval and a single call as a one-step plan", () => {
+    const r = requestFrom(plan);
+    expect(r?.kind).toBe("plan");
+    expect(r?.steps.map((s) => s.target)).toEqual(["ls", "click at (50, 25)"]);
+    const c = requestFrom(call);
+    expect(c?.kind).toBe("call");
+    expect(c?.steps).toHaveLength(1);
+    expect(c?.steps[0].risk).toBe("high");
+    expect(requestFrom({ ...plan, needsApproval: false } as Event)).toBeNull();
+  });
+
+  it("keeps the waiting requests in order and drops answered ones and finished tasks", () => {
+    let pending = applyToPending([], plan);
+    pending = applyToPending(pending, call);
+    expect(pending.map((r) => r.callId)).toEqual(["p1", "c2"]);
+    pending = applyToPending(pending, { type: "approvalResolved", taskId: 3, callId: "p1", approved: true, by: "user" });
+    expect(pending.map((r) => r.callId)).toEqual(["c2"]);
+    pending = applyToPending(pending, {
+      type: "taskFinished",
+      task: { id: 3, sender: "chat", message: "m", status: "failed", createdAt: 0, startedAt: 1, finishedAt: 2, previousContext: null, reply: null, error: "x" },
+    } as Event);
+    expect(pending).toEqual([]);
+  });
+
+  it("sends skips and edits, and refuses edits that are not a JSON object", () => {
+    const r = requestFrom(plan)!;
+    expect(choices(r)).toEqual({ ok: true, steps: [] });
+    r.steps[0].draft = '{"command": "ls -la"}';
+    r.steps[1].skip = true;
+    expect(choices(r)).toEqual({
+      ok: true,
+      steps: [
+        { index: 0, skip: false, params: { command: "ls -la" } },
+        { index: 1, skip: true, params: null },
+      ],
+    });
+    r.steps[0].draft = "{not json";
+    const bad = choices(r);
+    expect(bad.ok).toBe(false);
+    r.steps[0].draft = "[1, 2]";
+    expect(choices(r)).toMatchObject({ ok: false, error: expect.stringContaining("JSON object") });
+  });
+
+  it("approves on Enter and denies on Escape, but leaves Enter to a text field", () => {
+    expect(dialogKey("Enter", false, false)).toBe("approve");
+    expect(dialogKey("Enter", true, false)).toBe("none");
+    expect(dialogKey("Escape", true, false)).toBe("deny");
+    expect(dialogKey("Enter", false, true)).toBe("none");
+    expect(dialogKey("a", false, false)).toBe("none");
+  });
+
+  it("marks a mouse step's point on the screenshot", () => {
+    expect(markerAt({ tool: "mouse", params: { x: 50, y: 25 } }, 200, 100)).toEqual({ left: 25, top: 25 });
+    expect(markerAt({ tool: "mouse", params: { x: 500, y: -5 } }, 200, 100)).toEqual({ left: 100, top: 0 });
+    expect(markerAt({ tool: "shell", params: { x: 1, y: 1 } }, 200, 100)).toBeNull();
+    expect(markerAt({ tool: "mouse", params: {} }, 200, 100)).toBeNull();
+  });
+
+  it("counts down to the timeout", () => {
+    expect(secondsLeft(60, 1000, 1000)).toBe(60);
+    expect(secondsLeft(60, 1000, 31_500)).toBe(30);
+    expect(secondsLeft(60, 1000, 99_000)).toBe(0);
+  });
+});

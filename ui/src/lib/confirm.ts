@@ -1,0 +1,137 @@
+// The confirmation dialog's model: the requests waiting for the user (a plan, or one call
+// shown as a one-step plan), the user's edits and skips, and the answer they make. Pure
+// functions; Confirm.svelte holds the state.
+
+import type { Event } from "../bindings/Event";
+import type { Risk } from "../bindings/Risk";
+import type { StepChoice } from "../bindings/StepChoice";
+
+export interface DialogStep {
+  index: number;
+  description: string;
+  tool: string;
+  params: unknown;
+  target: string;
+  risk: Risk;
+  sideEffects: boolean;
+  canFail: boolean;
+  fallback: string | null;
+  skip: boolean;
+  /** The parameters as the user is editing them (JSON text), or null when not edited. */
+  draft: string | null;
+}
+
+export interface Request {
+  kind: "plan" | "call";
+  taskId: number;
+  callId: string;
+  title: string;
+  risks: string[];
+  /** Why a call asks although the policy would not have. */
+  reason: string | null;
+  screenshot: string | null;
+  timeoutSecs: number;
+  steps: DialogStep[];
+}
+
+/** The request an event opens, if it opens one. */
+export function requestFrom(event: Event): Request | null {
+  if (event.type === "planProposed" && event.needsApproval) {
+    return {
+      kind: "plan",
+      taskId: event.taskId,
+      callId: event.callId,
+      title: event.goal,
+      risks: event.risks,
+      reason: null,
+      screenshot: event.screenshot,
+      timeoutSecs: event.timeoutSecs,
+      steps: event.steps.map((s) => ({ ...s, skip: false, draft: null })),
+    };
+  }
+  if (event.type === "approvalRequested") {
+    return {
+      kind: "call",
+      taskId: event.taskId,
+      callId: event.callId,
+      title: `Zeta wants to use ${event.tool}`,
+      risks: [],
+      reason: event.reason,
+      screenshot: event.screenshot,
+      timeoutSecs: event.timeoutSecs,
+      steps: [
+        {
+          index: 0,
+          description: "",
+          tool: event.tool,
+          params: event.arguments,
+          target: event.target,
+          risk: event.risk,
+          sideEffects: true,
+          canFail: false,
+          fallback: null,
+          skip: false,
+          draft: null,
+        },
+      ],
+    };
+  }
+  return null;
+}
+
+/** The waiting requests after `event`, oldest first. */
+export function applyToPending(pending: Request[], event: Event): Request[] {
+  const opened = requestFrom(event);
+  if (opened) return [...pending.filter((r) => r.callId !== opened.callId), opened];
+  if (event.type === "approvalResolved") return pending.filter((r) => r.callId !== event.callId);
+  if (event.type === "taskFinished") return pending.filter((r) => r.taskId !== event.task.id);
+  return pending;
+}
+
+/** The choices to send with an approval, or the first problem with the user's edits. */
+export function choices(request: Request): { ok: true; steps: StepChoice[] } | { ok: false; error: string } {
+  const steps: StepChoice[] = [];
+  for (const step of request.steps) {
+    let params: unknown = null;
+    if (step.draft !== null && !step.skip) {
+      try {
+        params = JSON.parse(step.draft);
+      } catch (e) {
+        return { ok: false, error: `Step ${step.index + 1}: the edited parameters are not valid JSON (${e}).` };
+      }
+      if (params === null || typeof params !== "object" || Array.isArray(params)) {
+        return { ok: false, error: `Step ${step.index + 1}: the parameters must be a JSON object.` };
+      }
+    }
+    if (step.skip || params !== null) steps.push({ index: step.index, skip: step.skip, params });
+  }
+  return { ok: true, steps };
+}
+
+/** What a key does in the dialog: Enter approves and Escape denies, except while editing text. */
+export function dialogKey(key: string, inTextField: boolean, isComposing: boolean): "approve" | "deny" | "none" {
+  if (isComposing) return "none";
+  if (key === "Escape") return "deny";
+  if (key === "Enter" && !inTextField) return "approve";
+  return "none";
+}
+
+/** Where a mouse step points on the screenshot, in percent of its size, if it does. */
+export function markerAt(
+  step: Pick<DialogStep, "tool" | "params">,
+  width: number,
+  height: number,
+): { left: number; top: number } | null {
+  if (step.tool !== "mouse" || width <= 0 || height <= 0) return null;
+  const p = step.params as Record<string, unknown> | null;
+  const x = typeof p?.x === "number" ? p.x : NaN;
+  const y = typeof p?.y === "number" ? p.y : NaN;
+  if (!Number.isFinite(x) || !Number.isFinite(y)) return null;
+  const clamp = (v: number) => Math.min(100, Math.max(0, v));
+  return { left: clamp((x / width) * 100), top: clamp((y / height) * 100) };
+}
+
+/** Seconds left before an unanswered request counts as denied. */
+export function secondsLeft(timeoutSecs: number, openedAtMs: number, nowMs: number): number {
+  return Math.max(0, Math.ceil(timeoutSecs - (nowMs - openedAtMs) / 1000));
+}
