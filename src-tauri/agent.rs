@@ -14,7 +14,7 @@ pub fn configured_agent(home: &ZetaHome) -> ConfiguredAgent {
         .filter(|p| p.is_dir())
         .unwrap_or_else(|| home.root().to_path_buf());
     AgentLoop::new(
-        SettingsModels,
+        SettingsModels::new(zeta_llm::SecretStore::for_home(home.root())),
         zeta_tools::registry(),
         home.root().join("souls"),
         workdir,

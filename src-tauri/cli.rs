@@ -65,6 +65,9 @@ pub enum Command {
         #[arg(long, default_value_t = 100)]
         limit: u32,
     },
+    /// Store or remove API keys (in the OS keyring, or an owner-only file without one).
+    #[command(subcommand)]
+    Secret(crate::secret_cmd::SecretCommand),
     /// Check the display, tray, DBus, audio, settings, database, models and LLM endpoint.
     Doctor {
         #[arg(long)]
@@ -127,6 +130,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Doctor { json } => Ok(crate::doctor::run(&home, json)),
+        Command::Secret(command) => crate::secret_cmd::run(&home, command),
     }
 }
 

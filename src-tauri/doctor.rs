@@ -70,6 +70,7 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
         worker_check(home),
         voice_model_check(home, settings.as_ref().ok().map(|l| &l.settings)),
         llm_check(settings.as_ref().ok().map(|l| &l.settings)),
+        secrets_check(home),
     ];
     checks.retain(|c| !c.detail.is_empty());
     if json {
@@ -94,6 +95,20 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+fn secrets_check(home: &ZetaHome) -> Check {
+    let (keyring, detail) = crate::secret_cmd::backend_line(home);
+    if keyring {
+        check("secrets", Level::Ok, detail, None)
+    } else {
+        check(
+            "secrets",
+            Level::Warn,
+            detail,
+            Some("run a Secret Service (e.g. gnome-keyring or KeePassXC) to keep keys in the OS keyring"),
+        )
     }
 }
 

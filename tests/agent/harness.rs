@@ -132,7 +132,7 @@ impl Setup {
     ) {
         let home = ZetaHome::at(self.home.path()).expect("home");
         let agent = AgentLoop::new(
-            SettingsModels,
+            SettingsModels::new(zeta_llm::SecretStore::for_home(self.home.path())),
             zeta_tools::registry(),
             self.home.path().join("souls"),
             self.home.path().to_path_buf(),

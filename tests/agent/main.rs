@@ -4,6 +4,7 @@
 
 mod consent;
 mod harness;
+mod secrets;
 
 use std::process::Command;
 use std::time::Duration;

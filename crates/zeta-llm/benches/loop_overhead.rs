@@ -157,7 +157,7 @@ async fn main() {
         let home = tempfile::tempdir().expect("home");
         settings(&home, &server.openai_base_url());
         let agent = AgentLoop::new(
-            SettingsModels,
+            SettingsModels::env_only(),
             noop_tools(),
             home.path().join("souls"),
             home.path().to_path_buf(),
@@ -180,7 +180,7 @@ async fn main() {
         let home = tempfile::tempdir().expect("home");
         settings(&home, &server.openai_base_url());
         let agent = AgentLoop::new(
-            SettingsModels,
+            SettingsModels::env_only(),
             zeta_tools::registry(),
             home.path().join("souls"),
             home.path().to_path_buf(),

@@ -14,6 +14,7 @@ use zeta_core::settings::{ProviderKind, Settings};
 
 use crate::config::{providers_from_settings, ProviderConfig, WireFormat};
 use crate::error::LlmError;
+use crate::secrets::SecretStore;
 use crate::wire::{self, StreamState};
 
 struct Provider {
@@ -56,9 +57,12 @@ impl LlmClient {
 
     /// The providers from settings (with `ZETA_LLM_*` applied), primary first. A local
     /// model gets the JSON planner under `protocol: auto`; the others native tools.
-    pub fn from_settings(settings: &Settings) -> Result<Self, LlmError> {
+    pub fn from_settings(
+        settings: &Settings,
+        secrets: Option<&SecretStore>,
+    ) -> Result<Self, LlmError> {
         let native = settings.provider.kind != ProviderKind::Local;
-        Self::new(providers_from_settings(settings)?, native)
+        Self::new(providers_from_settings(settings, secrets)?, native)
     }
 
     async fn call_with_retries(
@@ -71,7 +75,8 @@ impl LlmClient {
         loop {
             let error = match self.attempt(p, req, on_delta).await {
                 Ok(reply) => return Ok(reply),
-                Err(e) => e,
+                // A server may echo the key back; it leaves here without it.
+                Err(e) => e.redacted(p.config.api_key.as_ref()),
             };
             if refused_json_schema(&error, req)
                 && !p.json_object_schema.swap(true, Ordering::Relaxed)
@@ -117,10 +122,10 @@ impl LlmClient {
             (WireFormat::Anthropic, key) => {
                 request = request.header("anthropic-version", wire::anthropic::API_VERSION);
                 if let Some(key) = key {
-                    request = request.header("x-api-key", key);
+                    request = request.header("x-api-key", key.expose());
                 }
             }
-            (_, Some(key)) => request = request.bearer_auth(key),
+            (_, Some(key)) => request = request.bearer_auth(key.expose()),
             (_, None) => {}
         }
         let response = request
@@ -246,13 +251,29 @@ impl Model for LlmClient {
     }
 }
 
-/// Builds each task's client from that task's settings (core's `ModelSource`).
-pub struct SettingsModels;
+/// Builds each task's client from that task's settings (core's `ModelSource`), with keys
+/// from the environment and the home's secret store.
+pub struct SettingsModels {
+    secrets: Option<SecretStore>,
+}
+
+impl SettingsModels {
+    pub fn new(secrets: SecretStore) -> Self {
+        Self {
+            secrets: Some(secrets),
+        }
+    }
+
+    /// Keys from the environment only (benchmarks).
+    pub fn env_only() -> Self {
+        Self { secrets: None }
+    }
+}
 
 impl zeta_core::agent_loop::ModelSource for SettingsModels {
     type Model = LlmClient;
     fn model_for(&self, settings: &Settings) -> Result<LlmClient, String> {
-        LlmClient::from_settings(settings).map_err(|e| e.to_string())
+        LlmClient::from_settings(settings, self.secrets.as_ref()).map_err(|e| e.to_string())
     }
 }
 

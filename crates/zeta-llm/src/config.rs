@@ -1,5 +1,9 @@
 //! Which endpoints to call, in order: the primary provider from settings (environment
-//! variables `ZETA_LLM_*` override it) and then the fallbacks.
+//! variables `ZETA_LLM_*` override it) and then the fallbacks, each with its API key.
+//!
+//! A provider's key comes from, first to last: `ZETA_LLM_API_KEY` (primary only), the
+//! secret store under `<kind>@<baseUrl>`, then under `<kind>`, then `OPENAI_API_KEY` /
+//! `ANTHROPIC_API_KEY`.
 
 use std::time::Duration;
 
@@ -7,6 +11,7 @@ use zeta_core::settings::{ProviderKind, ProviderSettings, Settings};
 
 use crate::error::LlmError;
 use crate::retry::RetryPolicy;
+use crate::secrets::{Secret, SecretStore};
 
 /// The wire format an endpoint speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,7 +29,7 @@ pub struct ProviderConfig {
     pub wire: WireFormat,
     pub base_url: String,
     pub model: String,
-    pub api_key: Option<String>,
+    pub api_key: Option<Secret>,
     pub stream: bool,
     /// Longest silence while waiting for (more of) a response.
     pub idle_timeout: Duration,
@@ -45,8 +50,8 @@ impl std::fmt::Debug for ProviderConfig {
 }
 
 impl ProviderConfig {
-    /// From one provider section; the key comes from the environment.
-    pub fn from_settings(p: &ProviderSettings, api_key: Option<String>) -> Result<Self, LlmError> {
+    /// From one provider section and its key.
+    pub fn from_settings(p: &ProviderSettings, api_key: Option<Secret>) -> Result<Self, LlmError> {
         let wire = match p.kind {
             ProviderKind::None => {
                 return Err(LlmError::Config(
@@ -81,7 +86,7 @@ impl ProviderConfig {
             wire,
             base_url,
             model: p.model.trim().to_string(),
-            api_key: api_key.filter(|k| !k.is_empty()),
+            api_key: api_key.filter(|k| !k.expose().is_empty()),
             stream: p.stream,
             idle_timeout: Duration::from_millis(p.idle_timeout_ms.max(100)),
             retry: RetryPolicy {
@@ -100,16 +105,52 @@ impl ProviderConfig {
     }
 }
 
-/// The key for a provider kind: `ZETA_LLM_API_KEY` for the primary, else the kind's usual
-/// variable.
-pub fn api_key_from_env(kind: ProviderKind, primary: bool) -> Option<String> {
-    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+/// The name a provider's key is stored under when it is for that endpoint only.
+pub fn key_name(p: &ProviderSettings) -> String {
+    format!(
+        "{}@{}",
+        kind_name(p.kind),
+        p.base_url.trim().trim_end_matches('/')
+    )
+}
+
+pub fn kind_name(kind: ProviderKind) -> &'static str {
+    match kind {
+        ProviderKind::None => "none",
+        ProviderKind::Openai => "openai",
+        ProviderKind::Anthropic => "anthropic",
+        ProviderKind::Ollama => "ollama",
+        ProviderKind::Local => "local",
+    }
+}
+
+/// The key for one provider section (see the module doc for the order).
+pub fn api_key_for(
+    p: &ProviderSettings,
+    primary: bool,
+    secrets: Option<&SecretStore>,
+) -> Option<Secret> {
+    let var = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .filter(|v| !v.is_empty())
+            .map(Secret::new)
+    };
     if primary {
         if let Some(key) = var("ZETA_LLM_API_KEY") {
             return Some(key);
         }
     }
-    match kind {
+    if let Some(store) = secrets {
+        for name in [key_name(p), kind_name(p.kind).to_string()] {
+            match store.get(&name) {
+                Ok(Some(key)) => return Some(key),
+                Ok(None) => {}
+                Err(e) => tracing::warn!("could not read the API key {name:?}: {e}"),
+            }
+        }
+    }
+    match p.kind {
         ProviderKind::Openai => var("OPENAI_API_KEY"),
         ProviderKind::Anthropic => var("ANTHROPIC_API_KEY"),
         _ => None,
@@ -118,13 +159,16 @@ pub fn api_key_from_env(kind: ProviderKind, primary: bool) -> Option<String> {
 
 /// Every provider to try, primary first. Settings must already carry the environment
 /// overrides (`Settings::load_or_create` applies them).
-pub fn providers_from_settings(settings: &Settings) -> Result<Vec<ProviderConfig>, LlmError> {
+pub fn providers_from_settings(
+    settings: &Settings,
+    secrets: Option<&SecretStore>,
+) -> Result<Vec<ProviderConfig>, LlmError> {
     let mut list = vec![ProviderConfig::from_settings(
         &settings.provider,
-        api_key_from_env(settings.provider.kind, true),
+        api_key_for(&settings.provider, true, secrets),
     )?];
     for fallback in &settings.fallback_providers {
-        match ProviderConfig::from_settings(fallback, api_key_from_env(fallback.kind, false)) {
+        match ProviderConfig::from_settings(fallback, api_key_for(fallback, false, secrets)) {
             Ok(config) => list.push(config),
             Err(e) => tracing::warn!("fallback provider skipped: {e}"),
         }

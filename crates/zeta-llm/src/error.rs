@@ -47,6 +47,46 @@ impl LlmError {
         }
     }
 
+    /// The same error with `secret` removed from every text in it.
+    pub fn redacted(self, secret: Option<&crate::secrets::Secret>) -> Self {
+        let Some(secret) = secret else { return self };
+        let r = |text: String| crate::secrets::redact(&text, &[secret]);
+        match self {
+            LlmError::Server {
+                endpoint,
+                status,
+                body,
+            } => LlmError::Server {
+                endpoint: r(endpoint),
+                status,
+                body: r(body),
+            },
+            LlmError::Client {
+                endpoint,
+                status,
+                body,
+            } => LlmError::Client {
+                endpoint: r(endpoint),
+                status,
+                body: r(body),
+            },
+            LlmError::Connect { endpoint, message } => LlmError::Connect {
+                endpoint: r(endpoint),
+                message: r(message),
+            },
+            LlmError::Malformed { endpoint, message } => LlmError::Malformed {
+                endpoint: r(endpoint),
+                message: r(message),
+            },
+            LlmError::StreamCut { endpoint, message } => LlmError::StreamCut {
+                endpoint: r(endpoint),
+                message: r(message),
+            },
+            LlmError::Config(message) => LlmError::Config(r(message)),
+            other => other,
+        }
+    }
+
     /// The server's own wait, when it gave one.
     pub fn retry_after(&self) -> Option<Duration> {
         match self {

@@ -5,14 +5,17 @@
 //! - [`config`]: which endpoints, from settings and `ZETA_LLM_*`.
 //! - [`retry`]: backoff with jitter, honouring Retry-After.
 //! - [`error`]: `LlmError`, split into retryable and permanent.
+//! - [`secrets`]: API keys in the OS keyring, or an owner-only file when there is none.
 
 pub mod client;
 pub mod config;
 pub mod error;
 pub mod retry;
+pub mod secrets;
 pub mod wire;
 
 pub use client::{LlmClient, SettingsModels};
 pub use config::{ProviderConfig, WireFormat};
 pub use error::LlmError;
 pub use retry::RetryPolicy;
+pub use secrets::{Backend, Secret, SecretError, SecretStore};
