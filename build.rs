@@ -11,6 +11,15 @@ const COMMANDS: &[&str] = &[
     "approve_call",
     "deny_call",
     "pending_approvals",
+    "send_message",
+    "retry_task",
+    "task_activity",
+    "get_settings",
+    "save_settings",
+    "set_api_key",
+    "test_provider",
+    "detect_local_models",
+    "finish_onboarding",
 ];
 
 fn main() {

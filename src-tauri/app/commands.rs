@@ -6,12 +6,22 @@ use zeta_core::protocol::StepChoice;
 use zeta_core::{Event, Op, Task, WorkerState};
 
 use super::queue_manager::QueueManager;
+use super::settings_manager::{SettingsManager, SettingsView};
+use zeta_core::audit::AuditEntry;
+use zeta_core::settings::ProviderSettings;
+use zeta_core::SettingsProblem;
+use zeta_llm::detect::LocalEndpoint;
 
 /// Longest request accepted from the chat box.
 const MAX_MESSAGE_CHARS: usize = 20_000;
 
 #[tauri::command]
 pub fn enqueue_task(queue: State<'_, QueueManager>, message: String) -> Result<(), String> {
+    let message = checked_message(&message)?;
+    queue.enqueue("chat", message).map_err(|e| e.to_string())
+}
+
+fn checked_message(message: &str) -> Result<&str, String> {
     let message = message.trim();
     if message.is_empty() {
         return Err("the message is empty".into());
@@ -21,7 +31,7 @@ pub fn enqueue_task(queue: State<'_, QueueManager>, message: String) -> Result<(
             "the message is longer than {MAX_MESSAGE_CHARS} characters"
         ));
     }
-    queue.enqueue("chat", message).map_err(|e| e.to_string())
+    Ok(message)
 }
 
 #[tauri::command]
@@ -85,4 +95,74 @@ pub fn deny_call(
 #[tauri::command]
 pub fn pending_approvals(queue: State<'_, QueueManager>) -> Vec<Event> {
     queue.pending()
+}
+
+/// A message from the composer: injected into the running task, or a new task.
+#[tauri::command]
+pub fn send_message(queue: State<'_, QueueManager>, message: String) -> Result<(), String> {
+    let message = checked_message(&message)?;
+    queue
+        .core()
+        .submit(Op::UserMessage {
+            sender: "chat".into(),
+            text: message.to_string(),
+        })
+        .map_err(|e| e.to_string())
+}
+
+/// Runs a finished task's request again, as a new task.
+#[tauri::command]
+pub fn retry_task(queue: State<'_, QueueManager>, id: i64) -> Result<(), String> {
+    let task = queue.task(id).map_err(|e| e.to_string())?;
+    queue
+        .enqueue("chat", &task.message)
+        .map_err(|e| e.to_string())
+}
+
+/// Every tool call of one task, for its transcript.
+#[tauri::command]
+pub fn task_activity(queue: State<'_, QueueManager>, id: i64) -> Result<Vec<AuditEntry>, String> {
+    queue.activity(id).map_err(|e| e.to_string())
+}
+
+#[tauri::command]
+pub fn get_settings(settings: State<'_, SettingsManager>) -> Result<SettingsView, String> {
+    settings.view()
+}
+
+#[tauri::command]
+pub fn save_settings(
+    settings: State<'_, SettingsManager>,
+    value: serde_json::Value,
+) -> Result<SettingsView, Vec<SettingsProblem>> {
+    settings.save(value)
+}
+
+#[tauri::command]
+pub fn set_api_key(
+    settings: State<'_, SettingsManager>,
+    provider: ProviderSettings,
+    key: String,
+) -> Result<String, String> {
+    settings.set_key(&provider, &key)
+}
+
+#[tauri::command]
+pub async fn test_provider(
+    settings: State<'_, SettingsManager>,
+    provider: ProviderSettings,
+) -> Result<String, String> {
+    settings.test(&provider).await
+}
+
+#[tauri::command]
+pub async fn detect_local_models(
+    settings: State<'_, SettingsManager>,
+) -> Result<Vec<LocalEndpoint>, String> {
+    Ok(settings.detect().await)
+}
+
+#[tauri::command]
+pub fn finish_onboarding(settings: State<'_, SettingsManager>) -> Result<(), String> {
+    settings.finish_onboarding()
 }

@@ -5,6 +5,7 @@ mod bridge;
 mod commands;
 mod confirm;
 mod queue_manager;
+mod settings_manager;
 mod tray;
 
 use std::sync::Mutex;
@@ -51,6 +52,15 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::approve_call,
             commands::deny_call,
             commands::pending_approvals,
+            commands::send_message,
+            commands::retry_task,
+            commands::task_activity,
+            commands::get_settings,
+            commands::save_settings,
+            commands::set_api_key,
+            commands::test_provider,
+            commands::detect_local_models,
+            commands::finish_onboarding,
         ])
         .setup(move |app| {
             let (core, events, handle) = tauri::async_runtime::block_on(async {
@@ -61,6 +71,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
                 )
             })?;
             app.manage(QueueManager::new(core, &home)?);
+            app.manage(settings_manager::SettingsManager::new(&home));
             app.manage(WorkerTask(Mutex::new(Some(handle))));
             create_tray(app.handle());
             tauri::async_runtime::spawn(bridge::forward(app.handle().clone(), events));

@@ -13,6 +13,7 @@ pub struct QueueManager {
     worker_state: Mutex<Option<WorkerState>>,
     /// `ApprovalRequested` and `PlanProposed` events not answered yet, oldest first.
     pending: Mutex<Vec<Event>>,
+    db: std::path::PathBuf,
 }
 
 impl QueueManager {
@@ -23,6 +24,7 @@ impl QueueManager {
             reader: Mutex::new(reader),
             worker_state: Mutex::new(None),
             pending: Mutex::new(Vec::new()),
+            db: home.database_file(),
         })
     }
 
@@ -43,6 +45,19 @@ impl QueueManager {
             .lock()
             .map_err(|_| CoreError::Home("queue reader lock poisoned".into()))?;
         reader.recent(limit)
+    }
+
+    pub fn task(&self, id: i64) -> Result<Task, CoreError> {
+        let reader = self
+            .reader
+            .lock()
+            .map_err(|_| CoreError::Home("queue reader lock poisoned".into()))?;
+        reader.get(id)
+    }
+
+    /// The tool calls of task `id`, from the audit log.
+    pub fn activity(&self, id: i64) -> Result<Vec<zeta_core::audit::AuditEntry>, CoreError> {
+        zeta_core::audit::AuditLog::open(&self.db)?.for_task(id)
     }
 
     pub fn set_worker_state(&self, state: WorkerState) {

@@ -356,7 +356,10 @@ async fn a_single_call_approved_with_an_edit_runs_as_edited() {
     let work = tempfile::tempdir().expect("work");
     let (proposed, edited) = (work.path().join("proposed"), work.path().join("edited"));
     let steps = vec![
-        Step::call("shell", json!({"command": format!("touch {}", proposed.display())})),
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", proposed.display())}),
+        ),
         Step::text("Zeta: done"),
     ];
     let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, ask_mode(30)).await;
@@ -369,7 +372,12 @@ async fn a_single_call_approved_with_an_edit_runs_as_edited() {
     let edit = json!({"command": format!("touch {}", edited.display())});
     loop {
         match tokio::time::timeout(Duration::from_secs(20), events.recv()).await {
-            Ok(Ok(Event::ApprovalRequested { call_id, risk, target, .. })) => {
+            Ok(Ok(Event::ApprovalRequested {
+                call_id,
+                risk,
+                target,
+                ..
+            })) => {
                 assert_eq!(risk, zeta_core::tool::Risk::Medium);
                 assert!(target.starts_with("touch "), "{target}");
                 core.submit(Op::Approve {
@@ -406,7 +414,10 @@ async fn the_cli_asks_about_a_plan_on_the_terminal() {
             {"description": "two", "tool": "shell", "params": {"command": format!("touch {}", two.display())}}
         ]
     });
-    let steps = vec![Step::call("propose_plan", plan), Step::text("Zeta: one of two")];
+    let steps = vec![
+        Step::call("propose_plan", plan),
+        Step::text("Zeta: one of two"),
+    ];
     let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, ask_mode(30)).await;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_zeta"))
         .args(["run", "--approve", "ask", "make two files"])
@@ -425,8 +436,15 @@ async fn the_cli_asks_about_a_plan_on_the_terminal() {
         .expect("answers");
     let out = child.wait_with_output().expect("output");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "Zeta: one of two", "{stderr}");
-    assert!(stderr.contains("the agent proposes a plan: Two files"), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "Zeta: one of two",
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("the agent proposes a plan: Two files"),
+        "{stderr}"
+    );
     assert!(stderr.contains("step 2 will be skipped"), "{stderr}");
     assert!(one.exists() && !two.exists());
 }
@@ -458,6 +476,10 @@ async fn a_mouse_plan_carries_the_latest_screenshot() {
         .find(|e| e["type"] == "planProposed")
         .expect("a planProposed event");
     let shot = proposed["screenshot"].as_str().unwrap_or_default();
-    assert!(shot.starts_with("data:image/jpeg;base64,"), "{}", &shot[..shot.len().min(60)]);
+    assert!(
+        shot.starts_with("data:image/jpeg;base64,"),
+        "{}",
+        &shot[..shot.len().min(60)]
+    );
     assert_eq!(proposed["steps"][0]["target"], "move at (10, 20)");
 }

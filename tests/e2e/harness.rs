@@ -26,10 +26,39 @@ where
     with_app_settings(name, None, body).await
 }
 
+/// How the app's home looks before it starts.
+#[derive(Default)]
+pub struct HomeSetup {
+    /// Written as settings.json.
+    pub settings: Option<Value>,
+    /// A brand-new home: onboarding not yet done (otherwise it is marked done, so that
+    /// tests of other things see the chat).
+    pub fresh: bool,
+    /// Extra environment for the app.
+    pub env: Vec<(String, String)>,
+}
+
 /// `with_app`, with `settings` written to the app's settings.json before it starts.
 pub async fn with_app_settings<F>(name: &str, settings: Option<Value>, body: F)
 where
     F: AsyncFnOnce(&App) -> TestResult,
+{
+    with_app_home(
+        name,
+        HomeSetup {
+            settings,
+            ..HomeSetup::default()
+        },
+        async |app: &mut App| body(app).await,
+    )
+    .await
+}
+
+/// Runs `body` with the app launched on a home prepared as `setup` says; `body` may
+/// relaunch the app on the same home.
+pub async fn with_app_home<F>(name: &str, setup: HomeSetup, body: F)
+where
+    F: AsyncFnOnce(&mut App) -> TestResult,
 {
     if let Some(reason) = missing_prerequisite() {
         if std::env::var_os("ZETA_E2E_REQUIRED").is_some() {
@@ -41,11 +70,11 @@ where
     let _serial = SERIAL
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let mut app = match App::launch(settings).await {
+    let mut app = match App::launch(setup).await {
         Ok(app) => app,
         Err(e) => panic!("{name}: could not launch the app: {e}"),
     };
-    let result = body(&app).await;
+    let result = body(&mut app).await;
     app.end().await;
     drop(app);
     if let Err(e) = result {
@@ -82,14 +111,43 @@ pub struct App {
     pub home: tempfile::TempDir,
     pub app_pid: u32,
     driver: Child,
+    env: Vec<(String, String)>,
 }
 
 impl App {
-    async fn launch(settings: Option<Value>) -> Result<Self, Box<dyn std::error::Error>> {
+    async fn launch(setup: HomeSetup) -> Result<Self, Box<dyn std::error::Error>> {
         let home = tempfile::tempdir()?;
-        if let Some(settings) = settings {
+        if let Some(settings) = setup.settings {
             std::fs::write(home.path().join("settings.json"), settings.to_string())?;
         }
+        if !setup.fresh {
+            std::fs::write(home.path().join("onboarded"), "by the test harness\n")?;
+        }
+        Self::start(home, setup.env).await
+    }
+
+    /// Quits this instance (its processes end by PID) and starts the app again on the
+    /// same home, as a user restarting it would.
+    pub async fn relaunch(&mut self) -> TestResult {
+        self.end().await;
+        end_tree(self.driver.id());
+        let _ = self.driver.wait();
+        let home = std::mem::replace(&mut self.home, tempfile::tempdir()?);
+        let env = std::mem::take(&mut self.env);
+        let fresh = Self::start(home, env).await?;
+        let old = std::mem::replace(self, fresh);
+        // The old driver is already gone and reaped: its Drop must not signal a PID that
+        // may have been reused. Only the placeholder folder it holds is removed.
+        let placeholder = old.home.path().to_path_buf();
+        std::mem::forget(old);
+        let _ = std::fs::remove_dir_all(placeholder);
+        Ok(())
+    }
+
+    async fn start(
+        home: tempfile::TempDir,
+        env: Vec<(String, String)>,
+    ) -> Result<Self, Box<dyn std::error::Error>> {
         let port = free_port()?;
         let native_port = free_port()?;
         let driver = Command::new("tauri-driver")
@@ -101,10 +159,12 @@ impl App {
             ])
             .env("ZETA_HOME", home.path())
             .env("RUST_LOG", "info")
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()?;
         let mut app = Self::connect(driver, port, home).await?;
+        app.env = env;
         let bin = zeta_bin().canonicalize()?;
         let driver_pid = app.driver.id();
         app.app_pid = wait_for(Duration::from_secs(20), || {
@@ -143,6 +203,7 @@ impl App {
                 home,
                 app_pid: 0,
                 driver,
+                env: Vec::new(),
             }),
             Err(e) => {
                 end_tree(driver.id());

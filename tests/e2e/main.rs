@@ -3,6 +3,7 @@
 
 mod consent;
 mod harness;
+mod window;
 
 use std::process::Command;
 use std::time::Duration;

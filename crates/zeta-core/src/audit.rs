@@ -83,15 +83,27 @@ impl AuditLog {
 
     /// The newest `limit` entries, oldest first.
     pub fn recent(&self, limit: u32) -> Result<Vec<AuditEntry>, CoreError> {
+        self.query(
+            "SELECT * FROM (SELECT id, task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at
+             FROM audit ORDER BY id DESC LIMIT ?1) ORDER BY id",
+            i64::from(limit),
+        )
+    }
+
+    /// Every call of one task, in order (the task's transcript of actions).
+    pub fn for_task(&self, task_id: i64) -> Result<Vec<AuditEntry>, CoreError> {
+        self.query(
+            "SELECT id, task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at
+             FROM audit WHERE task_id = ?1 ORDER BY id",
+            task_id,
+        )
+    }
+
+    fn query(&self, sql: &str, param: i64) -> Result<Vec<AuditEntry>, CoreError> {
         let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        let mut stmt = conn
-            .prepare(
-                "SELECT * FROM (SELECT id, task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at
-                 FROM audit ORDER BY id DESC LIMIT ?1) ORDER BY id",
-            )
-            .map_err(|e| self.err(e))?;
+        let mut stmt = conn.prepare(sql).map_err(|e| self.err(e))?;
         let rows = stmt
-            .query_map([limit], |r| {
+            .query_map([param], |r| {
                 Ok(AuditEntry {
                     id: r.get(0)?,
                     task_id: r.get(1)?,

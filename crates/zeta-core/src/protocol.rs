@@ -168,6 +168,8 @@ pub enum Event {
         summary: String,
         /// What the model was given.
         output: String,
+        /// Images the call produced (screenshots), as data URLs.
+        images: Vec<String>,
     },
     /// A call waits for the user's yes or no (`Op::Approve` / `Op::Deny`).
     ApprovalRequested {

@@ -19,6 +19,7 @@ pub struct Settings {
     /// Max agent loop iterations per task.
     pub max_iterations: u32,
     /// Max time (ms) for one shell command before its process group is killed.
+    #[ts(type = "number")]
     pub command_timeout_ms: u64,
     /// Max characters kept from stdout and from stderr of one command.
     pub max_output_length: u32,
@@ -166,6 +167,7 @@ pub struct ProviderSettings {
     /// Stream responses (text appears as it is generated).
     pub stream: bool,
     /// Longest silence from the server before the request counts as failed.
+    #[ts(type = "number")]
     pub idle_timeout_ms: u64,
     /// Attempts per request, the first included, before the next provider is tried.
     pub max_attempts: u32,
@@ -579,6 +581,33 @@ fn json_kind(v: &Value) -> &'static str {
 }
 
 /// Writes the defaults to a file that does not exist yet; an existing file is never replaced.
+impl Settings {
+    /// Checks `text` as a whole settings file: `Ok` with the settings when every field is
+    /// valid, else every problem by field. Used before saving what the user edited.
+    pub fn validate_json_text(text: &str) -> Result<Settings, Vec<SettingsProblem>> {
+        let loaded = Self::from_json_text(text);
+        if loaded.problems.is_empty() {
+            Ok(loaded.settings)
+        } else {
+            Err(loaded.problems)
+        }
+    }
+
+    /// Writes the settings to `path` through a temporary file renamed into place, so a
+    /// reader never sees half a file. Only the user's explicit save calls this.
+    pub fn save(&self, path: &Path) -> Result<(), CoreError> {
+        let io_err = |what, source| CoreError::Io {
+            what,
+            path: path.to_path_buf(),
+            source,
+        };
+        let text = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into());
+        let tmp = path.with_extension("json.saving");
+        std::fs::write(&tmp, format!("{text}\n")).map_err(|e| io_err("write settings file", e))?;
+        std::fs::rename(&tmp, path).map_err(|e| io_err("replace settings file", e))
+    }
+}
+
 fn write_new_file(path: &Path, settings: &Settings) -> Result<(), CoreError> {
     use std::io::Write;
     let io_err = |what, source| CoreError::Io {
@@ -730,6 +759,25 @@ mod tests {
             fields,
             ["permissions.souls", "permissions.defaultRateLimit"]
         );
+    }
+
+    #[test]
+    fn a_save_round_trips_and_validation_names_every_bad_field() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("settings.json");
+        let mut s = Settings::default();
+        s.provider.base_url = "http://127.0.0.1:11434".into();
+        s.max_iterations = 12;
+        s.save(&path).expect("save");
+        let back = Settings::load_or_create(&path).expect("load");
+        assert_eq!(back.settings.max_iterations, 12);
+        assert_eq!(back.settings.provider.base_url, "http://127.0.0.1:11434");
+        let bad = Settings::validate_json_text(
+            r#"{"provider": {"baseUrl": "ftp://x"}, "maxIterations": 0}"#,
+        )
+        .expect_err("invalid");
+        let fields: Vec<_> = bad.iter().map(|p| p.field.as_str()).collect();
+        assert_eq!(fields, ["maxIterations", "provider.baseUrl"]);
     }
 
     #[test]

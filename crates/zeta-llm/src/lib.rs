@@ -5,10 +5,12 @@
 //! - [`config`]: which endpoints, from settings and `ZETA_LLM_*`.
 //! - [`retry`]: backoff with jitter, honouring Retry-After.
 //! - [`error`]: `LlmError`, split into retryable and permanent.
+//! - [`detect`]: local servers on localhost, and a one-request connection test.
 //! - [`secrets`]: API keys in the OS keyring, or an owner-only file when there is none.
 
 pub mod client;
 pub mod config;
+pub mod detect;
 pub mod error;
 pub mod retry;
 pub mod secrets;

@@ -52,6 +52,11 @@ pub enum Step {
     MalformedJson,
     /// Start the answer, then drop the connection mid-body.
     CutStream,
+    /// Reply, streamed with a pause before each chunk (to watch text arrive in a UI).
+    Slow {
+        reply: Reply,
+        pause_ms: u64,
+    },
     /// Refuse the request with this status and error message (e.g. an unsupported option).
     Refuse {
         status: u16,
@@ -111,6 +116,7 @@ impl ScriptedServer {
             .route("/v1/messages", post(handle))
             .route("/api/chat", post(handle))
             .route("/v1/models", get(models))
+            .route("/api/tags", get(tags))
             .with_state(Arc::clone(&shared));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
@@ -161,6 +167,11 @@ impl Drop for ScriptedServer {
 
 async fn models() -> axum::Json<Value> {
     axum::Json(json!({"object": "list", "data": [{"id": "scripted", "object": "model"}]}))
+}
+
+/// Ollama's model list, so the server can be detected as a local Ollama.
+async fn tags() -> axum::Json<Value> {
+    axum::Json(json!({"models": [{"name": "scripted", "model": "scripted"}]}))
 }
 
 async fn handle(

@@ -16,6 +16,19 @@ type Chunk = Result<Bytes, std::io::Error>;
 pub async fn respond(wire: Wire, stream: bool, step: Step, n: usize) -> Response {
     let reply = match step {
         Step::Reply(reply) => reply,
+        Step::Slow { reply, pause_ms } => {
+            use futures_util::StreamExt;
+            let parts = if stream {
+                chunks(wire, &reply, n)
+            } else {
+                vec![Ok(Bytes::from(whole(wire, &reply, n).to_string()))]
+            };
+            let paced = futures_util::stream::iter(parts).then(move |chunk| async move {
+                tokio::time::sleep(Duration::from_millis(pause_ms)).await;
+                chunk
+            });
+            return body_response(stream, wire, Body::from_stream(paced));
+        }
         Step::ServerError => {
             return status(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -98,6 +111,14 @@ fn status(code: StatusCode, retry_after: Option<f32>, message: &str) -> Response
 }
 
 fn ok(stream: bool, wire: Wire, chunks: Vec<Chunk>) -> Response {
+    body_response(
+        stream,
+        wire,
+        Body::from_stream(futures_util::stream::iter(chunks)),
+    )
+}
+
+fn body_response(stream: bool, wire: Wire, body: Body) -> Response {
     let content_type = match (stream, wire) {
         (true, Wire::Ollama) => "application/x-ndjson",
         (true, _) => "text/event-stream",
@@ -106,7 +127,7 @@ fn ok(stream: bool, wire: Wire, chunks: Vec<Chunk>) -> Response {
     Response::builder()
         .status(StatusCode::OK)
         .header("content-type", content_type)
-        .body(Body::from_stream(futures_util::stream::iter(chunks)))
+        .body(body)
         .unwrap_or_default()
 }
 

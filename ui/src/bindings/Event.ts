@@ -17,7 +17,11 @@ summary: string,
 /**
  * What the model was given.
  */
-output: string, } | { "type": "approvalRequested", taskId: number, callId: string, tool: string, arguments: unknown, target: string, risk: Risk, 
+output: string, 
+/**
+ * Images the call produced (screenshots), as data URLs.
+ */
+images: Array<string>, } | { "type": "approvalRequested", taskId: number, callId: string, tool: string, arguments: unknown, target: string, risk: Risk, 
 /**
  * Why this call asks when the policy alone would not have (e.g. it follows text
  * that read like instructions).

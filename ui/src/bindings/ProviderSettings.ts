@@ -14,7 +14,7 @@ stream: boolean,
 /**
  * Longest silence from the server before the request counts as failed.
  */
-idleTimeoutMs: bigint, 
+idleTimeoutMs: number, 
 /**
  * Attempts per request, the first included, before the next provider is tried.
  */

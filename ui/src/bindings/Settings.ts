@@ -14,7 +14,7 @@ maxIterations: number,
 /**
  * Max time (ms) for one shell command before its process group is killed.
  */
-commandTimeoutMs: bigint, 
+commandTimeoutMs: number, 
 /**
  * Max characters kept from stdout and from stderr of one command.
  */

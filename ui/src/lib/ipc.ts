@@ -2,7 +2,12 @@
 
 import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import type { AuditEntry } from "../bindings/AuditEntry";
 import type { Event } from "../bindings/Event";
+import type { LocalEndpoint } from "../bindings/LocalEndpoint";
+import type { ProviderSettings } from "../bindings/ProviderSettings";
+import type { Settings } from "../bindings/Settings";
+import type { SettingsView } from "../bindings/SettingsView";
 import type { StepChoice } from "../bindings/StepChoice";
 import type { Task } from "../bindings/Task";
 import type { WorkerState } from "../bindings/WorkerState";
@@ -11,13 +16,23 @@ export const EVENT_NAME = "zeta:event";
 
 export const backend = {
   enqueue: (message: string) => invoke<void>("enqueue_task", { message }),
+  /** Injected into the running task, or a new task when none runs. */
+  sendMessage: (message: string) => invoke<void>("send_message", { message }),
   listTasks: (limit = 200) => invoke<Task[]>("list_tasks", { limit }),
   cancelTask: (id: number) => invoke<void>("cancel_task", { id }),
+  retryTask: (id: number) => invoke<void>("retry_task", { id }),
+  taskActivity: (id: number) => invoke<AuditEntry[]>("task_activity", { id }),
   setPaused: (paused: boolean) => invoke<void>("set_paused", { paused }),
   workerState: () => invoke<WorkerState | null>("worker_state"),
   approve: (callId: string, steps: StepChoice[] = []) => invoke<void>("approve_call", { callId, steps }),
   deny: (callId: string) => invoke<void>("deny_call", { callId, reason: null }),
   pendingApprovals: () => invoke<Event[]>("pending_approvals"),
+  getSettings: () => invoke<SettingsView>("get_settings"),
+  saveSettings: (value: Settings) => invoke<SettingsView>("save_settings", { value }),
+  setApiKey: (provider: ProviderSettings, key: string) => invoke<string>("set_api_key", { provider, key }),
+  testProvider: (provider: ProviderSettings) => invoke<string>("test_provider", { provider }),
+  detectLocalModels: () => invoke<LocalEndpoint[]>("detect_local_models"),
+  finishOnboarding: () => invoke<void>("finish_onboarding"),
   onEvent: (handler: (event: Event) => void): Promise<UnlistenFn> =>
     listen<Event>(EVENT_NAME, (e) => handler(e.payload)),
 };

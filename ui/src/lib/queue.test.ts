@@ -98,7 +98,7 @@ describe("live activity", () => {
     });
     expect(stepLine(view.live!.steps[0])).toBe("… shell ls -la");
     view = applyEvent(view, {
-      type: "toolCallFinished", taskId: 4, callId: "c1", tool: "shell", ok: true, summary: "exit 0", output: "",
+      type: "toolCallFinished", taskId: 4, callId: "c1", tool: "shell", ok: true, summary: "exit 0", output: "", images: [],
     });
     expect(stepLine(view.live!.steps[0])).toBe("✓ shell ls -la");
     view = applyEvent(view, { type: "iterationStarted", taskId: 4, iteration: 2, maxIterations: 50 });

@@ -6,14 +6,22 @@ import type { StepStatus } from "../bindings/StepStatus";
 import type { Task } from "../bindings/Task";
 import type { WorkerState } from "../bindings/WorkerState";
 
-/** One tool call of the running task, as the activity line shows it. */
+/** One tool call of the running task, as the activity panel shows it. */
 export interface LiveStep {
   callId: string;
   tool: string;
   arguments: unknown;
+  /** The iteration it belongs to. */
+  iteration: number;
+  startedAt: number;
+  finishedAt?: number;
   /** Undefined while it runs. */
   ok?: boolean;
   summary?: string;
+  /** What the model was given (streamed output while it runs). */
+  output: string;
+  /** Screenshots, as data URLs. */
+  images: string[];
 }
 
 /** A plan of the running task, with each step's progress. */
@@ -37,6 +45,8 @@ export interface Live {
   approval: { callId: string; tool: string; arguments: unknown; timeoutSecs: number } | null;
   /** The latest plan the model proposed in this task. */
   plan: LivePlan | null;
+  /** Messages the user sent while it ran, which reached it. */
+  injected: string[];
 }
 
 export interface QueueView {
@@ -50,6 +60,8 @@ export interface QueueView {
   /** Set when the queue changed elsewhere: reload the list. */
   stale: boolean;
   live: Live | null;
+  /** The tool calls of tasks that ran while the window was open, by task id. */
+  activity: Record<number, LiveStep[]>;
 }
 
 export const emptyView = (): QueueView => ({
@@ -59,7 +71,10 @@ export const emptyView = (): QueueView => ({
   errors: [],
   stale: false,
   live: null,
+  activity: {},
 });
+
+const MAX_KEPT_ACTIVITY = 20;
 
 const MAX_ERRORS = 5;
 
@@ -72,7 +87,7 @@ export function upsert(tasks: Task[], task: Task): Task[] {
   return next;
 }
 
-export function applyEvent(view: QueueView, event: Event): QueueView {
+export function applyEvent(view: QueueView, event: Event, now: number = Date.now()): QueueView {
   switch (event.type) {
     case "taskQueued":
       return { ...view, tasks: upsert(view.tasks, event.task) };
@@ -80,11 +95,12 @@ export function applyEvent(view: QueueView, event: Event): QueueView {
       return {
         ...view,
         tasks: upsert(view.tasks, event.task),
-        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null },
+        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [] },
       };
     case "taskFinished": {
-      const live = view.live?.taskId === event.task.id ? null : view.live;
-      return { ...view, tasks: upsert(view.tasks, event.task), live };
+      const ending = view.live?.taskId === event.task.id ? view.live : null;
+      const activity = ending ? keepActivity(view.activity, ending.taskId, ending.steps) : view.activity;
+      return { ...view, tasks: upsert(view.tasks, event.task), live: ending ? null : view.live, activity };
     }
     case "iterationStarted":
       return withLive(view, event.taskId, (live) => ({
@@ -98,13 +114,33 @@ export function applyEvent(view: QueueView, event: Event): QueueView {
     case "toolCallStarted":
       return withLive(view, event.taskId, (live) => ({
         ...live,
-        steps: [...live.steps, { callId: event.callId, tool: event.tool, arguments: event.arguments }],
+        steps: [
+          ...live.steps,
+          {
+            callId: event.callId,
+            tool: event.tool,
+            arguments: event.arguments,
+            iteration: live.iteration,
+            startedAt: now,
+            output: "",
+            images: [],
+          },
+        ],
+      }));
+    case "toolOutput":
+      return withLive(view, event.taskId, (live) => ({
+        ...live,
+        steps: live.steps.map((s) =>
+          s.callId === event.callId ? { ...s, output: (s.output + event.chunk).slice(-MAX_LIVE_OUTPUT) } : s,
+        ),
       }));
     case "toolCallFinished":
       return withLive(view, event.taskId, (live) => ({
         ...live,
         steps: live.steps.map((s) =>
-          s.callId === event.callId ? { ...s, ok: event.ok, summary: event.summary } : s,
+          s.callId === event.callId
+            ? { ...s, ok: event.ok, summary: event.summary, output: event.output, images: event.images, finishedAt: now }
+            : s,
         ),
       }));
     case "approvalRequested":
@@ -146,9 +182,8 @@ export function applyEvent(view: QueueView, event: Event): QueueView {
         );
         return { ...live, plan: { ...live.plan, steps } };
       });
-    case "toolOutput":
     case "userMessageInjected":
-      return view;
+      return withLive(view, event.taskId, (live) => ({ ...live, injected: [...live.injected, event.text] }));
     case "queueChanged":
       return { ...view, stale: true };
     case "workerStateChanged":
@@ -163,13 +198,47 @@ export function applyEvent(view: QueueView, event: Event): QueueView {
   }
 }
 
+/** Longest streamed output kept per running call (the final output replaces it). */
+const MAX_LIVE_OUTPUT = 20_000;
+
+function keepActivity(
+  activity: Record<number, LiveStep[]>,
+  taskId: number,
+  steps: LiveStep[],
+): Record<number, LiveStep[]> {
+  const next = { ...activity, [taskId]: steps };
+  const ids = Object.keys(next).map(Number).sort((a, b) => a - b);
+  for (const id of ids.slice(0, Math.max(0, ids.length - MAX_KEPT_ACTIVITY))) delete next[id];
+  return next;
+}
+
+/** How long a call took, in words ("0.4 s", "12 s"), or "running". */
+export function duration(step: LiveStep): string {
+  if (step.finishedAt === undefined) return "running";
+  const secs = (step.finishedAt - step.startedAt) / 1000;
+  return secs < 10 ? `${secs.toFixed(1)} s` : `${Math.round(secs)} s`;
+}
+
+/** Whether a tool's output was cut to fit the limit (the tools mark the cut). */
+export function isTruncated(output: string): boolean {
+  return /\[… \d+ bytes cut …\]/.test(output);
+}
+
+/** A task's time, for the queue panel: HH:MM today, else the date too. */
+export function taskTime(ms: number | null, today: Date = new Date()): string {
+  if (ms === null) return "";
+  const d = new Date(ms);
+  const hm = d.toTimeString().slice(0, 5);
+  return d.toDateString() === today.toDateString() ? hm : `${d.toISOString().slice(0, 10)} ${hm}`;
+}
+
 function withLive(view: QueueView, taskId: number, change: (live: Live) => Live): QueueView {
   if (view.live?.taskId !== taskId) return view;
   return { ...view, live: change(view.live) };
 }
 
 /** One line for a step: its tool, a short form of its arguments, and how it ended. */
-export function stepLine(step: LiveStep): string {
+export function stepLine(step: Pick<LiveStep, "tool" | "arguments" | "ok">): string {
   const args = step.arguments as Record<string, unknown> | null;
   const brief =
     args && typeof args.command === "string" ? args.command : JSON.stringify(step.arguments ?? {});

@@ -439,6 +439,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             ok: output.ok,
             summary: output.summary.clone(),
             output: output.content.clone(),
+            images: output
+                .images
+                .iter()
+                .map(|image| format!("data:{};base64,{}", image.media_type, image.base64))
+                .collect(),
         });
     }
 

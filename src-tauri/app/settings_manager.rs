@@ -1,0 +1,132 @@
+//! The app's long-lived handle on settings, keys and first-run onboarding, held in Tauri
+//! state: the settings window reads a `SettingsView`, saves only fully valid settings,
+//! stores keys in the secret store, tests a provider, and finds local model servers.
+
+use serde::Serialize;
+use ts_rs::TS;
+use zeta_core::settings::{ProviderKind, ProviderSettings};
+use zeta_core::{Settings, SettingsProblem, ZetaHome};
+use zeta_llm::config::{key_name, kind_name};
+use zeta_llm::detect::LocalEndpoint;
+use zeta_llm::{Secret, SecretStore};
+
+/// What the settings window shows.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct SettingsView {
+    /// The settings in force from the file (environment overrides not applied).
+    pub settings: Settings,
+    /// What was wrong with the file as it is on disk.
+    pub problems: Vec<SettingsProblem>,
+    pub path: String,
+    /// Where API keys are kept, in words.
+    pub key_store: String,
+    /// Per configured provider: whether a key is stored for it.
+    pub keys: Vec<KeyState>,
+    /// True on a fresh home until onboarding is finished or skipped.
+    pub needs_onboarding: bool,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct KeyState {
+    /// `<kind>@<baseUrl>`, the name a key for exactly this endpoint is stored under.
+    pub provider: String,
+    pub stored: bool,
+}
+
+pub struct SettingsManager {
+    home: ZetaHome,
+    secrets: SecretStore,
+}
+
+impl SettingsManager {
+    pub fn new(home: &ZetaHome) -> Self {
+        Self {
+            home: home.clone(),
+            secrets: SecretStore::for_home(home.root()),
+        }
+    }
+
+    fn onboarded_marker(&self) -> std::path::PathBuf {
+        self.home.root().join("onboarded")
+    }
+
+    pub fn view(&self) -> Result<SettingsView, String> {
+        let path = self.home.settings_file();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "{}".into(),
+            Err(e) => return Err(format!("could not read {}: {e}", path.display())),
+        };
+        let loaded = Settings::from_json_text(&text);
+        let keys = std::iter::once(&loaded.settings.provider)
+            .chain(&loaded.settings.fallback_providers)
+            .filter(|p| p.kind != ProviderKind::None)
+            .map(|p| KeyState {
+                provider: key_name(p),
+                stored: self.has_key(p),
+            })
+            .collect();
+        let needs_onboarding = !self.onboarded_marker().exists()
+            && loaded.settings.provider.kind == ProviderKind::None;
+        Ok(SettingsView {
+            settings: loaded.settings,
+            problems: loaded.problems,
+            path: path.display().to_string(),
+            key_store: self.secrets.backend().to_string(),
+            keys,
+            needs_onboarding,
+        })
+    }
+
+    fn has_key(&self, p: &ProviderSettings) -> bool {
+        [key_name(p), kind_name(p.kind).to_string()]
+            .iter()
+            .any(|name| matches!(self.secrets.get(name), Ok(Some(_))))
+    }
+
+    /// Saves `settings` when every field is valid; otherwise nothing is written and every
+    /// problem comes back by field.
+    pub fn save(&self, settings: serde_json::Value) -> Result<SettingsView, Vec<SettingsProblem>> {
+        let fail = |message: String| {
+            vec![SettingsProblem {
+                field: "(file)".into(),
+                message,
+            }]
+        };
+        let valid = Settings::validate_json_text(&settings.to_string())?;
+        valid
+            .save(&self.home.settings_file())
+            .map_err(|e| fail(e.to_string()))?;
+        tracing::info!("settings saved from the settings window");
+        self.view().map_err(fail)
+    }
+
+    /// Stores the key for exactly this endpoint; returns where it went, in words.
+    pub fn set_key(&self, provider: &ProviderSettings, key: &str) -> Result<String, String> {
+        let key = key.trim();
+        if key.is_empty() {
+            return Err("the key is empty".into());
+        }
+        self.secrets
+            .set(&key_name(provider), &Secret::new(key))
+            .map(|backend| backend.to_string())
+            .map_err(|e| e.to_string())
+    }
+
+    pub async fn test(&self, provider: &ProviderSettings) -> Result<String, String> {
+        zeta_llm::detect::test_connection(provider, &self.secrets).await
+    }
+
+    pub async fn detect(&self) -> Vec<LocalEndpoint> {
+        zeta_llm::detect::local_endpoints(&zeta_llm::detect::candidates()).await
+    }
+
+    pub fn finish_onboarding(&self) -> Result<(), String> {
+        std::fs::write(self.onboarded_marker(), "onboarding finished\n")
+            .map_err(|e| format!("could not record that onboarding is done: {e}"))
+    }
+}

@@ -1,0 +1,267 @@
+//! The chat window end to end, with the scripted LLM behind the real app: a typed request
+//! streams its reply, the activity panel shows each tool call with its output, Stop
+//! cancels a running task, settings reject a bad base URL and keep a good one across a
+//! restart, and onboarding appears on a fresh home only.
+
+use std::time::Duration;
+
+use fantoccini::Locator;
+use serde_json::{json, Value};
+use zeta_scripted_llm::{Reply, ScriptedServer, Step};
+
+use crate::harness::{wait_for, with_app_home, App, HomeSetup, TestResult};
+
+const ENTER: &str = "\u{E007}";
+
+fn provider(server: &ScriptedServer) -> Value {
+    json!({
+        "provider": {"kind": "openai", "baseUrl": server.openai_base_url(), "model": "scripted",
+                     "protocol": "tools", "stream": true, "maxAttempts": 1},
+        "permissions": {"mode": "auto"}
+    })
+}
+
+fn status_of(app: &App, message: &str) -> Option<String> {
+    app.queue()
+        .ok()?
+        .into_iter()
+        .find(|t| t["message"] == message)
+        .and_then(|t| t["status"].as_str().map(str::to_string))
+}
+
+async fn type_request(app: &App, text: &str) -> TestResult {
+    let composer = app.find("textarea[aria-label=Message]").await?;
+    composer.send_keys(text).await?;
+    composer.send_keys(ENTER).await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_typed_request_streams_its_reply_and_the_activity_shows_each_call() {
+    let server = ScriptedServer::start(vec![
+        Step::call("shell", json!({"command": "echo first-step-output"})),
+        Step::call("shell", json!({"command": "seq 1 3"})),
+        Step::Slow {
+            reply: Reply {
+                text: "Counted **three** numbers after the first step. All done here, as asked."
+                    .into(),
+                tool_calls: Vec::new(),
+            },
+            pause_ms: 250,
+        },
+    ])
+    .await
+    .expect("server");
+    let setup = HomeSetup {
+        settings: Some(provider(&server)),
+        ..HomeSetup::default()
+    };
+    with_app_home(
+        "streaming and activity",
+        setup,
+        async |app: &mut App| -> TestResult {
+            type_request(app, "count for me").await?;
+            // While the reply streams: partial text, and both calls in the activity panel.
+            let streamed = app.find("[data-testid=streamed]").await?;
+            let partial = streamed.text().await?;
+            assert!(!partial.is_empty());
+            let steps = app
+                .client
+                .find_all(Locator::Css(
+                    "[data-testid=live] [data-testid=activity-step]",
+                ))
+                .await?;
+            assert_eq!(steps.len(), 2, "each tool call shows");
+            let output = app
+                .find("[data-testid=live] [data-testid=activity-output]")
+                .await?;
+            assert!(output
+                .prop("textContent")
+                .await?
+                .unwrap_or_default()
+                .contains("first-step-output"));
+            wait_for(Duration::from_secs(30), || {
+                (status_of(app, "count for me").as_deref() == Some("done")).then_some(())
+            })
+            .ok_or("the task did not finish")?;
+            assert!(
+                !partial.contains("asked."),
+                "the first look caught the reply mid-stream: {partial:?}"
+            );
+            let strong = app
+                .find("article[data-status=done] .markdown strong")
+                .await?;
+            assert_eq!(strong.text().await?, "three", "markdown is rendered");
+            Ok(())
+        },
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_cancels_a_running_task() {
+    let server = ScriptedServer::start(vec![
+        Step::call("shell", json!({"command": "sleep 60"})),
+        Step::text("Zeta: never reached"),
+    ])
+    .await
+    .expect("server");
+    let setup = HomeSetup {
+        settings: Some(provider(&server)),
+        ..HomeSetup::default()
+    };
+    with_app_home("stop", setup, async |app: &mut App| -> TestResult {
+        type_request(app, "wait a minute").await?;
+        app.find("[data-testid=live] [data-testid=activity-step][data-ok=running]")
+            .await?;
+        app.find("[data-testid=stop]").await?.click().await?;
+        let ended = wait_for(Duration::from_secs(10), || {
+            (status_of(app, "wait a minute").as_deref() == Some("cancelled")).then_some(())
+        });
+        assert!(ended.is_some(), "Stop did not cancel the task within 10 s");
+        app.find("article[data-status=cancelled]").await?;
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_reject_a_bad_base_url_and_keep_a_good_one_across_a_restart() {
+    with_app_home(
+        "settings",
+        HomeSetup::default(),
+        async |app: &mut App| -> TestResult {
+            app.find("[data-testid=tab-settings]")
+                .await?
+                .click()
+                .await?;
+            let url = app.find("input[aria-label='Base URL']").await?;
+            url.clear().await?;
+            url.send_keys("ftp://not-a-model-server").await?;
+            app.find("[data-testid=save-settings]")
+                .await?
+                .click()
+                .await?;
+            let error = app
+                .find(".field-error[data-field='provider.baseUrl']")
+                .await?;
+            assert!(
+                error.text().await?.contains("http://"),
+                "the problem shows beside the field"
+            );
+            // The home is new: no file yet, or the defaults; never the bad value.
+            let on_disk =
+                std::fs::read_to_string(app.home.path().join("settings.json")).unwrap_or_default();
+            assert!(
+                !on_disk.contains("ftp://"),
+                "an invalid setting is not saved"
+            );
+
+            url.clear().await?;
+            url.send_keys("http://127.0.0.1:9/v1").await?;
+            app.find("input[aria-label='Model']")
+                .await?
+                .send_keys("qwen-test")
+                .await?;
+            app.find("[data-testid=save-settings]")
+                .await?
+                .click()
+                .await?;
+            let saved = wait_for(Duration::from_secs(5), || {
+                std::fs::read_to_string(app.home.path().join("settings.json"))
+                    .ok()
+                    .filter(|t| t.contains("http://127.0.0.1:9/v1"))
+            });
+            assert!(saved.is_some(), "the valid base URL was saved");
+
+            app.relaunch().await?;
+            app.find("[data-testid=tab-settings]")
+                .await?
+                .click()
+                .await?;
+            let url = app.find("input[aria-label='Base URL']").await?;
+            let value = wait_for_value(&url).await?;
+            assert_eq!(value, "http://127.0.0.1:9/v1", "kept across a restart");
+            Ok(())
+        },
+    )
+    .await;
+}
+
+async fn wait_for_value(
+    el: &fantoccini::elements::Element,
+) -> Result<String, Box<dyn std::error::Error>> {
+    for _ in 0..50 {
+        let value = el.prop("value").await?.unwrap_or_default();
+        if !value.is_empty() {
+            return Ok(value);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Err("the field stayed empty".into())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn onboarding_finds_a_local_server_on_a_fresh_home_only() {
+    let server = ScriptedServer::start(vec![Step::text("OK")])
+        .await
+        .expect("server");
+    let setup = HomeSetup {
+        fresh: true,
+        env: vec![(
+            "ZETA_LOCAL_ENDPOINTS".into(),
+            format!("ollama={}", server.base_url()),
+        )],
+        ..HomeSetup::default()
+    };
+    with_app_home("onboarding", setup, async |app: &mut App| -> TestResult {
+        let dialog = app.find("[data-testid=onboarding]").await?;
+        let offered = app.find("[data-testid=use-detected]").await?;
+        assert!(dialog
+            .text()
+            .await?
+            .contains(&format!("Ollama at {}", server.base_url())));
+        offered.click().await?;
+        app.find("[data-testid=onboarding-test]")
+            .await?
+            .click()
+            .await?;
+        let result = app.find("[data-testid=onboarding-result]").await?;
+        let said = wait_for_text(&result, "It answered").await?;
+        assert!(said.contains("OK"), "{said}");
+        app.find("[data-testid=onboarding-finish]")
+            .await?
+            .click()
+            .await?;
+        let settings = std::fs::read_to_string(app.home.path().join("settings.json"))?;
+        assert!(
+            settings.contains("\"ollama\"") && settings.contains(&server.base_url()),
+            "{settings}"
+        );
+
+        app.relaunch().await?;
+        app.find("header h1").await?;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let again = app
+            .client
+            .find_all(Locator::Css("[data-testid=onboarding]"))
+            .await?;
+        assert!(again.is_empty(), "onboarding shows on a fresh home only");
+        Ok(())
+    })
+    .await;
+}
+
+async fn wait_for_text(
+    el: &fantoccini::elements::Element,
+    want: &str,
+) -> Result<String, Box<dyn std::error::Error>> {
+    for _ in 0..100 {
+        let text = el.text().await?;
+        if text.contains(want) {
+            return Ok(text);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Err(format!("never showed {want:?}").into())
+}

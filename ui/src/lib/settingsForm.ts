@@ -1,0 +1,56 @@
+// The settings form's pure parts: problems by field, the tools whose permission can be
+// set, moving fallback providers, and what onboarding offers from detected servers.
+
+import type { LocalEndpoint } from "../bindings/LocalEndpoint";
+import type { ProviderSettings } from "../bindings/ProviderSettings";
+import type { SettingsProblem } from "../bindings/SettingsProblem";
+
+/** The backend's problems keyed by field (`provider.baseUrl`), for showing beside inputs. */
+export function problemsByField(problems: SettingsProblem[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of problems) out[p.field] = out[p.field] ? `${out[p.field]}; ${p.message}` : p.message;
+  return out;
+}
+
+/** Tools the permission table lists, side-effecting first. */
+export const PERMISSION_TOOLS = [
+  "shell",
+  "run_code",
+  "write_file",
+  "http_request",
+  "open_url",
+  "open_app",
+  "mouse",
+  "keyboard",
+  "read_file",
+  "list_directory",
+  "search_files",
+  "screenshot",
+];
+
+/** `list` with item `i` moved by `by` (-1 up, +1 down), unchanged at the edges. */
+export function moved<T>(list: T[], i: number, by: -1 | 1): T[] {
+  const j = i + by;
+  if (i < 0 || i >= list.length || j < 0 || j >= list.length) return list;
+  const next = [...list];
+  [next[i], next[j]] = [next[j], next[i]];
+  return next;
+}
+
+/** A provider section for a detected local server, its first model chosen. */
+export function providerFor(found: LocalEndpoint, base: ProviderSettings): ProviderSettings {
+  return {
+    ...base,
+    kind: found.kind,
+    baseUrl: found.baseUrl,
+    model: found.models[0] ?? "",
+    protocol: "auto",
+  };
+}
+
+/** How a detected server is offered, in words. */
+export function describeEndpoint(found: LocalEndpoint): string {
+  const what = found.kind === "ollama" ? "Ollama" : "An OpenAI-compatible server";
+  const models = found.models.length ? ` with ${found.models.slice(0, 3).join(", ")}` : "";
+  return `${what} at ${found.baseUrl}${models}`;
+}
