@@ -20,6 +20,7 @@ const COMMANDS: &[&str] = &[
     "test_provider",
     "detect_local_models",
     "finish_onboarding",
+    "task_metrics",
 ];
 
 fn main() {

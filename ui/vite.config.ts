@@ -13,5 +13,7 @@ export default defineConfig({
     target: "safari15",
     rollupOptions: { input: { chat: "index.html", confirm: "confirm.html" } },
   },
+  // Components are tested in jsdom with Svelte's browser build.
+  resolve: process.env.VITEST ? { conditions: ["browser"] } : undefined,
   test: { include: ["src/**/*.test.ts"], environment: "node" },
 });

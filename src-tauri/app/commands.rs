@@ -8,6 +8,7 @@ use zeta_core::{Event, Op, Task, WorkerState};
 use super::queue_manager::QueueManager;
 use super::settings_manager::{SettingsManager, SettingsView};
 use zeta_core::audit::AuditEntry;
+use zeta_core::metrics::TaskMetrics;
 use zeta_core::settings::ProviderSettings;
 use zeta_core::SettingsProblem;
 use zeta_llm::detect::LocalEndpoint;
@@ -165,4 +166,15 @@ pub async fn detect_local_models(
 #[tauri::command]
 pub fn finish_onboarding(settings: State<'_, SettingsManager>) -> Result<(), String> {
     settings.finish_onboarding()
+}
+
+/// The newest tasks' metrics (seed 001), oldest first.
+#[tauri::command]
+pub fn task_metrics(
+    queue: State<'_, QueueManager>,
+    limit: Option<u32>,
+) -> Result<Vec<TaskMetrics>, String> {
+    queue
+        .metrics(limit.unwrap_or(50).min(500))
+        .map_err(|e| e.to_string())
 }

@@ -61,6 +61,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::test_provider,
             commands::detect_local_models,
             commands::finish_onboarding,
+            commands::task_metrics,
         ])
         .setup(move |app| {
             let (core, events, handle) = tauri::async_runtime::block_on(async {

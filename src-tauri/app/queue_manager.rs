@@ -60,6 +60,10 @@ impl QueueManager {
         zeta_core::audit::AuditLog::open(&self.db)?.for_task(id)
     }
 
+    pub fn metrics(&self, limit: u32) -> Result<Vec<zeta_core::metrics::TaskMetrics>, CoreError> {
+        zeta_core::audit::AuditLog::open(&self.db)?.recent_metrics(limit)
+    }
+
     pub fn set_worker_state(&self, state: WorkerState) {
         if let Ok(mut slot) = self.worker_state.lock() {
             *slot = Some(state);

@@ -52,6 +52,15 @@ impl AuditLog {
         })
     }
 
+    /// Runs `f` on the connection, naming the database in any error.
+    pub(crate) fn with_conn<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, rusqlite::Error>,
+    ) -> Result<T, CoreError> {
+        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        f(&conn).map_err(|e| self.err(e))
+    }
+
     fn err(&self, source: rusqlite::Error) -> CoreError {
         CoreError::Database {
             path: self.path.clone(),

@@ -9,6 +9,7 @@
 //! - [`tool`]: the `Tool` trait and registry tools plug into.
 //! - [`settings`]: `settings.json`, read fresh for every task.
 //! - [`audit`]: the audit log of tool calls and their decisions.
+//! - [`metrics`]: per-task counts of model requests, tool calls, denials and tokens.
 //! - [`policy`]: blocked commands and the permission decision.
 //! - [`home`]: where the files live (`$ZETA_HOME`).
 
@@ -18,6 +19,7 @@ pub mod audit;
 pub mod error;
 pub mod home;
 pub mod lock;
+pub mod metrics;
 pub mod model;
 pub mod policy;
 pub mod protocol;

@@ -226,6 +226,10 @@ pub enum Event {
         task_id: i64,
         text: String,
     },
+    /// What the task used, sent just before `TaskFinished`.
+    TaskMetrics {
+        metrics: crate::metrics::TaskMetrics,
+    },
     /// The task reached `done`, `failed` or `cancelled`; `task` carries the reply or error.
     TaskFinished {
         task: Task,

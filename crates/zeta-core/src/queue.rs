@@ -52,6 +52,19 @@ const MIGRATIONS: &[M<'static>] = &[
     );
     CREATE INDEX audit_task ON audit(task_id, id);",
     ),
+    M::up(
+        "CREATE TABLE task_metrics (
+        task_id        INTEGER PRIMARY KEY,
+        llm_requests   INTEGER NOT NULL,
+        llm_failures   INTEGER NOT NULL,
+        tool_calls     INTEGER NOT NULL,
+        tool_failures  INTEGER NOT NULL,
+        denials        INTEGER NOT NULL,
+        compactions    INTEGER NOT NULL,
+        tokens_in      INTEGER NOT NULL,
+        tokens_out     INTEGER NOT NULL
+    );",
+    ),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -4,6 +4,7 @@ import type { Risk } from "./Risk";
 import type { SettingsProblem } from "./SettingsProblem";
 import type { StepStatus } from "./StepStatus";
 import type { Task } from "./Task";
+import type { TaskMetrics } from "./TaskMetrics";
 import type { WorkerState } from "./WorkerState";
 
 /**
@@ -38,4 +39,4 @@ timeoutSecs: number, } | { "type": "planProposed", taskId: number, callId: strin
 /**
  * The latest screenshot (a data URL) when a step uses the mouse or keyboard.
  */
-screenshot: string | null, timeoutSecs: number, } | { "type": "planStepUpdated", taskId: number, callId: string, index: number, status: StepStatus, summary: string, } | { "type": "approvalResolved", taskId: number, callId: string, approved: boolean, by: string, } | { "type": "userMessageInjected", taskId: number, text: string, } | { "type": "taskFinished", task: Task, } | { "type": "queueChanged" } | { "type": "workerStateChanged", state: WorkerState, } | { "type": "settingsProblems", problems: Array<SettingsProblem>, } | { "type": "error", message: string, };
+screenshot: string | null, timeoutSecs: number, } | { "type": "planStepUpdated", taskId: number, callId: string, index: number, status: StepStatus, summary: string, } | { "type": "approvalResolved", taskId: number, callId: string, approved: boolean, by: string, } | { "type": "userMessageInjected", taskId: number, text: string, } | { "type": "taskMetrics", metrics: TaskMetrics, } | { "type": "taskFinished", task: Task, } | { "type": "queueChanged" } | { "type": "workerStateChanged", state: WorkerState, } | { "type": "settingsProblems", problems: Array<SettingsProblem>, } | { "type": "error", message: string, };

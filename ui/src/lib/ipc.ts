@@ -10,6 +10,7 @@ import type { Settings } from "../bindings/Settings";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { StepChoice } from "../bindings/StepChoice";
 import type { Task } from "../bindings/Task";
+import type { TaskMetrics } from "../bindings/TaskMetrics";
 import type { WorkerState } from "../bindings/WorkerState";
 
 export const EVENT_NAME = "zeta:event";
@@ -33,6 +34,7 @@ export const backend = {
   testProvider: (provider: ProviderSettings) => invoke<string>("test_provider", { provider }),
   detectLocalModels: () => invoke<LocalEndpoint[]>("detect_local_models"),
   finishOnboarding: () => invoke<void>("finish_onboarding"),
+  taskMetrics: (limit = 50) => invoke<TaskMetrics[]>("task_metrics", { limit }),
   onEvent: (handler: (event: Event) => void): Promise<UnlistenFn> =>
     listen<Event>(EVENT_NAME, (e) => handler(e.payload)),
 };

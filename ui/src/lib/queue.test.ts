@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../bindings/Task";
-import { activeTasks, applyEvent, composerAction, emptyView, stepLine, upsert, workerLabel, stepMark } from "./queue";
+import { activeTasks, applyEvent, composerAction, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated } from "./queue";
 
 const task = (id: number, status: Task["status"], message = `m${id}`): Task => ({
   id,
@@ -144,5 +144,36 @@ describe("approvals", () => {
     ]);
     view = applyEvent(view, { type: "approvalResolved", taskId: 6, callId: "p1", approved: false, by: "user" });
     expect(view.live?.plan?.state).toBe("denied");
+  });
+});
+
+describe("metrics and activity helpers", () => {
+  it("keeps each task's metrics from events and sums them", () => {
+    const m = (taskId: number, toolCalls: number) => ({
+      taskId, llmRequests: 2, llmFailures: 0, toolCalls, toolFailures: 1, denials: 0, compactions: 0, tokensIn: 100, tokensOut: 10,
+    });
+    let view = applyEvent(emptyView(), { type: "taskMetrics", metrics: m(1, 3) });
+    view = applyEvent(view, { type: "taskMetrics", metrics: m(2, 4) });
+    expect(Object.keys(view.metrics)).toEqual(["1", "2"]);
+    expect(totals(Object.values(view.metrics))).toMatchObject({ llmRequests: 4, toolCalls: 7, toolFailures: 2, tokensIn: 200 });
+  });
+
+  it("times calls, marks cut output and keeps a finished task's activity", () => {
+    let view = applyEvent(emptyView(), { type: "taskStarted", task: task(9, "running") }, 1000);
+    view = applyEvent(view, { type: "toolCallStarted", taskId: 9, callId: "a", tool: "shell", arguments: { command: "ls" } }, 1000);
+    view = applyEvent(view, { type: "toolOutput", taskId: 9, callId: "a", chunk: "part" }, 1100);
+    expect(view.live?.steps[0].output).toBe("part");
+    expect(duration(view.live!.steps[0])).toBe("running");
+    view = applyEvent(view, {
+      type: "toolCallFinished", taskId: 9, callId: "a", tool: "shell", ok: true, summary: "exit 0",
+      output: "head\\n[… 5000 bytes cut …]\\ntail", images: ["data:image/jpeg;base64,AA"],
+    }, 2500);
+    const step = view.live!.steps[0];
+    expect(duration(step)).toBe("1.5 s");
+    expect(isTruncated(step.output)).toBe(true);
+    expect(isTruncated("plain")).toBe(false);
+    view = applyEvent(view, { type: "taskFinished", task: task(9, "done") });
+    expect(view.live).toBeNull();
+    expect(view.activity[9].map((s) => s.images.length)).toEqual([1]);
   });
 });

@@ -4,6 +4,7 @@
 import type { Event } from "../bindings/Event";
 import type { StepStatus } from "../bindings/StepStatus";
 import type { Task } from "../bindings/Task";
+import type { TaskMetrics } from "../bindings/TaskMetrics";
 import type { WorkerState } from "../bindings/WorkerState";
 
 /** One tool call of the running task, as the activity panel shows it. */
@@ -62,6 +63,8 @@ export interface QueueView {
   live: Live | null;
   /** The tool calls of tasks that ran while the window was open, by task id. */
   activity: Record<number, LiveStep[]>;
+  /** What each task used, by task id (from events, or loaded for the metrics panel). */
+  metrics: Record<number, TaskMetrics>;
 }
 
 export const emptyView = (): QueueView => ({
@@ -72,6 +75,7 @@ export const emptyView = (): QueueView => ({
   stale: false,
   live: null,
   activity: {},
+  metrics: {},
 });
 
 const MAX_KEPT_ACTIVITY = 20;
@@ -182,6 +186,8 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
         );
         return { ...live, plan: { ...live.plan, steps } };
       });
+    case "taskMetrics":
+      return { ...view, metrics: { ...view.metrics, [event.metrics.taskId]: event.metrics } };
     case "userMessageInjected":
       return withLive(view, event.taskId, (live) => ({ ...live, injected: [...live.injected, event.text] }));
     case "queueChanged":
@@ -244,6 +250,15 @@ export function stepLine(step: Pick<LiveStep, "tool" | "arguments" | "ok">): str
     args && typeof args.command === "string" ? args.command : JSON.stringify(step.arguments ?? {});
   const mark = step.ok === undefined ? "…" : step.ok ? "✓" : "✗";
   return `${mark} ${step.tool} ${brief.length > 80 ? brief.slice(0, 79) + "…" : brief}`;
+}
+
+/** The sum of every task's metrics. */
+export function totals(all: TaskMetrics[]): Omit<TaskMetrics, "taskId"> {
+  const sum = { llmRequests: 0, llmFailures: 0, toolCalls: 0, toolFailures: 0, denials: 0, compactions: 0, tokensIn: 0, tokensOut: 0 };
+  for (const m of all) {
+    for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += m[k];
+  }
+  return sum;
 }
 
 /** A mark for a plan step's state. */

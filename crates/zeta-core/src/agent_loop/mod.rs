@@ -142,6 +142,7 @@ struct Run<'a, S, M> {
     approved_steps: Vec<(String, Value)>,
     /// The latest screenshot the task took, for the dialog's thumbnail.
     last_screenshot: Option<ImageData>,
+    metrics: crate::metrics::TaskMetrics,
 }
 
 impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
@@ -172,6 +173,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             tainted: None,
             approved_steps: Vec::new(),
             last_screenshot: None,
+            metrics: Default::default(),
         }
     }
 
@@ -183,7 +185,22 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let _ = self.ctx.events.send(event);
     }
 
+    /// Runs the task, then reports and stores what it used.
     async fn go(mut self) -> AgentOutcome {
+        let outcome = self.iterate().await;
+        self.metrics.task_id = self.task_id();
+        if let Some(audit) = &self.ctx.audit {
+            if let Err(e) = audit.record_metrics(&self.metrics) {
+                tracing::warn!("could not store the task's metrics: {e}");
+            }
+        }
+        self.emit(Event::TaskMetrics {
+            metrics: self.metrics.clone(),
+        });
+        outcome
+    }
+
+    async fn iterate(&mut self) -> AgentOutcome {
         let max = self.ctx.settings.effective_max_iterations();
         for iteration in 1..=max {
             if self.ctx.cancel.is_cancelled() {
@@ -237,7 +254,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     }
 
     /// The cap was reached: one more call without tools; its text is the answer.
-    async fn summarise_at_cap(mut self) -> AgentOutcome {
+    async fn summarise_at_cap(&mut self) -> AgentOutcome {
         if self.ctx.cancel.is_cancelled() {
             return self.cancelled();
         }
@@ -300,11 +317,21 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             }
         };
         let mut cancel = self.ctx.cancel.clone();
-        tokio::select! {
-            result = self.model.complete(&request, &mut on_delta) => result.map_err(|e| {
-                self.failed(&format!("The language model call failed: {e}"))
-            }),
-            _ = cancel.cancelled() => Err(self.cancelled()),
+        self.metrics.llm_requests += 1;
+        let result = tokio::select! {
+            result = self.model.complete(&request, &mut on_delta) => result,
+            _ = cancel.cancelled() => return Err(self.cancelled()),
+        };
+        match result {
+            Ok(reply) => {
+                self.metrics.tokens_in += reply.usage.input_tokens;
+                self.metrics.tokens_out += reply.usage.output_tokens;
+                Ok(reply)
+            }
+            Err(e) => {
+                self.metrics.llm_failures += 1;
+                Err(self.failed(&format!("The language model call failed: {e}")))
+            }
         }
     }
 
@@ -404,7 +431,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             .map_err(|tripped| self.failed(&tripped.0))
     }
 
-    fn record(&self, call: &ToolCall, output: &ToolOutput, decision: &str, decided_by: &str) {
+    fn record(&mut self, call: &ToolCall, output: &ToolOutput, decision: &str, decided_by: &str) {
+        self.metrics.count_call(decision, output.ok);
         if let Some(audit) = &self.ctx.audit {
             let written = audit.record(
                 self.task_id(),
