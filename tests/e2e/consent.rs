@@ -92,6 +92,7 @@ async fn the_dialog_approves_a_plan_with_an_edited_and_a_skipped_step() {
                 !p("a").exists() && !p("b").exists(),
                 "nothing runs before approval"
             );
+            app.snapshot("plan-dialog").await?;
 
             app.find("[data-index='0'] [data-testid=edit]")
                 .await?

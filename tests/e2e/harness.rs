@@ -271,6 +271,18 @@ impl App {
         }
     }
 
+    /// Saves what the current window shows as `<ZETA_SCREENSHOT_DIR>/<name>.png` when that
+    /// variable is set (used to refresh the screenshots in docs/); otherwise does nothing.
+    pub async fn snapshot(&self, name: &str) -> TestResult {
+        let Some(dir) = std::env::var_os("ZETA_SCREENSHOT_DIR") else {
+            return Ok(());
+        };
+        let png = self.client.screenshot().await?;
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(Path::new(&dir).join(format!("{name}.png")), png)?;
+        Ok(())
+    }
+
     pub fn is_running(&self) -> bool {
         Path::new(&format!("/proc/{}", self.app_pid)).exists() && !is_zombie(self.app_pid)
     }

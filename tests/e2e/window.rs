@@ -92,6 +92,11 @@ async fn a_typed_request_streams_its_reply_and_the_activity_shows_each_call() {
                 .find("article[data-status=done] .markdown strong")
                 .await?;
             assert_eq!(strong.text().await?, "three", "markdown is rendered");
+            app.find("article[data-status=done] details.done-activity summary")
+                .await?
+                .click()
+                .await?;
+            app.snapshot("chat-finished-multi-step-task").await?;
             Ok(())
         },
     )
@@ -149,6 +154,13 @@ async fn settings_reject_a_bad_base_url_and_keep_a_good_one_across_a_restart() {
                 error.text().await?.contains("http://"),
                 "the problem shows beside the field"
             );
+            app.client
+                .execute(
+                    "arguments[0].scrollIntoView({block: 'center'})",
+                    vec![serde_json::to_value(&error)?],
+                )
+                .await?;
+            app.snapshot("settings-invalid-base-url").await?;
             // The home is new: no file yet, or the defaults; never the bad value.
             let on_disk =
                 std::fs::read_to_string(app.home.path().join("settings.json")).unwrap_or_default();
@@ -229,6 +241,7 @@ async fn onboarding_finds_a_local_server_on_a_fresh_home_only() {
         let result = app.find("[data-testid=onboarding-result]").await?;
         let said = wait_for_text(&result, "It answered").await?;
         assert!(said.contains("OK"), "{said}");
+        app.snapshot("onboarding").await?;
         app.find("[data-testid=onboarding-finish]")
             .await?
             .click()

@@ -81,3 +81,25 @@ describe("Metrics", () => {
     expect(cells).toEqual(["All 2", "6", "2", "4", "0", "2", "0", "100", "10"]);
   });
 });
+
+describe("QueuePanel", () => {
+  it("offers cancel for waiting and running tasks, retry for failed ones, a transcript for all", async () => {
+    const { default: QueuePanel } = await import("./QueuePanel.svelte");
+    const t = (id: number, status: string) => ({
+      id, sender: "chat", message: `task ${id}`, status, createdAt: Date.now(), startedAt: null, finishedAt: null,
+      previousContext: null, reply: null, error: status === "failed" ? "boom" : null,
+    });
+    const el = render(QueuePanel, {
+      tasks: [t(1, "done"), t(2, "failed"), t(3, "running"), t(4, "pending")],
+      activity: {},
+    });
+    const rows = [...el.querySelectorAll("tbody tr")];
+    expect(rows.map((r) => r.getAttribute("data-task-id"))).toEqual(["4", "3", "2", "1"]);
+    const buttons = (id: string) =>
+      [...el.querySelectorAll(`tr[data-task-id="${id}"] button`)].map((b) => b.textContent?.trim());
+    expect(buttons("4")).toEqual(["Cancel", "Transcript"]);
+    expect(buttons("3")).toEqual(["Cancel", "Transcript"]);
+    expect(buttons("2")).toEqual(["Retry", "Transcript"]);
+    expect(buttons("1")).toEqual(["Transcript"]);
+  });
+});
