@@ -65,6 +65,12 @@ pub enum Command {
         #[arg(long, default_value_t = 100)]
         limit: u32,
     },
+    /// What the agent remembers: list, search or forget saved facts.
+    #[command(subcommand)]
+    Memory(crate::memory_cmd::MemoryCommand),
+    /// Scheduled jobs: list, add or remove.
+    #[command(subcommand)]
+    Schedule(crate::memory_cmd::ScheduleCommand),
     /// Store or remove API keys (in the OS keyring, or an owner-only file without one).
     #[command(subcommand)]
     Secret(crate::secret_cmd::SecretCommand),
@@ -131,6 +137,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Doctor { json } => Ok(crate::doctor::run(&home, json)),
         Command::Secret(command) => crate::secret_cmd::run(&home, command),
+        Command::Memory(command) => crate::memory_cmd::memory(&home, command),
+        Command::Schedule(command) => crate::memory_cmd::schedule(&home, command),
     }
 }
 
@@ -156,7 +164,7 @@ async fn process_queue(home: &ZetaHome, json: bool, approve: Approve) -> Result<
         exit_when_idle: true,
         ..WorkerOptions::default()
     };
-    let (core, mut events, handle) = spawn_worker(home.clone(), configured_agent(home), options)?;
+    let (core, mut events, handle) = spawn_worker(home.clone(), configured_agent(home)?, options)?;
     // The printer answers approvals through `ops`. The event stream ends when the worker
     // does, because the worker's is then the last event sender left.
     let ops = core.ops();

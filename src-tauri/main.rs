@@ -6,6 +6,7 @@ mod cli;
 mod desktop;
 mod doctor;
 mod logging;
+mod memory_cmd;
 mod secret_cmd;
 mod terminal_approval;
 

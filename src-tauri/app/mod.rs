@@ -64,12 +64,9 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::task_metrics,
         ])
         .setup(move |app| {
+            let agent = configured_agent(&home)?;
             let (core, events, handle) = tauri::async_runtime::block_on(async {
-                spawn_worker(
-                    home.clone(),
-                    configured_agent(&home),
-                    WorkerOptions::default(),
-                )
+                spawn_worker(home.clone(), agent, WorkerOptions::default())
             })?;
             app.manage(QueueManager::new(core, &home)?);
             app.manage(settings_manager::SettingsManager::new(&home));

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::{json, Value};
-use zeta_core::{spawn_worker, AgentLoop, Core, Event, WorkerOptions, ZetaHome};
+use zeta_core::{spawn_worker, Core, Event, WorkerOptions, ZetaHome};
 use zeta_llm::SettingsModels;
 use zeta_scripted_llm::{Recorded, ScriptedServer, Step, Wire};
 
@@ -131,12 +131,9 @@ impl Setup {
         tokio::task::JoinHandle<Result<(), zeta_core::CoreError>>,
     ) {
         let home = ZetaHome::at(self.home.path()).expect("home");
-        let agent = AgentLoop::new(
-            SettingsModels::new(zeta_llm::SecretStore::for_home(self.home.path())),
-            zeta_tools::registry(),
-            self.home.path().join("souls"),
-            self.home.path().to_path_buf(),
-        );
+        let models = SettingsModels::new(zeta_llm::SecretStore::for_home(self.home.path()));
+        let agent = zeta_tools::configure(models, &home, self.home.path().to_path_buf())
+            .expect("configure the agent");
         spawn_worker(home, agent, WorkerOptions::default()).expect("spawn worker")
     }
 }

@@ -4,6 +4,7 @@
 
 mod consent;
 mod harness;
+mod memory;
 mod secrets;
 
 use std::process::Command;

@@ -11,6 +11,8 @@
 //! - [`audit`]: the audit log of tool calls and their decisions.
 //! - [`metrics`]: per-task counts of model requests, tool calls, denials and tokens.
 //! - [`policy`]: blocked commands and the permission decision.
+//! - [`memory`]: facts the agent saved, full-text search, the long-term summary.
+//! - [`scheduler`]: scheduled jobs (cron or once) enqueued as tasks when due.
 //! - [`home`]: where the files live (`$ZETA_HOME`).
 
 pub mod agent;
@@ -19,11 +21,13 @@ pub mod audit;
 pub mod error;
 pub mod home;
 pub mod lock;
+pub mod memory;
 pub mod metrics;
 pub mod model;
 pub mod policy;
 pub mod protocol;
 pub mod queue;
+pub mod scheduler;
 pub mod settings;
 pub mod tool;
 pub mod worker;

@@ -65,6 +65,36 @@ const MIGRATIONS: &[M<'static>] = &[
         tokens_out     INTEGER NOT NULL
     );",
     ),
+    M::up(
+        "CREATE TABLE memory_facts (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        text        TEXT    NOT NULL,
+        tags        TEXT    NOT NULL DEFAULT '',
+        task_id     INTEGER,
+        created_at  INTEGER NOT NULL
+    );
+    CREATE VIRTUAL TABLE memory_fts USING fts5(text, tags, content='memory_facts', content_rowid='id');
+    CREATE TRIGGER memory_facts_ai AFTER INSERT ON memory_facts BEGIN
+        INSERT INTO memory_fts(rowid, text, tags) VALUES (new.id, new.text, new.tags);
+    END;
+    CREATE TRIGGER memory_facts_ad AFTER DELETE ON memory_facts BEGIN
+        INSERT INTO memory_fts(memory_fts, rowid, text, tags) VALUES ('delete', old.id, old.text, old.tags);
+    END;
+    CREATE TABLE memory_summary (
+        id          INTEGER PRIMARY KEY CHECK (id = 1),
+        text        TEXT    NOT NULL,
+        updated_at  INTEGER NOT NULL
+    );
+    CREATE TABLE schedules (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        spec        TEXT    NOT NULL,
+        message     TEXT    NOT NULL,
+        next_run_at INTEGER,
+        last_run_at INTEGER,
+        enabled     INTEGER NOT NULL DEFAULT 1,
+        created_at  INTEGER NOT NULL
+    );",
+    ),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -77,6 +77,7 @@ pub fn spawn_worker<A: Agent>(
 > {
     let queue = TaskQueue::open(&home.database_file())?;
     let audit = AuditLog::open(&home.database_file())?;
+    let scheduler = crate::scheduler::Scheduler::open(&home.database_file())?;
     let (ops_tx, ops_rx) = mpsc::unbounded_channel();
     let (events, first_rx) = broadcast::channel(4096);
     let worker = Worker {
@@ -85,6 +86,7 @@ pub fn spawn_worker<A: Agent>(
         options,
         queue,
         audit,
+        scheduler,
         events: events.clone(),
         lock: None,
         paused: false,
@@ -129,6 +131,7 @@ struct Worker<A> {
     options: WorkerOptions,
     queue: TaskQueue,
     audit: AuditLog,
+    scheduler: crate::scheduler::Scheduler,
     events: broadcast::Sender<Event>,
     lock: Option<WorkerLock>,
     paused: bool,
@@ -171,6 +174,13 @@ impl<A: Agent> Worker<A> {
                 },
                 joined = join_running(&mut self.running) => self.finish(joined),
                 _ = tick.tick() => {
+                    if self.lock.is_some() && !self.shutting_down {
+                        let fired = self.scheduler.fire_due(crate::queue::now_ms());
+                        for task in self.tolerate(fired)?.unwrap_or_default() {
+                            tracing::info!(task = task.id, "a scheduled job is due");
+                            self.emit(Event::TaskQueued { task });
+                        }
+                    }
                     let version = self.queue.data_version();
                     if let Some(version) = self.tolerate(version)? {
                         if version != seen_version {

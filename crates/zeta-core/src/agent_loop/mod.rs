@@ -71,7 +71,14 @@ pub struct AgentLoop<S> {
     workdir: PathBuf,
     /// Calls per tool in this worker's life, for the per-session rate limits.
     session: SessionCounts,
+    /// What is remembered across tasks (the long-term summary and saved facts).
+    memory: Option<crate::memory::MemoryStore>,
+    /// Describes the computer for the system prompt (seed 001), gathered per task.
+    environment: Option<Environment>,
 }
+
+/// Gathers the environment snapshot: OS, session, screen, folder, processes, memory, disk.
+pub type Environment = Arc<dyn Fn() -> String + Send + Sync>;
 
 impl<S: ModelSource> AgentLoop<S> {
     pub fn new(models: S, tools: ToolRegistry, souls_dir: PathBuf, workdir: PathBuf) -> Self {
@@ -81,7 +88,33 @@ impl<S: ModelSource> AgentLoop<S> {
             souls_dir,
             workdir,
             session: SessionCounts::default(),
+            memory: None,
+            environment: None,
         }
+    }
+
+    /// Remembers across tasks: the long-term summary and facts matching the request open
+    /// each task, and each finished task adds a line to the summary.
+    pub fn with_memory(mut self, memory: crate::memory::MemoryStore) -> Self {
+        self.memory = Some(memory);
+        self
+    }
+
+    /// Puts an environment snapshot, taken at the start of each task, in its system prompt.
+    pub fn with_environment(mut self, environment: Environment) -> Self {
+        self.environment = Some(environment);
+        self
+    }
+
+    /// The memory part of the first user turn: the summary and the facts that match.
+    fn recall(&self, request: &str) -> Option<String> {
+        let memory = self.memory.as_ref()?;
+        let summary = memory.summary().unwrap_or_else(|e| {
+            tracing::warn!("could not read the long-term summary: {e}");
+            String::new()
+        });
+        let facts = memory.search(request, 5).unwrap_or_default();
+        prompt::recall(&summary, &facts)
     }
 
     /// Every tool the model is offered: the registry's and the loop's own (`propose_plan`).
@@ -154,12 +187,18 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             Protocol::Auto => Mode::Json,
         };
         let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
-        let system = match mode {
+        let mut system = match mode {
             Mode::Native => prompt::native_prompt(&soul),
             Mode::Json => prompt::planner_prompt(&soul, &agent.specs()),
         };
-        let first =
+        if let Some(environment) = &agent.environment {
+            system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
+        }
+        let mut first =
             prompt::first_user_turn(&ctx.task.message, ctx.task.previous_context.as_deref());
+        if let Some(recalled) = agent.recall(&ctx.task.message) {
+            first.push_str(&format!("\n\n{recalled}"));
+        }
         Self {
             agent,
             model,
@@ -188,6 +227,17 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     /// Runs the task, then reports and stores what it used.
     async fn go(mut self) -> AgentOutcome {
         let outcome = self.iterate().await;
+        if let (Some(memory), AgentOutcome::Done { reply }) = (&self.agent.memory, &outcome) {
+            let line = format!(
+                "Task {}: asked \"{}\"; answered \"{}\"",
+                self.task_id(),
+                self.ctx.task.message,
+                reply
+            );
+            if let Err(e) = memory.note_task(&line) {
+                tracing::warn!("could not update the long-term summary: {e}");
+            }
+        }
         self.metrics.task_id = self.task_id();
         if let Some(audit) = &self.ctx.audit {
             if let Err(e) = audit.record_metrics(&self.metrics) {

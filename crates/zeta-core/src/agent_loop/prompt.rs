@@ -110,3 +110,23 @@ pub fn first_user_turn(message: &str, previous_context: Option<&str>) -> String 
 
 /// Sent, with no tools, when the iteration cap is reached.
 pub const MAX_ITERATIONS_PROMPT: &str = "Max iterations reached. Summarise everything.";
+
+/// What the agent remembers for this request: the long-term summary and matching facts,
+/// marked as its own notes (not the user's words). `None` when there is nothing.
+pub fn recall(summary: &str, facts: &[crate::memory::Fact]) -> Option<String> {
+    let mut parts = Vec::new();
+    if !summary.trim().is_empty() {
+        parts.push(format!(
+            "Recent tasks (your long-term notes):\n{}",
+            summary.trim()
+        ));
+    }
+    if !facts.is_empty() {
+        let lines: Vec<String> = facts
+            .iter()
+            .map(|f| format!("- [{}] {}", f.id, f.text))
+            .collect();
+        parts.push(format!("Saved facts that may help:\n{}", lines.join("\n")));
+    }
+    (!parts.is_empty()).then(|| format!("(From memory; use it if relevant.)\n{}", parts.join("\n")))
+}

@@ -1,0 +1,342 @@
+//! What the agent remembers across tasks and restarts (seeds 001, 004), in the queue's
+//! SQLite file: facts it saved (`memory_save`), searched with full-text search
+//! (`memory_search`, FTS5 with BM25 ranking), and a long-term summary of recent tasks that
+//! opens every task's conversation. The user lists and forgets facts (`zeta memory`, UI).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{params, Connection};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use ts_rs::TS;
+
+use crate::error::CoreError;
+use crate::model::ToolSpec;
+use crate::queue::{now_ms, TaskQueue};
+use crate::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
+
+/// One remembered fact.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct Fact {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub text: String,
+    pub tags: String,
+    #[ts(type = "number | null")]
+    pub task_id: Option<i64>,
+    #[ts(type = "number")]
+    pub created_at: i64,
+}
+
+/// Longest long-term summary kept, in characters (the oldest lines go first).
+pub const SUMMARY_MAX_CHARS: usize = 2000;
+
+#[derive(Clone)]
+pub struct MemoryStore {
+    conn: Arc<Mutex<Connection>>,
+    path: PathBuf,
+}
+
+impl MemoryStore {
+    pub fn open(db: &Path) -> Result<Self, CoreError> {
+        Ok(Self {
+            conn: Arc::new(Mutex::new(TaskQueue::open(db)?.into_connection())),
+            path: db.to_path_buf(),
+        })
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, CoreError> {
+        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        f(&conn).map_err(|source| CoreError::Database {
+            path: self.path.clone(),
+            source,
+        })
+    }
+
+    pub fn save(&self, text: &str, tags: &str, task_id: Option<i64>) -> Result<Fact, CoreError> {
+        let created_at = now_ms();
+        let id = self.with(|c| {
+            c.execute(
+                "INSERT INTO memory_facts (text, tags, task_id, created_at) VALUES (?1, ?2, ?3, ?4)",
+                params![text, tags, task_id, created_at],
+            )?;
+            Ok(c.last_insert_rowid())
+        })?;
+        Ok(Fact {
+            id,
+            text: text.into(),
+            tags: tags.into(),
+            task_id,
+            created_at,
+        })
+    }
+
+    /// Facts matching any word of `query` (prefix matches; common words ignored), those
+    /// matching more and rarer words first (BM25).
+    pub fn search(&self, query: &str, limit: u32) -> Result<Vec<Fact>, CoreError> {
+        let Some(fts) = fts_query(query) else {
+            return Ok(Vec::new());
+        };
+        self.with(|c| {
+            let mut stmt = c.prepare(
+                "SELECT f.id, f.text, f.tags, f.task_id, f.created_at FROM memory_fts
+                 JOIN memory_facts f ON f.id = memory_fts.rowid
+                 WHERE memory_fts MATCH ?1 ORDER BY bm25(memory_fts) LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![fts, limit], row_to_fact)?;
+            rows.collect()
+        })
+    }
+
+    /// Every fact, newest first.
+    pub fn list(&self, limit: u32) -> Result<Vec<Fact>, CoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare(
+                "SELECT id, text, tags, task_id, created_at FROM memory_facts ORDER BY id DESC LIMIT ?1",
+            )?;
+            let rows = stmt.query_map([limit], row_to_fact)?;
+            rows.collect()
+        })
+    }
+
+    /// Deletes fact `id`; false when there was none.
+    pub fn forget(&self, id: i64) -> Result<bool, CoreError> {
+        self.with(|c| {
+            c.execute("DELETE FROM memory_facts WHERE id = ?1", [id])
+                .map(|n| n > 0)
+        })
+    }
+
+    pub fn summary(&self) -> Result<String, CoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare("SELECT text FROM memory_summary WHERE id = 1")?;
+            let mut rows = stmt.query([])?;
+            Ok(match rows.next()? {
+                Some(row) => row.get(0)?,
+                None => String::new(),
+            })
+        })
+    }
+
+    /// Adds one line to the long-term summary, dropping the oldest lines past the cap.
+    pub fn note_task(&self, line: &str) -> Result<(), CoreError> {
+        let mut lines: Vec<String> = self.summary()?.lines().map(str::to_string).collect();
+        lines.push(one_line(line, 240));
+        while lines.iter().map(|l| l.len() + 1).sum::<usize>() > SUMMARY_MAX_CHARS
+            && lines.len() > 1
+        {
+            lines.remove(0);
+        }
+        let text = lines.join("\n");
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO memory_summary (id, text, updated_at) VALUES (1, ?1, ?2)
+                 ON CONFLICT(id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at",
+                params![text, now_ms()],
+            )
+            .map(|_| ())
+        })
+    }
+
+    /// Clears the long-term summary (the user asked to forget everything).
+    pub fn clear_summary(&self) -> Result<(), CoreError> {
+        self.with(|c| c.execute("DELETE FROM memory_summary", []).map(|_| ()))
+    }
+}
+
+fn row_to_fact(r: &rusqlite::Row<'_>) -> rusqlite::Result<Fact> {
+    Ok(Fact {
+        id: r.get(0)?,
+        text: r.get(1)?,
+        tags: r.get(2)?,
+        task_id: r.get(3)?,
+        created_at: r.get(4)?,
+    })
+}
+
+/// Words too common to search by.
+const STOPWORDS: &[&str] = &[
+    "the", "and", "for", "are", "was", "you", "your", "with", "that", "this", "what", "where",
+    "when", "which", "who", "how", "why", "from", "have", "has", "can", "could", "would", "should",
+    "please", "about", "into", "its", "our", "their", "them", "they", "there",
+];
+
+/// The words of `query` as an FTS5 query: each quoted (so punctuation cannot break the
+/// syntax), prefix-matched, any of them.
+fn fts_query(query: &str) -> Option<String> {
+    let words: Vec<String> = query
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .filter(|w| w.chars().count() >= 2 && !STOPWORDS.contains(&w.as_str()))
+        .map(|w| format!("\"{w}\"*"))
+        .collect();
+    (!words.is_empty()).then(|| words.join(" OR "))
+}
+
+fn one_line(text: &str, max: usize) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match flat.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &flat[..at]),
+        None => flat,
+    }
+}
+
+/// `memory_save`: keep a fact for later tasks.
+pub struct MemorySave(pub MemoryStore);
+/// `memory_search`: find saved facts.
+pub struct MemorySearch(pub MemoryStore);
+
+impl Tool for MemorySave {
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "memory_save".into(),
+            description: "Remember a fact for later tasks (the user's preferences, names, paths, \
+decisions). Keep it short and self-contained."
+                .into(),
+            parameters: json!({"type": "object", "properties": {
+                "text": {"type": "string", "minLength": 1, "maxLength": 2000},
+                "tags": {"type": "string", "description": "a few words to find it by"}
+            }, "required": ["text"], "additionalProperties": false}),
+        }
+    }
+    fn has_side_effects(&self) -> bool {
+        // It changes only Zeta's own memory, which the user can see and clear.
+        false
+    }
+    fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let text = arguments
+                .get("text")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let tags = arguments
+                .get("tags")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            match self.0.save(text.trim(), tags.trim(), None) {
+                Ok(fact) => ToolOutput::ok(
+                    format!("Saved as fact {}.", fact.id),
+                    format!("remembered fact {}", fact.id),
+                ),
+                Err(e) => ToolOutput::error(format!("memory_save: {e}")),
+            }
+        })
+    }
+}
+
+impl Tool for MemorySearch {
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "memory_search".into(),
+            description: "Search the facts saved in earlier tasks (full-text, best match first)."
+                .into(),
+            parameters: json!({"type": "object", "properties": {
+                "query": {"type": "string", "minLength": 1},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 50}
+            }, "required": ["query"], "additionalProperties": false}),
+        }
+    }
+    fn has_side_effects(&self) -> bool {
+        false
+    }
+    fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let query = arguments
+                .get("query")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let limit = arguments.get("limit").and_then(Value::as_u64).unwrap_or(10) as u32;
+            match self.0.search(query, limit) {
+                Ok(found) if found.is_empty() => {
+                    ToolOutput::ok(format!("No saved fact matches {query:?}."), "no match")
+                }
+                Ok(found) => {
+                    let lines: Vec<String> = found
+                        .iter()
+                        .map(|f| format!("[{}] {}", f.id, f.text))
+                        .collect();
+                    ToolOutput::ok(lines.join("\n"), format!("{} facts", found.len()))
+                }
+                Err(e) => ToolOutput::error(format!("memory_search: {e}")),
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facts_are_found_by_words_in_any_order_and_forgotten() {
+        let dir = tempfile::tempdir().expect("dir");
+        let db = dir.path().join("zeta.db");
+        let store = MemoryStore::open(&db).expect("open");
+        store
+            .save(
+                "The user's backup drive is /mnt/backup-disk",
+                "backup drive",
+                Some(1),
+            )
+            .expect("save");
+        store
+            .save("Preferred editor: helix", "editor", None)
+            .expect("save");
+        let found = store.search("backup drive?", 5).expect("search");
+        assert_eq!(found.len(), 1);
+        assert!(found[0].text.contains("/mnt/backup-disk"));
+        assert_eq!(
+            store.search("DRIVE backup", 5).expect("search").len(),
+            1,
+            "any order, any case"
+        );
+        assert_eq!(
+            store.search("edit", 5).expect("search").len(),
+            1,
+            "prefixes match"
+        );
+        assert!(store
+            .search("\"); DROP TABLE memory_facts; --", 5)
+            .expect("search")
+            .is_empty());
+        let ranked = store.search("where is my backup drive", 5).expect("search");
+        assert_eq!(ranked.len(), 1, "a question finds the fact: {ranked:?}");
+        assert!(
+            store
+                .search("the what where", 5)
+                .expect("search")
+                .is_empty(),
+            "stopwords alone"
+        );
+        // A second connection (another process, or after a restart) sees the same facts.
+        let again = MemoryStore::open(&db).expect("reopen");
+        assert_eq!(again.list(10).expect("list").len(), 2);
+        assert!(again.forget(found[0].id).expect("forget"));
+        assert!(!again.forget(found[0].id).expect("forget twice"));
+        assert!(
+            store.search("backup", 5).expect("search").is_empty(),
+            "gone from the index too"
+        );
+    }
+
+    #[test]
+    fn the_summary_keeps_the_newest_lines_within_its_cap() {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = MemoryStore::open(&dir.path().join("zeta.db")).expect("open");
+        assert_eq!(store.summary().expect("empty"), "");
+        for i in 0..100 {
+            store
+                .note_task(&format!(
+                    "task {i}: asked something and got an answer of some length"
+                ))
+                .expect("note");
+        }
+        let summary = store.summary().expect("summary");
+        assert!(summary.len() <= SUMMARY_MAX_CHARS);
+        assert!(summary.ends_with("task 99: asked something and got an answer of some length"));
+        assert!(!summary.contains("task 0:"));
+    }
+}
