@@ -2,15 +2,15 @@
 //! asked-approved, asked-denied, denied, blocked, invalid), who decided, and the result
 //! summary. Written by the agent loop, read by `zeta audit`.
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
 
 use rusqlite::{params, Connection};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::db::SharedDb;
 use crate::error::CoreError;
-use crate::queue::{now_ms, TaskQueue};
+use crate::queue::now_ms;
 
 /// One audited call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -38,34 +38,23 @@ pub struct AuditEntry {
 /// A handle for writing entries; cheap to clone, shared by the tasks of one worker.
 #[derive(Clone)]
 pub struct AuditLog {
-    conn: Arc<Mutex<Connection>>,
-    path: PathBuf,
+    db: SharedDb,
 }
 
 impl AuditLog {
     /// Opens the queue database (its schema includes the audit table).
     pub fn open(db: &Path) -> Result<Self, CoreError> {
-        let conn = TaskQueue::open(db)?.into_connection();
         Ok(Self {
-            conn: Arc::new(Mutex::new(conn)),
-            path: db.to_path_buf(),
+            db: SharedDb::open(db)?,
         })
     }
 
     /// Runs `f` on the connection, naming the database in any error.
     pub(crate) fn with_conn<T>(
         &self,
-        f: impl FnOnce(&Connection) -> Result<T, rusqlite::Error>,
+        f: impl FnOnce(&mut Connection) -> Result<T, rusqlite::Error>,
     ) -> Result<T, CoreError> {
-        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        f(&conn).map_err(|e| self.err(e))
-    }
-
-    fn err(&self, source: rusqlite::Error) -> CoreError {
-        CoreError::Database {
-            path: self.path.clone(),
-            source,
-        }
+        self.db.with(f)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -80,14 +69,14 @@ impl AuditLog {
         ok: bool,
         summary: &str,
     ) -> Result<(), CoreError> {
-        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        conn.execute(
-            "INSERT INTO audit (task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![task_id, call_id, tool, arguments.to_string(), decision, decided_by, ok, summary, now_ms()],
-        )
-        .map_err(|e| self.err(e))?;
-        Ok(())
+        self.with_conn(|conn| {
+            conn.execute(
+                "INSERT INTO audit (task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![task_id, call_id, tool, arguments.to_string(), decision, decided_by, ok, summary, now_ms()],
+            )
+            .map(|_| ())
+        })
     }
 
     /// The newest `limit` entries, oldest first.
@@ -109,10 +98,9 @@ impl AuditLog {
     }
 
     fn query(&self, sql: &str, param: i64) -> Result<Vec<AuditEntry>, CoreError> {
-        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        let mut stmt = conn.prepare(sql).map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map([param], |r| {
+        self.with_conn(|conn| {
+            let mut stmt = conn.prepare(sql)?;
+            let rows = stmt.query_map([param], |r| {
                 Ok(AuditEntry {
                     id: r.get(0)?,
                     task_id: r.get(1)?,
@@ -125,11 +113,9 @@ impl AuditLog {
                     summary: r.get(8)?,
                     created_at: r.get(9)?,
                 })
-            })
-            .map_err(|e| self.err(e))?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| self.err(e));
-        rows
+            })?;
+            rows.collect()
+        })
     }
 }
 

@@ -18,6 +18,7 @@
 pub mod agent;
 pub mod agent_loop;
 pub mod audit;
+pub mod db;
 pub mod error;
 pub mod home;
 pub mod lock;

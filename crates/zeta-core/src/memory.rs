@@ -3,17 +3,17 @@
 //! (`memory_search`, FTS5 with BM25 ranking), and a long-term summary of recent tasks that
 //! opens every task's conversation. The user lists and forgets facts (`zeta memory`, UI).
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
 
 use rusqlite::{params, Connection};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use ts_rs::TS;
 
+use crate::db::SharedDb;
 use crate::error::CoreError;
 use crate::model::ToolSpec;
-use crate::queue::{now_ms, TaskQueue};
+use crate::queue::now_ms;
 use crate::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
 
 /// One remembered fact.
@@ -36,24 +36,21 @@ pub const SUMMARY_MAX_CHARS: usize = 2000;
 
 #[derive(Clone)]
 pub struct MemoryStore {
-    conn: Arc<Mutex<Connection>>,
-    path: PathBuf,
+    db: SharedDb,
 }
 
 impl MemoryStore {
     pub fn open(db: &Path) -> Result<Self, CoreError> {
         Ok(Self {
-            conn: Arc::new(Mutex::new(TaskQueue::open(db)?.into_connection())),
-            path: db.to_path_buf(),
+            db: SharedDb::open(db)?,
         })
     }
 
-    fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, CoreError> {
-        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        f(&conn).map_err(|source| CoreError::Database {
-            path: self.path.clone(),
-            source,
-        })
+    fn with<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
+    ) -> Result<T, CoreError> {
+        self.db.with(f)
     }
 
     pub fn save(&self, text: &str, tags: &str, task_id: Option<i64>) -> Result<Fact, CoreError> {

@@ -7,9 +7,8 @@
 //! once when the worker starts, however many times it was missed, and then keeps its
 //! schedule from now on.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::str::FromStr;
-use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Local, NaiveDateTime, TimeZone};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -17,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use ts_rs::TS;
 
+use crate::db::SharedDb;
 use crate::error::CoreError;
 use crate::model::ToolSpec;
 use crate::queue::{now_ms, Task, TaskQueue};
@@ -83,14 +83,15 @@ impl When {
 /// The `cron` crate wants seconds first: a five-field expression gets `0` seconds.
 fn schedule(expr: &str) -> Result<cron::Schedule, String> {
     let fields = expr.split_whitespace().count();
-    let full =
-        match fields {
-            5 => format!("0 {expr}"),
-            6 | 7 => expr.to_string(),
-            n => return Err(format!(
+    let full = match fields {
+        5 => format!("0 {expr}"),
+        6 | 7 => expr.to_string(),
+        n => {
+            return Err(format!(
                 "a cron expression has 5 fields (minute hour day month weekday); {expr:?} has {n}"
-            )),
-        };
+            ))
+        }
+    };
     cron::Schedule::from_str(&full)
         .map_err(|e| format!("{expr:?} is not a valid cron expression: {e}"))
 }
@@ -137,15 +138,13 @@ pub struct Job {
 
 #[derive(Clone)]
 pub struct Scheduler {
-    conn: Arc<Mutex<Connection>>,
-    path: PathBuf,
+    db: SharedDb,
 }
 
 impl Scheduler {
     pub fn open(db: &Path) -> Result<Self, CoreError> {
         Ok(Self {
-            conn: Arc::new(Mutex::new(TaskQueue::open(db)?.into_connection())),
-            path: db.to_path_buf(),
+            db: SharedDb::open(db)?,
         })
     }
 
@@ -153,11 +152,7 @@ impl Scheduler {
         &self,
         f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
     ) -> Result<T, CoreError> {
-        let mut conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        f(&mut conn).map_err(|source| CoreError::Database {
-            path: self.path.clone(),
-            source,
-        })
+        self.db.with(f)
     }
 
     pub fn add(&self, when: &When, message: &str) -> Result<Job, CoreError> {
@@ -238,7 +233,7 @@ impl Scheduler {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let queue = TaskQueue::open(&self.path)?;
+        let queue = TaskQueue::open(self.db.path())?;
         ids.into_iter().map(|id| queue.get(id)).collect()
     }
 
