@@ -3,6 +3,7 @@
 //! temporary folders. Every scenario also checks the request log for orphaned tool results.
 
 mod consent;
+mod context;
 mod harness;
 mod memory;
 mod secrets;

@@ -11,6 +11,7 @@
 //! - [`audit`]: the audit log of tool calls and their decisions.
 //! - [`metrics`]: per-task counts of model requests, tool calls, denials and tokens.
 //! - [`policy`]: blocked commands and the permission decision.
+//! - [`context`]: token counts, compaction and large-output compression (seed 003).
 //! - [`memory`]: facts the agent saved, full-text search, the long-term summary.
 //! - [`scheduler`]: scheduled jobs (cron or once) enqueued as tasks when due.
 //! - [`home`]: where the files live (`$ZETA_HOME`).
@@ -18,6 +19,7 @@
 pub mod agent;
 pub mod agent_loop;
 pub mod audit;
+pub mod context;
 pub mod db;
 pub mod error;
 pub mod home;

@@ -136,6 +136,18 @@ pub enum Event {
         task_id: i64,
         iteration: u32,
         max_iterations: u32,
+        /// The size of the request about to be sent, in tokens, and the model's window.
+        context_tokens: u32,
+        context_window: u32,
+    },
+    /// The conversation was compacted to fit the window: `kind` is `soft` (old outputs
+    /// shrunk) or `hard` (older turns folded into a summary).
+    Compacted {
+        #[ts(type = "number")]
+        task_id: i64,
+        kind: String,
+        before: u32,
+        after: u32,
     },
     /// Text streamed from the model as it arrives.
     LlmDelta {

@@ -32,6 +32,8 @@ pub struct Settings {
     pub voice: VoiceSettings,
     pub screenshot: ScreenshotSettings,
     pub permissions: PermissionSettings,
+    /// Keeping requests within the model's window (seed 003).
+    pub context: ContextSettings,
 }
 
 impl Default for Settings {
@@ -47,6 +49,34 @@ impl Default for Settings {
             voice: VoiceSettings::default(),
             screenshot: ScreenshotSettings::default(),
             permissions: PermissionSettings::default(),
+            context: ContextSettings::default(),
+        }
+    }
+}
+
+/// How the conversation is kept within the model's window.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ContextSettings {
+    /// Compact when a request would pass the thresholds (off: requests grow until the
+    /// server refuses them).
+    pub compaction: bool,
+    /// Share of the window past which old tool outputs shrink.
+    pub soft_ratio: f32,
+    /// Share of the window past which older turns fold into a summary.
+    pub hard_ratio: f32,
+    /// Tool outputs longer than this many characters are compressed before they enter the
+    /// history; the full text is kept on disk.
+    pub large_output_chars: u32,
+}
+
+impl Default for ContextSettings {
+    fn default() -> Self {
+        Self {
+            compaction: true,
+            soft_ratio: 0.6,
+            hard_ratio: 0.9,
+            large_output_chars: 2000,
         }
     }
 }
@@ -171,6 +201,8 @@ pub struct ProviderSettings {
     pub idle_timeout_ms: u64,
     /// Attempts per request, the first included, before the next provider is tried.
     pub max_attempts: u32,
+    /// The model's context window in tokens.
+    pub context_window: u32,
 }
 
 impl Default for ProviderSettings {
@@ -183,6 +215,7 @@ impl Default for ProviderSettings {
             stream: true,
             idle_timeout_ms: 120_000,
             max_attempts: 4,
+            context_window: 32_768,
         }
     }
 }
@@ -438,6 +471,41 @@ impl Settings {
                 ),
             );
             self.permissions.default_rate_limit = d.permissions.default_rate_limit;
+        }
+        if !(1024..=4_000_000).contains(&self.provider.context_window) {
+            bad(
+                "provider.contextWindow",
+                format!(
+                    "{} is outside 1024..=4000000 tokens; using {}",
+                    self.provider.context_window, d.provider.context_window
+                ),
+            );
+            self.provider.context_window = d.provider.context_window;
+        }
+        let c = &self.context;
+        if !(0.1..=1.0).contains(&c.soft_ratio)
+            || !(0.1..=1.0).contains(&c.hard_ratio)
+            || c.soft_ratio >= c.hard_ratio
+        {
+            bad(
+                "context",
+                format!(
+                    "softRatio {} and hardRatio {} must be within 0.1..=1.0 with softRatio below hardRatio; using {} and {}",
+                    c.soft_ratio, c.hard_ratio, d.context.soft_ratio, d.context.hard_ratio
+                ),
+            );
+            self.context.soft_ratio = d.context.soft_ratio;
+            self.context.hard_ratio = d.context.hard_ratio;
+        }
+        if !(200..=1_000_000).contains(&self.context.large_output_chars) {
+            bad(
+                "context.largeOutputChars",
+                format!(
+                    "{} is outside 200..=1000000; using {}",
+                    self.context.large_output_chars, d.context.large_output_chars
+                ),
+            );
+            self.context.large_output_chars = d.context.large_output_chars;
         }
         if !(1..=600).contains(&self.voice.max_recording_secs) {
             bad(

@@ -78,5 +78,6 @@ pub fn configure<S: zeta_core::agent_loop::ModelSource>(
         workdir,
     )
     .with_memory(memory)
+    .with_outputs_dir(home.root().join("outputs"))
     .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir))))
 }

@@ -10,7 +10,11 @@ import type { WorkerState } from "./WorkerState";
 /**
  * Something that happened in the core, in order.
  */
-export type Event = { "type": "taskQueued", task: Task, } | { "type": "taskStarted", task: Task, } | { "type": "iterationStarted", taskId: number, iteration: number, maxIterations: number, } | { "type": "llmDelta", taskId: number, text: string, } | { "type": "toolCallStarted", taskId: number, callId: string, tool: string, arguments: unknown, } | { "type": "toolOutput", taskId: number, callId: string, chunk: string, } | { "type": "toolCallFinished", taskId: number, callId: string, tool: string, ok: boolean, 
+export type Event = { "type": "taskQueued", task: Task, } | { "type": "taskStarted", task: Task, } | { "type": "iterationStarted", taskId: number, iteration: number, maxIterations: number, 
+/**
+ * The size of the request about to be sent, in tokens, and the model's window.
+ */
+contextTokens: number, contextWindow: number, } | { "type": "compacted", taskId: number, kind: string, before: number, after: number, } | { "type": "llmDelta", taskId: number, text: string, } | { "type": "toolCallStarted", taskId: number, callId: string, tool: string, arguments: unknown, } | { "type": "toolOutput", taskId: number, callId: string, chunk: string, } | { "type": "toolCallFinished", taskId: number, callId: string, tool: string, ok: boolean, 
 /**
  * One line for the UI.
  */

@@ -18,4 +18,8 @@ idleTimeoutMs: number,
 /**
  * Attempts per request, the first included, before the next provider is tried.
  */
-maxAttempts: number, };
+maxAttempts: number, 
+/**
+ * The model's context window in tokens.
+ */
+contextWindow: number, };

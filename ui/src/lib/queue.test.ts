@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../bindings/Task";
-import { activeTasks, applyEvent, composerAction, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated } from "./queue";
+import { activeTasks, applyEvent, composerAction, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated, kTokens } from "./queue";
 
 const task = (id: number, status: Task["status"], message = `m${id}`): Task => ({
   id,
@@ -88,7 +88,7 @@ describe("composerAction", () => {
 describe("live activity", () => {
   it("follows iterations, streamed text and tool calls of the running task only", () => {
     let view = applyEvent(emptyView(), { type: "taskStarted", task: task(4, "running") });
-    view = applyEvent(view, { type: "iterationStarted", taskId: 4, iteration: 1, maxIterations: 50 });
+    view = applyEvent(view, { type: "iterationStarted", taskId: 4, iteration: 1, maxIterations: 50, contextTokens: 100, contextWindow: 32768 });
     view = applyEvent(view, { type: "llmDelta", taskId: 4, text: "Look" });
     view = applyEvent(view, { type: "llmDelta", taskId: 4, text: "ing" });
     view = applyEvent(view, { type: "llmDelta", taskId: 9, text: "other task" });
@@ -101,7 +101,7 @@ describe("live activity", () => {
       type: "toolCallFinished", taskId: 4, callId: "c1", tool: "shell", ok: true, summary: "exit 0", output: "", images: [],
     });
     expect(stepLine(view.live!.steps[0])).toBe("✓ shell ls -la");
-    view = applyEvent(view, { type: "iterationStarted", taskId: 4, iteration: 2, maxIterations: 50 });
+    view = applyEvent(view, { type: "iterationStarted", taskId: 4, iteration: 2, maxIterations: 50, contextTokens: 100, contextWindow: 32768 });
     expect(view.live?.streamed).toBe("");
     view = applyEvent(view, { type: "taskFinished", task: task(4, "done") });
     expect(view.live).toBeNull();
@@ -172,6 +172,11 @@ describe("metrics and activity helpers", () => {
     expect(duration(step)).toBe("1.5 s");
     expect(isTruncated(step.output)).toBe(true);
     expect(isTruncated("plain")).toBe(false);
+    view = applyEvent(view, { type: "iterationStarted", taskId: 9, iteration: 2, maxIterations: 50, contextTokens: 30500, contextWindow: 32768 });
+    view = applyEvent(view, { type: "compacted", taskId: 9, kind: "hard", before: 30500, after: 9000 });
+    expect(view.live?.context).toEqual({ tokens: 30500, window: 32768 });
+    expect(view.live?.compactions).toEqual([{ kind: "hard", before: 30500, after: 9000 }]);
+    expect(kTokens(30500)).toBe("30.5k");
     view = applyEvent(view, { type: "taskFinished", task: task(9, "done") });
     expect(view.live).toBeNull();
     expect(view.activity[9].map((s) => s.images.length)).toEqual([1]);

@@ -48,6 +48,10 @@ export interface Live {
   plan: LivePlan | null;
   /** Messages the user sent while it ran, which reached it. */
   injected: string[];
+  /** The latest request's size and the model's window, in tokens. */
+  context: { tokens: number; window: number } | null;
+  /** Compactions so far: kind and tokens before and after. */
+  compactions: { kind: string; before: number; after: number }[];
 }
 
 export interface QueueView {
@@ -99,7 +103,7 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
       return {
         ...view,
         tasks: upsert(view.tasks, event.task),
-        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [] },
+        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [], context: null, compactions: [] },
       };
     case "taskFinished": {
       const ending = view.live?.taskId === event.task.id ? view.live : null;
@@ -112,6 +116,12 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
         iteration: event.iteration,
         maxIterations: event.maxIterations,
         streamed: "",
+        context: { tokens: event.contextTokens, window: event.contextWindow },
+      }));
+    case "compacted":
+      return withLive(view, event.taskId, (live) => ({
+        ...live,
+        compactions: [...live.compactions, { kind: event.kind, before: event.before, after: event.after }],
       }));
     case "llmDelta":
       return withLive(view, event.taskId, (live) => ({ ...live, streamed: live.streamed + event.text }));
@@ -259,6 +269,11 @@ export function totals(all: TaskMetrics[]): Omit<TaskMetrics, "taskId"> {
     for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += m[k];
   }
   return sum;
+}
+
+/** Tokens in thousands, for the context line ("12.3k"). */
+export function kTokens(n: number): string {
+  return n < 1000 ? String(n) : `${(n / 1000).toFixed(1)}k`;
 }
 
 /** A mark for a plan step's state. */

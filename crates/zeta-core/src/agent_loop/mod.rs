@@ -75,6 +75,8 @@ pub struct AgentLoop<S> {
     memory: Option<crate::memory::MemoryStore>,
     /// Describes the computer for the system prompt (seed 001), gathered per task.
     environment: Option<Environment>,
+    /// Where the full text of compressed tool outputs is kept (`<dir>/task-<id>/<call>.txt`).
+    outputs_dir: Option<PathBuf>,
 }
 
 /// Gathers the environment snapshot: OS, session, screen, folder, processes, memory, disk.
@@ -90,7 +92,14 @@ impl<S: ModelSource> AgentLoop<S> {
             session: SessionCounts::default(),
             memory: None,
             environment: None,
+            outputs_dir: None,
         }
+    }
+
+    /// Keeps the full text of compressed tool outputs under `dir`.
+    pub fn with_outputs_dir(mut self, dir: PathBuf) -> Self {
+        self.outputs_dir = Some(dir);
+        self
     }
 
     /// Remembers across tasks: the long-term summary and facts matching the request open
@@ -176,6 +185,7 @@ struct Run<'a, S, M> {
     /// The latest screenshot the task took, for the dialog's thumbnail.
     last_screenshot: Option<ImageData>,
     metrics: crate::metrics::TaskMetrics,
+    counter: crate::context::Counter,
 }
 
 impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
@@ -213,6 +223,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             approved_steps: Vec::new(),
             last_screenshot: None,
             metrics: Default::default(),
+            counter: Default::default(),
         }
     }
 
@@ -257,15 +268,18 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 return self.cancelled();
             }
             self.inject_user_messages();
-            self.emit(Event::IterationStarted {
-                task_id: self.task_id(),
-                iteration,
-                max_iterations: max,
-            });
             let format = match self.mode {
                 Mode::Native => ResponseFormat::Native,
                 Mode::Json => ResponseFormat::JsonSchema(plan_schema()),
             };
+            let context_tokens = self.fit_context(&format);
+            self.emit(Event::IterationStarted {
+                task_id: self.task_id(),
+                iteration,
+                max_iterations: max,
+                context_tokens: context_tokens as u32,
+                context_window: self.ctx.settings.provider.context_window,
+            });
             let reply = match self.call_model(format).await {
                 Ok(reply) => reply,
                 Err(outcome) => return outcome,
@@ -311,6 +325,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         self.inject_user_messages();
         self.messages
             .push(Message::user(prompt::MAX_ITERATIONS_PROMPT));
+        self.fit_context(&ResponseFormat::Text);
         let reply = match self.call_model(ResponseFormat::Text).await {
             Ok(reply) => reply,
             Err(outcome) => return outcome,
@@ -343,6 +358,65 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             // The user is present and speaking: their words outrank what the model read.
             self.tainted = None;
         }
+    }
+
+    /// Compacts the conversation when the next request would pass the thresholds (see
+    /// `context`), and returns the request's size in tokens.
+    fn fit_context(&mut self, format: &ResponseFormat) -> usize {
+        let tools = match format {
+            ResponseFormat::Native => self.agent.specs(),
+            _ => Vec::new(),
+        };
+        let window = self.ctx.settings.provider.context_window as usize;
+        let settings = self.ctx.settings.context.clone();
+        let before = self.counter.request(&self.messages, &tools);
+        if !settings.compaction {
+            return before;
+        }
+        let soft = (window as f32 * settings.soft_ratio) as usize;
+        let hard = (window as f32 * settings.hard_ratio) as usize;
+        let mut now = before;
+        if now > soft && crate::context::soft_compact(&mut self.messages, 2) {
+            now = self.counter.request(&self.messages, &tools);
+            self.compacted("soft", before, now);
+        }
+        // Fold older turns, keeping less and less of the recent ones, until it fits.
+        let mut keep_tail = 8;
+        while now > hard && keep_tail >= 2 {
+            let start = now;
+            if crate::context::hard_compact(&mut self.messages, keep_tail) {
+                now = self.counter.request(&self.messages, &tools);
+                self.compacted("hard", start, now);
+            }
+            keep_tail /= 2;
+        }
+        let dropped = crate::context::drop_orphans(&mut self.messages);
+        if dropped > 0 {
+            tracing::warn!(
+                task = self.task_id(),
+                dropped,
+                "tool results without their call were dropped"
+            );
+            now = self.counter.request(&self.messages, &tools);
+        }
+        now
+    }
+
+    fn compacted(&mut self, kind: &str, before: usize, after: usize) {
+        self.metrics.compactions += 1;
+        tracing::info!(
+            task = self.task_id(),
+            kind,
+            before,
+            after,
+            "context compacted"
+        );
+        self.emit(Event::Compacted {
+            task_id: self.task_id(),
+            kind: kind.to_string(),
+            before: before as u32,
+            after: after as u32,
+        });
     }
 
     async fn call_model(&mut self, format: ResponseFormat) -> Result<ModelReply, AgentOutcome> {
@@ -459,7 +533,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             short_args(&call.arguments)
         ));
         let content = if executed.ran {
-            wrap_untrusted(&call.name, &output.content)
+            wrap_untrusted(&call.name, &self.compress(&call, &output.content))
         } else {
             output.content.clone()
         };
@@ -479,6 +553,41 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         self.guard
             .after_call(output.ok)
             .map_err(|tripped| self.failed(&tripped.0))
+    }
+
+    /// A large output as it enters the history: compressed (TACO), with where its full
+    /// text is kept for `read_file`.
+    fn compress(&self, call: &ToolCall, content: &str) -> String {
+        let max = self.ctx.settings.context.large_output_chars as usize;
+        let Some(short) = crate::context::compress_output(content, max) else {
+            return content.to_string();
+        };
+        let kept = self.agent.outputs_dir.as_ref().and_then(|dir| {
+            let dir = dir.join(format!("task-{}", self.task_id()));
+            let safe: String = call
+                .id
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let path = dir.join(format!("{safe}.txt"));
+            match std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, content)) {
+                Ok(()) => Some(path),
+                Err(e) => {
+                    tracing::warn!("could not keep the full output at {}: {e}", path.display());
+                    None
+                }
+            }
+        });
+        match kept {
+            Some(path) => format!("{short}\n[The full output ({} characters) is in {}; read_file it for the parts you need.]", content.chars().count(), path.display()),
+            None => short,
+        }
     }
 
     fn record(&mut self, call: &ToolCall, output: &ToolOutput, decision: &str, decided_by: &str) {

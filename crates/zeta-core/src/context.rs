@@ -1,0 +1,451 @@
+//! Context pressure (seed 003): counting tokens, compacting the conversation so every
+//! request fits the model's window, and compressing large tool outputs before they enter
+//! the history (rule-based TACO). Pure functions over the message list; the loop decides
+//! when to call them.
+//!
+//! - Soft compaction (over `softRatio` of the window): old tool outputs shrink to their
+//!   first and last lines.
+//! - Hard compaction (over `hardRatio`): older turns fold into a summary appended to the
+//!   task's first turn. The system prompt and the request are never evicted, nor is the
+//!   latest plan; whole turns go, so no tool result loses its call.
+//! - After any compaction, tool results whose call is gone are dropped (seed 003).
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
+
+use crate::model::{Message, Role, ToolSpec};
+
+/// Tokens counted for an image (a downscaled screenshot), whatever its size.
+pub const IMAGE_TOKENS: usize = 800;
+/// Tokens of framing per message (role, separators).
+const MESSAGE_OVERHEAD: usize = 4;
+
+fn bpe() -> Option<&'static tiktoken_rs::CoreBPE> {
+    static BPE: OnceLock<Option<tiktoken_rs::CoreBPE>> = OnceLock::new();
+    BPE.get_or_init(|| match tiktoken_rs::cl100k_base() {
+        Ok(bpe) => Some(bpe),
+        Err(e) => {
+            tracing::warn!("no tokenizer ({e}); counting 4 characters as a token");
+            None
+        }
+    })
+    .as_ref()
+}
+
+/// Tokens in `text` (cl100k; 4 characters per token if the tokenizer is unavailable).
+pub fn count_text(text: &str) -> usize {
+    match bpe() {
+        Some(bpe) => bpe.encode_ordinary(text).len(),
+        None => text.len().div_ceil(4),
+    }
+}
+
+/// Counts messages, remembering each message's count (a conversation is re-counted
+/// before every request, and most of it has not changed).
+#[derive(Default)]
+pub struct Counter {
+    cache: HashMap<u64, usize>,
+}
+
+impl Counter {
+    pub fn message(&mut self, m: &Message) -> usize {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        m.content.hash(&mut h);
+        for call in &m.tool_calls {
+            call.name.hash(&mut h);
+            call.arguments.to_string().hash(&mut h);
+        }
+        let key = h.finish();
+        let text = *self.cache.entry(key).or_insert_with(|| {
+            let calls: usize = m
+                .tool_calls
+                .iter()
+                .map(|c| count_text(&c.name) + count_text(&c.arguments.to_string()))
+                .sum();
+            count_text(&m.content) + calls
+        });
+        text + MESSAGE_OVERHEAD + m.images.len() * IMAGE_TOKENS
+    }
+
+    /// The whole request: every message and the tool specs offered with it.
+    pub fn request(&mut self, messages: &[Message], tools: &[ToolSpec]) -> usize {
+        let specs: usize = tools
+            .iter()
+            .map(|t| {
+                let key =
+                    Message::system(format!("{}\n{}\n{}", t.name, t.description, t.parameters));
+                self.message(&key)
+            })
+            .sum();
+        messages.iter().map(|m| self.message(m)).sum::<usize>() + specs
+    }
+}
+
+/// Whether `m` is an observation from a tool (a tool turn, or a planner-protocol user turn
+/// carrying wrapped tool output).
+fn is_observation(m: &Message) -> bool {
+    m.role == Role::Tool || (m.role == Role::User && m.content.contains("<untrusted_data"))
+}
+
+/// Shrinks every observation but the last `keep_last` to its first and last lines. True
+/// when something changed.
+pub fn soft_compact(messages: &mut [Message], keep_last: usize) -> bool {
+    let observations: Vec<usize> = (0..messages.len())
+        .filter(|&i| is_observation(&messages[i]))
+        .collect();
+    let old = observations.len().saturating_sub(keep_last);
+    let mut changed = false;
+    for &i in &observations[..old] {
+        if let Some(short) = digest(&messages[i].content) {
+            messages[i].content = short;
+            messages[i].images.clear();
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// The first 5 and last 2 lines of a long text, with a count of what was left out.
+fn digest(text: &str) -> Option<String> {
+    const HEAD: usize = 5;
+    const TAIL: usize = 2;
+    if text.len() <= 400 || text.contains("[compacted:") {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() <= HEAD + TAIL + 1 {
+        let cut: String = text.chars().take(300).collect();
+        return Some(format!(
+            "{cut}\n[compacted: {} more characters]",
+            text.len() - cut.len()
+        ));
+    }
+    let omitted = lines.len() - HEAD - TAIL;
+    Some(format!(
+        "{}\n[compacted: {omitted} lines left out to save context]\n{}",
+        lines[..HEAD].join("\n"),
+        lines[lines.len() - TAIL..].join("\n")
+    ))
+}
+
+/// Folds the turns between the task's first turn and the last `keep_tail` messages into
+/// a summary appended to the first turn. The latest `propose_plan` turn is kept. True when
+/// something changed.
+pub fn hard_compact(messages: &mut Vec<Message>, keep_tail: usize) -> bool {
+    const PREFIX: usize = 2; // the system prompt and the task's first turn
+    if messages.len() <= PREFIX + keep_tail {
+        return false;
+    }
+    // Start the kept tail at an assistant turn, so no call is split from its results.
+    let mut boundary = messages.len() - keep_tail;
+    while boundary < messages.len() && messages[boundary].role != Role::Assistant {
+        boundary += 1;
+    }
+    if boundary <= PREFIX {
+        return false;
+    }
+    let folded: Vec<Message> = messages.drain(PREFIX..boundary).collect();
+    // The latest plan and its report stay in the history, whole.
+    let plan_at = folded.iter().rposition(|m| {
+        m.tool_calls
+            .iter()
+            .any(|c| c.name == crate::agent_loop::plan::NAME)
+    });
+    let mut kept_plan = Vec::new();
+    let mut summary = Vec::new();
+    let mut i = 0;
+    while i < folded.len() {
+        let m = &folded[i];
+        if Some(i) == plan_at {
+            kept_plan.push(m.clone());
+            let ids: HashSet<&str> = m.tool_calls.iter().map(|c| c.id.as_str()).collect();
+            while i + 1 < folded.len()
+                && folded[i + 1]
+                    .tool_call_id
+                    .as_deref()
+                    .is_some_and(|id| ids.contains(id))
+            {
+                kept_plan.push(folded[i + 1].clone());
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        summary.push(summary_line(m));
+        i += 1;
+    }
+    let summary: Vec<String> = summary.into_iter().flatten().collect();
+    let first = &mut messages[PREFIX - 1];
+    first.content.push_str(&format!(
+        "\n\n(Earlier steps of this task, compacted to save context:)\n{}",
+        summary.join("\n")
+    ));
+    for (n, m) in kept_plan.into_iter().enumerate() {
+        messages.insert(PREFIX + n, m);
+    }
+    drop_orphans(messages);
+    true
+}
+
+/// One line for a folded message, if it says anything.
+fn summary_line(m: &Message) -> Option<String> {
+    let first_line = |text: &str| -> String {
+        let inner = text
+            .lines()
+            .find(|l| {
+                !l.trim().is_empty()
+                    && !l.starts_with("<untrusted_data")
+                    && !l.starts_with("</untrusted_data")
+            })
+            .unwrap_or("")
+            .trim();
+        inner.chars().take(160).collect()
+    };
+    match m.role {
+        Role::Assistant if !m.tool_calls.is_empty() => Some(
+            m.tool_calls
+                .iter()
+                .map(|c| {
+                    let args: String = c.arguments.to_string().chars().take(120).collect();
+                    format!("- called {} {args}", c.name)
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        Role::Assistant => {
+            let text = first_line(&m.content);
+            (!text.is_empty()).then(|| format!("- you said: {text}"))
+        }
+        Role::Tool => Some(format!("  → {}", first_line(&m.content))),
+        Role::User if is_observation(m) => Some(format!("- {}", first_line(&m.content))),
+        Role::User => Some(format!("- the user said: {}", first_line(&m.content))),
+        Role::System => None,
+    }
+}
+
+/// Removes tool results whose call is not in an earlier assistant turn. Returns how many.
+pub fn drop_orphans(messages: &mut Vec<Message>) -> usize {
+    let mut seen: HashSet<String> = HashSet::new();
+    let before = messages.len();
+    messages.retain(|m| {
+        for c in &m.tool_calls {
+            seen.insert(c.id.clone());
+        }
+        match (&m.role, &m.tool_call_id) {
+            (Role::Tool, Some(id)) => seen.contains(id),
+            _ => true,
+        }
+    });
+    before - messages.len()
+}
+
+/// TACO, rule-based: a large output with runs of repeated lines folded and, when still
+/// large, only its head and tail kept, with counts. `None` when it is small enough.
+pub fn compress_output(text: &str, max_chars: usize) -> Option<String> {
+    if text.chars().count() <= max_chars {
+        return None;
+    }
+    // Fold runs of identical lines, and of lines that differ only in their digits.
+    let mut folded: Vec<String> = Vec::new();
+    let mut run: Option<(String, String, usize)> = None; // (shape, first line, count)
+                                                         // A run of digits counts as one `#`: "file9" and "file10" have the same shape.
+    let shape = |l: &str| {
+        let mut out = String::with_capacity(l.len());
+        for c in l.chars() {
+            if c.is_ascii_digit() {
+                if !out.ends_with('#') {
+                    out.push('#');
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    };
+    let flush = |run: &mut Option<(String, String, usize)>, out: &mut Vec<String>| {
+        if let Some((_, first, n)) = run.take() {
+            if n > 2 {
+                out.push(first);
+                out.push(format!("[… {} more lines like it]", n - 1));
+            } else {
+                out.push(first);
+                if n == 2 {
+                    out.push("[… 1 more line like it]".into());
+                }
+            }
+        }
+    };
+    for line in text.lines() {
+        let s = shape(line);
+        match &mut run {
+            Some((current, _, n)) if *current == s => *n += 1,
+            _ => {
+                flush(&mut run, &mut folded);
+                run = Some((s, line.to_string(), 1));
+            }
+        }
+    }
+    flush(&mut run, &mut folded);
+    let total_lines = text.lines().count();
+    let joined = folded.join("\n");
+    if joined.chars().count() <= max_chars {
+        return Some(format!(
+            "[{total_lines} lines, repeated lines folded]\n{joined}"
+        ));
+    }
+    let head_n = 30.min(folded.len());
+    let tail_n = 10.min(folded.len() - head_n);
+    let head = folded[..head_n].join("\n");
+    let tail = folded[folded.len() - tail_n..].join("\n");
+    let clip = |s: String, n: usize| -> String {
+        match s.char_indices().nth(n) {
+            Some((at, _)) => format!("{}…", &s[..at]),
+            None => s,
+        }
+    };
+    Some(format!(
+        "[{total_lines} lines; showing the first {head_n} and last {tail_n} after folding repeats]\n{}\n[… {} lines left out …]\n{}",
+        clip(head, max_chars * 2 / 3),
+        folded.len() - head_n - tail_n,
+        clip(tail, max_chars / 3)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ToolCall;
+    use serde_json::json;
+
+    fn call(id: &str, name: &str) -> Message {
+        Message::assistant_calls(
+            "",
+            vec![ToolCall {
+                id: id.into(),
+                name: name.into(),
+                arguments: json!({"command": "seq 1 500"}),
+            }],
+        )
+    }
+
+    fn big() -> String {
+        (1..=500).map(|i| format!("line {i}\n")).collect()
+    }
+
+    fn conversation(turns: usize) -> Vec<Message> {
+        let mut m = vec![Message::system("rules"), Message::user("count things")];
+        for t in 0..turns {
+            m.push(call(&format!("c{t}"), "shell"));
+            m.push(Message::tool_result(
+                format!("c{t}"),
+                crate::policy::wrap_untrusted("shell", &big()),
+            ));
+        }
+        m
+    }
+
+    #[test]
+    fn counting_is_close_to_the_real_tokenizer_and_cached() {
+        let mut c = Counter::default();
+        let m = Message::user("Hello world, this is a test.");
+        let n = c.message(&m);
+        assert!((8..=14).contains(&n), "{n}");
+        assert_eq!(c.message(&m), n);
+        let mut with_image = m.clone();
+        with_image.images.push(crate::model::ImageData {
+            media_type: "image/jpeg".into(),
+            base64: "AA".into(),
+        });
+        assert_eq!(c.message(&with_image), n + IMAGE_TOKENS);
+    }
+
+    #[test]
+    fn soft_compaction_shrinks_old_outputs_only() {
+        let mut m = conversation(4);
+        let mut c = Counter::default();
+        let before = c.request(&m, &[]);
+        assert!(soft_compact(&mut m, 2));
+        let after = c.request(&m, &[]);
+        assert!(
+            after < before * 6 / 10,
+            "two of four outputs shrink: {before} -> {after}"
+        );
+        assert!(m[3].content.contains("[compacted:"));
+        assert!(
+            m[9].content.contains("line 500"),
+            "the newest output is whole"
+        );
+        assert!(!soft_compact(&mut m, 2), "nothing more to do");
+    }
+
+    #[test]
+    fn hard_compaction_keeps_request_plan_and_pairs() {
+        let mut m = conversation(6);
+        // A plan in the middle, whose report must survive.
+        m.insert(
+            6,
+            Message::assistant_calls(
+                "",
+                vec![ToolCall {
+                    id: "p".into(),
+                    name: "propose_plan".into(),
+                    arguments: json!({"goal": "g"}),
+                }],
+            ),
+        );
+        m.insert(7, Message::tool_result("p", "The user approved the plan."));
+        assert!(hard_compact(&mut m, 4));
+        assert_eq!(m[0].content, "rules");
+        assert!(
+            m[1].content.starts_with("count things"),
+            "the request stays first"
+        );
+        assert!(m[1].content.contains("compacted to save context"));
+        assert!(
+            m.iter().any(|x| x.tool_call_id.as_deref() == Some("p")),
+            "the plan's report is kept"
+        );
+        assert_eq!(drop_orphans(&mut m), 0, "no orphan left");
+        // Every tool result answers a call made before it.
+        let mut seen = HashSet::new();
+        for x in &m {
+            x.tool_calls.iter().for_each(|c| {
+                seen.insert(c.id.clone());
+            });
+            if let Some(id) = &x.tool_call_id {
+                assert!(seen.contains(id), "orphan {id}");
+            }
+        }
+    }
+
+    #[test]
+    fn orphans_are_dropped() {
+        let mut m = vec![
+            Message::system("s"),
+            Message::user("u"),
+            Message::tool_result("gone", "x"),
+            call("c1", "shell"),
+            Message::tool_result("c1", "ok"),
+        ];
+        assert_eq!(drop_orphans(&mut m), 1);
+        assert_eq!(m.len(), 4);
+    }
+
+    #[test]
+    fn large_outputs_are_folded_and_cut_with_counts() {
+        assert_eq!(compress_output("short", 100), None);
+        let repeated: String = (0..300)
+            .map(|i| format!("ok: file{i}.txt copied\n"))
+            .collect();
+        let folded = compress_output(&repeated, 500).expect("compressed");
+        assert!(folded.contains("[… 299 more lines like it]"), "{folded}");
+        assert!(folded.len() < 200);
+        let varied: String = (0..400)
+            .map(|i| format!("{}\n", "abcdefghij".repeat(i % 7 + 1)))
+            .collect();
+        let cut = compress_output(&varied, 1000).expect("compressed");
+        assert!(cut.contains("lines left out"), "{cut}");
+        assert!(cut.chars().count() < 1300, "{}", cut.chars().count());
+    }
+}
