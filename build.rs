@@ -21,6 +21,10 @@ const COMMANDS: &[&str] = &[
     "detect_local_models",
     "finish_onboarding",
     "task_metrics",
+    "memory_view",
+    "forget_fact",
+    "clear_summary",
+    "remove_job",
 ];
 
 fn main() {

@@ -5,6 +5,7 @@ use tauri::State;
 use zeta_core::protocol::StepChoice;
 use zeta_core::{Event, Op, Task, WorkerState};
 
+use super::memory_manager::{MemoryManager, MemoryView};
 use super::queue_manager::QueueManager;
 use super::settings_manager::{SettingsManager, SettingsView};
 use zeta_core::audit::AuditEntry;
@@ -177,4 +178,25 @@ pub fn task_metrics(
     queue
         .metrics(limit.unwrap_or(50).min(500))
         .map_err(|e| e.to_string())
+}
+
+/// What is remembered and scheduled, for the Memory view.
+#[tauri::command]
+pub fn memory_view(memory: State<'_, MemoryManager>) -> Result<MemoryView, String> {
+    memory.view().map_err(|e| e.to_string())
+}
+
+#[tauri::command]
+pub fn forget_fact(memory: State<'_, MemoryManager>, id: i64) -> Result<MemoryView, String> {
+    memory.forget(id).map_err(|e| e.to_string())
+}
+
+#[tauri::command]
+pub fn clear_summary(memory: State<'_, MemoryManager>) -> Result<MemoryView, String> {
+    memory.clear_summary().map_err(|e| e.to_string())
+}
+
+#[tauri::command]
+pub fn remove_job(memory: State<'_, MemoryManager>, id: i64) -> Result<MemoryView, String> {
+    memory.remove_job(id).map_err(|e| e.to_string())
 }

@@ -4,6 +4,7 @@
 mod bridge;
 mod commands;
 mod confirm;
+mod memory_manager;
 mod queue_manager;
 mod settings_manager;
 mod tray;
@@ -62,6 +63,10 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::detect_local_models,
             commands::finish_onboarding,
             commands::task_metrics,
+            commands::memory_view,
+            commands::forget_fact,
+            commands::clear_summary,
+            commands::remove_job,
         ])
         .setup(move |app| {
             let agent = configured_agent(&home)?;
@@ -70,6 +75,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             })?;
             app.manage(QueueManager::new(core, &home)?);
             app.manage(settings_manager::SettingsManager::new(&home));
+            app.manage(memory_manager::MemoryManager::new(&home)?);
             app.manage(WorkerTask(Mutex::new(Some(handle))));
             create_tray(app.handle());
             tauri::async_runtime::spawn(bridge::forward(app.handle().clone(), events));

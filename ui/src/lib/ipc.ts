@@ -5,6 +5,7 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { AuditEntry } from "../bindings/AuditEntry";
 import type { Event } from "../bindings/Event";
 import type { LocalEndpoint } from "../bindings/LocalEndpoint";
+import type { MemoryView } from "../bindings/MemoryView";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { Settings } from "../bindings/Settings";
 import type { SettingsView } from "../bindings/SettingsView";
@@ -34,6 +35,10 @@ export const backend = {
   testProvider: (provider: ProviderSettings) => invoke<string>("test_provider", { provider }),
   detectLocalModels: () => invoke<LocalEndpoint[]>("detect_local_models"),
   finishOnboarding: () => invoke<void>("finish_onboarding"),
+  memoryView: () => invoke<MemoryView>("memory_view"),
+  forgetFact: (id: number) => invoke<MemoryView>("forget_fact", { id }),
+  clearSummary: () => invoke<MemoryView>("clear_summary"),
+  removeJob: (id: number) => invoke<MemoryView>("remove_job", { id }),
   taskMetrics: (limit = 50) => invoke<TaskMetrics[]>("task_metrics", { limit }),
   onEvent: (handler: (event: Event) => void): Promise<UnlistenFn> =>
     listen<Event>(EVENT_NAME, (e) => handler(e.payload)),
