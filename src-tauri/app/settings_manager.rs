@@ -130,3 +130,26 @@ impl SettingsManager {
             .map_err(|e| format!("could not record that onboarding is done: {e}"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_field_is_refused_by_name_and_nothing_is_written() {
+        let dir = tempfile::tempdir().expect("dir");
+        let home = ZetaHome::at(dir.path()).expect("home");
+        let manager = SettingsManager::new(&home);
+        let mut settings = manager.view().expect("view").settings;
+        settings.provider.base_url = "ftp://not-a-model-server".into();
+        let value = serde_json::to_value(&settings).expect("json");
+        let problems = manager.save(value).expect_err("refused");
+        assert_eq!(problems[0].field, "provider.baseUrl", "{problems:?}");
+        assert!(!home.settings_file().exists());
+        settings.provider.base_url = "http://127.0.0.1:9/v1".into();
+        let saved = manager
+            .save(serde_json::to_value(&settings).expect("json"))
+            .expect("saved");
+        assert_eq!(saved.settings.provider.base_url, "http://127.0.0.1:9/v1");
+    }
+}
