@@ -27,7 +27,12 @@ pub fn snapshot(workdir: &Path) -> String {
         gib(sys.used_memory()),
         gib(sys.total_memory())
     ));
-    let mut procs: Vec<_> = sys.processes().values().collect();
+    // Threads are listed beside processes on Linux; only processes count here.
+    let mut procs: Vec<_> = sys
+        .processes()
+        .values()
+        .filter(|p| p.thread_kind().is_none())
+        .collect();
     procs.sort_by_key(|p| std::cmp::Reverse(p.memory()));
     let top: Vec<String> = procs
         .iter()
