@@ -96,3 +96,28 @@ async fn a_long_noisy_task_stays_within_the_window() {
     assert_eq!(files.len(), STEPS);
     assert!(text_of(&s.requests()[1]).contains("read_file it for the parts you need"));
 }
+
+/// A server that reports a smaller window (llama-server's `/props`) is believed: the loop
+/// keeps requests within the server's window, not the setting's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_window_a_server_reports_is_used_when_smaller() {
+    let steps: Vec<Step> = noisy_script().into_iter().skip(STEPS - 12).collect();
+    let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, json!({})).await;
+    s.server.report_context_window(6000);
+    let out = s.zeta_run("Take some random samples");
+    assert_eq!(finished_task(&out)["reply"], "Zeta: 40 samples taken.");
+    let started: Vec<Value> = events(&out)
+        .into_iter()
+        .filter(|e| e["type"] == "iterationStarted")
+        .collect();
+    assert!(
+        started.iter().all(|e| e["contextWindow"] == 6000),
+        "{:?}",
+        started.first()
+    );
+    assert!(started
+        .iter()
+        .all(|e| e["contextTokens"].as_u64().unwrap_or(u64::MAX) <= 6000));
+    assert!(events(&out).iter().any(|e| e["type"] == "compacted"));
+    s.assert_invariants();
+}

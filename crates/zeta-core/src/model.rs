@@ -142,4 +142,10 @@ pub trait Model: Send + Sync + 'static {
     fn supports_images(&self) -> bool {
         false
     }
+
+    /// The context window the server reports for this model, when it says (asked once
+    /// per task; the smaller of this and `provider.contextWindow` is used).
+    fn context_window(&self) -> impl Future<Output = Option<u32>> + Send {
+        std::future::ready(None)
+    }
 }

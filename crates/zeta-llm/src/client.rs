@@ -249,6 +249,11 @@ impl Model for LlmClient {
     fn supports_images(&self) -> bool {
         true
     }
+
+    async fn context_window(&self) -> Option<u32> {
+        let p = self.providers.first()?;
+        crate::window::context_window(&p.http, &p.config).await
+    }
 }
 
 /// Builds each task's client from that task's settings (core's `ModelSource`), with keys

@@ -6,6 +6,7 @@
 //! - [`retry`]: backoff with jitter, honouring Retry-After.
 //! - [`error`]: `LlmError`, split into retryable and permanent.
 //! - [`detect`]: local servers on localhost, and a one-request connection test.
+//! - [`window`]: the context window a server reports (llama-server, vLLM, Ollama).
 //! - [`secrets`]: API keys in the OS keyring, or an owner-only file when there is none.
 
 pub mod client;
@@ -14,6 +15,7 @@ pub mod detect;
 pub mod error;
 pub mod retry;
 pub mod secrets;
+pub mod window;
 pub mod wire;
 
 pub use client::{LlmClient, SettingsModels};

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Value};
@@ -95,6 +95,8 @@ struct Shared {
     requests: Vec<Recorded>,
     violations: Vec<String>,
     served: usize,
+    /// What `GET /props` reports as `n_ctx` (as llama-server does); 404 when unset.
+    n_ctx: Option<u32>,
 }
 
 /// A running server; it stops when dropped.
@@ -117,6 +119,7 @@ impl ScriptedServer {
             .route("/api/chat", post(handle))
             .route("/v1/models", get(models))
             .route("/api/tags", get(tags))
+            .route("/props", get(props))
             .with_state(Arc::clone(&shared));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
@@ -157,6 +160,11 @@ impl ScriptedServer {
     pub fn push(&self, step: Step) {
         self.shared().script.push_back(step);
     }
+
+    /// Makes `GET /props` answer like llama-server, with this context size.
+    pub fn report_context_window(&self, n_ctx: u32) {
+        self.shared().n_ctx = Some(n_ctx);
+    }
 }
 
 impl Drop for ScriptedServer {
@@ -167,6 +175,15 @@ impl Drop for ScriptedServer {
 
 async fn models() -> axum::Json<Value> {
     axum::Json(json!({"object": "list", "data": [{"id": "scripted", "object": "model"}]}))
+}
+
+/// llama-server's `/props`, when the test asked for it.
+async fn props(State(shared): State<Arc<Mutex<Shared>>>) -> Response {
+    let n_ctx = shared.lock().unwrap_or_else(|p| p.into_inner()).n_ctx;
+    match n_ctx {
+        Some(n) => axum::Json(json!({"default_generation_settings": {"n_ctx": n}})).into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
 }
 
 /// Ollama's model list, so the server can be detected as a local Ollama.

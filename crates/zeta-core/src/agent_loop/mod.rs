@@ -54,6 +54,9 @@ impl<M: Model> Model for Arc<M> {
     fn supports_images(&self) -> bool {
         self.as_ref().supports_images()
     }
+    fn context_window(&self) -> impl std::future::Future<Output = Option<u32>> + Send {
+        self.as_ref().context_window()
+    }
 }
 
 impl<M: Model> ModelSource for FixedModel<M> {
@@ -186,10 +189,13 @@ struct Run<'a, S, M> {
     last_screenshot: Option<ImageData>,
     metrics: crate::metrics::TaskMetrics,
     counter: crate::context::Counter,
+    /// The context window in force: the setting, or the server's when smaller.
+    window: u32,
 }
 
 impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     fn new(agent: &'a AgentLoop<S>, model: M, ctx: TaskContext) -> Self {
+        let window = ctx.settings.provider.context_window;
         let mode = match ctx.settings.provider.protocol {
             Protocol::Tools => Mode::Native,
             Protocol::Json => Mode::Json,
@@ -224,6 +230,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             last_screenshot: None,
             metrics: Default::default(),
             counter: Default::default(),
+            window,
         }
     }
 
@@ -262,6 +269,18 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     }
 
     async fn iterate(&mut self) -> AgentOutcome {
+        let configured = self.ctx.settings.provider.context_window;
+        self.window = match self.model.context_window().await {
+            Some(reported) if reported < configured => {
+                tracing::info!(
+                    reported,
+                    configured,
+                    "the server's context window is smaller than the setting; using it"
+                );
+                reported
+            }
+            _ => configured,
+        };
         let max = self.ctx.settings.effective_max_iterations();
         for iteration in 1..=max {
             if self.ctx.cancel.is_cancelled() {
@@ -278,7 +297,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 iteration,
                 max_iterations: max,
                 context_tokens: context_tokens as u32,
-                context_window: self.ctx.settings.provider.context_window,
+                context_window: self.window,
             });
             let reply = match self.call_model(format).await {
                 Ok(reply) => reply,
@@ -367,7 +386,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             ResponseFormat::Native => self.agent.specs(),
             _ => Vec::new(),
         };
-        let window = self.ctx.settings.provider.context_window as usize;
+        let window = self.window as usize;
         let settings = self.ctx.settings.context.clone();
         let before = self.counter.request(&self.messages, &tools);
         if !settings.compaction {
