@@ -94,10 +94,14 @@ pub async fn test_connection(
     provider: &ProviderSettings,
     secrets: &SecretStore,
 ) -> Result<String, String> {
-    let mut settings = Settings::default();
-    settings.provider = provider.clone();
-    settings.provider.max_attempts = 1;
-    settings.fallback_providers.clear();
+    let settings = Settings {
+        provider: ProviderSettings {
+            max_attempts: 1,
+            ..provider.clone()
+        },
+        fallback_providers: Vec::new(),
+        ..Settings::default()
+    };
     let client = LlmClient::from_settings(&settings, Some(secrets)).map_err(|e| e.to_string())?;
     let request = ModelRequest {
         messages: vec![

@@ -11,7 +11,10 @@ use serde_json::{json, Value};
 
 use crate::config::{ProviderConfig, WireFormat};
 
-static KNOWN: Mutex<Option<HashMap<(String, String), Option<u32>>>> = Mutex::new(None);
+/// (base URL, model) → the window the server reported, or `None` when it did not say.
+type Known = HashMap<(String, String), Option<u32>>;
+
+static KNOWN: Mutex<Option<Known>> = Mutex::new(None);
 
 pub async fn context_window(http: &reqwest::Client, c: &ProviderConfig) -> Option<u32> {
     let key = (c.base_url.clone(), c.model.clone());
