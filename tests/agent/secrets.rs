@@ -260,15 +260,21 @@ async fn with_a_secret_service_the_key_goes_to_the_os_keyring() {
         }
         child.wait_with_output().expect("zeta output")
     };
-    // The daemon takes a moment to claim its bus name.
-    let mut stored = with_bus(&["secret", "set", "anthropic"], KEY);
-    for _ in 0..20 {
-        if String::from_utf8_lossy(&stored.stderr).contains("OS keyring") {
-            break;
+    // The daemon takes a moment to claim its bus name and set up its collection (longer
+    // on a busy machine). `secret status` only looks, so polling it writes nothing.
+    let ready = (0..120).any(|_| {
+        let status = with_bus(&["secret", "status"], "");
+        let ok = String::from_utf8_lossy(&status.stdout).contains("the OS keyring");
+        if !ok {
+            std::thread::sleep(std::time::Duration::from_millis(250));
         }
-        std::thread::sleep(std::time::Duration::from_millis(250));
-        stored = with_bus(&["secret", "set", "anthropic"], KEY);
-    }
+        ok
+    });
+    assert!(
+        ready,
+        "the private keyring did not become usable within 30 s"
+    );
+    let stored = with_bus(&["secret", "set", "anthropic"], KEY);
     let said = String::from_utf8_lossy(&stored.stderr).to_string();
     assert!(said.contains("in the OS keyring"), "{said}");
     assert!(
