@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use zeta_core::{Settings, ZetaHome};
-use zeta_llm::config::{key_name, kind_name};
+use zeta_llm::config::{key_name, key_names, kind_name};
 use zeta_llm::{Backend, Secret, SecretStore};
 
 #[derive(Debug, clap::Subcommand)]
@@ -53,7 +53,7 @@ pub fn run(home: &ZetaHome, command: SecretCommand) -> anyhow::Result<ExitCode> 
                 .chain(&settings.fallback_providers)
                 .filter(|p| p.kind != zeta_core::settings::ProviderKind::None);
             for p in providers {
-                let names = [key_name(p), kind_name(p.kind).to_string()];
+                let names = key_names(p);
                 let found = names.iter().find(|n| matches!(store.get(n), Ok(Some(_))));
                 match found {
                     Some(n) => println!("{}: a key is stored (as {n:?})", key_name(p)),

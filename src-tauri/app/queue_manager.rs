@@ -13,7 +13,8 @@ pub struct QueueManager {
     worker_state: Mutex<Option<WorkerState>>,
     /// `ApprovalRequested` and `PlanProposed` events not answered yet, oldest first.
     pending: Mutex<Vec<Event>>,
-    db: std::path::PathBuf,
+    /// Reads the audit log and metrics for the queue panel.
+    audit: zeta_core::audit::AuditLog,
 }
 
 impl QueueManager {
@@ -24,7 +25,7 @@ impl QueueManager {
             reader: Mutex::new(reader),
             worker_state: Mutex::new(None),
             pending: Mutex::new(Vec::new()),
-            db: home.database_file(),
+            audit: zeta_core::audit::AuditLog::open(&home.database_file())?,
         })
     }
 
@@ -57,11 +58,11 @@ impl QueueManager {
 
     /// The tool calls of task `id`, from the audit log.
     pub fn activity(&self, id: i64) -> Result<Vec<zeta_core::audit::AuditEntry>, CoreError> {
-        zeta_core::audit::AuditLog::open(&self.db)?.for_task(id)
+        self.audit.for_task(id)
     }
 
     pub fn metrics(&self, limit: u32) -> Result<Vec<zeta_core::metrics::TaskMetrics>, CoreError> {
-        zeta_core::audit::AuditLog::open(&self.db)?.recent_metrics(limit)
+        self.audit.recent_metrics(limit)
     }
 
     pub fn set_worker_state(&self, state: WorkerState) {

@@ -6,7 +6,7 @@ use serde::Serialize;
 use ts_rs::TS;
 use zeta_core::settings::{ProviderKind, ProviderSettings};
 use zeta_core::{Settings, SettingsProblem, ZetaHome};
-use zeta_llm::config::{key_name, kind_name};
+use zeta_llm::config::{key_name, key_names};
 use zeta_llm::detect::LocalEndpoint;
 use zeta_llm::{Secret, SecretStore};
 
@@ -83,7 +83,7 @@ impl SettingsManager {
     }
 
     fn has_key(&self, p: &ProviderSettings) -> bool {
-        [key_name(p), kind_name(p.kind).to_string()]
+        key_names(p)
             .iter()
             .any(|name| matches!(self.secrets.get(name), Ok(Some(_))))
     }

@@ -42,10 +42,12 @@ pub fn count_text(text: &str) -> usize {
 }
 
 /// Counts messages, remembering each message's count (a conversation is re-counted
-/// before every request, and most of it has not changed).
+/// before every request, and most of it has not changed). One counter serves one task,
+/// whose tool list does not change, so the specs are counted once.
 #[derive(Default)]
 pub struct Counter {
     cache: HashMap<u64, usize>,
+    spec_tokens: Option<usize>,
 }
 
 impl Counter {
@@ -70,14 +72,21 @@ impl Counter {
 
     /// The whole request: every message and the tool specs offered with it.
     pub fn request(&mut self, messages: &[Message], tools: &[ToolSpec]) -> usize {
-        let specs: usize = tools
-            .iter()
-            .map(|t| {
-                let key =
-                    Message::system(format!("{}\n{}\n{}", t.name, t.description, t.parameters));
-                self.message(&key)
-            })
-            .sum();
+        let specs = match (tools.is_empty(), self.spec_tokens) {
+            (true, _) => 0,
+            (false, Some(n)) => n,
+            (false, None) => {
+                let n = tools
+                    .iter()
+                    .map(|t| {
+                        count_text(&format!("{}\n{}\n{}", t.name, t.description, t.parameters))
+                            + MESSAGE_OVERHEAD
+                    })
+                    .sum();
+                self.spec_tokens = Some(n);
+                n
+            }
+        };
         messages.iter().map(|m| self.message(m)).sum::<usize>() + specs
     }
 }

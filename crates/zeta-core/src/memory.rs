@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use rusqlite::{params, Connection};
+use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use ts_rs::TS;
@@ -46,16 +46,9 @@ impl MemoryStore {
         })
     }
 
-    fn with<T>(
-        &self,
-        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
-    ) -> Result<T, CoreError> {
-        self.db.with(f)
-    }
-
     pub fn save(&self, text: &str, tags: &str, task_id: Option<i64>) -> Result<Fact, CoreError> {
         let created_at = now_ms();
-        let id = self.with(|c| {
+        let id = self.db.with(|c| {
             c.execute(
                 "INSERT INTO memory_facts (text, tags, task_id, created_at) VALUES (?1, ?2, ?3, ?4)",
                 params![text, tags, task_id, created_at],
@@ -77,7 +70,7 @@ impl MemoryStore {
         let Some(fts) = fts_query(query) else {
             return Ok(Vec::new());
         };
-        self.with(|c| {
+        self.db.with(|c| {
             let mut stmt = c.prepare(
                 "SELECT f.id, f.text, f.tags, f.task_id, f.created_at FROM memory_fts
                  JOIN memory_facts f ON f.id = memory_fts.rowid
@@ -90,7 +83,7 @@ impl MemoryStore {
 
     /// Every fact, newest first.
     pub fn list(&self, limit: u32) -> Result<Vec<Fact>, CoreError> {
-        self.with(|c| {
+        self.db.with(|c| {
             let mut stmt = c.prepare(
                 "SELECT id, text, tags, task_id, created_at FROM memory_facts ORDER BY id DESC LIMIT ?1",
             )?;
@@ -101,14 +94,14 @@ impl MemoryStore {
 
     /// Deletes fact `id`; false when there was none.
     pub fn forget(&self, id: i64) -> Result<bool, CoreError> {
-        self.with(|c| {
+        self.db.with(|c| {
             c.execute("DELETE FROM memory_facts WHERE id = ?1", [id])
                 .map(|n| n > 0)
         })
     }
 
     pub fn summary(&self) -> Result<String, CoreError> {
-        self.with(|c| {
+        self.db.with(|c| {
             let mut stmt = c.prepare("SELECT text FROM memory_summary WHERE id = 1")?;
             let mut rows = stmt.query([])?;
             Ok(match rows.next()? {
@@ -128,7 +121,7 @@ impl MemoryStore {
             lines.remove(0);
         }
         let text = lines.join("\n");
-        self.with(|c| {
+        self.db.with(|c| {
             c.execute(
                 "INSERT INTO memory_summary (id, text, updated_at) VALUES (1, ?1, ?2)
                  ON CONFLICT(id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at",
@@ -140,7 +133,8 @@ impl MemoryStore {
 
     /// Clears the long-term summary (the user asked to forget everything).
     pub fn clear_summary(&self) -> Result<(), CoreError> {
-        self.with(|c| c.execute("DELETE FROM memory_summary", []).map(|_| ()))
+        self.db
+            .with(|c| c.execute("DELETE FROM memory_summary", []).map(|_| ()))
     }
 }
 

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::str::FromStr;
 
 use chrono::{DateTime, Local, NaiveDateTime, TimeZone};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use ts_rs::TS;
@@ -148,17 +148,10 @@ impl Scheduler {
         })
     }
 
-    fn with<T>(
-        &self,
-        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
-    ) -> Result<T, CoreError> {
-        self.db.with(f)
-    }
-
     pub fn add(&self, when: &When, message: &str) -> Result<Job, CoreError> {
         let now = now_ms();
         let next = when.next_after(now);
-        let id = self.with(|c| {
+        let id = self.db.with(|c| {
             c.execute(
                 "INSERT INTO schedules (spec, message, next_run_at, enabled, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![when.spec(), message, next, next.is_some(), now],
@@ -176,7 +169,7 @@ impl Scheduler {
     }
 
     pub fn list(&self) -> Result<Vec<Job>, CoreError> {
-        self.with(|c| {
+        self.db.with(|c| {
             let mut stmt = c.prepare(
                 "SELECT id, spec, message, next_run_at, last_run_at, enabled FROM schedules ORDER BY id",
             )?;
@@ -195,7 +188,7 @@ impl Scheduler {
     }
 
     pub fn remove(&self, id: i64) -> Result<bool, CoreError> {
-        self.with(|c| {
+        self.db.with(|c| {
             c.execute("DELETE FROM schedules WHERE id = ?1", [id])
                 .map(|n| n > 0)
         })
@@ -203,7 +196,7 @@ impl Scheduler {
 
     /// Enqueues every job due at `now` (see the module doc) and returns the new tasks.
     pub fn fire_due(&self, now: i64) -> Result<Vec<Task>, CoreError> {
-        let ids = self.with(|c| {
+        let ids = self.db.with(|c| {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             let due: Vec<(i64, String, String)> = {
                 let mut stmt = tx.prepare(
@@ -239,7 +232,7 @@ impl Scheduler {
 
     /// The next time any job is due, if one is.
     pub fn next_due(&self) -> Result<Option<i64>, CoreError> {
-        self.with(|c| {
+        self.db.with(|c| {
             c.query_row(
                 "SELECT MIN(next_run_at) FROM schedules WHERE enabled = 1",
                 [],

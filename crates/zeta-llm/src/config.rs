@@ -124,6 +124,11 @@ pub fn kind_name(kind: ProviderKind) -> &'static str {
     }
 }
 
+/// The names a provider's key may be stored under, the most specific first.
+pub fn key_names(p: &ProviderSettings) -> [String; 2] {
+    [key_name(p), kind_name(p.kind).to_string()]
+}
+
 /// The key for one provider section (see the module doc for the order).
 pub fn api_key_for(
     p: &ProviderSettings,
@@ -142,7 +147,7 @@ pub fn api_key_for(
         }
     }
     if let Some(store) = secrets {
-        for name in [key_name(p), kind_name(p.kind).to_string()] {
+        for name in key_names(p) {
             match store.get(&name) {
                 Ok(Some(key)) => return Some(key),
                 Ok(None) => {}

@@ -46,38 +46,29 @@ pub fn registry() -> ToolRegistry {
     tools
 }
 
-/// `registry()` plus the tools that keep state in the Zeta home's database: memory_save,
-/// memory_search, schedule_task and list_scheduled.
-pub fn registry_for_home(home: &zeta_core::ZetaHome) -> Result<ToolRegistry, zeta_core::CoreError> {
-    let db = home.database_file();
-    let memory = zeta_core::memory::MemoryStore::open(&db)?;
-    let scheduler = zeta_core::scheduler::Scheduler::open(&db)?;
-    let mut tools = registry();
-    tools.register(Arc::new(zeta_core::memory::MemorySave(memory.clone())));
-    tools.register(Arc::new(zeta_core::memory::MemorySearch(memory)));
-    tools.register(Arc::new(zeta_core::scheduler::ScheduleTask(
-        scheduler.clone(),
-    )));
-    tools.register(Arc::new(zeta_core::scheduler::ListScheduled(scheduler)));
-    Ok(tools)
-}
-
-/// The agent loop as the app and CLI run it for `home`: this crate's tools, memory, the
-/// scheduler's tools and the environment snapshot.
+/// The agent loop as the app and CLI run it for `home`: this crate's tools plus the ones
+/// that keep state in the home's database (memory_save, memory_search, schedule_task,
+/// list_scheduled), memory, and the environment snapshot.
 pub fn configure<S: zeta_core::agent_loop::ModelSource>(
     models: S,
     home: &zeta_core::ZetaHome,
     workdir: std::path::PathBuf,
 ) -> Result<zeta_core::AgentLoop<S>, zeta_core::CoreError> {
-    let memory = zeta_core::memory::MemoryStore::open(&home.database_file())?;
+    let db = home.database_file();
+    let memory = zeta_core::memory::MemoryStore::open(&db)?;
+    let scheduler = zeta_core::scheduler::Scheduler::open(&db)?;
+    let mut tools = registry();
+    tools.register(Arc::new(zeta_core::memory::MemorySave(memory.clone())));
+    tools.register(Arc::new(zeta_core::memory::MemorySearch(memory.clone())));
+    tools.register(Arc::new(zeta_core::scheduler::ScheduleTask(
+        scheduler.clone(),
+    )));
+    tools.register(Arc::new(zeta_core::scheduler::ListScheduled(scheduler)));
     let snapshot_dir = workdir.clone();
-    Ok(zeta_core::AgentLoop::new(
-        models,
-        registry_for_home(home)?,
-        home.root().join("souls"),
-        workdir,
+    Ok(
+        zeta_core::AgentLoop::new(models, tools, home.root().join("souls"), workdir)
+            .with_memory(memory)
+            .with_outputs_dir(home.root().join("outputs"))
+            .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir))),
     )
-    .with_memory(memory)
-    .with_outputs_dir(home.root().join("outputs"))
-    .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir))))
 }

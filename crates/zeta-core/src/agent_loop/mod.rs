@@ -74,6 +74,8 @@ pub struct AgentLoop<S> {
     workdir: PathBuf,
     /// Calls per tool in this worker's life, for the per-session rate limits.
     session: SessionCounts,
+    /// Every tool's spec, the loop's own included; built once (the tools do not change).
+    specs: Vec<ToolSpec>,
     /// What is remembered across tasks (the long-term summary and saved facts).
     memory: Option<crate::memory::MemoryStore>,
     /// Describes the computer for the system prompt (seed 001), gathered per task.
@@ -87,7 +89,10 @@ pub type Environment = Arc<dyn Fn() -> String + Send + Sync>;
 
 impl<S: ModelSource> AgentLoop<S> {
     pub fn new(models: S, tools: ToolRegistry, souls_dir: PathBuf, workdir: PathBuf) -> Self {
+        let mut specs = tools.specs();
+        specs.push(plan::spec());
         Self {
+            specs,
             models,
             tools,
             souls_dir,
@@ -130,10 +135,8 @@ impl<S: ModelSource> AgentLoop<S> {
     }
 
     /// Every tool the model is offered: the registry's and the loop's own (`propose_plan`).
-    fn specs(&self) -> Vec<ToolSpec> {
-        let mut specs = self.tools.specs();
-        specs.push(plan::spec());
-        specs
+    fn specs(&self) -> &[ToolSpec] {
+        &self.specs
     }
 }
 
@@ -205,7 +208,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
         let mut system = match mode {
             Mode::Native => prompt::native_prompt(&soul),
-            Mode::Json => prompt::planner_prompt(&soul, &agent.specs()),
+            Mode::Json => prompt::planner_prompt(&soul, agent.specs()),
         };
         if let Some(environment) = &agent.environment {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
@@ -382,13 +385,13 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     /// Compacts the conversation when the next request would pass the thresholds (see
     /// `context`), and returns the request's size in tokens.
     fn fit_context(&mut self, format: &ResponseFormat) -> usize {
-        let tools = match format {
+        let tools: &[ToolSpec] = match format {
             ResponseFormat::Native => self.agent.specs(),
-            _ => Vec::new(),
+            _ => &[],
         };
         let window = self.window as usize;
         let settings = self.ctx.settings.context.clone();
-        let before = self.counter.request(&self.messages, &tools);
+        let before = self.counter.request(&self.messages, tools);
         if !settings.compaction {
             return before;
         }
@@ -396,7 +399,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let hard = (window as f32 * settings.hard_ratio) as usize;
         let mut now = before;
         if now > soft && crate::context::soft_compact(&mut self.messages, 2) {
-            now = self.counter.request(&self.messages, &tools);
+            now = self.counter.request(&self.messages, tools);
             self.compacted("soft", before, now);
         }
         // Fold older turns, keeping less and less of the recent ones, until it fits.
@@ -404,7 +407,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         while now > hard && keep_tail >= 2 {
             let start = now;
             if crate::context::hard_compact(&mut self.messages, keep_tail) {
-                now = self.counter.request(&self.messages, &tools);
+                now = self.counter.request(&self.messages, tools);
                 self.compacted("hard", start, now);
             }
             keep_tail /= 2;
@@ -416,7 +419,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 dropped,
                 "tool results without their call were dropped"
             );
-            now = self.counter.request(&self.messages, &tools);
+            now = self.counter.request(&self.messages, tools);
         }
         now
     }
@@ -440,7 +443,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
 
     async fn call_model(&mut self, format: ResponseFormat) -> Result<ModelReply, AgentOutcome> {
         let tools = match format {
-            ResponseFormat::Native => self.agent.specs(),
+            ResponseFormat::Native => self.agent.specs().to_vec(),
             _ => Vec::new(),
         };
         let request = ModelRequest {
@@ -537,13 +540,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         } else {
             self.execute(&call, Consent::None).await
         };
-        self.record(
-            &call,
-            &executed.output,
-            executed.decision,
-            executed.decided_by,
-        );
-        self.emit_finished(&call, &executed.output);
+        self.conclude(&call, &executed);
         let output = executed.output;
         let mark = if output.ok { "✓" } else { "✗" };
         self.steps.push(format!(
@@ -635,6 +632,17 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             tool: call.name.clone(),
             arguments: call.arguments.clone(),
         });
+    }
+
+    /// Records a finished call in the audit log and the metrics, and announces it.
+    fn conclude(&mut self, call: &ToolCall, executed: &Executed) {
+        self.record(
+            call,
+            &executed.output,
+            executed.decision,
+            executed.decided_by,
+        );
+        self.emit_finished(call, &executed.output);
     }
 
     fn emit_finished(&self, call: &ToolCall, output: &ToolOutput) {

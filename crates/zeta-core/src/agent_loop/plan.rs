@@ -317,13 +317,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             self.step_update(plan_id, i, StepStatus::Running, "");
             self.emit_started(&call);
             let executed = self.execute(&call, consent).await;
-            self.record(
-                &call,
-                &executed.output,
-                executed.decision,
-                executed.decided_by,
-            );
-            self.emit_finished(&call, &executed.output);
+            self.conclude(&call, &executed);
             if executed.ran && step_approved(executed.decision) {
                 self.approved_steps
                     .push((call.name.clone(), call.arguments.clone()));
