@@ -196,6 +196,11 @@ impl Scheduler {
 
     /// Enqueues every job due at `now` (see the module doc) and returns the new tasks.
     pub fn fire_due(&self, now: i64) -> Result<Vec<Task>, CoreError> {
+        // Called on every worker tick: a plain read first, so the write lock is taken
+        // only when a job is due.
+        if !self.next_due()?.is_some_and(|due| due <= now) {
+            return Ok(Vec::new());
+        }
         let ids = self.db.with(|c| {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             let due: Vec<(i64, String, String)> = {
