@@ -33,6 +33,16 @@ export DISPLAY=":$display"
 # The end-to-end tests fail, rather than skip, when something they need is missing.
 export ZETA_E2E_REQUIRED=1
 
+# The real local model test runs when scripts/local-model.sh has cached the model and the
+# server; without them it is skipped, and said so here.
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/zeta"
+if [[ -f "$cache/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf" && -x "$cache/llama-venv/bin/python" ]]; then
+  export ZETA_LOCAL_MODEL_REQUIRED=1
+  say "local model and server found in $cache: the local model test runs"
+else
+  say "SKIPPING the local model test: no model or server in $cache (scripts/local-model.sh gets them)"
+fi
+
 say "cargo test (Xvfb $DISPLAY, DBus session, tray)"
 dbus-run-session -- scripts/with-tray.sh cargo test --workspace --color never
 

@@ -71,6 +71,9 @@ pub enum Command {
     /// Scheduled jobs: list, add or remove.
     #[command(subcommand)]
     Schedule(crate::memory_cmd::ScheduleCommand),
+    /// Model files: list, download (resumable, sha256-checked), import, use.
+    #[command(subcommand)]
+    Models(crate::models_cmd::ModelsCommand),
     /// Store or remove API keys (in the OS keyring, or an owner-only file without one).
     #[command(subcommand)]
     Secret(crate::secret_cmd::SecretCommand),
@@ -137,6 +140,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Doctor { json } => Ok(crate::doctor::run(&home, json)),
         Command::Secret(command) => crate::secret_cmd::run(&home, command),
+        Command::Models(command) => crate::models_cmd::run(&home, command),
         Command::Memory(command) => crate::memory_cmd::memory(&home, command),
         Command::Schedule(command) => crate::memory_cmd::schedule(&home, command),
     }
@@ -164,7 +168,10 @@ async fn process_queue(home: &ZetaHome, json: bool, approve: Approve) -> Result<
         exit_when_idle: true,
         ..WorkerOptions::default()
     };
-    let (core, mut events, handle) = spawn_worker(home.clone(), configured_agent(home)?, options)?;
+    let local = zeta_llm::LocalServer::new(home.root());
+    let watcher = tokio::spawn(report_local_server(local.subscribe()));
+    let agent = configured_agent(home, std::sync::Arc::clone(&local))?;
+    let (core, mut events, handle) = spawn_worker(home.clone(), agent, options)?;
     // The printer answers approvals through `ops`. The event stream ends when the worker
     // does, because the worker's is then the last event sender left.
     let ops = core.ops();
@@ -202,7 +209,37 @@ async fn process_queue(home: &ZetaHome, json: bool, approve: Approve) -> Result<
     });
     // The worker's sender is gone once it returns; the printer drains what is left.
     let _ = printer.await;
+    // No orphans: the local model server ends with the command.
+    tokio::task::block_in_place(|| local.stop());
+    watcher.abort();
     result
+}
+
+/// Says on stderr what Zeta's own model server is doing (it takes seconds to start).
+async fn report_local_server(mut state: tokio::sync::watch::Receiver<zeta_llm::LocalServerState>) {
+    use zeta_llm::LocalServerState as S;
+    while state.changed().await.is_ok() {
+        let line = match &*state.borrow_and_update() {
+            S::Stopped => continue,
+            S::Starting { model, program } => {
+                format!("starting the local model server ({program}) with {model}")
+            }
+            S::Ready {
+                port,
+                pid,
+                startup_ms,
+                ..
+            } => format!(
+                "the local model server is ready on 127.0.0.1:{port} (pid {pid}, {:.1} s)",
+                *startup_ms as f64 / 1000.0
+            ),
+            S::Restarting { reason, attempt } => {
+                format!("restarting the local model server (attempt {attempt}): {reason}")
+            }
+            S::Failed { error } => format!("the local model server failed: {error}"),
+        };
+        eprintln!("zeta: {line}");
+    }
 }
 
 async fn run_one(

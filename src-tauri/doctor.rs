@@ -1,5 +1,6 @@
 //! `zeta doctor`: one line per thing Zeta needs, each ok / warn / fail with a fix hint.
 
+use std::path::Path;
 use std::net::{TcpStream, ToSocketAddrs};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -69,7 +70,7 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
         database_check(home),
         worker_check(home),
         voice_model_check(home, settings.as_ref().ok().map(|l| &l.settings)),
-        llm_check(settings.as_ref().ok().map(|l| &l.settings)),
+        llm_check(home, settings.as_ref().ok().map(|l| &l.settings)),
         secrets_check(home),
     ];
     checks.retain(|c| !c.detail.is_empty());
@@ -246,7 +247,7 @@ fn voice_model_check(home: &ZetaHome, settings: Option<&Settings>) -> Check {
 }
 
 /// Reachability of the configured endpoint: a TCP connect to its host and port.
-fn llm_check(settings: Option<&Settings>) -> Check {
+fn llm_check(home: &ZetaHome, settings: Option<&Settings>) -> Check {
     let Some(settings) = settings else {
         return check(
             "llm",
@@ -263,6 +264,9 @@ fn llm_check(settings: Option<&Settings>) -> Check {
             "no LLM provider configured",
             Some("set `provider` in settings.json (kind, baseUrl, model) or the ZETA_LLM_* variables"),
         );
+    }
+    if p.kind == ProviderKind::Local && p.base_url.trim().is_empty() {
+        return local_check(home, p);
     }
     let Some((host, port)) = host_port(&p.base_url) else {
         return check(
@@ -340,4 +344,53 @@ mod tests {
         assert_eq!(host_port("ftp://x"), None);
         assert_eq!(host_port("http://:99999"), None);
     }
+}
+
+/// The `local` provider: its model file, the server program, and the server a running
+/// Zeta started (from `$ZETA_HOME/local-server.json`).
+fn local_check(home: &ZetaHome, p: &zeta_core::settings::ProviderSettings) -> Check {
+    use zeta_llm::local::{status_file, LocalSpec, ServerProgram};
+    let spec = match LocalSpec::from_settings(p, &home.models_dir()) {
+        Ok(spec) => spec,
+        Err(e) => {
+            return check(
+                "llm",
+                Level::Fail,
+                e.to_string(),
+                Some("scripts/local-model.sh --use obtains the default model"),
+            )
+        }
+    };
+    let program = match ServerProgram::find() {
+        Ok(program) => program,
+        Err(e) => return check("llm", Level::Fail, e.to_string(), None),
+    };
+    let running = std::fs::read_to_string(status_file(home.root()))
+        .ok()
+        .and_then(|t| serde_json::from_str::<zeta_llm::LocalServerState>(&t).ok());
+    let state = match running {
+        Some(zeta_llm::LocalServerState::Ready { port, pid, .. })
+            if Path::new(&format!("/proc/{pid}")).exists() =>
+        {
+            let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+            if TcpStream::connect_timeout(&addr, Duration::from_secs(2)).is_ok() {
+                format!("running on 127.0.0.1:{port} (pid {pid})")
+            } else {
+                format!("pid {pid} runs but port {port} does not answer")
+            }
+        }
+        _ => "not running (Zeta starts it for the first local task)".to_string(),
+    };
+    check(
+        "llm",
+        Level::Ok,
+        format!(
+            "local model {} ({} threads, {} context) served by {}; {state}",
+            spec.model.display(),
+            spec.threads,
+            spec.context,
+            program.describe()
+        ),
+        None,
+    )
 }

@@ -7,6 +7,7 @@ mod desktop;
 mod doctor;
 mod logging;
 mod memory_cmd;
+mod models_cmd;
 mod secret_cmd;
 mod terminal_approval;
 

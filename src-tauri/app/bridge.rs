@@ -10,6 +10,21 @@ use super::tray::{TrayManager, TrayStatus};
 
 /// The event name the webview listens to.
 pub const EVENT_NAME: &str = "zeta:event";
+/// The local model server's state, sent on every change.
+pub const LOCAL_SERVER_EVENT: &str = "zeta:local-server";
+
+/// Forwards the local model server's state to the webviews until the server's handle is gone.
+pub async fn forward_local_server(
+    app: AppHandle,
+    mut state: tokio::sync::watch::Receiver<zeta_llm::LocalServerState>,
+) {
+    while state.changed().await.is_ok() {
+        let now = state.borrow_and_update().clone();
+        if let Err(e) = app.emit(LOCAL_SERVER_EVENT, &now) {
+            tracing::warn!("could not forward the local server's state: {e}");
+        }
+    }
+}
 
 /// Runs until the core's event stream ends.
 pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<Event>) {

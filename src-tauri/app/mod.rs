@@ -9,11 +9,12 @@ mod queue_manager;
 mod settings_manager;
 mod tray;
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tauri::{AppHandle, Manager, RunEvent, WindowEvent};
 use zeta_core::{spawn_worker, CoreError, Op, WorkerOptions, ZetaHome};
+use zeta_llm::LocalServer;
 
 use crate::agent::configured_agent;
 use crate::desktop;
@@ -69,12 +70,18 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::remove_job,
         ])
         .setup(move |app| {
-            let agent = configured_agent(&home)?;
+            let local = LocalServer::new(home.root());
+            let agent = configured_agent(&home, Arc::clone(&local))?;
             let (core, events, handle) = tauri::async_runtime::block_on(async {
                 spawn_worker(home.clone(), agent, WorkerOptions::default())
             })?;
             app.manage(QueueManager::new(core, &home)?);
-            app.manage(settings_manager::SettingsManager::new(&home));
+            app.manage(settings_manager::SettingsManager::new(&home, Arc::clone(&local)));
+            tauri::async_runtime::spawn(bridge::forward_local_server(
+                app.handle().clone(),
+                local.subscribe(),
+            ));
+            app.manage(local);
             app.manage(memory_manager::MemoryManager::new(&home)?);
             app.manage(WorkerTask(Mutex::new(Some(handle))));
             create_tray(app.handle());
@@ -93,8 +100,12 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             }
         })
         .build(tauri::generate_context!())?;
-    app.run(|_app, event| {
+    app.run(|app, event| {
         if let RunEvent::Exit = event {
+            // No orphans: the local model server ends with the app.
+            if let Some(local) = app.try_state::<Arc<LocalServer>>() {
+                local.stop();
+            }
             tracing::info!("Zeta stopped");
         }
     });

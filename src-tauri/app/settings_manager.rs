@@ -2,13 +2,15 @@
 //! state: the settings window reads a `SettingsView`, saves only fully valid settings,
 //! stores keys in the secret store, tests a provider, and finds local model servers.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use ts_rs::TS;
 use zeta_core::settings::{ProviderKind, ProviderSettings};
 use zeta_core::{Settings, SettingsProblem, ZetaHome};
 use zeta_llm::config::{key_name, key_names};
 use zeta_llm::detect::LocalEndpoint;
-use zeta_llm::{Secret, SecretStore};
+use zeta_llm::{LocalServer, LocalServerState, Secret, SecretStore};
 
 /// What the settings window shows.
 #[derive(Debug, Clone, Serialize, TS)]
@@ -26,6 +28,10 @@ pub struct SettingsView {
     pub keys: Vec<KeyState>,
     /// True on a fresh home until onboarding is finished or skipped.
     pub needs_onboarding: bool,
+    /// Zeta's own model server (the `local` provider).
+    pub local_server: LocalServerState,
+    /// GGUF files in `$ZETA_HOME/models`, for the local provider's model choice.
+    pub local_models: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, TS)]
@@ -40,13 +46,15 @@ pub struct KeyState {
 pub struct SettingsManager {
     home: ZetaHome,
     secrets: SecretStore,
+    local: Arc<LocalServer>,
 }
 
 impl SettingsManager {
-    pub fn new(home: &ZetaHome) -> Self {
+    pub fn new(home: &ZetaHome, local: Arc<LocalServer>) -> Self {
         Self {
             home: home.clone(),
             secrets: SecretStore::for_home(home.root()),
+            local,
         }
     }
 
@@ -79,6 +87,8 @@ impl SettingsManager {
             key_store: self.secrets.backend().to_string(),
             keys,
             needs_onboarding,
+            local_server: self.local.state(),
+            local_models: zeta_models::ModelStore::new(self.home.models_dir()).names(zeta_models::ModelKind::Gguf),
         })
     }
 
@@ -118,7 +128,7 @@ impl SettingsManager {
     }
 
     pub async fn test(&self, provider: &ProviderSettings) -> Result<String, String> {
-        zeta_llm::detect::test_connection(provider, &self.secrets).await
+        zeta_llm::detect::test_connection(provider, &self.secrets, Some(&self.local)).await
     }
 
     pub async fn detect(&self) -> Vec<LocalEndpoint> {
@@ -139,7 +149,7 @@ mod tests {
     fn a_bad_field_is_refused_by_name_and_nothing_is_written() {
         let dir = tempfile::tempdir().expect("dir");
         let home = ZetaHome::at(dir.path()).expect("home");
-        let manager = SettingsManager::new(&home);
+        let manager = SettingsManager::new(&home, zeta_llm::LocalServer::new(home.root()));
         let mut settings = manager.view().expect("view").settings;
         settings.provider.base_url = "ftp://not-a-model-server".into();
         let value = serde_json::to_value(&settings).expect("json");

@@ -4,8 +4,10 @@
 
 mod consent;
 mod context;
+mod finish;
 mod harness;
 mod memory;
+mod models;
 mod secrets;
 
 use std::process::Command;

@@ -34,6 +34,31 @@ pub struct Settings {
     pub permissions: PermissionSettings,
     /// Keeping requests within the model's window (seed 003).
     pub context: ContextSettings,
+    /// Before a task ends, check the answer against what was run and seen (see `Verify`).
+    pub verify: Verify,
+}
+
+/// Whether the loop checks a model's answer before the task ends: an answer given without
+/// running anything is sent back once, and one verification turn compares the request
+/// with what was actually done and observed. Small models need it; it costs a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Verify {
+    /// On for the `local` provider, off for the others.
+    Auto,
+    Always,
+    Never,
+}
+
+impl Settings {
+    /// Whether `verify` is in force for this task's provider.
+    pub fn verifies(&self) -> bool {
+        match self.verify {
+            Verify::Always => true,
+            Verify::Never => false,
+            Verify::Auto => self.provider.kind == ProviderKind::Local,
+        }
+    }
 }
 
 impl Default for Settings {
@@ -50,6 +75,7 @@ impl Default for Settings {
             screenshot: ScreenshotSettings::default(),
             permissions: PermissionSettings::default(),
             context: ContextSettings::default(),
+            verify: Verify::Auto,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! streams out as it arrives.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use eventsource_stream::Eventsource;
@@ -14,6 +15,7 @@ use zeta_core::settings::{ProviderKind, Settings};
 
 use crate::config::{providers_from_settings, ProviderConfig, WireFormat};
 use crate::error::LlmError;
+use crate::local::LocalServer;
 use crate::secrets::SecretStore;
 use crate::wire::{self, StreamState};
 
@@ -42,10 +44,14 @@ impl LlmClient {
                     .read_timeout(config.idle_timeout)
                     .build()
                     .map_err(|e| LlmError::Config(format!("HTTP client: {e}")))?;
+                let json_object = config
+                    .local
+                    .as_ref()
+                    .is_some_and(|l| l.program.wants_json_object_schema());
                 Ok(Provider {
                     config,
                     http,
-                    json_object_schema: AtomicBool::new(false),
+                    json_object_schema: AtomicBool::new(json_object),
                 })
             })
             .collect::<Result<Vec<_>, LlmError>>()?;
@@ -60,9 +66,10 @@ impl LlmClient {
     pub fn from_settings(
         settings: &Settings,
         secrets: Option<&SecretStore>,
+        local: Option<&Arc<LocalServer>>,
     ) -> Result<Self, LlmError> {
         let native = settings.provider.kind != ProviderKind::Local;
-        Self::new(providers_from_settings(settings, secrets)?, native)
+        Self::new(providers_from_settings(settings, secrets, local)?, native)
     }
 
     async fn call_with_retries(
@@ -105,7 +112,11 @@ impl LlmClient {
         on_delta: &mut (dyn FnMut(&str) + Send),
     ) -> Result<ModelReply, LlmError> {
         let c = &p.config;
-        let endpoint = c.endpoint();
+        let endpoint = match &c.local {
+            // Starts the server, or waits while it restarts.
+            Some(local) => c.endpoint_at(&local.base_url().await?),
+            None => c.endpoint(),
+        };
         let stream = c.stream;
         let body = match c.wire {
             WireFormat::OpenAi => wire::openai::body(
@@ -252,6 +263,10 @@ impl Model for LlmClient {
 
     async fn context_window(&self) -> Option<u32> {
         let p = self.providers.first()?;
+        if let Some(local) = &p.config.local {
+            // Zeta started it with this size.
+            return Some(local.spec.context);
+        }
         crate::window::context_window(&p.http, &p.config).await
     }
 }
@@ -260,25 +275,38 @@ impl Model for LlmClient {
 /// from the environment and the home's secret store.
 pub struct SettingsModels {
     secrets: Option<SecretStore>,
+    /// Serves the `local` provider (a model in `$ZETA_HOME/models`).
+    local: Option<Arc<LocalServer>>,
 }
 
 impl SettingsModels {
     pub fn new(secrets: SecretStore) -> Self {
         Self {
             secrets: Some(secrets),
+            local: None,
         }
     }
 
     /// Keys from the environment only (benchmarks).
     pub fn env_only() -> Self {
-        Self { secrets: None }
+        Self {
+            secrets: None,
+            local: None,
+        }
+    }
+
+    /// Runs the `local` provider's server with `server`.
+    pub fn with_local_server(mut self, server: Arc<LocalServer>) -> Self {
+        self.local = Some(server);
+        self
     }
 }
 
 impl zeta_core::agent_loop::ModelSource for SettingsModels {
     type Model = LlmClient;
     fn model_for(&self, settings: &Settings) -> Result<LlmClient, String> {
-        LlmClient::from_settings(settings, self.secrets.as_ref()).map_err(|e| e.to_string())
+        LlmClient::from_settings(settings, self.secrets.as_ref(), self.local.as_ref())
+            .map_err(|e| e.to_string())
     }
 }
 

@@ -5,11 +5,13 @@
 //! secret store under `<kind>@<baseUrl>`, then under `<kind>`, then `OPENAI_API_KEY` /
 //! `ANTHROPIC_API_KEY`.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use zeta_core::settings::{ProviderKind, ProviderSettings, Settings};
 
 use crate::error::LlmError;
+use crate::local::{LocalHandle, LocalServer, LocalSpec, ServerProgram};
 use crate::retry::RetryPolicy;
 use crate::secrets::{Secret, SecretStore};
 
@@ -34,6 +36,8 @@ pub struct ProviderConfig {
     /// Longest silence while waiting for (more of) a response.
     pub idle_timeout: Duration,
     pub retry: RetryPolicy,
+    /// A server Zeta runs itself (`local` without a baseUrl): the URL comes from it.
+    pub local: Option<LocalHandle>,
 }
 
 impl std::fmt::Debug for ProviderConfig {
@@ -45,6 +49,7 @@ impl std::fmt::Debug for ProviderConfig {
             .field("model", &self.model)
             .field("api_key", &self.api_key.as_ref().map(|_| "<set>"))
             .field("stream", &self.stream)
+            .field("local", &self.local.as_ref().map(|l| &l.spec))
             .finish()
     }
 }
@@ -68,6 +73,8 @@ impl ProviderConfig {
             }
             ("", WireFormat::Anthropic) => "https://api.anthropic.com".to_string(),
             ("", WireFormat::Ollama) => "http://127.0.0.1:11434".to_string(),
+            // Zeta runs the server; its URL is known once it runs.
+            ("", _) if p.kind == ProviderKind::Local => String::new(),
             ("", _) => {
                 return Err(LlmError::Config(format!(
                     "provider {:?} needs a baseUrl",
@@ -93,15 +100,26 @@ impl ProviderConfig {
                 max_attempts: p.max_attempts.clamp(1, 10),
                 ..RetryPolicy::default()
             },
+            local: None,
         })
     }
 
     pub fn endpoint(&self) -> String {
+        self.endpoint_at(&self.base_url)
+    }
+
+    /// The request URL under `base` (a local server's URL is known only once it runs).
+    pub fn endpoint_at(&self, base: &str) -> String {
         match self.wire {
-            WireFormat::OpenAi => format!("{}/chat/completions", self.base_url),
-            WireFormat::Anthropic => format!("{}/v1/messages", self.base_url),
-            WireFormat::Ollama => format!("{}/api/chat", self.base_url),
+            WireFormat::OpenAi => format!("{base}/chat/completions"),
+            WireFormat::Anthropic => format!("{base}/v1/messages"),
+            WireFormat::Ollama => format!("{base}/api/chat"),
         }
+    }
+
+    /// Whether Zeta runs this provider's server.
+    pub fn is_managed_local(&self) -> bool {
+        self.local.is_some()
     }
 }
 
@@ -163,17 +181,34 @@ pub fn api_key_for(
 }
 
 /// Every provider to try, primary first. Settings must already carry the environment
-/// overrides (`Settings::load_or_create` applies them).
+/// overrides (`Settings::load_or_create` applies them). A `local` provider without a
+/// baseUrl is served by `local` (Zeta's own server); without one it cannot be used.
 pub fn providers_from_settings(
     settings: &Settings,
     secrets: Option<&SecretStore>,
+    local: Option<&Arc<LocalServer>>,
 ) -> Result<Vec<ProviderConfig>, LlmError> {
-    let mut list = vec![ProviderConfig::from_settings(
-        &settings.provider,
-        api_key_for(&settings.provider, true, secrets),
-    )?];
+    let one = |p: &ProviderSettings, primary: bool| {
+        let mut config = ProviderConfig::from_settings(p, api_key_for(p, primary, secrets))?;
+        if p.kind == ProviderKind::Local && config.base_url.is_empty() {
+            let Some(server) = local else {
+                return Err(LlmError::Config(
+                    "the local provider without a baseUrl needs Zeta's own model server, which this command does not run".into(),
+                ));
+            };
+            let spec = LocalSpec::from_settings(p, &server.home().join("models"))?;
+            let program = ServerProgram::find()?;
+            config.local = Some(LocalHandle {
+                server: Arc::clone(server),
+                spec,
+                program,
+            });
+        }
+        Ok::<_, LlmError>(config)
+    };
+    let mut list = vec![one(&settings.provider, true)?];
     for fallback in &settings.fallback_providers {
-        match ProviderConfig::from_settings(fallback, api_key_for(fallback, false, secrets)) {
+        match one(fallback, false) {
             Ok(config) => list.push(config),
             Err(e) => tracing::warn!("fallback provider skipped: {e}"),
         }

@@ -89,10 +89,12 @@ pub async fn local_endpoints(candidates: &[(ProviderKind, String)]) -> Vec<Local
 }
 
 /// Sends one short request to `provider` (keys from the environment and `secrets`) and
-/// returns the start of its answer, or why it failed.
+/// returns the start of its answer, or why it failed. A `local` provider is served by
+/// `local` (started when needed; a first start loads the model, so allow for it).
 pub async fn test_connection(
     provider: &ProviderSettings,
     secrets: &SecretStore,
+    local: Option<&std::sync::Arc<crate::local::LocalServer>>,
 ) -> Result<String, String> {
     let settings = Settings {
         provider: ProviderSettings {
@@ -102,7 +104,8 @@ pub async fn test_connection(
         fallback_providers: Vec::new(),
         ..Settings::default()
     };
-    let client = LlmClient::from_settings(&settings, Some(secrets)).map_err(|e| e.to_string())?;
+    let client =
+        LlmClient::from_settings(&settings, Some(secrets), local).map_err(|e| e.to_string())?;
     let request = ModelRequest {
         messages: vec![
             Message::system("This is a connection test. Reply with the single word OK."),
@@ -113,7 +116,12 @@ pub async fn test_connection(
     };
     let mut ignore = |_: &str| {};
     let call = client.complete(&request, &mut ignore);
-    match tokio::time::timeout(Duration::from_secs(30), call).await {
+    let limit = if local.is_some() && provider.kind == zeta_core::settings::ProviderKind::Local {
+        Duration::from_secs(180)
+    } else {
+        Duration::from_secs(30)
+    };
+    match tokio::time::timeout(limit, call).await {
         Ok(Ok(reply)) => {
             let text: String = reply.text.trim().chars().take(80).collect();
             Ok(if text.is_empty() {
@@ -123,6 +131,6 @@ pub async fn test_connection(
             })
         }
         Ok(Err(e)) => Err(e.to_string()),
-        Err(_) => Err("no answer within 30 s".into()),
+        Err(_) => Err(format!("no answer within {} s", limit.as_secs())),
     }
 }

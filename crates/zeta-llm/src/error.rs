@@ -31,6 +31,9 @@ pub enum LlmError {
     StreamCut { endpoint: String, message: String },
     #[error("provider settings: {0}")]
     Config(String),
+    /// Zeta's own model server could not be started (after its own restarts).
+    #[error(transparent)]
+    Local(#[from] crate::local::LocalError),
 }
 
 impl LlmError {
@@ -43,7 +46,7 @@ impl LlmError {
             | LlmError::Connect { .. }
             | LlmError::Malformed { .. }
             | LlmError::StreamCut { .. } => true,
-            LlmError::Client { .. } | LlmError::Config(_) => false,
+            LlmError::Client { .. } | LlmError::Config(_) | LlmError::Local(_) => false,
         }
     }
 

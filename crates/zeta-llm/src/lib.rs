@@ -7,12 +7,14 @@
 //! - [`error`]: `LlmError`, split into retryable and permanent.
 //! - [`detect`]: local servers on localhost, and a one-request connection test.
 //! - [`window`]: the context window a server reports (llama-server, vLLM, Ollama).
+//! - [`local`]: the `local` provider's own llama.cpp server, started and supervised by Zeta.
 //! - [`secrets`]: API keys in the OS keyring, or an owner-only file when there is none.
 
 pub mod client;
 pub mod config;
 pub mod detect;
 pub mod error;
+pub mod local;
 pub mod retry;
 pub mod secrets;
 pub mod window;
@@ -21,5 +23,6 @@ pub mod wire;
 pub use client::{LlmClient, SettingsModels};
 pub use config::{ProviderConfig, WireFormat};
 pub use error::LlmError;
+pub use local::{LocalServer, LocalServerState};
 pub use retry::RetryPolicy;
 pub use secrets::{Backend, Secret, SecretError, SecretStore};

@@ -5,6 +5,7 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { AuditEntry } from "../bindings/AuditEntry";
 import type { Event } from "../bindings/Event";
 import type { LocalEndpoint } from "../bindings/LocalEndpoint";
+import type { LocalServerState } from "../bindings/LocalServerState";
 import type { MemoryView } from "../bindings/MemoryView";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { Settings } from "../bindings/Settings";
@@ -15,6 +16,7 @@ import type { TaskMetrics } from "../bindings/TaskMetrics";
 import type { WorkerState } from "../bindings/WorkerState";
 
 export const EVENT_NAME = "zeta:event";
+export const LOCAL_SERVER_EVENT = "zeta:local-server";
 
 export const backend = {
   enqueue: (message: string) => invoke<void>("enqueue_task", { message }),
@@ -42,4 +44,7 @@ export const backend = {
   taskMetrics: (limit = 50) => invoke<TaskMetrics[]>("task_metrics", { limit }),
   onEvent: (handler: (event: Event) => void): Promise<UnlistenFn> =>
     listen<Event>(EVENT_NAME, (e) => handler(e.payload)),
+  /** Zeta's own model server (the `local` provider), on every change. */
+  onLocalServer: (handler: (state: LocalServerState) => void): Promise<UnlistenFn> =>
+    listen<LocalServerState>(LOCAL_SERVER_EVENT, (e) => handler(e.payload)),
 };

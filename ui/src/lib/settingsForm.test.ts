@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
-import { describeEndpoint, moved, problemsByField, providerFor } from "./settingsForm";
+import { describeEndpoint, moved, problemsByField, providerFor, describeLocalServer } from "./settingsForm";
 
 const base: ProviderSettings = {
   kind: "none", baseUrl: "", model: "", protocol: "json", stream: true, idleTimeoutMs: 120000, maxAttempts: 4, contextWindow: 32768,
@@ -30,5 +30,18 @@ describe("the settings form", () => {
     expect(describeEndpoint({ kind: "openai", baseUrl: "http://127.0.0.1:8080/v1", models: [] })).toBe(
       "An OpenAI-compatible server at http://127.0.0.1:8080/v1",
     );
+  });
+});
+
+describe("describeLocalServer", () => {
+  it("says what Zeta's model server is doing", () => {
+    expect(describeLocalServer({ state: "stopped" })).toContain("first local task");
+    expect(
+      describeLocalServer({ state: "ready", port: 4321, pid: 77, model: "m.gguf", program: "python", startupMs: 2300 }),
+    ).toBe("Ready on 127.0.0.1:4321 (pid 77), started in 2.3 s.");
+    expect(describeLocalServer({ state: "restarting", reason: "it exited", attempt: 2 })).toBe(
+      "Restarting (attempt 2): it exited",
+    );
+    expect(describeLocalServer({ state: "failed", error: "no model" })).toBe("Failed: no model");
   });
 });

@@ -1,3 +1,4 @@
+import type { LocalServerState } from "../bindings/LocalServerState";
 // The settings form's pure parts: problems by field, the tools whose permission can be
 // set, moving fallback providers, and what onboarding offers from detected servers.
 
@@ -53,4 +54,20 @@ export function describeEndpoint(found: LocalEndpoint): string {
   const what = found.kind === "ollama" ? "Ollama" : "An OpenAI-compatible server";
   const models = found.models.length ? ` with ${found.models.slice(0, 3).join(", ")}` : "";
   return `${what} at ${found.baseUrl}${models}`;
+}
+
+/** One line on Zeta's own model server, for the settings panel. */
+export function describeLocalServer(state: LocalServerState): string {
+  switch (state.state) {
+    case "stopped":
+      return "Not running: Zeta starts it for the first local task.";
+    case "starting":
+      return `Starting (${state.program})…`;
+    case "ready":
+      return `Ready on 127.0.0.1:${state.port} (pid ${state.pid}), started in ${(state.startupMs / 1000).toFixed(1)} s.`;
+    case "restarting":
+      return `Restarting (attempt ${state.attempt}): ${state.reason}`;
+    case "failed":
+      return `Failed: ${state.error}`;
+  }
 }

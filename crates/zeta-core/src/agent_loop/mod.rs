@@ -27,7 +27,9 @@ use crate::settings::{Protocol, Settings};
 use crate::tool::{ToolContext, ToolOutput, ToolRegistry};
 use gate::{Consent, Refused};
 use guard::Guard;
-use planner::{clip, leaked_tool_call, parse_plan, plan_schema, Step};
+use planner::{
+    clip, leaked_tool_call, parse_plan, parse_verdict, plan_schema, verdict_schema, Step, Verdict,
+};
 
 /// Where each task's model comes from: built from that task's settings, so that a
 /// provider change takes effect on the next task.
@@ -194,7 +196,19 @@ struct Run<'a, S, M> {
     counter: crate::context::Counter,
     /// The context window in force: the setting, or the server's when smaller.
     window: u32,
+    /// An answer was sent back because nothing had run (once per task).
+    pushed_back: bool,
+    /// Verification turns so far, and how many steps had run at the last one.
+    verifications: u32,
+    verified_at: Option<usize>,
+    /// The answer a check was asked about, kept in case the confirmation is empty.
+    unchecked_answer: Option<String>,
+    /// The next reply answers a planner-protocol verification turn.
+    verifying: bool,
 }
+
+/// Verification turns per task at most.
+const MAX_VERIFICATIONS: u32 = 2;
 
 impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     fn new(agent: &'a AgentLoop<S>, model: M, ctx: TaskContext) -> Self {
@@ -234,6 +248,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             metrics: Default::default(),
             counter: Default::default(),
             window,
+            pushed_back: false,
+            verifications: 0,
+            verified_at: None,
+            unchecked_answer: None,
+            verifying: false,
         }
     }
 
@@ -292,7 +311,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             self.inject_user_messages();
             let format = match self.mode {
                 Mode::Native => ResponseFormat::Native,
-                Mode::Json => ResponseFormat::JsonSchema(plan_schema()),
+                Mode::Json if self.verifying => ResponseFormat::JsonSchema(verdict_schema()),
+                Mode::Json => ResponseFormat::JsonSchema(plan_schema(&self.tool_names())),
             };
             let context_tokens = self.fit_context(&format);
             self.emit(Event::IterationStarted {
@@ -306,7 +326,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 Ok(reply) => reply,
                 Err(outcome) => return outcome,
             };
-            let step = match self.interpret(&reply) {
+            let step = match self.interpret_or_verdict(&reply) {
                 Ok(step) => {
                     self.guard.parsed();
                     step
@@ -321,7 +341,21 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 }
             };
             match step {
-                Step::Final(text) => return self.finish(text),
+                Step::Final(text) => {
+                    if let Some(check) = self.check_before_finish(&text) {
+                        tracing::info!(task = self.task_id(), "answer sent back for a check: {}", clip(&text, 200));
+                        self.messages.push(Message::assistant(reply.text));
+                        self.messages.push(Message::user(check));
+                        self.unchecked_answer = Some(text);
+                        continue;
+                    }
+                    // A confirmation that repeats nothing keeps the answer it confirms.
+                    let text = match self.unchecked_answer.take() {
+                        Some(earlier) if text.trim().is_empty() => earlier,
+                        _ => text,
+                    };
+                    return self.finish(text);
+                }
                 Step::Calls(calls) => {
                     let assistant = match self.mode {
                         Mode::Native => Message::assistant_calls(reply.text, calls.clone()),
@@ -337,6 +371,57 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             }
         }
         self.summarise_at_cap().await
+    }
+
+    /// With `verify` in force, the message that sends an answer back before the task ends:
+    /// once when nothing has run yet, and once per stretch of new calls (twice at most)
+    /// to compare the request with what was done. `None` lets the answer stand.
+    fn check_before_finish(&mut self, answer: &str) -> Option<String> {
+        if !self.ctx.settings.verifies() {
+            return None;
+        }
+        let json = self.mode == Mode::Json;
+        if self.steps.is_empty() {
+            if self.pushed_back {
+                return None;
+            }
+            self.pushed_back = true;
+            return Some(prompt::nothing_run_prompt(json));
+        }
+        if self.verified_at == Some(self.steps.len()) || self.verifications >= MAX_VERIFICATIONS {
+            return None;
+        }
+        self.verifications += 1;
+        self.verified_at = Some(self.steps.len());
+        let request = &self.ctx.task.message;
+        if json {
+            self.verifying = true;
+            Some(prompt::verdict_prompt(request, &self.steps, answer))
+        } else {
+            Some(prompt::verify_prompt(request, &self.steps))
+        }
+    }
+
+    /// The reply read as a step; in the planner protocol a verification turn's reply is a
+    /// verdict, which continues with its command or ends with the answer it checked.
+    fn interpret_or_verdict(&mut self, reply: &ModelReply) -> Result<Step, String> {
+        if !std::mem::take(&mut self.verifying) {
+            return self.interpret(reply);
+        }
+        let id = self.next_call_id();
+        Ok(match parse_verdict(&reply.text, &id) {
+            Verdict::Continue(call) => {
+                tracing::info!(task = self.task_id(), "the check found an unfinished part");
+                Step::Calls(vec![call])
+            }
+            Verdict::Finished { unable } => {
+                let answer = self.unchecked_answer.take().unwrap_or_default();
+                Step::Final(match unable {
+                    Some(unable) => format!("{answer}\n\nNot done: {unable}"),
+                    None => answer,
+                })
+            }
+        })
     }
 
     /// The cap was reached: one more call without tools; its text is the answer.
@@ -470,6 +555,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         };
         match result {
             Ok(reply) => {
+                tracing::debug!(task = task_id, text = %clip(&reply.text, 600), calls = reply.tool_calls.len(), "model reply");
                 self.metrics.tokens_in += reply.usage.input_tokens;
                 self.metrics.tokens_out += reply.usage.output_tokens;
                 Ok(reply)

@@ -19,8 +19,11 @@ pub enum Step {
     Calls(Vec<ToolCall>),
 }
 
-/// The JSON Schema the planner reply must satisfy (sent as structured output).
-pub fn plan_schema() -> Value {
+/// The JSON Schema the planner reply must satisfy (sent as structured output). `tool`
+/// may only name one of `tools` (or be empty), so a constrained model cannot invent one.
+pub fn plan_schema(tools: &[&str]) -> Value {
+    let mut names: Vec<&str> = vec![""];
+    names.extend(tools.iter().filter(|t| **t != SHELL_TOOL));
     json!({
         "type": "object",
         "properties": {
@@ -28,11 +31,76 @@ pub fn plan_schema() -> Value {
             "reasoning": {"type": "string"},
             "reply": {"type": "string", "description": "the answer for the user when done"},
             "done": {"type": "boolean"},
-            "tool": {"type": "string", "description": "a tool other than shell, or empty"},
+            "tool": {"type": "string", "enum": names, "description": "a tool other than shell, or empty"},
             "args": {"type": "object", "description": "arguments for tool"}
         },
         "required": ["command", "reasoning", "reply", "done"]
     })
+}
+
+/// The verification turn's answer in the planner protocol: what the outputs showed, the
+/// command for a part not done yet, and a part that cannot be done. The answer itself is
+/// not written again, so a small model cannot lose it while checking.
+pub fn verdict_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "checked": {"type": "string", "description": "for each part of the request: what the outputs showed"},
+            "next_command": {"type": "string", "description": "the shell command for a part not done yet, or empty"},
+            "unable": {"type": "string", "description": "a part that cannot be done and why, or empty"}
+        },
+        "required": ["checked", "next_command", "unable"]
+    })
+}
+
+/// What the verification turn decided.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// A part is not done: run this.
+    Continue(ToolCall),
+    /// Done; `unable` names what cannot be done (said with the answer).
+    Finished { unable: Option<String> },
+}
+
+#[derive(Debug, Deserialize)]
+struct VerdictReply {
+    #[serde(default)]
+    next_command: String,
+    #[serde(default)]
+    unable: String,
+}
+
+/// Reads a verification reply. One that cannot be read confirms the answer as it was.
+pub fn parse_verdict(text: &str, id: &str) -> Verdict {
+    let reply = json_objects(text)
+        .into_iter()
+        .find_map(|v| serde_json::from_value::<VerdictReply>(v).ok());
+    let Some(reply) = reply else {
+        return Verdict::Finished { unable: None };
+    };
+    let command = reply.next_command.trim();
+    if !command.is_empty() && !is_nothing(command) {
+        return Verdict::Continue(ToolCall {
+            id: id.to_string(),
+            name: SHELL_TOOL.to_string(),
+            arguments: json!({ "command": command }),
+        });
+    }
+    let unable = reply.unable.trim();
+    Verdict::Finished {
+        unable: (!unable.is_empty() && !is_nothing(unable)).then(|| unable.to_string()),
+    }
+}
+
+/// "none", "n/a", "nothing" and the like: a small model's way of leaving a field empty.
+fn is_nothing(text: &str) -> bool {
+    let t = text.trim().trim_end_matches('.').to_ascii_lowercase();
+    matches!(
+        t.as_str(),
+        "none" | "n/a" | "na" | "nothing" | "no" | "-" | "null" | "empty" | "\"\"" | "all done"
+    ) || t.starts_with("none ")
+        || t.starts_with("nothing ")
+        || t.starts_with("all parts")
 }
 
 #[derive(Debug, Deserialize)]
@@ -259,6 +327,29 @@ mod tests {
         assert!(parse_plan(r#"{"command":5}"#, "c")
             .unwrap_err()
             .contains("plan format"));
+    }
+
+    #[test]
+    fn a_verdict_continues_with_its_command_or_confirms() {
+        let go = parse_verdict(
+            r#"{"checked":"counted, not written","next_command":"echo 2 > ~/n.txt","unable":""}"#,
+            "v",
+        );
+        let Verdict::Continue(call) = go else {
+            panic!("{go:?}")
+        };
+        assert_eq!(call.arguments["command"], "echo 2 > ~/n.txt");
+        assert_eq!(
+            parse_verdict(r#"{"checked":"all shown","next_command":"none","unable":"N/A"}"#, "v"),
+            Verdict::Finished { unable: None }
+        );
+        assert_eq!(
+            parse_verdict(r#"{"checked":"","next_command":"","unable":"there is no printer"}"#, "v"),
+            Verdict::Finished {
+                unable: Some("there is no printer".into())
+            }
+        );
+        assert_eq!(parse_verdict("garbled", "v"), Verdict::Finished { unable: None });
     }
 
     #[test]

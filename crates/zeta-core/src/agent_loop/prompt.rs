@@ -68,14 +68,21 @@ pub fn native_prompt(soul: &str) -> String {
     format!("{soul}\n\n{COMMON_RULES}\n{UNTRUSTED_RULE}\nUse the tools you are given. When you are done, reply with the answer and call no tool.")
 }
 
-/// The prompt for the JSON planner protocol: explicit rules and one worked example, which
-/// small local models need.
+/// The prompt for the JSON planner protocol: explicit rules and two worked examples (one
+/// request in two parts), which small local models need. Other tools are listed one line
+/// each, by their argument names, to keep the prompt short.
 pub fn planner_prompt(soul: &str, tools: &[ToolSpec]) -> String {
     let mut other_tools = String::new();
     for t in tools.iter().filter(|t| t.name != "shell") {
+        let args: Vec<&str> = t.parameters["properties"]
+            .as_object()
+            .map(|p| p.keys().map(String::as_str).collect())
+            .unwrap_or_default();
         other_tools.push_str(&format!(
-            "- {}: {} Arguments: {}\n",
-            t.name, t.description, t.parameters
+            "- {}({}): {}\n",
+            t.name,
+            args.join(", "),
+            t.description.split(". ").next().unwrap_or_default().trim_end_matches('.')
         ));
     }
     if other_tools.is_empty() {
@@ -87,14 +94,66 @@ Reply with exactly one JSON object and nothing else:\n\
 {{\"command\": string, \"reasoning\": string, \"reply\": string, \"done\": boolean}}\n\
 Rules:\n\
 1. To run a shell command, put it in \"command\" and set \"done\" to false. You will be sent its output.\n\
-2. To use another tool, leave \"command\" empty and add \"tool\" (its name) and \"args\" (an object).\n\
-3. When the task is complete, set \"command\" to \"\", \"done\" to true, and write the answer in \"reply\".\n\
-4. Only \"done\": true with an empty command ends the task.\n\
+2. One step at a time. Never write a result in \"reply\" before a command's output has shown it to you.\n\
+3. A request with several parts needs a step for each part (find a file, then copy it; count files, then write the number). Do not stop after the first part.\n\
+4. When every part is done, set \"command\" to \"\", \"done\" to true, and write the answer in \"reply\" with the numbers and names from the outputs.\n\
+5. Only \"done\": true with an empty command ends the task.\n\
+6. Use shell commands for files, folders, disks, processes and the web (curl). Use another tool only for what the shell cannot do: leave \"command\" empty and add \"tool\" (its name) and \"args\" (an object).\n\
 Other tools:\n{other_tools}\
-Example. User: How much free disk space do I have?\n\
+Example 1. User: How much free disk space do I have?\n\
 You: {{\"command\": \"df -h /\", \"reasoning\": \"Check the root filesystem.\", \"reply\": \"\", \"done\": false}}\n\
 User: ✓ shell df -h /\\nFilesystem Size Used Avail Use% Mounted on\\n/dev/sda1 100G 40G 60G 40% /\n\
-You: {{\"command\": \"\", \"reasoning\": \"I have the numbers.\", \"reply\": \"You have 60 GB free of 100 GB on /.\", \"done\": true}}"
+You: {{\"command\": \"\", \"reasoning\": \"The output shows the numbers.\", \"reply\": \"You have 60 GB free of 100 GB on /.\", \"done\": true}}\n\
+Example 2. User: Count the .txt files in ~/docs and write the number into ~/count.txt\n\
+You: {{\"command\": \"ls ~/docs/*.txt | wc -l\", \"reasoning\": \"First count the files.\", \"reply\": \"\", \"done\": false}}\n\
+User: ✓ shell ls ~/docs/*.txt | wc -l\\n3\n\
+You: {{\"command\": \"echo 3 > ~/count.txt && cat ~/count.txt\", \"reasoning\": \"Now write the number, the second part.\", \"reply\": \"\", \"done\": false}}\n\
+User: ✓ shell echo 3 > ~/count.txt && cat ~/count.txt\\n3\n\
+You: {{\"command\": \"\", \"reasoning\": \"Both parts are done.\", \"reply\": \"There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.\", \"done\": true}}"
+    )
+}
+
+/// Sent back once when the model answers without having run anything.
+pub fn nothing_run_prompt(json: bool) -> String {
+    let next = if json {
+        "put the command in \"command\" now with \"done\": false"
+    } else {
+        "call the tool now"
+    };
+    format!(
+        "You have not run anything yet, so you have seen nothing from this computer. If the \
+         request needs anything from this computer (files, folders, disk, processes, \
+         programs, settings), {next}. Only if it needs nothing from the computer, give your \
+         answer again{}.",
+        if json { " with \"done\": true" } else { "" }
+    )
+}
+
+/// The verification turn in the planner protocol, answered with `planner::verdict_schema`.
+pub fn verdict_prompt(request: &str, steps: &[String], answer: &str) -> String {
+    format!(
+        "Check your work before you finish. The request was: \"{request}\"\n\
+         What you ran (✓ worked, ✗ failed):\n{}\n\
+         Your answer would be: \"{answer}\"\n\
+         Reply with one JSON object {{\"checked\": string, \"next_command\": string, \"unable\": string}}. \
+         In \"checked\", say for each part of the request whether a command's output showed it \
+         done. If a part is not done yet, put the shell command for it in \"next_command\"; \
+         otherwise leave it \"\". If a part cannot be done at all, say which and why in \
+         \"unable\"; otherwise leave it \"\".",
+        if steps.is_empty() { "(nothing)".to_string() } else { steps.join("\n") }
+    )
+}
+
+/// The verification turn with native tools: the request against what was actually done.
+pub fn verify_prompt(request: &str, steps: &[String]) -> String {
+    format!(
+        "Check your work before you finish. The request was: \"{request}\"\n\
+         What you ran (✓ worked, ✗ failed):\n{}\n\
+         Compare the request with what was actually done and seen. If a part of the request \
+         is not done yet, call the next tool. If every part is done, give the final answer \
+         without calling a tool; state only what the outputs showed. If a part cannot be \
+         done, say plainly which part and why.",
+        if steps.is_empty() { "(nothing)".to_string() } else { steps.join("\n") }
     )
 }
 

@@ -1,0 +1,148 @@
+//! Which llama.cpp server Zeta runs for the local provider, and its command line:
+//! `ZETA_LLAMA_SERVER` when set (a `llama-server` binary or a Python with llama-cpp-python),
+//! else `llama-server` on PATH, else the virtualenv Zeta's setup makes
+//! (`$XDG_CACHE_HOME/zeta/llama-venv`, by default `~/.cache/zeta/llama-venv`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use super::{LocalError, LocalSpec};
+
+/// A server program that serves `/v1/chat/completions` for one GGUF file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerProgram {
+    /// llama.cpp's own `llama-server`.
+    LlamaServer(PathBuf),
+    /// `python -m llama_cpp.server` (llama-cpp-python), by the Python that has it.
+    LlamaCppPython(PathBuf),
+}
+
+impl ServerProgram {
+    /// Finds one, in the order of the module doc.
+    pub fn find() -> Result<Self, LocalError> {
+        if let Some(path) = std::env::var_os("ZETA_LLAMA_SERVER").filter(|v| !v.is_empty()) {
+            return Self::from_path(PathBuf::from(path));
+        }
+        if let Some(path) = on_path("llama-server") {
+            return Ok(Self::LlamaServer(path));
+        }
+        let python = default_venv().join("bin").join("python");
+        if python.is_file() {
+            return Ok(Self::LlamaCppPython(python));
+        }
+        Err(LocalError::NoServer {
+            looked: format!(
+                "ZETA_LLAMA_SERVER is not set, llama-server is not on PATH, and {} does not exist",
+                python.display()
+            ),
+        })
+    }
+
+    /// A path named by the user: a Python (by its file name) or a llama-server binary.
+    pub fn from_path(path: PathBuf) -> Result<Self, LocalError> {
+        if !path.is_file() {
+            return Err(LocalError::NoServer {
+                looked: format!("ZETA_LLAMA_SERVER names {}, which is not a file", path.display()),
+            });
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        Ok(if name.starts_with("python") {
+            Self::LlamaCppPython(path)
+        } else {
+            Self::LlamaServer(path)
+        })
+    }
+
+    /// llama-cpp-python refuses `response_format: json_schema` (HTTP 500) and takes
+    /// `json_object` with a `schema`; llama-server takes both.
+    pub fn wants_json_object_schema(&self) -> bool {
+        matches!(self, Self::LlamaCppPython(_))
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Self::LlamaServer(p) => p.display().to_string(),
+            Self::LlamaCppPython(p) => format!("{} -m llama_cpp.server", p.display()),
+        }
+    }
+
+    /// The command that serves `spec` on 127.0.0.1:`port`, its output to `log`.
+    pub fn command(&self, spec: &LocalSpec, port: u16, log: Stdio, log2: Stdio) -> Command {
+        let model = spec.model.display().to_string();
+        let (threads, context, port) = (
+            spec.threads.to_string(),
+            spec.context.to_string(),
+            port.to_string(),
+        );
+        let mut cmd = match self {
+            Self::LlamaServer(bin) => {
+                let mut cmd = Command::new(bin);
+                cmd.args(["--model", &model, "--host", "127.0.0.1", "--port", &port])
+                    .args(["--threads", &threads, "--ctx-size", &context]);
+                cmd
+            }
+            Self::LlamaCppPython(python) => {
+                let mut cmd = Command::new(python);
+                cmd.args(["-m", "llama_cpp.server", "--model", &model])
+                    .args(["--host", "127.0.0.1", "--port", &port])
+                    .args(["--n_threads", &threads, "--n_ctx", &context]);
+                cmd
+            }
+        };
+        cmd.stdin(Stdio::null()).stdout(log).stderr(log2);
+        cmd
+    }
+}
+
+/// Where Zeta's setup makes the llama-cpp-python virtualenv.
+pub fn default_venv() -> PathBuf {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from("/tmp"));
+    cache.join("zeta").join("llama-venv")
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_python_path_means_llama_cpp_python_with_json_object() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let python = dir.path().join("python3");
+        std::fs::write(&python, "").expect("write");
+        let program = ServerProgram::from_path(python.clone()).expect("program");
+        assert_eq!(program, ServerProgram::LlamaCppPython(python));
+        assert!(program.wants_json_object_schema());
+        let spec = LocalSpec {
+            model: PathBuf::from("/m/q.gguf"),
+            context: 4096,
+            threads: 1,
+        };
+        let cmd = program.command(&spec, 4321, Stdio::null(), Stdio::null());
+        let args: Vec<String> = cmd.get_args().map(|a| a.to_string_lossy().into()).collect();
+        assert_eq!(
+            args.join(" "),
+            "-m llama_cpp.server --model /m/q.gguf --host 127.0.0.1 --port 4321 --n_threads 1 --n_ctx 4096"
+        );
+        let server = dir.path().join("llama-server");
+        std::fs::write(&server, "").expect("write");
+        let program = ServerProgram::from_path(server).expect("program");
+        assert!(!program.wants_json_object_schema());
+        let cmd = program.command(&spec, 1, Stdio::null(), Stdio::null());
+        assert!(cmd.get_args().any(|a| a == "--ctx-size"));
+        assert!(ServerProgram::from_path(dir.path().join("missing")).is_err());
+    }
+}

@@ -1,0 +1,108 @@
+//! The `local` provider against the real model: Zeta starts its own llama.cpp server
+//! (llama-cpp-python from `scripts/local-model.sh`) with Qwen2.5-Coder-1.5B and answers a
+//! disk question and a file task, checked against the truth (`df`, the real folder). In the
+//! disk task the server is killed mid-task; Zeta must restart it and finish.
+//!
+//! Needs the model and the server (`scripts/local-model.sh` obtains both, cached). Without
+//! them the test says so and passes, unless `ZETA_LOCAL_MODEL_REQUIRED=1` (set by
+//! `scripts/test.sh` when they are present), where it fails.
+//! One command: `cargo test -p zeta --test local_model -- --nocapture`.
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+use support::{available, home, run, Outcome};
+
+/// Every free-space figure `df -h` gives for the folders the model may ask about, as the
+/// number in front of its unit ("44G" -> "44").
+fn free_space_figures(work: &Path) -> Vec<String> {
+    let mut figures = Vec::new();
+    for target in ["/", &work.display().to_string()] {
+        let out = Command::new("df").args(["-h", target]).output().expect("df");
+        let text = String::from_utf8_lossy(&out.stdout);
+        if let Some(avail) = text.lines().nth(1).and_then(|l| l.split_whitespace().nth(3)) {
+            figures.push(avail.trim_end_matches(|c: char| c.is_alphabetic()).to_string());
+        }
+    }
+    figures
+}
+
+fn report(name: &str, o: &Outcome) {
+    eprintln!(
+        "FIGURES {name}: {:.1} s wall, {} iterations, {:.1} s per iteration",
+        o.took.as_secs_f64(),
+        o.iterations,
+        o.took.as_secs_f64() / o.iterations.max(1) as f64
+    );
+}
+
+#[test]
+fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
+    let Some(local) = available() else { return };
+    let (dir, work) = home(&local);
+    let status_file = dir.path().join("zeta").join("local-server.json");
+
+    // 1. Free disk space, with the server killed once it has answered a request.
+    let mut killed = None;
+    let disk = run(dir.path(), &work, &local, "How much free disk space do I have?", |event| {
+        // The first tool call means the model has answered once: kill the server then,
+        // so that the next request finds it dead.
+        if killed.is_none() && event["type"] == "toolCallStarted" {
+            let status: serde_json::Value = std::fs::read_to_string(&status_file)
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .expect("local-server.json while the server runs");
+            let pid = status["pid"].as_u64().expect("pid") as i32;
+            // SIGKILL by PID: a crash, not a shutdown.
+            let killed_ok = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            assert!(killed_ok.is_ok_and(|s| s.success()), "kill {pid}");
+            killed = Some(pid);
+        }
+    });
+    report("disk", &disk);
+    let pid = killed.expect("the server was killed mid-task");
+    assert!(
+        disk.stderr.contains("restarting the local model server"),
+        "Zeta did not say it restarted the server: {}",
+        disk.stderr
+    );
+    let ready_lines = disk.stderr.matches("local model server is ready").count();
+    assert!(ready_lines >= 2, "the server became ready again after the kill");
+    assert!(disk.ok, "the disk task failed: {}", disk.stderr);
+    let figures = free_space_figures(&work);
+    assert!(
+        figures.iter().any(|f| disk.reply.contains(f.as_str())),
+        "the reply {:?} does not give the free space df reports ({figures:?})",
+        disk.reply
+    );
+    assert!(
+        !Path::new(&format!("/proc/{pid}")).exists(),
+        "the killed server {pid} is gone"
+    );
+
+    // 2. A file task, checked in the real folder.
+    let logs = work.join("logs");
+    std::fs::create_dir_all(&logs).expect("logs");
+    for name in ["a.log", "b.log", "c.log", "d.log", "notes.txt", "e.log.gz"] {
+        std::fs::write(logs.join(name), format!("{name}\n")).expect("write");
+    }
+    let files = run(
+        dir.path(),
+        &work,
+        &local,
+        "How many .log files are in ~/logs? Write the number into ~/answer.txt",
+        |_| {},
+    );
+    report("files", &files);
+    assert!(files.ok, "the file task failed: {}", files.stderr);
+    let answer = std::fs::read_to_string(work.join("answer.txt")).unwrap_or_default();
+    assert_eq!(answer.trim(), "4", "answer.txt holds {answer:?}; reply: {}", files.reply);
+    assert!(files.reply.contains('4'), "the reply says the count: {}", files.reply);
+
+    // No orphans: every server Zeta started is gone once `zeta run` returns.
+    assert!(!status_file.exists(), "local-server.json is removed when the server stops");
+    let left = Command::new("pgrep").args(["-f", &format!("llama_cpp.server --model {}", dir.path().display())]).output().expect("pgrep");
+    assert!(left.stdout.is_empty(), "a server outlived zeta: {}", String::from_utf8_lossy(&left.stdout));
+}

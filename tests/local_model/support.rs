@@ -1,0 +1,144 @@
+//! Running `zeta` against the real local model: finding the model and llama-cpp-python
+//! that `scripts/local-model.sh` caches, a home that uses them, and one `zeta run` with its
+//! events, reply and timing. Shared by the local model test and the multi-step benchmark.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub const MODEL: &str = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf";
+
+pub struct Local {
+    pub model: PathBuf,
+    pub python: PathBuf,
+}
+
+/// The model and server, or why they are missing.
+pub fn local() -> Result<Local, String> {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
+        .ok_or("no HOME")?
+        .join("zeta");
+    let model = std::env::var_os("ZETA_LOCAL_MODEL")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| cache.join("models").join(MODEL));
+    let python = cache.join("llama-venv/bin/python");
+    if !model.is_file() {
+        return Err(format!("no model at {}", model.display()));
+    }
+    if !python.is_file() {
+        return Err(format!("no llama-cpp-python at {}", python.display()));
+    }
+    Ok(Local { model, python })
+}
+
+pub fn available() -> Option<Local> {
+    match local() {
+        Ok(local) => Some(local),
+        Err(why) if std::env::var("ZETA_LOCAL_MODEL_REQUIRED").is_ok_and(|v| v == "1") => {
+            panic!("the local model test is required but: {why}")
+        }
+        Err(why) => {
+            eprintln!("SKIPPED local model test: {why}; run scripts/local-model.sh to get them");
+            None
+        }
+    }
+}
+
+/// A home with the model imported and in use, and a work folder as the user's HOME.
+pub fn home(local: &Local) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let work = dir.path().join("user");
+    std::fs::create_dir_all(&work).expect("work dir");
+    let z = |args: &[&str]| {
+        let out = zeta(dir.path(), &work, &local.python)
+            .args(args)
+            .output()
+            .expect("run zeta");
+        assert!(out.status.success(), "zeta {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    z(&["models", "import", &local.model.display().to_string()]);
+    z(&["models", "use", MODEL]);
+    (dir, work)
+}
+
+pub fn zeta(dir: &Path, work: &Path, python: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_zeta"));
+    cmd.env("ZETA_HOME", dir.join("zeta"))
+        .env("HOME", work)
+        .env("ZETA_LLAMA_SERVER", python)
+        .env("ZETA_SECRETS", "file")
+        .env("RUST_LOG", "warn,zeta_core=info")
+        .env_remove("ZETA_LLM_PROVIDER")
+        .env_remove("ZETA_LLM_BASE_URL")
+        .env_remove("ZETA_LLM_MODEL")
+        .env_remove("ZETA_LLM_PROTOCOL")
+        .current_dir(work);
+    cmd
+}
+
+pub struct Outcome {
+    pub reply: String,
+    pub stderr: String,
+    pub ok: bool,
+    pub took: Duration,
+    pub iterations: usize,
+}
+
+/// `zeta run --json --approve all TASK`; `during` sees each event as it comes.
+pub fn run(
+    dir: &Path,
+    work: &Path,
+    local: &Local,
+    task: &str,
+    mut during: impl FnMut(&serde_json::Value),
+) -> Outcome {
+    let started = Instant::now();
+    let mut child = zeta(dir, work, &local.python)
+        .args(["run", "--json", "--approve", "all", task])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start zeta run");
+    let stderr = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            eprintln!("  | {line}");
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text
+    });
+    let mut events = Vec::new();
+    for line in BufReader::new(child.stdout.take().expect("stdout"))
+        .lines()
+        .map_while(Result::ok)
+    {
+        if let Ok(event) = serde_json::from_str::<serde_json::Value>(&line) {
+            during(&event);
+            events.push(event);
+        }
+    }
+    let status = child.wait().expect("wait for zeta");
+    let stderr = reader.join().expect("stderr reader");
+    let iterations = events.iter().filter(|e| e["type"] == "iterationStarted").count();
+    let task = events
+        .iter()
+        .rev()
+        .find(|e| e["type"] == "taskFinished")
+        .map(|e| e["task"].clone())
+        .unwrap_or_default();
+    Outcome {
+        reply: task["reply"].as_str().unwrap_or_default().to_string(),
+        ok: status.success() && task["status"] == "done",
+        stderr,
+        took: started.elapsed(),
+        iterations,
+    }
+}
+
