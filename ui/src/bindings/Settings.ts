@@ -5,6 +5,7 @@ import type { PermissionSettings } from "./PermissionSettings";
 import type { ProviderSettings } from "./ProviderSettings";
 import type { ScreenshotSettings } from "./ScreenshotSettings";
 import type { Soul } from "./Soul";
+import type { Verify } from "./Verify";
 import type { VoiceSettings } from "./VoiceSettings";
 
 export type Settings = { 
@@ -31,4 +32,8 @@ fallbackProviders: Array<ProviderSettings>, hotkey: HotkeySettings, voice: Voice
 /**
  * Keeping requests within the model's window (seed 003).
  */
-context: ContextSettings, };
+context: ContextSettings, 
+/**
+ * Before a task ends, check the answer against what was run and seen (see `Verify`).
+ */
+verify: Verify, };
