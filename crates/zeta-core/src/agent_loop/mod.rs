@@ -207,6 +207,18 @@ struct Run<'a, S, M> {
     verifying: bool,
 }
 
+/// The tools the planner protocol offers: all of them, except for the `local` provider,
+/// whose small models fumble tool arguments (seen with a 1.5B model calling
+/// `list_directory` with no path three times): there it is seed 000's shell only.
+fn planner_tools(specs: &[ToolSpec], settings: &Settings) -> Vec<ToolSpec> {
+    let shell_only = settings.provider.kind == crate::settings::ProviderKind::Local;
+    specs
+        .iter()
+        .filter(|t| !shell_only || t.name == planner::SHELL_TOOL)
+        .cloned()
+        .collect()
+}
+
 /// Verification turns per task at most.
 const MAX_VERIFICATIONS: u32 = 2;
 
@@ -222,7 +234,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
         let mut system = match mode {
             Mode::Native => prompt::native_prompt(&soul),
-            Mode::Json => prompt::planner_prompt(&soul, agent.specs()),
+            Mode::Json => prompt::planner_prompt(&soul, &planner_tools(agent.specs(), &ctx.settings)),
         };
         if let Some(environment) = &agent.environment {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
@@ -312,7 +324,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             let format = match self.mode {
                 Mode::Native => ResponseFormat::Native,
                 Mode::Json if self.verifying => ResponseFormat::JsonSchema(verdict_schema()),
-                Mode::Json => ResponseFormat::JsonSchema(plan_schema(&self.tool_names())),
+                Mode::Json => {
+                    let specs = planner_tools(self.agent.specs(), &self.ctx.settings);
+                    let names: Vec<&str> = specs.iter().map(|t| t.name.as_str()).collect();
+                    ResponseFormat::JsonSchema(plan_schema(&names))
+                }
             };
             let context_tokens = self.fit_context(&format);
             self.emit(Event::IterationStarted {

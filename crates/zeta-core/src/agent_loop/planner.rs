@@ -24,6 +24,15 @@ pub enum Step {
 pub fn plan_schema(tools: &[&str]) -> Value {
     let mut names: Vec<&str> = vec![""];
     names.extend(tools.iter().filter(|t| **t != SHELL_TOOL));
+    if names.len() == 1 {
+        // Shell only: seed 000's four keys.
+        let mut schema = plan_schema(&["-"]);
+        if let Some(props) = schema["properties"].as_object_mut() {
+            props.remove("tool");
+            props.remove("args");
+        }
+        return schema;
+    }
     json!({
         "type": "object",
         "properties": {
@@ -327,6 +336,16 @@ mod tests {
         assert!(parse_plan(r#"{"command":5}"#, "c")
             .unwrap_err()
             .contains("plan format"));
+    }
+
+    #[test]
+    fn the_schema_names_the_real_tools_or_is_shell_only() {
+        let all = plan_schema(&["shell", "read_file", "mouse"]);
+        assert_eq!(all["properties"]["tool"]["enum"], json!(["", "read_file", "mouse"]));
+        let shell = plan_schema(&["shell"]);
+        assert!(shell["properties"].get("tool").is_none());
+        assert!(shell["properties"].get("args").is_none());
+        assert_eq!(shell["required"], json!(["command", "reasoning", "reply", "done"]));
     }
 
     #[test]

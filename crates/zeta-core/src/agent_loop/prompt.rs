@@ -85,9 +85,13 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec]) -> String {
             t.description.split(". ").next().unwrap_or_default().trim_end_matches('.')
         ));
     }
-    if other_tools.is_empty() {
-        other_tools.push_str("(none)\n");
-    }
+    // Without other tools (small local models, which fumble their arguments) the
+    // planner is seed 000's: shell commands only.
+    let tools_rule = if other_tools.is_empty() {
+        "6. Use shell commands for everything: files, folders, disks, processes and the web (curl).\n".to_string()
+    } else {
+        format!("6. Use shell commands for files, folders, disks, processes and the web (curl). Use another tool only for what the shell cannot do: leave \"command\" empty and add \"tool\" (its name) and \"args\" (an object).\nOther tools:\n{other_tools}")
+    };
     format!(
         "{soul}\n\n{COMMON_RULES}\n{UNTRUSTED_RULE}\n\n\
 Reply with exactly one JSON object and nothing else:\n\
@@ -98,8 +102,7 @@ Rules:\n\
 3. A request with several parts needs a step for each part (find a file, then copy it; count files, then write the number). Do not stop after the first part.\n\
 4. When every part is done, set \"command\" to \"\", \"done\" to true, and write the answer in \"reply\" with the numbers and names from the outputs.\n\
 5. Only \"done\": true with an empty command ends the task.\n\
-6. Use shell commands for files, folders, disks, processes and the web (curl). Use another tool only for what the shell cannot do: leave \"command\" empty and add \"tool\" (its name) and \"args\" (an object).\n\
-Other tools:\n{other_tools}\
+{tools_rule}\
 Example 1. User: How much free disk space do I have?\n\
 You: {{\"command\": \"df -h /\", \"reasoning\": \"Check the root filesystem.\", \"reply\": \"\", \"done\": false}}\n\
 User: ✓ shell df -h /\\nFilesystem Size Used Avail Use% Mounted on\\n/dev/sda1 100G 40G 60G 40% /\n\
