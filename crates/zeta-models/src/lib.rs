@@ -5,12 +5,17 @@
 //! - [`store`]: list and import (copied in whole, or hard-linked when on the same disk).
 //! - [`download`]: HTTP download into a `.part` file that a later run resumes, checked
 //!   against a sha256 before it takes the model's name.
+//! - [`whisper_convert`]: a faster-whisper (CTranslate2) folder → whisper.cpp ggml, with
+//!   the mel filterbank from [`mel`].
 //! - [`catalog`]: the models Zeta knows by name.
 
 pub mod catalog;
+mod ct2;
 pub mod download;
 pub mod format;
+pub mod mel;
 pub mod store;
+pub mod whisper_convert;
 
 pub use download::{download, Progress};
 pub use format::ModelKind;

@@ -92,8 +92,12 @@ impl ModelStore {
         })
     }
 
-    /// Brings `source` into the folder as `name` (default: its file name).
+    /// Brings `source` into the folder as `name` (default: its file name). A faster-whisper
+    /// folder (model.bin + vocabulary) is converted to ggml (`ggml-<folder>.bin`).
     pub fn import(&self, source: &Path, name: Option<&str>) -> Result<InstalledModel, ModelError> {
+        if source.is_dir() {
+            return self.import_faster_whisper(source, name);
+        }
         let kind = detect(source)?;
         let name = match name {
             Some(name) => file_name(name)?.to_string(),
@@ -118,6 +122,45 @@ impl ModelStore {
         }
         tracing::info!(%name, kind = kind.label(), "model imported");
         self.get(&name).map(|m| InstalledModel { kind, ..m })
+    }
+}
+
+impl ModelStore {
+    fn import_faster_whisper(
+        &self,
+        dir: &Path,
+        name: Option<&str>,
+    ) -> Result<InstalledModel, ModelError> {
+        if !dir.join("model.bin").is_file() {
+            return Err(ModelError::NotAModel {
+                path: dir.to_path_buf(),
+                reason: "a folder without model.bin (a faster-whisper model folder has model.bin and vocabulary.txt)".into(),
+            });
+        }
+        let name = match name {
+            Some(name) => file_name(name)?.to_string(),
+            None => {
+                let folder = dir
+                    .canonicalize()
+                    .ok()
+                    .and_then(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
+                    .unwrap_or_else(|| "whisper".into());
+                format!("ggml-{folder}.bin")
+            }
+        };
+        std::fs::create_dir_all(&self.dir).map_err(io("create folder", &self.dir))?;
+        let tmp = self.dir.join(format!(".{name}.importing"));
+        let result = crate::whisper_convert::convert(dir, &tmp).and_then(|()| {
+            // The converted file must read back as a whisper model.
+            detect(&tmp)?;
+            std::fs::rename(&tmp, self.dir.join(&name)).map_err(io("rename into", &self.dir))
+        });
+        if let Err(e) = result {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        tracing::info!(%name, from = %dir.display(), "faster-whisper model converted to ggml");
+        self.get(&name)
     }
 }
 

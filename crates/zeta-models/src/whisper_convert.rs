@@ -1,0 +1,295 @@
+//! faster-whisper (CTranslate2) → whisper.cpp ggml, so `zeta models import FOLDER` takes
+//! the models that package registries carry. The ggml layout is the one whisper.cpp's
+//! `convert-pt-to-ggml.py` writes: magic, eleven i32 hyper-parameters, the mel filters,
+//! the vocabulary up to `<|endoftext|>` (whisper.cpp adds the special tokens), then each
+//! tensor (dims innermost first; 1-D tensors, the conv biases as [n, 1] and the positional
+//! embeddings in f32, the rest in f16). CTranslate2 fuses attention projections: self-
+//! attention Q|K|V, cross-attention K|V; they are split back (Whisper's key projection has
+//! no bias).
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::Path;
+
+use crate::ct2::{self, Model};
+use crate::{io, mel, ModelError};
+
+const GGML_MAGIC: u32 = 0x6767_6d6c;
+
+/// Converts the faster-whisper folder `dir` (model.bin, vocabulary.txt or .json) to `out`.
+pub fn convert(dir: &Path, out: &Path) -> Result<(), ModelError> {
+    let not_model = |reason: String| ModelError::NotAModel {
+        path: dir.to_path_buf(),
+        reason,
+    };
+    let model = ct2::read(&dir.join("model.bin"))?;
+    if model.name != "WhisperSpec" {
+        return Err(not_model(format!("a CTranslate2 {} model, not Whisper", model.name)));
+    }
+    let vocabulary = read_vocabulary(dir)?;
+    let bytes = ggml_bytes(&model, &vocabulary).map_err(not_model)?;
+    let mut file = std::fs::File::create(out).map_err(io("create", out))?;
+    file.write_all(&bytes).map_err(io("write", out))?;
+    file.sync_all().map_err(io("write", out))?;
+    Ok(())
+}
+
+fn read_vocabulary(dir: &Path) -> Result<Vec<String>, ModelError> {
+    let txt = dir.join("vocabulary.txt");
+    if txt.is_file() {
+        let text = std::fs::read_to_string(&txt).map_err(io("read", &txt))?;
+        return Ok(text.lines().map(str::to_string).collect());
+    }
+    let json = dir.join("vocabulary.json");
+    let text = std::fs::read_to_string(&json).map_err(io("read", &json))?;
+    serde_json::from_str(&text).map_err(|e| ModelError::NotAModel {
+        path: json,
+        reason: format!("not a JSON list of tokens: {e}"),
+    })
+}
+
+struct Out {
+    bytes: Vec<u8>,
+}
+
+impl Out {
+    fn i32(&mut self, v: usize) {
+        self.bytes.extend((v as i32).to_le_bytes());
+    }
+    /// One tensor; `dims` outermost first, as CTranslate2 and PyTorch give them.
+    fn tensor(&mut self, name: &str, dims: &[usize], values: &[f32], f32_kept: bool) {
+        let f16 = dims.len() >= 2 && !f32_kept;
+        self.i32(dims.len());
+        self.i32(name.len());
+        self.i32(usize::from(f16));
+        for d in dims.iter().rev() {
+            self.i32(*d);
+        }
+        self.bytes.extend(name.as_bytes());
+        for v in values {
+            if f16 {
+                self.bytes.extend(half::f16::from_f32(*v).to_le_bytes());
+            } else {
+                self.bytes.extend(v.to_le_bytes());
+            }
+        }
+    }
+}
+
+fn floats(model: &Model, name: &str) -> Result<(Vec<usize>, Vec<f32>), String> {
+    let v = model.get(name)?;
+    let values = v
+        .to_f32()
+        .ok_or_else(|| format!("{name} is quantised ({:?}); import a float16 or float32 model", v.dtype))?;
+    Ok((v.dims.clone(), values))
+}
+
+fn layers(model: &Model, side: &str) -> usize {
+    let prefix = format!("{side}/layer_");
+    model
+        .variables
+        .keys()
+        .filter_map(|k| k.strip_prefix(&prefix)?.split('/').next()?.parse::<usize>().ok())
+        .collect::<BTreeSet<_>>()
+        .len()
+}
+
+fn heads(model: &Model, side: &str, state: usize) -> Result<usize, String> {
+    match model.get(&format!("{side}/num_heads")).ok().and_then(|v| v.scalar()) {
+        Some(n) if n > 0 => Ok(n as usize),
+        // Every Whisper size has 64-wide heads.
+        _ => Ok(state / 64),
+    }
+}
+
+pub(crate) fn ggml_bytes(model: &Model, vocabulary: &[String]) -> Result<Vec<u8>, String> {
+    let (emb_dims, _) = floats(model, "decoder/embeddings/weight")?;
+    let (enc_pos, _) = floats(model, "encoder/position_encodings/encodings")?;
+    let (dec_pos, _) = floats(model, "decoder/position_encodings/encodings")?;
+    let (conv1, _) = floats(model, "encoder/conv1/weight")?;
+    let [n_vocab, n_text_state] = emb_dims[..] else {
+        return Err(format!("decoder embeddings have shape {emb_dims:?}"));
+    };
+    let ([n_audio_ctx, n_audio_state], [n_text_ctx, _], [_, n_mels, _]) =
+        (&enc_pos[..], &dec_pos[..], &conv1[..])
+    else {
+        return Err(format!(
+            "unexpected shapes: positions {enc_pos:?} / {dec_pos:?}, conv1 {conv1:?}"
+        ));
+    };
+    let (n_audio_ctx, n_audio_state, n_text_ctx, n_mels) =
+        (*n_audio_ctx, *n_audio_state, *n_text_ctx, *n_mels);
+    let (n_audio_layer, n_text_layer) = (layers(model, "encoder"), layers(model, "decoder"));
+    let eot = vocabulary
+        .iter()
+        .position(|t| t == "<|endoftext|>")
+        .ok_or("the vocabulary has no <|endoftext|>")?;
+
+    let mut out = Out { bytes: Vec::with_capacity(200 << 20) };
+    out.bytes.extend(GGML_MAGIC.to_le_bytes());
+    for v in [
+        n_vocab,
+        n_audio_ctx,
+        n_audio_state,
+        heads(model, "encoder", n_audio_state)?,
+        n_audio_layer,
+        n_text_ctx,
+        n_text_state,
+        heads(model, "decoder", n_text_state)?,
+        n_text_layer,
+        n_mels,
+        1, // f16
+    ] {
+        out.i32(v);
+    }
+    out.i32(n_mels);
+    out.i32(mel::N_FFT_BINS);
+    for w in mel::filters(n_mels) {
+        out.bytes.extend(w.to_le_bytes());
+    }
+    out.i32(eot);
+    let decode = byte_decoder();
+    for token in &vocabulary[..eot] {
+        let bytes: Vec<u8> = token
+            .chars()
+            .map(|c| decode.get(&c).copied())
+            .collect::<Option<_>>()
+            .unwrap_or_else(|| token.as_bytes().to_vec());
+        out.i32(bytes.len());
+        out.bytes.extend(bytes);
+    }
+
+    let put = |out: &mut Out, name: &str, from: &str, f32_kept: bool| -> Result<(), String> {
+        let (dims, values) = floats(model, from)?;
+        out.tensor(name, &dims, &values, f32_kept);
+        Ok(())
+    };
+    for conv in ["conv1", "conv2"] {
+        put(&mut out, &format!("encoder.{conv}.weight"), &format!("encoder/{conv}/weight"), false)?;
+        let (dims, values) = floats(model, &format!("encoder/{conv}/bias"))?;
+        out.tensor(&format!("encoder.{conv}.bias"), &[dims[0], 1], &values, true);
+    }
+    put(&mut out, "encoder.positional_embedding", "encoder/position_encodings/encodings", true)?;
+    for i in 0..n_audio_layer {
+        let (c, w) = (format!("encoder/layer_{i}"), format!("encoder.blocks.{i}"));
+        self_attention(&mut out, model, &c, &w)?;
+        ffn(&mut out, model, &c, &w)?;
+    }
+    put(&mut out, "encoder.ln_post.weight", "encoder/layer_norm/gamma", false)?;
+    put(&mut out, "encoder.ln_post.bias", "encoder/layer_norm/beta", false)?;
+    put(&mut out, "decoder.token_embedding.weight", "decoder/embeddings/weight", false)?;
+    put(&mut out, "decoder.positional_embedding", "decoder/position_encodings/encodings", true)?;
+    for i in 0..n_text_layer {
+        let (c, w) = (format!("decoder/layer_{i}"), format!("decoder.blocks.{i}"));
+        self_attention(&mut out, model, &c, &w)?;
+        cross_attention(&mut out, model, &c, &w)?;
+        ffn(&mut out, model, &c, &w)?;
+    }
+    put(&mut out, "decoder.ln.weight", "decoder/layer_norm/gamma", false)?;
+    put(&mut out, "decoder.ln.bias", "decoder/layer_norm/beta", false)?;
+    Ok(out.bytes)
+}
+
+/// Rows `part * n .. (part + 1) * n` of a fused [k·n, cols] matrix (or a fused bias).
+fn rows(dims: &[usize], values: &[f32], part: usize, parts: usize) -> (Vec<usize>, Vec<f32>) {
+    let n = dims[0] / parts;
+    let cols: usize = dims[1..].iter().product();
+    let mut d = dims.to_vec();
+    d[0] = n;
+    (d, values[part * n * cols..(part + 1) * n * cols].to_vec())
+}
+
+fn layer_norm(out: &mut Out, model: &Model, from: &str, to: &str) -> Result<(), String> {
+    for (c, w) in [("gamma", "weight"), ("beta", "bias")] {
+        let (dims, values) = floats(model, &format!("{from}/layer_norm/{c}"))?;
+        out.tensor(&format!("{to}.{w}"), &dims, &values, false);
+    }
+    Ok(())
+}
+
+fn linear(out: &mut Out, model: &Model, from: &str, to: &str) -> Result<(), String> {
+    for p in ["weight", "bias"] {
+        let (dims, values) = floats(model, &format!("{from}/{p}"))?;
+        out.tensor(&format!("{to}.{p}"), &dims, &values, false);
+    }
+    Ok(())
+}
+
+fn self_attention(out: &mut Out, model: &Model, c: &str, w: &str) -> Result<(), String> {
+    layer_norm(out, model, &format!("{c}/self_attention"), &format!("{w}.attn_ln"))?;
+    let (dims, weight) = floats(model, &format!("{c}/self_attention/linear_0/weight"))?;
+    let (bdims, bias) = floats(model, &format!("{c}/self_attention/linear_0/bias"))?;
+    for (part, name) in ["query", "key", "value"].iter().enumerate() {
+        let (d, v) = rows(&dims, &weight, part, 3);
+        out.tensor(&format!("{w}.attn.{name}.weight"), &d, &v, false);
+        if *name != "key" {
+            let (d, v) = rows(&bdims, &bias, part, 3);
+            out.tensor(&format!("{w}.attn.{name}.bias"), &d, &v, false);
+        }
+    }
+    linear(out, model, &format!("{c}/self_attention/linear_1"), &format!("{w}.attn.out"))
+}
+
+fn cross_attention(out: &mut Out, model: &Model, c: &str, w: &str) -> Result<(), String> {
+    layer_norm(out, model, &format!("{c}/attention"), &format!("{w}.cross_attn_ln"))?;
+    linear(out, model, &format!("{c}/attention/linear_0"), &format!("{w}.cross_attn.query"))?;
+    let (dims, weight) = floats(model, &format!("{c}/attention/linear_1/weight"))?;
+    let (bdims, bias) = floats(model, &format!("{c}/attention/linear_1/bias"))?;
+    let (d, v) = rows(&dims, &weight, 0, 2);
+    out.tensor(&format!("{w}.cross_attn.key.weight"), &d, &v, false);
+    let (d, v) = rows(&dims, &weight, 1, 2);
+    out.tensor(&format!("{w}.cross_attn.value.weight"), &d, &v, false);
+    let (d, v) = rows(&bdims, &bias, 1, 2);
+    out.tensor(&format!("{w}.cross_attn.value.bias"), &d, &v, false);
+    linear(out, model, &format!("{c}/attention/linear_2"), &format!("{w}.cross_attn.out"))
+}
+
+fn ffn(out: &mut Out, model: &Model, c: &str, w: &str) -> Result<(), String> {
+    layer_norm(out, model, &format!("{c}/ffn"), &format!("{w}.mlp_ln"))?;
+    linear(out, model, &format!("{c}/ffn/linear_0"), &format!("{w}.mlp.0"))?;
+    linear(out, model, &format!("{c}/ffn/linear_1"), &format!("{w}.mlp.2"))
+}
+
+/// GPT-2's byte-level alphabet, reversed: the printable stand-in character → its byte.
+fn byte_decoder() -> std::collections::HashMap<char, u8> {
+    let mut printable: Vec<u32> = (u32::from('!')..=u32::from('~')).collect();
+    printable.extend(u32::from('¡')..=u32::from('¬'));
+    printable.extend(u32::from('®')..=u32::from('ÿ'));
+    let mut map = std::collections::HashMap::new();
+    let mut extra = 0;
+    for b in 0u32..256 {
+        let c = if printable.contains(&b) {
+            b
+        } else {
+            extra += 1;
+            255 + extra
+        };
+        if let Some(c) = char::from_u32(c) {
+            map.insert(c, b as u8);
+        }
+    }
+    map
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gpt2_bytes_decode_back() {
+        let d = byte_decoder();
+        assert_eq!(d.len(), 256);
+        assert_eq!(d[&'Ġ'], b' ');
+        assert_eq!(d[&'Ċ'], b'\n');
+        assert_eq!(d[&'a'], b'a');
+    }
+
+    #[test]
+    fn fused_rows_split_in_order() {
+        let values: Vec<f32> = (0..12).map(|v| v as f32).collect();
+        let (d, v) = rows(&[6, 2], &values, 1, 3);
+        assert_eq!((d, v), (vec![2, 2], vec![4.0, 5.0, 6.0, 7.0]));
+        let (d, v) = rows(&[4], &[1.0, 2.0, 3.0, 4.0], 1, 2);
+        assert_eq!((d, v), (vec![2], vec![3.0, 4.0]));
+    }
+}
