@@ -71,6 +71,15 @@ pub enum Command {
     /// Scheduled jobs: list, add or remove.
     #[command(subcommand)]
     Schedule(crate::memory_cmd::ScheduleCommand),
+    /// Print what Whisper hears in a WAV file (the configured model unless --model).
+    Transcribe {
+        file: std::path::PathBuf,
+        #[arg(long)]
+        model: Option<std::path::PathBuf>,
+        /// One JSON object: text, seconds of speech, time in Whisper.
+        #[arg(long)]
+        json: bool,
+    },
     /// Model files: list, download (resumable, sha256-checked), import, use.
     #[command(subcommand)]
     Models(crate::models_cmd::ModelsCommand),
@@ -141,6 +150,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Doctor { json } => Ok(crate::doctor::run(&home, json)),
         Command::Secret(command) => crate::secret_cmd::run(&home, command),
         Command::Models(command) => crate::models_cmd::run(&home, command),
+        Command::Transcribe { file, model, json } => {
+            crate::voice_cmd::transcribe(&home, &file, model, json)
+        }
         Command::Memory(command) => crate::memory_cmd::memory(&home, command),
         Command::Schedule(command) => crate::memory_cmd::schedule(&home, command),
     }

@@ -10,6 +10,7 @@ mod memory_cmd;
 mod models_cmd;
 mod secret_cmd;
 mod terminal_approval;
+mod voice_cmd;
 
 use std::process::ExitCode;
 
