@@ -100,7 +100,7 @@ const TASKS: &[Task] = &[
         setup: |_| {},
         check: |w, reply| {
             let t = read(&w.join("greeting.txt"));
-            expect(t == "hello world", format!("greeting.txt holds {t:?}"))?;
+            expect(t.eq_ignore_ascii_case("hello world"), format!("greeting.txt holds {t:?}"))?;
             let size = std::fs::metadata(w.join("greeting.txt")).map(|m| m.len()).unwrap_or(0);
             expect(reply.contains(&size.to_string()), format!("the reply does not say {size}: {reply}"))
         },

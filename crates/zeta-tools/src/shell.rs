@@ -211,11 +211,14 @@ fn render(
         Some(c) => format!("\n{name}:\n{}", c.render(limit)),
         None => format!("\n{name}: (still held open by a background process; not read)"),
     };
-    let content = format!(
-        "$ {command}\n{status}{}{}",
-        section("stdout", stdout),
-        section("stderr", stderr)
-    );
+    let (out, err) = (section("stdout", stdout), section("stderr", stderr));
+    // Said outright, so that a model does not read a result into an empty output.
+    let nothing = if out.is_empty() && err.is_empty() {
+        "\n(no output: the command printed nothing)"
+    } else {
+        ""
+    };
+    let content = format!("$ {command}\n{status}{out}{err}{nothing}");
     ToolOutput {
         ok,
         content,

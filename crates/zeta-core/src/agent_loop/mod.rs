@@ -205,6 +205,10 @@ struct Run<'a, S, M> {
     unchecked_answer: Option<String>,
     /// The next reply answers a planner-protocol verification turn.
     verifying: bool,
+    /// Each call with the start of its output, for the verification turn.
+    seen: Vec<String>,
+    /// The last non-empty answer the model wrote, kept for a final reply that is empty.
+    last_reply: Option<String>,
 }
 
 /// The tools the planner protocol offers: all of them, except for the `local` provider,
@@ -265,6 +269,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             verified_at: None,
             unchecked_answer: None,
             verifying: false,
+            seen: Vec::new(),
+            last_reply: None,
         }
     }
 
@@ -365,8 +371,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                         self.unchecked_answer = Some(text);
                         continue;
                     }
-                    // A confirmation that repeats nothing keeps the answer it confirms.
-                    let text = match self.unchecked_answer.take() {
+                    // A confirmation that repeats nothing keeps the answer it confirms, or
+                    // the last answer the model wrote.
+                    let text = match self.unchecked_answer.take().or_else(|| self.last_reply.take()) {
                         Some(earlier) if text.trim().is_empty() => earlier,
                         _ => text,
                     };
@@ -412,9 +419,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let request = &self.ctx.task.message;
         if json {
             self.verifying = true;
-            Some(prompt::verdict_prompt(request, &self.steps, answer))
+            Some(prompt::verdict_prompt(request, &self.seen, answer))
         } else {
-            Some(prompt::verify_prompt(request, &self.steps))
+            Some(prompt::verify_prompt(request, &self.seen))
         }
     }
 
@@ -429,6 +436,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             Verdict::Continue(call) => {
                 tracing::info!(task = self.task_id(), "the check found an unfinished part");
                 Step::Calls(vec![call])
+            }
+            Verdict::Unfinished => {
+                // Back to the planner, with the answer kept in case nothing more comes.
+                self.last_reply = self.unchecked_answer.take().or(self.last_reply.take());
+                return Err(prompt::UNFINISHED_PROMPT.to_string());
             }
             Verdict::Finished { unable } => {
                 let answer = self.unchecked_answer.take().unwrap_or_default();
@@ -588,6 +600,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         match self.mode {
             Mode::Json => {
                 let id = self.next_call_id();
+                if let Some(answer) = planner::reply_of(&reply.text) {
+                    self.last_reply = Some(answer);
+                }
                 parse_plan(&reply.text, &id)
             }
             Mode::Native if !reply.tool_calls.is_empty() => {
@@ -649,6 +664,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             "{mark} {} {}",
             call.name,
             short_args(&call.arguments)
+        ));
+        self.seen.push(format!(
+            "{mark} {} {}\n   printed: {}",
+            call.name,
+            short_args(&call.arguments),
+            clip(&output.content.replace('\n', " | "), 300)
         ));
         let content = if executed.ran {
             wrap_untrusted(&call.name, &self.compress(&call, &output.content))

@@ -69,10 +69,14 @@ pub enum Verdict {
     Continue(ToolCall),
     /// Done; `unable` names what cannot be done (said with the answer).
     Finished { unable: Option<String> },
+    /// The check says the request is not done, but gave no command and no reason.
+    Unfinished,
 }
 
 #[derive(Debug, Deserialize)]
 struct VerdictReply {
+    #[serde(default)]
+    checked: String,
     #[serde(default)]
     next_command: String,
     #[serde(default)]
@@ -96,9 +100,19 @@ pub fn parse_verdict(text: &str, id: &str) -> Verdict {
         });
     }
     let unable = reply.unable.trim();
-    Verdict::Finished {
-        unable: (!unable.is_empty() && !is_nothing(unable)).then(|| unable.to_string()),
+    if !unable.is_empty() && !is_nothing(unable) {
+        return Verdict::Finished {
+            unable: Some(unable.to_string()),
+        };
     }
+    let checked = reply.checked.trim().to_ascii_lowercase();
+    if ["false", "no", "not done", "incomplete"]
+        .iter()
+        .any(|n| checked == *n || checked.starts_with(&format!("{n}.")) || checked.starts_with(&format!("{n},")))
+    {
+        return Verdict::Unfinished;
+    }
+    Verdict::Finished { unable: None }
 }
 
 /// "none", "n/a", "nothing" and the like: a small model's way of leaving a field empty.
@@ -124,6 +138,14 @@ struct Plan {
     tool: Option<String>,
     #[serde(default)]
     args: Option<Value>,
+}
+
+/// The non-empty `reply` of a planner object, whatever else it says.
+pub fn reply_of(text: &str) -> Option<String> {
+    json_objects(text)
+        .into_iter()
+        .find_map(|v| v.get("reply")?.as_str().map(str::trim).map(str::to_string))
+        .filter(|r| !r.is_empty())
 }
 
 /// Parses a planner reply. `Err` carries the hint sent back to the model.
@@ -369,6 +391,10 @@ mod tests {
             }
         );
         assert_eq!(parse_verdict("garbled", "v"), Verdict::Finished { unable: None });
+        assert_eq!(
+            parse_verdict(r#"{"checked":"false","next_command":"","unable":""}"#, "v"),
+            Verdict::Unfinished
+        );
     }
 
     #[test]

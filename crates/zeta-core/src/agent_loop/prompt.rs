@@ -88,9 +88,9 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec]) -> String {
     // Without other tools (small local models, which fumble their arguments) the
     // planner is seed 000's: shell commands only.
     let tools_rule = if other_tools.is_empty() {
-        "6. Use shell commands for everything: files, folders, disks, processes and the web (curl).\n".to_string()
+        "7. Use shell commands for everything: files, folders, disks, processes and the web (curl).\n".to_string()
     } else {
-        format!("6. Use shell commands for files, folders, disks, processes and the web (curl). Use another tool only for what the shell cannot do: leave \"command\" empty and add \"tool\" (its name) and \"args\" (an object).\nOther tools:\n{other_tools}")
+        format!("7. Use shell commands for files, folders, disks, processes and the web (curl). Use another tool only for what the shell cannot do: leave \"command\" empty and add \"tool\" (its name) and \"args\" (an object).\nOther tools:\n{other_tools}")
     };
     format!(
         "{soul}\n\n{COMMON_RULES}\n{UNTRUSTED_RULE}\n\n\
@@ -102,6 +102,7 @@ Rules:\n\
 3. A request with several parts needs a step for each part (find a file, then copy it; count files, then write the number). Do not stop after the first part.\n\
 4. When every part is done, set \"command\" to \"\", \"done\" to true, and write the answer in \"reply\" with the numbers and names from the outputs.\n\
 5. Only \"done\": true with an empty command ends the task.\n\
+6. Never send a result you need into a file before you have seen it: first run a command that prints it, then write it.\n\
 {tools_rule}\
 Example 1. User: How much free disk space do I have?\n\
 You: {{\"command\": \"df -h /\", \"reasoning\": \"Check the root filesystem.\", \"reply\": \"\", \"done\": false}}\n\
@@ -136,22 +137,28 @@ pub fn nothing_run_prompt(json: bool) -> String {
 pub fn verdict_prompt(request: &str, steps: &[String], answer: &str) -> String {
     format!(
         "Check your work before you finish. The request was: \"{request}\"\n\
-         What you ran (✓ worked, ✗ failed):\n{}\n\
+         What you ran (✓ worked, ✗ failed) and what it printed:\n{}\n\
          Your answer would be: \"{answer}\"\n\
          Reply with one JSON object {{\"checked\": string, \"next_command\": string, \"unable\": string}}. \
          In \"checked\", say for each part of the request whether a command's output showed it \
-         done. If a part is not done yet, put the shell command for it in \"next_command\"; \
-         otherwise leave it \"\". If a part cannot be done at all, say which and why in \
-         \"unable\"; otherwise leave it \"\".",
+         done, and whether every number and name in the answer appears in an output. If a \
+         part is not done yet, or the answer states something no output showed, put the \
+         shell command that does it or shows it in \"next_command\"; otherwise leave it \"\". \
+         If a part cannot be done at all, say which and why in \"unable\"; otherwise leave it \"\".",
         if steps.is_empty() { "(nothing)".to_string() } else { steps.join("\n") }
     )
 }
+
+/// Sent when the planner protocol's check says the request is not done but names nothing.
+pub const UNFINISHED_PROMPT: &str = "Your check says the request is not done yet. Give the \
+shell command for the missing part in \"command\" with \"done\": false. If it cannot be done, \
+set \"done\" to true and say so plainly in \"reply\".";
 
 /// The verification turn with native tools: the request against what was actually done.
 pub fn verify_prompt(request: &str, steps: &[String]) -> String {
     format!(
         "Check your work before you finish. The request was: \"{request}\"\n\
-         What you ran (✓ worked, ✗ failed):\n{}\n\
+         What you ran (✓ worked, ✗ failed) and what it printed:\n{}\n\
          Compare the request with what was actually done and seen. If a part of the request \
          is not done yet, call the next tool. If every part is done, give the final answer \
          without calling a tool; state only what the outputs showed. If a part cannot be \
