@@ -118,7 +118,7 @@ impl LlmClient {
             None => c.endpoint(),
         };
         let stream = c.stream;
-        let body = match c.wire {
+        let mut body = match c.wire {
             WireFormat::OpenAi => wire::openai::body(
                 req,
                 &c.model,
@@ -128,6 +128,11 @@ impl LlmClient {
             WireFormat::Anthropic => wire::anthropic::body(req, &c.model, stream),
             WireFormat::Ollama => wire::ollama::body(req, &c.model, stream),
         };
+        if c.is_managed_local() {
+            // A small local model drifts at the server's default temperature; greedy
+            // decoding makes a task repeatable.
+            body["temperature"] = serde_json::json!(0);
+        }
         let mut request = p.http.post(&endpoint).json(&body);
         match (c.wire, &c.api_key) {
             (WireFormat::Anthropic, key) => {
