@@ -28,7 +28,10 @@ fn write(path: &Path, text: &str) {
 }
 
 fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_default().trim().to_string()
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .trim()
+        .to_string()
 }
 
 fn expect(ok: bool, what: String) -> Result<(), String> {
@@ -51,8 +54,14 @@ const TASKS: &[Task] = &[
         },
         check: |w, _| {
             let copied = std::fs::metadata(w.join("backup/big.bin")).map(|m| m.len());
-            expect(copied.as_ref().is_ok_and(|n| *n == 50_000), format!("backup/big.bin: {copied:?}"))?;
-            expect(w.join("data/big.bin").exists(), "the original was moved, not copied".into())
+            expect(
+                copied.as_ref().is_ok_and(|n| *n == 50_000),
+                format!("backup/big.bin: {copied:?}"),
+            )?;
+            expect(
+                w.join("data/big.bin").exists(),
+                "the original was moved, not copied".into(),
+            )
         },
     },
     Task {
@@ -78,38 +87,68 @@ const TASKS: &[Task] = &[
         },
         check: |w, _| {
             for f in ["app.log", "db.log", "web.log"] {
-                expect(w.join("old-logs").join(f).exists(), format!("old-logs/{f} missing"))?;
-                expect(!w.join("var").join(f).exists(), format!("var/{f} still there"))?;
+                expect(
+                    w.join("old-logs").join(f).exists(),
+                    format!("old-logs/{f} missing"),
+                )?;
+                expect(
+                    !w.join("var").join(f).exists(),
+                    format!("var/{f} still there"),
+                )?;
             }
-            expect(w.join("var/keep.conf").exists(), "keep.conf was moved".into())
+            expect(
+                w.join("var/keep.conf").exists(),
+                "keep.conf was moved".into(),
+            )
         },
     },
     Task {
         name: "lines-save",
         request: "How many lines are in ~/poem.txt? Save the number in ~/lines.txt",
-        setup: |w| write(&w.join("poem.txt"), "one\ntwo\nthree\nfour\nfive\nsix\nseven\n"),
+        setup: |w| {
+            write(
+                &w.join("poem.txt"),
+                "one\ntwo\nthree\nfour\nfive\nsix\nseven\n",
+            )
+        },
         check: |w, reply| {
             let t = read(&w.join("lines.txt"));
             expect(t == "7", format!("lines.txt holds {t:?}"))?;
-            expect(reply.contains('7'), format!("the reply does not say 7: {reply}"))
+            expect(
+                reply.contains('7'),
+                format!("the reply does not say 7: {reply}"),
+            )
         },
     },
     Task {
         name: "create-size",
-        request: "Create a file ~/greeting.txt that contains hello world, then tell me its size in bytes",
+        request:
+            "Create a file ~/greeting.txt that contains hello world, then tell me its size in bytes",
         setup: |_| {},
         check: |w, reply| {
             let t = read(&w.join("greeting.txt"));
-            expect(t.eq_ignore_ascii_case("hello world"), format!("greeting.txt holds {t:?}"))?;
-            let size = std::fs::metadata(w.join("greeting.txt")).map(|m| m.len()).unwrap_or(0);
-            expect(reply.contains(&size.to_string()), format!("the reply does not say {size}: {reply}"))
+            expect(
+                t.eq_ignore_ascii_case("hello world"),
+                format!("greeting.txt holds {t:?}"),
+            )?;
+            let size = std::fs::metadata(w.join("greeting.txt"))
+                .map(|m| m.len())
+                .unwrap_or(0);
+            expect(
+                reply.contains(&size.to_string()),
+                format!("the reply does not say {size}: {reply}"),
+            )
         },
     },
     Task {
         name: "newest-name",
         request: "Which file in ~/src was changed most recently? Write its name into ~/newest.txt",
         setup: |w| {
-            for (f, age) in [("old.rs", "3 days ago"), ("new.rs", "1 hour ago"), ("mid.rs", "2 days ago")] {
+            for (f, age) in [
+                ("old.rs", "3 days ago"),
+                ("new.rs", "1 hour ago"),
+                ("mid.rs", "2 days ago"),
+            ] {
                 let path = w.join("src").join(f);
                 write(&path, "fn main() {}");
                 let touched = std::process::Command::new("touch")
@@ -134,7 +173,9 @@ fn set_verify(home: &Path, verify: &str) {
 }
 
 fn main() {
-    let Some(local) = support::available() else { return };
+    let Some(local) = support::available() else {
+        return;
+    };
     let only: Option<Vec<usize>> = std::env::var("ZETA_BENCH_TASKS")
         .ok()
         .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect());
@@ -166,8 +207,15 @@ fn main() {
                 if verdict.is_ok() { "PASS" } else { "FAIL" },
                 o.took.as_secs_f64(),
                 o.iterations,
-                o.reply.replace('\n', " ").chars().take(90).collect::<String>(),
-                verdict.err().map(|e| format!("  [{e}]")).unwrap_or_default()
+                o.reply
+                    .replace('\n', " ")
+                    .chars()
+                    .take(90)
+                    .collect::<String>(),
+                verdict
+                    .err()
+                    .map(|e| format!("  [{e}]"))
+                    .unwrap_or_default()
             );
         }
         totals.push(format!(

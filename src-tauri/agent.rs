@@ -21,7 +21,6 @@ pub fn configured_agent(
         .map(PathBuf::from)
         .filter(|p| p.is_dir())
         .unwrap_or_else(|| home.root().to_path_buf());
-    let models =
-        SettingsModels::new(SecretStore::for_home(home.root())).with_local_server(local);
+    let models = SettingsModels::new(SecretStore::for_home(home.root())).with_local_server(local);
     zeta_tools::configure(models, home, workdir)
 }

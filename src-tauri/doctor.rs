@@ -1,7 +1,7 @@
 //! `zeta doctor`: one line per thing Zeta needs, each ok / warn / fail with a fix hint.
 
-use std::path::Path;
 use std::net::{TcpStream, ToSocketAddrs};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use zeta_core::settings::{ProviderKind, Protocol};
+use zeta_core::settings::{Protocol, ProviderKind};
 use zeta_core::{Settings, ZetaHome};
 use zeta_models::{catalog, ModelKind, ModelStore, Progress};
 
@@ -60,7 +60,10 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
                     m.bytes as f64 / 1e6
                 );
             }
-            for k in catalog::KNOWN.iter().filter(|k| !installed.iter().any(|m| m.name == k.name)) {
+            for k in catalog::KNOWN
+                .iter()
+                .filter(|k| !installed.iter().any(|m| m.name == k.name))
+            {
                 println!(
                     "{:<48} {:<15} {:>8.1} MB  (not installed: zeta models download {})",
                     k.name,
@@ -98,7 +101,8 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
                 eprintln!("zeta: no --sha256 given: the file is checked by its header only");
             }
             let dest = store.dir().join(&name);
-            let runtime = tokio::runtime::Runtime::new().context("could not start the async runtime")?;
+            let runtime =
+                tokio::runtime::Runtime::new().context("could not start the async runtime")?;
             let mut last = 0u64;
             let mut show = |p: Progress| {
                 if p.received == p.resumed_from && p.resumed_from > 0 {
@@ -128,7 +132,12 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
             result?;
             match store.get(&name) {
                 Ok(m) => {
-                    println!("{} ({}) is in {}", m.name, m.kind.label(), store.dir().display());
+                    println!(
+                        "{} ({}) is in {}",
+                        m.name,
+                        m.kind.label(),
+                        store.dir().display()
+                    );
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(e) => {
@@ -139,7 +148,12 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
         }
         ModelsCommand::Import { file, name } => {
             let m = store.import(&file, name.as_deref())?;
-            println!("{} ({}, {:.1} MB) imported", m.name, m.kind.label(), m.bytes as f64 / 1e6);
+            println!(
+                "{} ({}, {:.1} MB) imported",
+                m.name,
+                m.kind.label(),
+                m.bytes as f64 / 1e6
+            );
             Ok(ExitCode::SUCCESS)
         }
         ModelsCommand::Use { name } => {
@@ -148,7 +162,9 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
             let text = match std::fs::read_to_string(&path) {
                 Ok(text) => text,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => "{}".into(),
-                Err(e) => return Err(e).with_context(|| format!("could not read {}", path.display())),
+                Err(e) => {
+                    return Err(e).with_context(|| format!("could not read {}", path.display()))
+                }
             };
             let mut settings = Settings::from_json_text(&text).settings;
             match m.kind {
@@ -156,10 +172,14 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
                 ModelKind::Whisper => settings.voice.model = m.name.clone(),
             }
             settings.save(&path)?;
-            println!("{} is now the {} model", m.name, match m.kind {
-                ModelKind::Gguf => "language (provider: local)",
-                ModelKind::Whisper => "voice",
-            });
+            println!(
+                "{} is now the {} model",
+                m.name,
+                match m.kind {
+                    ModelKind::Gguf => "language (provider: local)",
+                    ModelKind::Whisper => "voice",
+                }
+            );
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -76,7 +76,10 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
                 spawn_worker(home.clone(), agent, WorkerOptions::default())
             })?;
             app.manage(QueueManager::new(core, &home)?);
-            app.manage(settings_manager::SettingsManager::new(&home, Arc::clone(&local)));
+            app.manage(settings_manager::SettingsManager::new(
+                &home,
+                Arc::clone(&local),
+            ));
             tauri::async_runtime::spawn(bridge::forward_local_server(
                 app.handle().clone(),
                 local.subscribe(),

@@ -88,7 +88,8 @@ impl SettingsManager {
             keys,
             needs_onboarding,
             local_server: self.local.state(),
-            local_models: zeta_models::ModelStore::new(self.home.models_dir()).names(zeta_models::ModelKind::Gguf),
+            local_models: zeta_models::ModelStore::new(self.home.models_dir())
+                .names(zeta_models::ModelKind::Gguf),
         })
     }
 

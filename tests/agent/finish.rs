@@ -22,7 +22,10 @@ async fn an_unfinished_part_found_by_the_verification_turn_is_done() {
         let done = "There are 2 files; 2 is in ~/count.txt.";
         // Stops after the first part: the check sends it back; the second check (new
         // work since the first) confirms.
-        let mut steps = script(&[run("ls ~/data | wc -l"), answer("There are 2 files.")], proto);
+        let mut steps = script(
+            &[run("ls ~/data | wc -l"), answer("There are 2 files.")],
+            proto,
+        );
         match proto {
             Proto::Json => steps.extend([
                 verdict("echo 2 > ~/count.txt", ""),
@@ -37,23 +40,46 @@ async fn an_unfinished_part_found_by_the_verification_turn_is_done() {
         let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
         write(&s.home.path().join("data/a"), "a");
         write(&s.home.path().join("data/b"), "b");
-        let task = finished_task(&s.zeta_run("Count the files in ~/data and write the number into ~/count.txt"));
+        let task = finished_task(
+            &s.zeta_run("Count the files in ~/data and write the number into ~/count.txt"),
+        );
         assert_eq!(task["status"], "done", "{at}: {task}");
-        assert_eq!(task["reply"], "There are 2 files; 2 is in ~/count.txt.", "{at}");
+        assert_eq!(
+            task["reply"], "There are 2 files; 2 is in ~/count.txt.",
+            "{at}"
+        );
         let count = std::fs::read_to_string(s.home.path().join("count.txt")).unwrap_or_default();
         assert_eq!(count.trim(), "2", "{at}: the unfinished part ran");
         let requests = s.requests();
         assert_eq!(requests.len(), 5, "{at}");
         let check = text_of(&requests[2]);
-        assert!(check.contains("Check your work before you finish"), "{at}: {check}");
-        assert!(check.contains("write the number into ~/count.txt"), "{at}: the request is quoted");
-        assert!(check.contains("ls ~/data | wc -l"), "{at}: what ran is listed");
+        assert!(
+            check.contains("Check your work before you finish"),
+            "{at}: {check}"
+        );
+        assert!(
+            check.contains("write the number into ~/count.txt"),
+            "{at}: the request is quoted"
+        );
+        assert!(
+            check.contains("ls ~/data | wc -l"),
+            "{at}: what ran is listed"
+        );
         if proto == Proto::Json {
-            assert!(check.contains("There are 2 files."), "{at}: the answer is quoted");
+            assert!(
+                check.contains("There are 2 files."),
+                "{at}: the answer is quoted"
+            );
             let schema = &requests[2].body["response_format"]["json_schema"]["schema"];
-            assert!(schema["properties"]["next_command"].is_object(), "{at}: {schema}");
+            assert!(
+                schema["properties"]["next_command"].is_object(),
+                "{at}: {schema}"
+            );
         }
-        assert!(text_of(&requests[4]).contains("echo 2 > ~/count.txt"), "{at}");
+        assert!(
+            text_of(&requests[4]).contains("echo 2 > ~/count.txt"),
+            "{at}"
+        );
         s.assert_invariants();
     }
 }
@@ -97,7 +123,8 @@ async fn verify_never_and_remote_providers_end_at_the_first_answer() {
     for extra in [json!({"verify": "never"}), json!({})] {
         let proto = Proto::Json;
         let turns = [answer("You have 500 GB free.")];
-        let s = Setup::with_settings(Wire::OpenAi, proto, script(&turns, proto), extra.clone()).await;
+        let s =
+            Setup::with_settings(Wire::OpenAi, proto, script(&turns, proto), extra.clone()).await;
         let task = finished_task(&s.zeta_run("How much free disk space do I have?"));
         assert_eq!(task["reply"], "You have 500 GB free.", "{extra}");
         assert_eq!(s.requests().len(), 1, "{extra}");

@@ -26,7 +26,10 @@ fn fake_gguf(len: usize) -> Vec<u8> {
 /// body; Range requests get 206 with the rest. Records each request's Range header.
 fn file_server(body: Vec<u8>) -> (String, Arc<Mutex<Vec<Option<String>>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let url = format!("http://{}/models/m.gguf", listener.local_addr().expect("addr"));
+    let url = format!(
+        "http://{}/models/m.gguf",
+        listener.local_addr().expect("addr")
+    );
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = Arc::clone(&seen);
     std::thread::spawn(move || {
@@ -43,7 +46,9 @@ fn file_server(body: Vec<u8>) -> (String, Arc<Mutex<Vec<Option<String>>>>) {
                     range = v.trim().trim_end_matches('-').parse::<usize>().ok();
                 }
             }
-            log.lock().expect("log").push(range.map(|r| format!("bytes={r}-")));
+            log.lock()
+                .expect("log")
+                .push(range.map(|r| format!("bytes={r}-")));
             let mut out = stream;
             match range {
                 Some(from) => {
@@ -77,8 +82,15 @@ fn sha256_hex(bytes: &[u8]) -> String {
     let dir = tempfile::tempdir().expect("dir");
     let path = dir.path().join("f");
     std::fs::write(&path, bytes).expect("write");
-    let out = std::process::Command::new("sha256sum").arg(&path).output().expect("sha256sum");
-    String::from_utf8_lossy(&out.stdout).split(' ').next().unwrap_or_default().to_string()
+    let out = std::process::Command::new("sha256sum")
+        .arg(&path)
+        .output()
+        .expect("sha256sum");
+    String::from_utf8_lossy(&out.stdout)
+        .split(' ')
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -109,10 +121,15 @@ async fn a_cut_download_resumes_and_a_bad_checksum_is_refused() {
     );
 
     let wrong = "0".repeat(64);
-    let bad = s.zeta(&["models", "download", &url, "--sha256", &wrong, "--name", "bad.gguf"]);
+    let bad = s.zeta(&[
+        "models", "download", &url, "--sha256", &wrong, "--name", "bad.gguf",
+    ]);
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(!bad.status.success());
-    assert!(err.contains("checksum mismatch") && err.contains(&sha), "{err}");
+    assert!(
+        err.contains("checksum mismatch") && err.contains(&sha),
+        "{err}"
+    );
     assert!(!models.join("bad.gguf").exists() && !models.join("bad.gguf.part").exists());
 }
 
@@ -123,20 +140,43 @@ async fn import_refuses_what_is_not_a_model_and_use_sets_the_local_provider() {
     write(&dir.join("in/notes.gguf"), "just some text, not a model");
     std::fs::write(dir.join("in/cut.gguf"), &fake_gguf(3 << 20)[..4096]).expect("write");
     std::fs::write(dir.join("in/good.gguf"), fake_gguf(2 << 20)).expect("write");
-    for (file, says) in [("notes.gguf", "neither a GGUF"), ("cut.gguf", "cut short"), ("missing.gguf", "open")] {
-        let out = s.zeta(&["models", "import", &dir.join("in").join(file).display().to_string()]);
+    for (file, says) in [
+        ("notes.gguf", "neither a GGUF"),
+        ("cut.gguf", "cut short"),
+        ("missing.gguf", "open"),
+    ] {
+        let out = s.zeta(&[
+            "models",
+            "import",
+            &dir.join("in").join(file).display().to_string(),
+        ]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{file}");
         assert!(err.contains(says), "{file}: {err}");
-        assert!(!dir.join("models").join(file).exists(), "{file} was not kept");
+        assert!(
+            !dir.join("models").join(file).exists(),
+            "{file} was not kept"
+        );
     }
-    let out = s.zeta(&["models", "import", &dir.join("in/good.gguf").display().to_string()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let listed: Value = serde_json::from_slice(&s.zeta(&["models", "list", "--json"]).stdout).expect("json");
+    let out = s.zeta(&[
+        "models",
+        "import",
+        &dir.join("in/good.gguf").display().to_string(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed: Value =
+        serde_json::from_slice(&s.zeta(&["models", "list", "--json"]).stdout).expect("json");
     assert_eq!(listed[0]["name"], "good.gguf");
     assert_eq!(listed[0]["kind"], "gguf");
     assert!(s.zeta(&["models", "use", "good.gguf"]).status.success());
-    let settings: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("settings.json")).expect("settings")).expect("json");
+    let settings: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("settings.json")).expect("settings"),
+    )
+    .expect("json");
     assert_eq!(settings["provider"]["kind"], "local");
     assert_eq!(settings["provider"]["model"], "good.gguf");
     assert_eq!(settings["provider"]["baseUrl"], "");
@@ -151,7 +191,10 @@ async fn a_local_provider_without_its_model_or_server_fails_clearly() {
     let task = finished_task(&s.zeta_run("hello"));
     assert_eq!(task["status"], "failed");
     let error = task["error"].as_str().unwrap_or_default();
-    assert!(error.contains("absent.gguf does not exist") && error.contains("zeta models"), "{error}");
+    assert!(
+        error.contains("absent.gguf does not exist") && error.contains("zeta models"),
+        "{error}"
+    );
 
     std::fs::write(s.home.path().join("models/m.gguf"), fake_gguf(2 << 20)).expect("write");
     assert!(s.zeta(&["models", "use", "m.gguf"]).status.success());
@@ -159,16 +202,24 @@ async fn a_local_provider_without_its_model_or_server_fails_clearly() {
         .args(["run", "--json", "hello"])
         .env("ZETA_HOME", s.home.path())
         .env("HOME", s.home.path())
-        .env("ZETA_LLAMA_SERVER", s.home.path().join("no-such-llama-server"))
+        .env(
+            "ZETA_LLAMA_SERVER",
+            s.home.path().join("no-such-llama-server"),
+        )
         .output()
         .expect("zeta run");
     let task = finished_task(&out);
     let error = task["error"].as_str().unwrap_or_default();
-    assert!(error.contains("no local model server program") && error.contains("no-such-llama-server"), "{error}");
+    assert!(
+        error.contains("no local model server program") && error.contains("no-such-llama-server"),
+        "{error}"
+    );
     // A file that is a GGUF by its header but cannot be served: the server dies at start,
     // Zeta restarts it three times, then says why.
     if let Ok(local) = zeta_llm::local::ServerProgram::find() {
-        let zeta_llm::local::ServerProgram::LlamaCppPython(python) = &local else { return };
+        let zeta_llm::local::ServerProgram::LlamaCppPython(python) = &local else {
+            return;
+        };
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_zeta"))
             .args(["run", "--json", "hello"])
             .env("ZETA_HOME", s.home.path())

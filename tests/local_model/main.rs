@@ -20,10 +20,21 @@ use support::{available, home, run, Outcome};
 fn free_space_figures(work: &Path) -> Vec<String> {
     let mut figures = Vec::new();
     for target in ["/", &work.display().to_string()] {
-        let out = Command::new("df").args(["-h", target]).output().expect("df");
+        let out = Command::new("df")
+            .args(["-h", target])
+            .output()
+            .expect("df");
         let text = String::from_utf8_lossy(&out.stdout);
-        if let Some(avail) = text.lines().nth(1).and_then(|l| l.split_whitespace().nth(3)) {
-            figures.push(avail.trim_end_matches(|c: char| c.is_alphabetic()).to_string());
+        if let Some(avail) = text
+            .lines()
+            .nth(1)
+            .and_then(|l| l.split_whitespace().nth(3))
+        {
+            figures.push(
+                avail
+                    .trim_end_matches(|c: char| c.is_alphabetic())
+                    .to_string(),
+            );
         }
     }
     figures
@@ -46,21 +57,27 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
 
     // 1. Free disk space, with the server killed once it has answered a request.
     let mut killed = None;
-    let disk = run(dir.path(), &work, &local, "How much free disk space do I have?", |event| {
-        // The first tool call means the model has answered once: kill the server then,
-        // so that the next request finds it dead.
-        if killed.is_none() && event["type"] == "toolCallStarted" {
-            let status: serde_json::Value = std::fs::read_to_string(&status_file)
-                .ok()
-                .and_then(|t| serde_json::from_str(&t).ok())
-                .expect("local-server.json while the server runs");
-            let pid = status["pid"].as_u64().expect("pid") as i32;
-            // SIGKILL by PID: a crash, not a shutdown.
-            let killed_ok = Command::new("kill").args(["-9", &pid.to_string()]).status();
-            assert!(killed_ok.is_ok_and(|s| s.success()), "kill {pid}");
-            killed = Some(pid);
-        }
-    });
+    let disk = run(
+        dir.path(),
+        &work,
+        &local,
+        "How much free disk space do I have?",
+        |event| {
+            // The first tool call means the model has answered once: kill the server then,
+            // so that the next request finds it dead.
+            if killed.is_none() && event["type"] == "toolCallStarted" {
+                let status: serde_json::Value = std::fs::read_to_string(&status_file)
+                    .ok()
+                    .and_then(|t| serde_json::from_str(&t).ok())
+                    .expect("local-server.json while the server runs");
+                let pid = status["pid"].as_u64().expect("pid") as i32;
+                // SIGKILL by PID: a crash, not a shutdown.
+                let killed_ok = Command::new("kill").args(["-9", &pid.to_string()]).status();
+                assert!(killed_ok.is_ok_and(|s| s.success()), "kill {pid}");
+                killed = Some(pid);
+            }
+        },
+    );
     report("disk", &disk);
     let pid = killed.expect("the server was killed mid-task");
     assert!(
@@ -69,7 +86,10 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
         disk.stderr
     );
     let ready_lines = disk.stderr.matches("local model server is ready").count();
-    assert!(ready_lines >= 2, "the server became ready again after the kill");
+    assert!(
+        ready_lines >= 2,
+        "the server became ready again after the kill"
+    );
     assert!(disk.ok, "the disk task failed: {}", disk.stderr);
     // df's figure, give or take one unit: other processes write while the task runs.
     let figures = free_space_figures(&work);
@@ -79,7 +99,10 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
         .filter_map(|n| n.trim_matches('.').parse().ok())
         .collect();
     assert!(
-        figures.iter().filter_map(|f| f.parse::<f64>().ok()).any(|f| said.iter().any(|n| (n - f).abs() <= 1.0)),
+        figures
+            .iter()
+            .filter_map(|f| f.parse::<f64>().ok())
+            .any(|f| said.iter().any(|n| (n - f).abs() <= 1.0)),
         "the reply {:?} does not give the free space df reports ({figures:?})",
         disk.reply
     );
@@ -104,11 +127,33 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
     report("files", &files);
     assert!(files.ok, "the file task failed: {}", files.stderr);
     let answer = std::fs::read_to_string(work.join("answer.txt")).unwrap_or_default();
-    assert_eq!(answer.trim(), "4", "answer.txt holds {answer:?}; reply: {}", files.reply);
-    assert!(files.reply.contains('4'), "the reply says the count: {}", files.reply);
+    assert_eq!(
+        answer.trim(),
+        "4",
+        "answer.txt holds {answer:?}; reply: {}",
+        files.reply
+    );
+    assert!(
+        files.reply.contains('4'),
+        "the reply says the count: {}",
+        files.reply
+    );
 
     // No orphans: every server Zeta started is gone once `zeta run` returns.
-    assert!(!status_file.exists(), "local-server.json is removed when the server stops");
-    let left = Command::new("pgrep").args(["-f", &format!("llama_cpp.server --model {}", dir.path().display())]).output().expect("pgrep");
-    assert!(left.stdout.is_empty(), "a server outlived zeta: {}", String::from_utf8_lossy(&left.stdout));
+    assert!(
+        !status_file.exists(),
+        "local-server.json is removed when the server stops"
+    );
+    let left = Command::new("pgrep")
+        .args([
+            "-f",
+            &format!("llama_cpp.server --model {}", dir.path().display()),
+        ])
+        .output()
+        .expect("pgrep");
+    assert!(
+        left.stdout.is_empty(),
+        "a server outlived zeta: {}",
+        String::from_utf8_lossy(&left.stdout)
+    );
 }

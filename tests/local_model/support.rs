@@ -59,7 +59,11 @@ pub fn home(local: &Local) -> (tempfile::TempDir, PathBuf) {
             .args(args)
             .output()
             .expect("run zeta");
-        assert!(out.status.success(), "zeta {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "zeta {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     };
     z(&["models", "import", &local.model.display().to_string()]);
     z(&["models", "use", MODEL]);
@@ -126,7 +130,10 @@ pub fn run(
     }
     let status = child.wait().expect("wait for zeta");
     let stderr = reader.join().expect("stderr reader");
-    let iterations = events.iter().filter(|e| e["type"] == "iterationStarted").count();
+    let iterations = events
+        .iter()
+        .filter(|e| e["type"] == "iterationStarted")
+        .count();
     let task = events
         .iter()
         .rev()
@@ -141,4 +148,3 @@ pub fn run(
         iterations,
     }
 }
-

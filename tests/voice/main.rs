@@ -58,14 +58,29 @@ fn speak(dir: &Path, name: &str, text: &str) -> PathBuf {
 /// normaliser counts "20" and "twenty" as the same word).
 fn words(text: &str) -> Vec<String> {
     const NUMBERS: [(&str, &str); 12] = [
-        ("1", "one"), ("2", "two"), ("3", "three"), ("4", "four"), ("5", "five"),
-        ("6", "six"), ("7", "seven"), ("8", "eight"), ("9", "nine"), ("10", "ten"),
-        ("20", "twenty"), ("30", "thirty"),
+        ("1", "one"),
+        ("2", "two"),
+        ("3", "three"),
+        ("4", "four"),
+        ("5", "five"),
+        ("6", "six"),
+        ("7", "seven"),
+        ("8", "eight"),
+        ("9", "nine"),
+        ("10", "ten"),
+        ("20", "twenty"),
+        ("30", "thirty"),
     ];
     text.to_lowercase()
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
-        .map(|w| NUMBERS.iter().find(|(d, _)| *d == w).map_or(w, |(_, s)| s).to_string())
+        .map(|w| {
+            NUMBERS
+                .iter()
+                .find(|(d, _)| *d == w)
+                .map_or(w, |(_, s)| s)
+                .to_string()
+        })
         .collect()
 }
 
@@ -103,17 +118,36 @@ fn spoken_commands_transcribe_within_fifteen_percent_word_error() {
     let (mut wrong, mut total) = (0, 0);
     for (i, command) in COMMANDS.iter().enumerate() {
         let wav = speak(dir.path(), &format!("c{i}"), command);
-        let out = zeta(dir.path(), &["transcribe", "--json", "--model", &model.display().to_string(), &wav.display().to_string()]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = zeta(
+            dir.path(),
+            &[
+                "transcribe",
+                "--json",
+                "--model",
+                &model.display().to_string(),
+                &wav.display().to_string(),
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let reply: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
         let heard = reply["text"].as_str().unwrap_or_default();
         let e = errors(&words(command), &words(heard));
-        eprintln!("said {command:?} heard {heard:?}: {e} errors, {} ms in Whisper", reply["whisperMs"]);
+        eprintln!(
+            "said {command:?} heard {heard:?}: {e} errors, {} ms in Whisper",
+            reply["whisperMs"]
+        );
         wrong += e;
         total += words(command).len();
     }
     let wer = wrong as f64 / total as f64;
-    eprintln!("FIGURES word error rate {:.1} % ({wrong}/{total})", wer * 100.0);
+    eprintln!(
+        "FIGURES word error rate {:.1} % ({wrong}/{total})",
+        wer * 100.0
+    );
     assert!(wer <= 0.15, "word error rate {:.1} %", wer * 100.0);
 }
 
@@ -130,9 +164,25 @@ fn silence_gives_no_text() {
         .status()
         .is_ok_and(|s| s.success());
     assert!(ok, "sox");
-    let out = zeta(dir.path(), &["transcribe", "--model", &model.display().to_string(), &wav.display().to_string()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "", "silence was heard as words");
+    let out = zeta(
+        dir.path(),
+        &[
+            "transcribe",
+            "--model",
+            &model.display().to_string(),
+            &wav.display().to_string(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "",
+        "silence was heard as words"
+    );
 }
 
 #[test]
@@ -153,7 +203,15 @@ fn a_missing_cut_or_corrupt_model_is_a_clear_error() {
         (cut, "not a usable Whisper model"),
         (corrupt, "not a usable Whisper model"),
     ] {
-        let out = zeta(dir.path(), &["transcribe", "--model", &path.display().to_string(), &wav.display().to_string()]);
+        let out = zeta(
+            dir.path(),
+            &[
+                "transcribe",
+                "--model",
+                &path.display().to_string(),
+                &wav.display().to_string(),
+            ],
+        );
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{}", path.display());
         assert!(err.contains(says), "{}: {err}", path.display());

@@ -24,5 +24,7 @@ pub const KNOWN: &[Known] = &[Known {
 }];
 
 pub fn find(name: &str) -> Option<&'static Known> {
-    KNOWN.iter().find(|k| k.name == name || k.name.trim_end_matches(".gguf") == name)
+    KNOWN
+        .iter()
+        .find(|k| k.name == name || k.name.trim_end_matches(".gguf") == name)
 }

@@ -83,7 +83,10 @@ impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
         let end = self.at.checked_add(n).filter(|e| *e <= self.bytes.len());
         let Some(end) = end else {
-            return Err(format!("the file ends at byte {} inside a record", self.bytes.len()));
+            return Err(format!(
+                "the file ends at byte {} inside a record",
+                self.bytes.len()
+            ));
         };
         let out = &self.bytes[self.at..end];
         self.at = end;

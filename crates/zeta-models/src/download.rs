@@ -86,7 +86,9 @@ pub async fn download(
         while let Some(chunk) = body.next().await {
             // A cut keeps what arrived: the next run resumes from it.
             let chunk = chunk.map_err(|e| {
-                failed(format!("{e} after {received} bytes; run it again to resume"))
+                failed(format!(
+                    "{e} after {received} bytes; run it again to resume"
+                ))
             })?;
             file.write_all(&chunk).map_err(io("write", &part))?;
             received += chunk.len() as u64;

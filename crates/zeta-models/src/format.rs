@@ -116,7 +116,9 @@ mod tests {
     #[test]
     fn headers_are_recognised_and_cut_or_foreign_files_refused() {
         assert_eq!(classify(&gguf(339), 1 << 30), Ok(ModelKind::Gguf));
-        assert!(classify(&gguf(339), 1000).unwrap_err().contains("cut short"));
+        assert!(classify(&gguf(339), 1000)
+            .unwrap_err()
+            .contains("cut short"));
         assert!(classify(&gguf(0), 1 << 30).is_err());
         assert!(classify(&b"GGUF"[..], 4).unwrap_err().contains("4 bytes"));
         assert_eq!(

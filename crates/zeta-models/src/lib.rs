@@ -57,7 +57,10 @@ impl ModelError {
     }
 }
 
-pub(crate) fn io(what: &'static str, path: &std::path::Path) -> impl FnOnce(std::io::Error) -> ModelError {
+pub(crate) fn io(
+    what: &'static str,
+    path: &std::path::Path,
+) -> impl FnOnce(std::io::Error) -> ModelError {
     let path = path.to_path_buf();
     move |source| ModelError::Io { what, path, source }
 }

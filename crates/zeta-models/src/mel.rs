@@ -64,7 +64,12 @@ mod tests {
         assert!(f.iter().all(|w| w.is_finite() && *w >= 0.0));
         // Every filter has weight somewhere, and the 0 Hz bin belongs to none.
         for m in 0..80 {
-            assert!(f[m * N_FFT_BINS..(m + 1) * N_FFT_BINS].iter().any(|w| *w > 0.0), "{m}");
+            assert!(
+                f[m * N_FFT_BINS..(m + 1) * N_FFT_BINS]
+                    .iter()
+                    .any(|w| *w > 0.0),
+                "{m}"
+            );
         }
         assert_eq!(f[0], 0.0);
     }

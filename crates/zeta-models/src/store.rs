@@ -104,7 +104,9 @@ impl ModelStore {
             None => source
                 .file_name()
                 .map(|n| n.to_string_lossy().to_string())
-                .ok_or_else(|| ModelError::Invalid(format!("{} has no file name", source.display())))?,
+                .ok_or_else(|| {
+                    ModelError::Invalid(format!("{} has no file name", source.display()))
+                })?,
         };
         std::fs::create_dir_all(&self.dir).map_err(io("create folder", &self.dir))?;
         let dest = self.dir.join(&name);
@@ -198,7 +200,12 @@ mod tests {
         assert_eq!((m.name.as_str(), m.kind), ("mine.gguf", ModelKind::Gguf));
         std::fs::write(store.dir().join("notes.txt"), "hi").expect("write");
         std::fs::write(store.dir().join("x.gguf.part"), "GGUF").expect("write");
-        let names: Vec<String> = store.list().expect("list").into_iter().map(|m| m.name).collect();
+        let names: Vec<String> = store
+            .list()
+            .expect("list")
+            .into_iter()
+            .map(|m| m.name)
+            .collect();
         assert_eq!(names, ["mine.gguf"]);
         let junk = dir.path().join("junk.gguf");
         std::fs::write(&junk, "not a model at all").expect("write");
@@ -206,6 +213,9 @@ mod tests {
         assert!(err.contains("neither a GGUF"), "{err}");
         assert!(!store.dir().join("junk.gguf").exists());
         assert!(store.import(&src, Some("../escape.gguf")).is_err());
-        assert!(matches!(store.get("missing.gguf"), Err(ModelError::NotInstalled { .. })));
+        assert!(matches!(
+            store.get("missing.gguf"),
+            Err(ModelError::NotInstalled { .. })
+        ));
     }
 }

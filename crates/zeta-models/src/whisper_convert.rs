@@ -24,7 +24,10 @@ pub fn convert(dir: &Path, out: &Path) -> Result<(), ModelError> {
     };
     let model = ct2::read(&dir.join("model.bin"))?;
     if model.name != "WhisperSpec" {
-        return Err(not_model(format!("a CTranslate2 {} model, not Whisper", model.name)));
+        return Err(not_model(format!(
+            "a CTranslate2 {} model, not Whisper",
+            model.name
+        )));
     }
     let vocabulary = read_vocabulary(dir)?;
     let bytes = ggml_bytes(&model, &vocabulary).map_err(not_model)?;
@@ -78,9 +81,12 @@ impl Out {
 
 fn floats(model: &Model, name: &str) -> Result<(Vec<usize>, Vec<f32>), String> {
     let v = model.get(name)?;
-    let values = v
-        .to_f32()
-        .ok_or_else(|| format!("{name} is quantised ({:?}); import a float16 or float32 model", v.dtype))?;
+    let values = v.to_f32().ok_or_else(|| {
+        format!(
+            "{name} is quantised ({:?}); import a float16 or float32 model",
+            v.dtype
+        )
+    })?;
     Ok((v.dims.clone(), values))
 }
 
@@ -89,13 +95,23 @@ fn layers(model: &Model, side: &str) -> usize {
     model
         .variables
         .keys()
-        .filter_map(|k| k.strip_prefix(&prefix)?.split('/').next()?.parse::<usize>().ok())
+        .filter_map(|k| {
+            k.strip_prefix(&prefix)?
+                .split('/')
+                .next()?
+                .parse::<usize>()
+                .ok()
+        })
         .collect::<BTreeSet<_>>()
         .len()
 }
 
 fn heads(model: &Model, side: &str, state: usize) -> Result<usize, String> {
-    match model.get(&format!("{side}/num_heads")).ok().and_then(|v| v.scalar()) {
+    match model
+        .get(&format!("{side}/num_heads"))
+        .ok()
+        .and_then(|v| v.scalar())
+    {
         Some(n) if n > 0 => Ok(n as usize),
         // Every Whisper size has 64-wide heads.
         _ => Ok(state / 64),
@@ -125,7 +141,9 @@ pub(crate) fn ggml_bytes(model: &Model, vocabulary: &[String]) -> Result<Vec<u8>
         .position(|t| t == "<|endoftext|>")
         .ok_or("the vocabulary has no <|endoftext|>")?;
 
-    let mut out = Out { bytes: Vec::with_capacity(200 << 20) };
+    let mut out = Out {
+        bytes: Vec::with_capacity(200 << 20),
+    };
     out.bytes.extend(GGML_MAGIC.to_le_bytes());
     for v in [
         n_vocab,
@@ -165,28 +183,73 @@ pub(crate) fn ggml_bytes(model: &Model, vocabulary: &[String]) -> Result<Vec<u8>
         Ok(())
     };
     for conv in ["conv1", "conv2"] {
-        put(&mut out, &format!("encoder.{conv}.weight"), &format!("encoder/{conv}/weight"), false)?;
+        put(
+            &mut out,
+            &format!("encoder.{conv}.weight"),
+            &format!("encoder/{conv}/weight"),
+            false,
+        )?;
         let (dims, values) = floats(model, &format!("encoder/{conv}/bias"))?;
-        out.tensor(&format!("encoder.{conv}.bias"), &[dims[0], 1], &values, true);
+        out.tensor(
+            &format!("encoder.{conv}.bias"),
+            &[dims[0], 1],
+            &values,
+            true,
+        );
     }
-    put(&mut out, "encoder.positional_embedding", "encoder/position_encodings/encodings", true)?;
+    put(
+        &mut out,
+        "encoder.positional_embedding",
+        "encoder/position_encodings/encodings",
+        true,
+    )?;
     for i in 0..n_audio_layer {
         let (c, w) = (format!("encoder/layer_{i}"), format!("encoder.blocks.{i}"));
         self_attention(&mut out, model, &c, &w)?;
         ffn(&mut out, model, &c, &w)?;
     }
-    put(&mut out, "encoder.ln_post.weight", "encoder/layer_norm/gamma", false)?;
-    put(&mut out, "encoder.ln_post.bias", "encoder/layer_norm/beta", false)?;
-    put(&mut out, "decoder.token_embedding.weight", "decoder/embeddings/weight", false)?;
-    put(&mut out, "decoder.positional_embedding", "decoder/position_encodings/encodings", true)?;
+    put(
+        &mut out,
+        "encoder.ln_post.weight",
+        "encoder/layer_norm/gamma",
+        false,
+    )?;
+    put(
+        &mut out,
+        "encoder.ln_post.bias",
+        "encoder/layer_norm/beta",
+        false,
+    )?;
+    put(
+        &mut out,
+        "decoder.token_embedding.weight",
+        "decoder/embeddings/weight",
+        false,
+    )?;
+    put(
+        &mut out,
+        "decoder.positional_embedding",
+        "decoder/position_encodings/encodings",
+        true,
+    )?;
     for i in 0..n_text_layer {
         let (c, w) = (format!("decoder/layer_{i}"), format!("decoder.blocks.{i}"));
         self_attention(&mut out, model, &c, &w)?;
         cross_attention(&mut out, model, &c, &w)?;
         ffn(&mut out, model, &c, &w)?;
     }
-    put(&mut out, "decoder.ln.weight", "decoder/layer_norm/gamma", false)?;
-    put(&mut out, "decoder.ln.bias", "decoder/layer_norm/beta", false)?;
+    put(
+        &mut out,
+        "decoder.ln.weight",
+        "decoder/layer_norm/gamma",
+        false,
+    )?;
+    put(
+        &mut out,
+        "decoder.ln.bias",
+        "decoder/layer_norm/beta",
+        false,
+    )?;
     Ok(out.bytes)
 }
 
@@ -216,7 +279,12 @@ fn linear(out: &mut Out, model: &Model, from: &str, to: &str) -> Result<(), Stri
 }
 
 fn self_attention(out: &mut Out, model: &Model, c: &str, w: &str) -> Result<(), String> {
-    layer_norm(out, model, &format!("{c}/self_attention"), &format!("{w}.attn_ln"))?;
+    layer_norm(
+        out,
+        model,
+        &format!("{c}/self_attention"),
+        &format!("{w}.attn_ln"),
+    )?;
     let (dims, weight) = floats(model, &format!("{c}/self_attention/linear_0/weight"))?;
     let (bdims, bias) = floats(model, &format!("{c}/self_attention/linear_0/bias"))?;
     for (part, name) in ["query", "key", "value"].iter().enumerate() {
@@ -227,12 +295,27 @@ fn self_attention(out: &mut Out, model: &Model, c: &str, w: &str) -> Result<(), 
             out.tensor(&format!("{w}.attn.{name}.bias"), &d, &v, false);
         }
     }
-    linear(out, model, &format!("{c}/self_attention/linear_1"), &format!("{w}.attn.out"))
+    linear(
+        out,
+        model,
+        &format!("{c}/self_attention/linear_1"),
+        &format!("{w}.attn.out"),
+    )
 }
 
 fn cross_attention(out: &mut Out, model: &Model, c: &str, w: &str) -> Result<(), String> {
-    layer_norm(out, model, &format!("{c}/attention"), &format!("{w}.cross_attn_ln"))?;
-    linear(out, model, &format!("{c}/attention/linear_0"), &format!("{w}.cross_attn.query"))?;
+    layer_norm(
+        out,
+        model,
+        &format!("{c}/attention"),
+        &format!("{w}.cross_attn_ln"),
+    )?;
+    linear(
+        out,
+        model,
+        &format!("{c}/attention/linear_0"),
+        &format!("{w}.cross_attn.query"),
+    )?;
     let (dims, weight) = floats(model, &format!("{c}/attention/linear_1/weight"))?;
     let (bdims, bias) = floats(model, &format!("{c}/attention/linear_1/bias"))?;
     let (d, v) = rows(&dims, &weight, 0, 2);
@@ -241,13 +324,28 @@ fn cross_attention(out: &mut Out, model: &Model, c: &str, w: &str) -> Result<(),
     out.tensor(&format!("{w}.cross_attn.value.weight"), &d, &v, false);
     let (d, v) = rows(&bdims, &bias, 1, 2);
     out.tensor(&format!("{w}.cross_attn.value.bias"), &d, &v, false);
-    linear(out, model, &format!("{c}/attention/linear_2"), &format!("{w}.cross_attn.out"))
+    linear(
+        out,
+        model,
+        &format!("{c}/attention/linear_2"),
+        &format!("{w}.cross_attn.out"),
+    )
 }
 
 fn ffn(out: &mut Out, model: &Model, c: &str, w: &str) -> Result<(), String> {
     layer_norm(out, model, &format!("{c}/ffn"), &format!("{w}.mlp_ln"))?;
-    linear(out, model, &format!("{c}/ffn/linear_0"), &format!("{w}.mlp.0"))?;
-    linear(out, model, &format!("{c}/ffn/linear_1"), &format!("{w}.mlp.2"))
+    linear(
+        out,
+        model,
+        &format!("{c}/ffn/linear_0"),
+        &format!("{w}.mlp.0"),
+    )?;
+    linear(
+        out,
+        model,
+        &format!("{c}/ffn/linear_1"),
+        &format!("{w}.mlp.2"),
+    )
 }
 
 /// GPT-2's byte-level alphabet, reversed: the printable stand-in character → its byte.

@@ -23,7 +23,10 @@ fn source() -> Option<PathBuf> {
         "no faster-whisper tiny.en in {} (scripts/whisper-model.sh fetches it)",
         dir.display()
     );
-    eprintln!("SKIPPED: no faster-whisper tiny.en in {}; run scripts/whisper-model.sh", dir.display());
+    eprintln!(
+        "SKIPPED: no faster-whisper tiny.en in {}; run scripts/whisper-model.sh",
+        dir.display()
+    );
     None
 }
 
@@ -48,7 +51,10 @@ fn tiny_en_converts_to_the_size_whisper_cpp_expects() {
     let m = store.import(&src.join("tiny.en"), None).expect("convert");
     assert_eq!(m.name, "ggml-tiny.en.bin");
     assert_eq!(m.kind, ModelKind::Whisper);
-    assert_eq!(m.bytes, 77_704_698, "the ggml file has whisper.cpp's layout");
+    assert_eq!(
+        m.bytes, 77_704_698,
+        "the ggml file has whisper.cpp's layout"
+    );
     let bytes = std::fs::read(&m.path).expect("read");
     let hp: Vec<i32> = (0..12)
         .map(|i| i32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().expect("4 bytes")))
@@ -68,7 +74,10 @@ fn tiny_en_converts_to_the_size_whisper_cpp_expects() {
             .zip(&mels)
             .map(|(a, b)| (a - b).abs())
             .fold(0f32, f32::max);
-        assert!(worst < 1e-6, "mel filters differ from openai-whisper's by {worst}");
+        assert!(
+            worst < 1e-6,
+            "mel filters differ from openai-whisper's by {worst}"
+        );
     }
     // A folder that is not a model is refused, and nothing is left behind.
     let empty = home.path().join("empty");
@@ -78,7 +87,11 @@ fn tiny_en_converts_to_the_size_whisper_cpp_expects() {
     std::fs::create_dir_all(&cut).expect("dir");
     let model = std::fs::read(src.join("tiny.en/model.bin")).expect("model.bin");
     std::fs::write(cut.join("model.bin"), &model[..model.len() / 3]).expect("write");
-    std::fs::copy(src.join("tiny.en/vocabulary.txt"), cut.join("vocabulary.txt")).expect("copy");
+    std::fs::copy(
+        src.join("tiny.en/vocabulary.txt"),
+        cut.join("vocabulary.txt"),
+    )
+    .expect("copy");
     let err = store.import(&cut, None).expect_err("a cut model.bin");
     assert!(err.to_string().contains("ends at byte"), "{err}");
     let names: Vec<String> = std::fs::read_dir(store.dir())

@@ -15,7 +15,8 @@ pub fn read_wav(path: &Path) -> Result<Vec<f32>, VoiceError> {
         path: path.to_path_buf(),
         reason,
     };
-    let reader = hound::WavReader::open(path).map_err(|e| bad(format!("not a readable WAV file: {e}")))?;
+    let reader =
+        hound::WavReader::open(path).map_err(|e| bad(format!("not a readable WAV file: {e}")))?;
     let spec = reader.spec();
     if spec.channels == 0 || spec.sample_rate == 0 {
         return Err(bad("the WAV header has no channels or no rate".into()));
@@ -98,6 +99,9 @@ mod tests {
         let crossings = out.windows(2).filter(|w| w[0] < 0.0 && w[1] >= 0.0).count();
         assert!((435..=445).contains(&crossings), "{crossings}");
         let stereo: Vec<f32> = tone.iter().flat_map(|s| [*s, *s]).collect();
-        assert_eq!(to_whisper(&stereo, 2, rate as u32).expect("mix").len(), 16_000);
+        assert_eq!(
+            to_whisper(&stereo, 2, rate as u32).expect("mix").len(),
+            16_000
+        );
     }
 }

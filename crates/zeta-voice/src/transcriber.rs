@@ -62,7 +62,10 @@ impl Transcriber {
 
     /// Loads the model now (it is kept): a missing, cut or foreign file is a clear error.
     pub fn load(&self) -> Result<(), VoiceError> {
-        let mut slot = self.context.lock().map_err(|_| VoiceError::Transcribe("the model lock was poisoned".into()))?;
+        let mut slot = self
+            .context
+            .lock()
+            .map_err(|_| VoiceError::Transcribe("the model lock was poisoned".into()))?;
         if slot.is_none() {
             *slot = Some(load(&self.model)?);
         }
@@ -79,17 +82,21 @@ impl Transcriber {
             });
         };
         self.load()?;
-        let slot = self.context.lock().map_err(|_| VoiceError::Transcribe("the model lock was poisoned".into()))?;
+        let slot = self
+            .context
+            .lock()
+            .map_err(|_| VoiceError::Transcribe("the model lock was poisoned".into()))?;
         let Some(context) = slot.as_ref() else {
             return Err(VoiceError::Transcribe("the model is not loaded".into()));
         };
         let started = Instant::now();
-        let mut state = context
-            .create_state()
-            .map_err(|e| VoiceError::Transcribe(format!("could not create a decoder state: {e}")))?;
+        let mut state = context.create_state().map_err(|e| {
+            VoiceError::Transcribe(format!("could not create a decoder state: {e}"))
+        })?;
         let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
         params.set_n_threads(self.threads);
-        let language = (!self.language.is_empty() && self.language != "auto").then_some(self.language.as_str());
+        let language = (!self.language.is_empty() && self.language != "auto")
+            .then_some(self.language.as_str());
         params.set_language(language);
         params.set_detect_language(false);
         params.set_no_context(true);
@@ -111,7 +118,9 @@ impl Transcriber {
             .map_err(|e| VoiceError::Transcribe(e.to_string()))?;
         let mut text = String::new();
         for i in 0..state.full_n_segments() {
-            let Some(segment) = state.get_segment(i) else { continue };
+            let Some(segment) = state.get_segment(i) else {
+                continue;
+            };
             if segment.no_speech_probability() > NO_SPEECH {
                 continue;
             }
@@ -129,7 +138,9 @@ impl Transcriber {
 
 fn load(path: &Path) -> Result<WhisperContext, VoiceError> {
     if !path.is_file() {
-        return Err(VoiceError::ModelMissing { path: path.to_path_buf() });
+        return Err(VoiceError::ModelMissing {
+            path: path.to_path_buf(),
+        });
     }
     match zeta_models::format::detect(path) {
         Ok(zeta_models::ModelKind::Whisper) => {}
@@ -193,7 +204,10 @@ mod tests {
     #[test]
     fn non_speech_markers_are_removed() {
         assert_eq!(clean(" [BLANK_AUDIO] "), "");
-        assert_eq!(clean(" Open the  browser (music) please."), "Open the browser please.");
+        assert_eq!(
+            clean(" Open the  browser (music) please."),
+            "Open the browser please."
+        );
         assert_eq!(clean("*cough* list files"), "list files");
     }
 }

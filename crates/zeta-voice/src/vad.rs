@@ -56,13 +56,19 @@ mod tests {
     fn silence_and_steady_noise_are_not_speech_and_speech_is_trimmed() {
         assert!(speech(&vec![0.0; 32_000]).is_none());
         assert!(speech(&vec![0.001; 32_000]).is_none(), "below the floor");
-        let hum: Vec<f32> = (0..48_000).map(|i| ((i * 7919) % 1000) as f32 / 1000.0 * 0.2 - 0.1).collect();
+        let hum: Vec<f32> = (0..48_000)
+            .map(|i| ((i * 7919) % 1000) as f32 / 1000.0 * 0.2 - 0.1)
+            .collect();
         assert!(speech(&hum).is_none(), "steady noise");
         let mut clip = vec![0.0; 16_000];
         clip.extend(tone(1.0, 0.3));
         clip.extend(vec![0.0; 16_000]);
         let s = speech(&clip).expect("speech");
-        assert!(s.len() >= 16_000 && s.len() <= 16_000 + 2 * PAD + FRAME, "{}", s.len());
+        assert!(
+            s.len() >= 16_000 && s.len() <= 16_000 + 2 * PAD + FRAME,
+            "{}",
+            s.len()
+        );
         assert!(speech(&tone(0.06, 0.3)).is_none(), "a click");
     }
 }

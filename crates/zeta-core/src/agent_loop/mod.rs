@@ -238,7 +238,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
         let mut system = match mode {
             Mode::Native => prompt::native_prompt(&soul),
-            Mode::Json => prompt::planner_prompt(&soul, &planner_tools(agent.specs(), &ctx.settings)),
+            Mode::Json => {
+                prompt::planner_prompt(&soul, &planner_tools(agent.specs(), &ctx.settings))
+            }
         };
         if let Some(environment) = &agent.environment {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
@@ -365,7 +367,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             match step {
                 Step::Final(text) => {
                     if let Some(check) = self.check_before_finish(&text) {
-                        tracing::info!(task = self.task_id(), "answer sent back for a check: {}", clip(&text, 200));
+                        tracing::info!(
+                            task = self.task_id(),
+                            "answer sent back for a check: {}",
+                            clip(&text, 200)
+                        );
                         self.messages.push(Message::assistant(reply.text));
                         self.messages.push(Message::user(check));
                         self.unchecked_answer = Some(text);
@@ -373,7 +379,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                     }
                     // A confirmation that repeats nothing keeps the answer it confirms, or
                     // the last answer the model wrote.
-                    let text = match self.unchecked_answer.take().or_else(|| self.last_reply.take()) {
+                    let text = match self
+                        .unchecked_answer
+                        .take()
+                        .or_else(|| self.last_reply.take())
+                    {
                         Some(earlier) if text.trim().is_empty() => earlier,
                         _ => text,
                     };

@@ -106,10 +106,11 @@ pub fn parse_verdict(text: &str, id: &str) -> Verdict {
         };
     }
     let checked = reply.checked.trim().to_ascii_lowercase();
-    if ["false", "no", "not done", "incomplete"]
-        .iter()
-        .any(|n| checked == *n || checked.starts_with(&format!("{n}.")) || checked.starts_with(&format!("{n},")))
-    {
+    if ["false", "no", "not done", "incomplete"].iter().any(|n| {
+        checked == *n
+            || checked.starts_with(&format!("{n}."))
+            || checked.starts_with(&format!("{n},"))
+    }) {
         return Verdict::Unfinished;
     }
     Verdict::Finished { unable: None }
@@ -363,11 +364,17 @@ mod tests {
     #[test]
     fn the_schema_names_the_real_tools_or_is_shell_only() {
         let all = plan_schema(&["shell", "read_file", "mouse"]);
-        assert_eq!(all["properties"]["tool"]["enum"], json!(["", "read_file", "mouse"]));
+        assert_eq!(
+            all["properties"]["tool"]["enum"],
+            json!(["", "read_file", "mouse"])
+        );
         let shell = plan_schema(&["shell"]);
         assert!(shell["properties"].get("tool").is_none());
         assert!(shell["properties"].get("args").is_none());
-        assert_eq!(shell["required"], json!(["command", "reasoning", "reply", "done"]));
+        assert_eq!(
+            shell["required"],
+            json!(["command", "reasoning", "reply", "done"])
+        );
     }
 
     #[test]
@@ -381,16 +388,25 @@ mod tests {
         };
         assert_eq!(call.arguments["command"], "echo 2 > ~/n.txt");
         assert_eq!(
-            parse_verdict(r#"{"checked":"all shown","next_command":"none","unable":"N/A"}"#, "v"),
+            parse_verdict(
+                r#"{"checked":"all shown","next_command":"none","unable":"N/A"}"#,
+                "v"
+            ),
             Verdict::Finished { unable: None }
         );
         assert_eq!(
-            parse_verdict(r#"{"checked":"","next_command":"","unable":"there is no printer"}"#, "v"),
+            parse_verdict(
+                r#"{"checked":"","next_command":"","unable":"there is no printer"}"#,
+                "v"
+            ),
             Verdict::Finished {
                 unable: Some("there is no printer".into())
             }
         );
-        assert_eq!(parse_verdict("garbled", "v"), Verdict::Finished { unable: None });
+        assert_eq!(
+            parse_verdict("garbled", "v"),
+            Verdict::Finished { unable: None }
+        );
         assert_eq!(
             parse_verdict(r#"{"checked":"false","next_command":"","unable":""}"#, "v"),
             Verdict::Unfinished

@@ -82,7 +82,11 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec]) -> String {
             "- {}({}): {}\n",
             t.name,
             args.join(", "),
-            t.description.split(". ").next().unwrap_or_default().trim_end_matches('.')
+            t.description
+                .split(". ")
+                .next()
+                .unwrap_or_default()
+                .trim_end_matches('.')
         ));
     }
     // Without other tools (small local models, which fumble their arguments) the
@@ -163,7 +167,11 @@ pub fn verify_prompt(request: &str, steps: &[String]) -> String {
          is not done yet, call the next tool. If every part is done, give the final answer \
          without calling a tool; state only what the outputs showed. If a part cannot be \
          done, say plainly which part and why.",
-        if steps.is_empty() { "(nothing)".to_string() } else { steps.join("\n") }
+        if steps.is_empty() {
+            "(nothing)".to_string()
+        } else {
+            steps.join("\n")
+        }
     )
 }
 

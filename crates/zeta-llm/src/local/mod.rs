@@ -77,12 +77,19 @@ pub fn default_threads() -> usize {
 
 /// The server's state, for the UI, the log and `zeta doctor`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(tag = "state", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "state",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 #[ts(export)]
 pub enum LocalServerState {
     /// Not running (no local task yet, or stopped).
     Stopped,
-    Starting { model: String, program: String },
+    Starting {
+        model: String,
+        program: String,
+    },
     Ready {
         port: u16,
         pid: u32,
@@ -92,8 +99,13 @@ pub enum LocalServerState {
         startup_ms: u64,
     },
     /// It died or never answered; being started again.
-    Restarting { reason: String, attempt: u32 },
-    Failed { error: String },
+    Restarting {
+        reason: String,
+        attempt: u32,
+    },
+    Failed {
+        error: String,
+    },
 }
 
 /// The handle: cheap to share; the supervisor thread ends when the last handle is dropped
@@ -157,7 +169,10 @@ impl LocalServer {
         }
         // Clear an old failure, so that the wait below sees this request's outcome.
         self.state.send_if_modified(|s| {
-            let stale = matches!(s, LocalServerState::Failed { .. } | LocalServerState::Stopped);
+            let stale = matches!(
+                s,
+                LocalServerState::Failed { .. } | LocalServerState::Stopped
+            );
             if stale {
                 *s = LocalServerState::Starting {
                     model: model.clone(),

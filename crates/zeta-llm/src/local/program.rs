@@ -42,7 +42,10 @@ impl ServerProgram {
     pub fn from_path(path: PathBuf) -> Result<Self, LocalError> {
         if !path.is_file() {
             return Err(LocalError::NoServer {
-                looked: format!("ZETA_LLAMA_SERVER names {}, which is not a file", path.display()),
+                looked: format!(
+                    "ZETA_LLAMA_SERVER names {}, which is not a file",
+                    path.display()
+                ),
             });
         }
         let name = path
