@@ -119,10 +119,12 @@ fn heads(model: &Model, side: &str, state: usize) -> Result<usize, String> {
 }
 
 pub(crate) fn ggml_bytes(model: &Model, vocabulary: &[String]) -> Result<Vec<u8>, String> {
-    let (emb_dims, _) = floats(model, "decoder/embeddings/weight")?;
-    let (enc_pos, _) = floats(model, "encoder/position_encodings/encodings")?;
-    let (dec_pos, _) = floats(model, "decoder/position_encodings/encodings")?;
-    let (conv1, _) = floats(model, "encoder/conv1/weight")?;
+    // Shapes only: the values are converted once, when each tensor is written.
+    let dims = |name: &str| model.get(name).map(|v| v.dims.clone());
+    let emb_dims = dims("decoder/embeddings/weight")?;
+    let enc_pos = dims("encoder/position_encodings/encodings")?;
+    let dec_pos = dims("decoder/position_encodings/encodings")?;
+    let conv1 = dims("encoder/conv1/weight")?;
     let [n_vocab, n_text_state] = emb_dims[..] else {
         return Err(format!("decoder embeddings have shape {emb_dims:?}"));
     };

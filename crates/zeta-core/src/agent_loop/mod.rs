@@ -207,6 +207,8 @@ struct Run<'a, S, M> {
     verifying: bool,
     /// Each call with the start of its output, for the verification turn.
     seen: Vec<String>,
+    /// The planner protocol's schema for this task (its tool names fixed at the start).
+    plan_schema: Value,
     /// The last non-empty answer the model wrote, kept for a final reply that is empty.
     last_reply: Option<String>,
 }
@@ -236,11 +238,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             Protocol::Auto => Mode::Json,
         };
         let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
+        let offered = planner_tools(agent.specs(), &ctx.settings);
+        let names: Vec<&str> = offered.iter().map(|t| t.name.as_str()).collect();
+        let plan_schema = plan_schema(&names);
         let mut system = match mode {
             Mode::Native => prompt::native_prompt(&soul),
-            Mode::Json => {
-                prompt::planner_prompt(&soul, &planner_tools(agent.specs(), &ctx.settings))
-            }
+            Mode::Json => prompt::planner_prompt(&soul, &offered),
         };
         if let Some(environment) = &agent.environment {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
@@ -273,6 +276,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             verifying: false,
             seen: Vec::new(),
             last_reply: None,
+            plan_schema,
         }
     }
 
@@ -332,11 +336,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             let format = match self.mode {
                 Mode::Native => ResponseFormat::Native,
                 Mode::Json if self.verifying => ResponseFormat::JsonSchema(verdict_schema()),
-                Mode::Json => {
-                    let specs = planner_tools(self.agent.specs(), &self.ctx.settings);
-                    let names: Vec<&str> = specs.iter().map(|t| t.name.as_str()).collect();
-                    ResponseFormat::JsonSchema(plan_schema(&names))
-                }
+                Mode::Json => ResponseFormat::JsonSchema(self.plan_schema.clone()),
             };
             let context_tokens = self.fit_context(&format);
             self.emit(Event::IterationStarted {
@@ -670,17 +670,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         self.conclude(&call, &executed);
         let output = executed.output;
         let mark = if output.ok { "✓" } else { "✗" };
-        self.steps.push(format!(
-            "{mark} {} {}",
-            call.name,
-            short_args(&call.arguments)
-        ));
+        let line = format!("{mark} {} {}", call.name, short_args(&call.arguments));
         self.seen.push(format!(
-            "{mark} {} {}\n   printed: {}",
-            call.name,
-            short_args(&call.arguments),
+            "{line}\n   printed: {}",
             clip(&output.content.replace('\n', " | "), 300)
         ));
+        self.steps.push(line);
         let content = if executed.ran {
             wrap_untrusted(&call.name, &self.compress(&call, &output.content))
         } else {
