@@ -1,0 +1,306 @@
+//! One voice session at a time: hotkey edges (decided by [`crate::ptt`]) and direct
+//! start/stop/toggle (tray, `zeta listen`) in, [`VoiceEvent`]s out. The app, the CLI and
+//! the benchmark are just listeners of those events.
+//!
+//! Recording and transcription run on threads of their own, so a key is always answered.
+//! The model loads while the first recording runs (not at app start, and a missing model is
+//! only an error event), and is kept warm afterwards.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::capture::{CaptureOptions, Ended, Recording};
+use crate::ptt::{Action, Edge, Mode, PushToTalk};
+use crate::{Transcriber, Transcript, VoiceError};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VoiceState {
+    Idle,
+    Listening,
+    Transcribing,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum VoiceEvent {
+    State {
+        state: VoiceState,
+    },
+    /// RMS level of the microphone, 0..1, while listening.
+    Level {
+        level: f32,
+    },
+    /// What was heard; it becomes a task.
+    #[serde(rename_all = "camelCase")]
+    Heard {
+        text: String,
+        speech_secs: f32,
+        whisper_ms: u64,
+    },
+    /// The recording held no speech (silence or noise): no task.
+    NothingHeard,
+    /// Worth telling but not a failure: the length cap, a lost device (what was recorded
+    /// is still transcribed).
+    Notice {
+        message: String,
+    },
+    Error {
+        message: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListenerConfig {
+    pub capture: CaptureOptions,
+    pub mode: Mode,
+    pub model: PathBuf,
+    /// ISO 639-1 or `auto`.
+    pub language: String,
+}
+
+type Sink = Arc<dyn Fn(VoiceEvent) + Send + Sync>;
+
+enum Msg {
+    Key(Edge, Instant),
+    Start,
+    Stop,
+    Toggle,
+    /// The recording ended by itself (cap, device loss).
+    Ended,
+    Transcribed(Result<Transcript, VoiceError>),
+    Configure(ListenerConfig),
+}
+
+/// The handle; cheap to clone. The session ends when every handle is dropped.
+#[derive(Clone)]
+pub struct Listener {
+    tx: mpsc::Sender<Msg>,
+    state: Arc<Mutex<VoiceState>>,
+}
+
+impl Listener {
+    pub fn spawn(
+        config: ListenerConfig,
+        sink: impl Fn(VoiceEvent) + Send + Sync + 'static,
+    ) -> Result<Self, VoiceError> {
+        let (tx, rx) = mpsc::channel();
+        let state = Arc::new(Mutex::new(VoiceState::Idle));
+        let session = Session {
+            ptt: PushToTalk::new(config.mode),
+            transcriber: Arc::new(Transcriber::new(&config.model, &config.language)),
+            config,
+            sink: Arc::new(sink),
+            tx: tx.clone(),
+            state: Arc::clone(&state),
+            recording: None,
+            transcribing: false,
+            epoch: Instant::now(),
+        };
+        std::thread::Builder::new()
+            .name("zeta-voice".into())
+            .spawn(move || session.run(rx))
+            .map_err(|e| VoiceError::Capture(format!("could not start the voice thread: {e}")))?;
+        Ok(Self { tx, state })
+    }
+
+    /// A hotkey edge, as it happened.
+    pub fn key(&self, edge: Edge) {
+        let _ = self.tx.send(Msg::Key(edge, Instant::now()));
+    }
+
+    pub fn start(&self) {
+        let _ = self.tx.send(Msg::Start);
+    }
+
+    pub fn stop(&self) {
+        let _ = self.tx.send(Msg::Stop);
+    }
+
+    pub fn toggle(&self) {
+        let _ = self.tx.send(Msg::Toggle);
+    }
+
+    /// New settings; a recording in progress finishes with the old ones.
+    pub fn configure(&self, config: ListenerConfig) {
+        let _ = self.tx.send(Msg::Configure(config));
+    }
+
+    pub fn state(&self) -> VoiceState {
+        self.state.lock().map(|s| *s).unwrap_or(VoiceState::Idle)
+    }
+}
+
+struct Session {
+    config: ListenerConfig,
+    ptt: PushToTalk,
+    transcriber: Arc<Transcriber>,
+    sink: Sink,
+    tx: mpsc::Sender<Msg>,
+    state: Arc<Mutex<VoiceState>>,
+    recording: Option<Recording>,
+    transcribing: bool,
+    epoch: Instant,
+}
+
+impl Session {
+    fn run(mut self, rx: mpsc::Receiver<Msg>) {
+        loop {
+            let msg = match self.ptt.deadline() {
+                Some(due) => {
+                    let due = self.epoch + Duration::from_millis(due);
+                    rx.recv_timeout(due.saturating_duration_since(Instant::now()))
+                }
+                None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match msg {
+                Ok(Msg::Key(edge, at)) => {
+                    let ms = self.millis(at);
+                    let due = self.ptt.tick(ms);
+                    self.act(due);
+                    let action = self.ptt.edge(edge, ms);
+                    self.act(action);
+                }
+                Ok(Msg::Start) if self.recording.is_none() => self.act(Some(Action::Start)),
+                Ok(Msg::Stop) if self.recording.is_some() => self.act(Some(Action::Stop)),
+                Ok(Msg::Toggle) => {
+                    let action = if self.recording.is_some() {
+                        Action::Stop
+                    } else {
+                        Action::Start
+                    };
+                    self.act(Some(action));
+                }
+                Ok(Msg::Start | Msg::Stop) => {}
+                Ok(Msg::Ended) => {
+                    if self.recording.is_some() {
+                        self.act(Some(Action::Stop));
+                    }
+                }
+                Ok(Msg::Transcribed(result)) => self.transcribed(result),
+                Ok(Msg::Configure(config)) => self.configure(config),
+                Err(RecvTimeoutError::Timeout) => {
+                    let action = self.ptt.tick(self.millis(Instant::now()));
+                    self.act(action);
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+    }
+
+    fn millis(&self, at: Instant) -> u64 {
+        at.saturating_duration_since(self.epoch).as_millis() as u64
+    }
+
+    fn emit(&self, event: VoiceEvent) {
+        (self.sink)(event);
+    }
+
+    fn set_state(&self, state: VoiceState) {
+        if let Ok(mut s) = self.state.lock() {
+            *s = state;
+        }
+        self.emit(VoiceEvent::State { state });
+    }
+
+    fn act(&mut self, action: Option<Action>) {
+        match action {
+            Some(Action::Start) => self.start(),
+            Some(Action::Stop) => self.stop(),
+            None => {}
+        }
+    }
+
+    fn start(&mut self) {
+        if self.transcribing {
+            self.ptt.set_recording(false);
+            self.emit(VoiceEvent::Notice {
+                message: "Still transcribing the last recording; try again in a moment.".into(),
+            });
+            return;
+        }
+        let sink = Arc::clone(&self.sink);
+        let tx = self.tx.clone();
+        let started = Recording::start(
+            &self.config.capture,
+            move |level| sink(VoiceEvent::Level { level }),
+            move |_ended: &Ended| {
+                let _ = tx.send(Msg::Ended);
+            },
+        );
+        match started {
+            Ok(recording) => {
+                self.recording = Some(recording);
+                self.ptt.set_recording(true);
+                self.set_state(VoiceState::Listening);
+                // The model loads while the user speaks; errors show at transcription.
+                let transcriber = Arc::clone(&self.transcriber);
+                std::thread::spawn(move || {
+                    if let Err(e) = transcriber.load() {
+                        tracing::debug!("Whisper warm-up: {e}");
+                    }
+                });
+            }
+            Err(e) => {
+                self.ptt.set_recording(false);
+                self.emit(VoiceEvent::Error {
+                    message: e.to_string(),
+                });
+            }
+        }
+    }
+
+    fn stop(&mut self) {
+        self.ptt.set_recording(false);
+        let Some(recording) = self.recording.take() else {
+            return;
+        };
+        self.transcribing = true;
+        self.set_state(VoiceState::Transcribing);
+        let transcriber = Arc::clone(&self.transcriber);
+        let (tx, sink, max) = (
+            self.tx.clone(),
+            Arc::clone(&self.sink),
+            self.config.capture.max,
+        );
+        std::thread::spawn(move || {
+            let result = recording.stop().and_then(|captured| {
+                if let Some(message) = captured.ended.message(max) {
+                    sink(VoiceEvent::Notice { message });
+                }
+                transcriber.transcribe(&captured.samples)
+            });
+            let _ = tx.send(Msg::Transcribed(result));
+        });
+    }
+
+    fn transcribed(&mut self, result: Result<Transcript, VoiceError>) {
+        self.transcribing = false;
+        match result {
+            Ok(t) if t.text.trim().is_empty() => self.emit(VoiceEvent::NothingHeard),
+            Ok(t) => self.emit(VoiceEvent::Heard {
+                text: t.text,
+                speech_secs: t.speech_secs,
+                whisper_ms: t.took.as_millis() as u64,
+            }),
+            Err(e) => self.emit(VoiceEvent::Error {
+                message: e.to_string(),
+            }),
+        }
+        if self.recording.is_none() {
+            self.set_state(VoiceState::Idle);
+        }
+    }
+
+    fn configure(&mut self, config: ListenerConfig) {
+        self.ptt.set_mode(config.mode);
+        if config.model != self.config.model || config.language != self.config.language {
+            self.transcriber = Arc::new(Transcriber::new(&config.model, &config.language));
+        }
+        self.config = config;
+    }
+}
