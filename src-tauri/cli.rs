@@ -80,6 +80,11 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Start or stop a voice recording in the running app (when the hotkey is unavailable).
+    Listen {
+        #[arg(value_enum, default_value = "toggle")]
+        action: crate::voice_cmd::ListenAction,
+    },
     /// Model files: list, download (resumable, sha256-checked), import, use.
     #[command(subcommand)]
     Models(crate::models_cmd::ModelsCommand),
@@ -153,6 +158,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Transcribe { file, model, json } => {
             crate::voice_cmd::transcribe(&home, &file, model, json)
         }
+        Command::Listen { action } => crate::voice_cmd::listen(&home, action),
         Command::Memory(command) => crate::memory_cmd::memory(&home, command),
         Command::Schedule(command) => crate::memory_cmd::schedule(&home, command),
     }

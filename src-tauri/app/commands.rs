@@ -8,6 +8,7 @@ use zeta_core::{Event, Op, Task, WorkerState};
 use super::memory_manager::{MemoryManager, MemoryView};
 use super::queue_manager::QueueManager;
 use super::settings_manager::{SettingsManager, SettingsView};
+use super::voice_manager::{HotkeyStatus, VoiceManager};
 use zeta_core::audit::AuditEntry;
 use zeta_core::metrics::TaskMetrics;
 use zeta_core::settings::ProviderSettings;
@@ -134,10 +135,15 @@ pub fn get_settings(settings: State<'_, SettingsManager>) -> Result<SettingsView
 
 #[tauri::command]
 pub fn save_settings(
+    app: tauri::AppHandle,
     settings: State<'_, SettingsManager>,
     value: serde_json::Value,
 ) -> Result<SettingsView, Vec<SettingsProblem>> {
-    settings.save(value)
+    let view = settings.save(value)?;
+    if let Some(voice) = tauri::Manager::try_state::<VoiceManager>(&app) {
+        voice.apply(&app, &view.settings);
+    }
+    Ok(view)
 }
 
 #[tauri::command]
@@ -199,4 +205,16 @@ pub fn clear_summary(memory: State<'_, MemoryManager>) -> Result<MemoryView, Str
 #[tauri::command]
 pub fn remove_job(memory: State<'_, MemoryManager>, id: i64) -> Result<MemoryView, String> {
     memory.remove_job(id).map_err(|e| e.to_string())
+}
+
+/// The chat window's microphone button: start or stop a recording.
+#[tauri::command]
+pub fn voice_listen(voice: State<'_, VoiceManager>) {
+    voice.listener().toggle();
+}
+
+/// Whether the push-to-talk hotkey is registered (and what to do if not).
+#[tauri::command]
+pub fn hotkey_status(voice: State<'_, VoiceManager>) -> Option<HotkeyStatus> {
+    voice.hotkey_status()
 }

@@ -4,10 +4,14 @@
 mod bridge;
 mod commands;
 mod confirm;
+mod control;
 mod memory_manager;
 mod queue_manager;
 mod settings_manager;
 mod tray;
+mod voice_manager;
+
+pub use control::SOCKET as CONTROL_SOCKET;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -20,6 +24,7 @@ use crate::agent::configured_agent;
 use crate::desktop;
 use queue_manager::QueueManager;
 use tray::TrayManager;
+use voice_manager::VoiceManager;
 
 /// The label of the chat window in tauri.conf.json.
 const CHAT_WINDOW: &str = "chat";
@@ -45,6 +50,15 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
                 .build(),
         )
         .plugin(navigation_guard())
+        .plugin(
+            tauri_plugin_global_shortcut::Builder::new()
+                .with_handler(|app, _shortcut, event| {
+                    if let Some(voice) = app.try_state::<VoiceManager>() {
+                        voice.key(event.state);
+                    }
+                })
+                .build(),
+        )
         .invoke_handler(tauri::generate_handler![
             commands::enqueue_task,
             commands::list_tasks,
@@ -68,6 +82,8 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::forget_fact,
             commands::clear_summary,
             commands::remove_job,
+            commands::voice_listen,
+            commands::hotkey_status,
         ])
         .setup(move |app| {
             let local = LocalServer::new(home.root());
@@ -88,6 +104,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             app.manage(memory_manager::MemoryManager::new(&home)?);
             app.manage(WorkerTask(Mutex::new(Some(handle))));
             create_tray(app.handle());
+            start_voice(app.handle(), &home);
             tauri::async_runtime::spawn(bridge::forward(app.handle().clone(), events));
             Ok(())
         })
@@ -108,6 +125,9 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             // No orphans: the local model server ends with the app.
             if let Some(local) = app.try_state::<Arc<LocalServer>>() {
                 local.stop();
+            }
+            if let Some(voice) = app.try_state::<VoiceManager>() {
+                voice.forget_status();
             }
             tracing::info!("Zeta stopped");
         }
@@ -140,6 +160,27 @@ fn create_tray(app: &AppHandle) {
         Err(_) => tracing::warn!(
             "no tray icon (the AppIndicator library could not be loaded); use the chat window or the zeta CLI"
         ),
+    }
+}
+
+/// Push-to-talk: the voice session, its hotkey and the control socket for `zeta listen`.
+/// Nothing here stops the app: a bad settings file, no display or no model only disable
+/// parts of voice, and say so.
+fn start_voice(app: &AppHandle, home: &ZetaHome) {
+    let settings = match zeta_core::Settings::load_or_create(&home.settings_file()) {
+        Ok(loaded) => loaded.settings,
+        Err(e) => {
+            tracing::warn!("voice uses default settings: {e}");
+            zeta_core::Settings::default()
+        }
+    };
+    match VoiceManager::new(app, home, &settings) {
+        Ok(voice) => {
+            voice.register_hotkey(app, &settings);
+            app.manage(voice);
+            tauri::async_runtime::spawn(control::serve(app.clone(), home.clone()));
+        }
+        Err(e) => tracing::error!("voice is not available: {e}"),
     }
 }
 

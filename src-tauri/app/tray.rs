@@ -1,5 +1,6 @@
-//! The tray icon: its menu (Open chat, Pause/Resume queue, Quit) and one icon per state
-//! (idle, working, needs approval, listening). Kept in Tauri state as `TrayManager`.
+//! The tray icon: its menu (Open chat, Start/Stop listening, Pause/Resume queue, Quit) and
+//! one icon per state (idle, working, needs approval, listening, transcribing). While voice
+//! is active its state is shown over the queue's. Kept in Tauri state as `TrayManager`.
 
 use std::sync::Mutex;
 
@@ -8,16 +9,18 @@ use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
 use tauri::{AppHandle, Manager, Wry};
 
+use zeta_voice::listener::VoiceState;
+
 use super::queue_manager::QueueManager;
+use super::voice_manager::VoiceManager;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TrayStatus {
     Idle,
     Working,
     NeedsApproval,
-    // Set by push-to-talk once voice lands.
-    #[allow(dead_code)]
     Listening,
+    Transcribing,
 }
 
 impl TrayStatus {
@@ -27,6 +30,7 @@ impl TrayStatus {
             TrayStatus::Working => include_bytes!("../../icons/tray-working.png"),
             TrayStatus::NeedsApproval => include_bytes!("../../icons/tray-approval.png"),
             TrayStatus::Listening => include_bytes!("../../icons/tray-listening.png"),
+            TrayStatus::Transcribing => include_bytes!("../../icons/tray-working.png"),
         }
     }
 
@@ -36,6 +40,7 @@ impl TrayStatus {
             TrayStatus::Working => "Zeta: working",
             TrayStatus::NeedsApproval => "Zeta: needs your approval",
             TrayStatus::Listening => "Zeta: listening",
+            TrayStatus::Transcribing => "Zeta: transcribing",
         }
     }
 }
@@ -43,17 +48,20 @@ impl TrayStatus {
 pub struct TrayManager {
     tray: TrayIcon<Wry>,
     pause_item: MenuItem<Wry>,
-    status: Mutex<TrayStatus>,
+    listen_item: MenuItem<Wry>,
+    /// The queue's status and, while voice is active, voice's (shown instead).
+    status: Mutex<(TrayStatus, Option<TrayStatus>)>,
 }
 
 impl TrayManager {
     /// Builds the tray icon and its menu.
     pub fn create(app: &AppHandle) -> tauri::Result<Self> {
         let open = MenuItem::with_id(app, "open", "Open chat", true, None::<&str>)?;
+        let listen_item = MenuItem::with_id(app, "listen", "Start listening", true, None::<&str>)?;
         let pause_item = MenuItem::with_id(app, "pause", "Pause queue", true, None::<&str>)?;
         let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;
         let separator = PredefinedMenuItem::separator(app)?;
-        let menu = Menu::with_items(app, &[&open, &pause_item, &separator, &quit])?;
+        let menu = Menu::with_items(app, &[&open, &listen_item, &pause_item, &separator, &quit])?;
         let tray = TrayIconBuilder::with_id("zeta")
             .icon(Image::from_bytes(TrayStatus::Idle.icon_bytes())?)
             .tooltip(TrayStatus::Idle.tooltip())
@@ -71,6 +79,10 @@ impl TrayManager {
                         tracing::error!("tray: {e}");
                     }
                 }
+                "listen" => match app.try_state::<VoiceManager>() {
+                    Some(voice) => voice.listener().toggle(),
+                    None => tracing::warn!("tray: voice is not available"),
+                },
                 "quit" => super::quit(app),
                 other => tracing::debug!("tray: unknown menu item {other}"),
             })
@@ -78,18 +90,39 @@ impl TrayManager {
         Ok(Self {
             tray,
             pause_item,
-            status: Mutex::new(TrayStatus::Idle),
+            listen_item,
+            status: Mutex::new((TrayStatus::Idle, None)),
         })
     }
 
+    /// The queue's status (shown unless voice is active).
     pub fn set_status(&self, status: TrayStatus) {
+        self.show(|s| s.0 = status);
+    }
+
+    /// Voice's state: listening and transcribing show over the queue's status.
+    pub fn set_voice(&self, state: VoiceState) {
+        let (voice, label) = match state {
+            VoiceState::Idle => (None, "Start listening"),
+            VoiceState::Listening => (Some(TrayStatus::Listening), "Stop listening"),
+            VoiceState::Transcribing => (Some(TrayStatus::Transcribing), "Start listening"),
+        };
+        if let Err(e) = self.listen_item.set_text(label) {
+            tracing::warn!("tray: could not relabel the listen item: {e}");
+        }
+        self.show(|s| s.1 = voice);
+    }
+
+    fn show(&self, change: impl FnOnce(&mut (TrayStatus, Option<TrayStatus>))) {
         let Ok(mut current) = self.status.lock() else {
             return;
         };
-        if *current == status {
+        let before = current.1.unwrap_or(current.0);
+        change(&mut current);
+        let status = current.1.unwrap_or(current.0);
+        if before == status {
             return;
         }
-        *current = status;
         let icon = Image::from_bytes(status.icon_bytes());
         let result = icon.and_then(|icon| {
             self.tray.set_icon(Some(icon))?;

@@ -40,9 +40,19 @@ pub fn to_whisper(interleaved: &[f32], channels: usize, rate: u32) -> Result<Vec
     let channels = channels.max(1);
     let mono: Vec<f32> = interleaved
         .chunks(channels)
-        .map(|frame| frame.iter().sum::<f32>() / frame.len() as f32)
+        .map(|frame| frame.iter().copied().map(finite).sum::<f32>() / frame.len() as f32)
         .collect();
     resample(&mono, rate)
+}
+
+/// A sample as Whisper and the resampler can take it: NaN and infinities (a device that
+/// sends another format than it claims) become silence, and the range is clamped.
+fn finite(s: f32) -> f32 {
+    if s.is_finite() {
+        s.clamp(-1.0, 1.0)
+    } else {
+        0.0
+    }
 }
 
 /// Mono samples at `rate` → 16 kHz.

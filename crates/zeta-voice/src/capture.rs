@@ -266,7 +266,7 @@ fn record(
             VoiceError::Capture(format!("{name}: could not start: {e}")),
         );
     }
-    tracing::info!(device = %name, rate, channels, "recording");
+    tracing::info!(device = %name, rate, channels, format = %config.sample_format(), "recording");
     let _ = ready.send(Ok(name));
 
     let started = Instant::now();
@@ -299,16 +299,19 @@ fn record(
             }
         }
     };
+    let lasted = started.elapsed();
     drop(stream);
     if ended != Ended::Stopped {
         tracing::warn!(?ended, "the recording ended by itself");
         on_end(&ended);
     }
-    let samples = shared
+    let mut samples = shared
         .buffer
         .lock()
         .map(|mut b| std::mem::take(&mut *b))
         .unwrap_or_default();
+    let real_time = (lasted.as_secs_f64() * f64::from(rate)) as usize * usize::from(channels);
+    samples.truncate(real_time);
     Raw {
         samples,
         channels,

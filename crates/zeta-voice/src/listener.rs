@@ -268,11 +268,19 @@ impl Session {
             self.config.capture.max,
         );
         std::thread::spawn(move || {
-            let result = recording.stop().and_then(|captured| {
-                if let Some(message) = captured.ended.message(max) {
-                    sink(VoiceEvent::Notice { message });
-                }
-                transcriber.transcribe(&captured.samples)
+            // Whatever happens in there, the session hears back and leaves "transcribing".
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                recording.stop().and_then(|captured| {
+                    if let Some(message) = captured.ended.message(max) {
+                        sink(VoiceEvent::Notice { message });
+                    }
+                    transcriber.transcribe(&captured.samples)
+                })
+            }))
+            .unwrap_or_else(|_| {
+                Err(VoiceError::Transcribe(
+                    "the recording could not be processed (an internal error; see the log)".into(),
+                ))
             });
             let _ = tx.send(Msg::Transcribed(result));
         });

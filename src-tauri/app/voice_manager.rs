@@ -1,0 +1,214 @@
+//! Push-to-talk in the app, held in Tauri state: the voice session (`zeta_voice::Listener`),
+//! the global hotkey that drives it, and what its events do — `zeta:voice` to the window,
+//! the tray's listening/transcribing icon, and a heard command into the queue (sender
+//! `voice`). Whether the hotkey could be registered is kept in `$ZETA_HOME/voice.json` for
+//! `zeta doctor`, with the alternatives: the tray item and `zeta listen`.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tauri::{AppHandle, Emitter, Manager};
+use tauri_plugin_global_shortcut::{GlobalShortcutExt, ShortcutState};
+use ts_rs::TS;
+use zeta_core::settings::HotkeyMode;
+use zeta_core::{Settings, ZetaHome};
+use zeta_voice::capture::CaptureOptions;
+use zeta_voice::listener::{Listener, ListenerConfig, VoiceEvent, VoiceState};
+use zeta_voice::ptt::Edge;
+
+use super::queue_manager::QueueManager;
+use super::tray::TrayManager;
+use crate::desktop;
+
+/// The window's event for everything voice does.
+pub const VOICE_EVENT: &str = "zeta:voice";
+/// The hotkey's registration, sent when it changes.
+pub const HOTKEY_EVENT: &str = "zeta:hotkey";
+/// Where the app records the hotkey's registration for `zeta doctor`.
+pub const STATUS_FILE: &str = "voice.json";
+/// Said wherever the hotkey does not work.
+pub const ALTERNATIVES: &str =
+    "use the tray menu's \"Start listening\" item, or `zeta listen` from a terminal";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct HotkeyStatus {
+    pub shortcut: String,
+    pub mode: HotkeyMode,
+    pub registered: bool,
+    /// Why it could not be registered.
+    pub error: Option<String>,
+    /// What to do instead (when not registered).
+    pub alternatives: Option<String>,
+}
+
+pub struct VoiceManager {
+    listener: Listener,
+    home: ZetaHome,
+    hotkey: Mutex<Option<HotkeyStatus>>,
+}
+
+impl VoiceManager {
+    /// Starts the voice session (nothing is loaded or opened until the first recording).
+    pub fn new(app: &AppHandle, home: &ZetaHome, settings: &Settings) -> anyhow::Result<Self> {
+        let handle = app.clone();
+        let listener = Listener::spawn(config(home, settings), move |event| {
+            on_event(&handle, event)
+        })?;
+        Ok(Self {
+            listener,
+            home: home.clone(),
+            hotkey: Mutex::new(None),
+        })
+    }
+
+    pub fn listener(&self) -> &Listener {
+        &self.listener
+    }
+
+    /// A hotkey edge from the global-shortcut plugin.
+    pub fn key(&self, state: ShortcutState) {
+        self.listener.key(match state {
+            ShortcutState::Pressed => Edge::Pressed,
+            ShortcutState::Released => Edge::Released,
+        });
+    }
+
+    /// Settings changed: new model, device, cap or mode, and the hotkey registered again.
+    pub fn apply(&self, app: &AppHandle, settings: &Settings) {
+        self.listener.configure(config(&self.home, settings));
+        self.register_hotkey(app, settings);
+    }
+
+    pub fn hotkey_status(&self) -> Option<HotkeyStatus> {
+        self.hotkey.lock().ok().and_then(|h| h.clone())
+    }
+
+    /// Registers the push-to-talk shortcut, replacing any earlier one, and reports how it went.
+    pub fn register_hotkey(&self, app: &AppHandle, settings: &Settings) {
+        let shortcut = settings.hotkey.push_to_talk.trim().to_string();
+        let result = register(app, &shortcut);
+        let status = HotkeyStatus {
+            shortcut: shortcut.clone(),
+            mode: settings.hotkey.mode,
+            registered: result.is_ok(),
+            alternatives: result.is_err().then(|| ALTERNATIVES.to_string()),
+            error: result.err(),
+        };
+        match &status.error {
+            None => {
+                tracing::info!(%shortcut, mode = ?status.mode, "push-to-talk hotkey registered")
+            }
+            Some(e) => {
+                tracing::warn!(%shortcut, "push-to-talk hotkey not registered: {e}; {ALTERNATIVES}")
+            }
+        }
+        self.write_status(&status);
+        if let Err(e) = app.emit(HOTKEY_EVENT, &status) {
+            tracing::warn!("could not send the hotkey's state: {e}");
+        }
+        if let Ok(mut slot) = self.hotkey.lock() {
+            *slot = Some(status);
+        }
+    }
+
+    fn write_status(&self, status: &HotkeyStatus) {
+        let path = self.home.root().join(STATUS_FILE);
+        let written = serde_json::to_vec_pretty(status)
+            .map_err(std::io::Error::other)
+            .and_then(|bytes| std::fs::write(&path, bytes));
+        if let Err(e) = written {
+            tracing::warn!("could not write {}: {e}", path.display());
+        }
+    }
+
+    /// The app is quitting: `zeta doctor` should not read a stale registration.
+    pub fn forget_status(&self) {
+        let _ = std::fs::remove_file(self.home.root().join(STATUS_FILE));
+    }
+}
+
+fn register(app: &AppHandle, shortcut: &str) -> Result<(), String> {
+    // global-hotkey grabs keys through X11: without an X display (a Wayland-only session)
+    // its registration would "succeed" and never fire.
+    let display = desktop::display();
+    if !display.is_ok() {
+        let wayland = std::env::var_os("WAYLAND_DISPLAY").is_some();
+        return Err(if wayland {
+            "global hotkeys need X11 and this is a Wayland session without XWayland".into()
+        } else {
+            format!("global hotkeys need an X11 display: {}", display.text())
+        });
+    }
+    let shortcuts = app.global_shortcut();
+    shortcuts
+        .unregister_all()
+        .map_err(|e| format!("could not release the old hotkey: {e}"))?;
+    shortcuts.register(shortcut).map_err(|e| {
+        let text = e.to_string();
+        if text.contains("already") || text.contains("Already") {
+            format!("{shortcut} is taken by another program ({text})")
+        } else {
+            format!("{shortcut} could not be registered: {text}")
+        }
+    })
+}
+
+/// The listener's settings from Zeta's.
+pub fn config(home: &ZetaHome, settings: &Settings) -> ListenerConfig {
+    ListenerConfig {
+        capture: CaptureOptions {
+            device: settings.voice.input_device.clone(),
+            max: Duration::from_secs(u64::from(settings.voice.max_recording_secs)),
+        },
+        mode: settings.hotkey.mode,
+        model: crate::voice_cmd::configured_model(home, settings),
+        language: settings.voice.language.clone(),
+    }
+}
+
+/// Runs on the voice threads: window, tray, and the queue.
+fn on_event(app: &AppHandle, event: VoiceEvent) {
+    match &event {
+        VoiceEvent::State { state } => {
+            if let Some(tray) = app.try_state::<TrayManager>() {
+                tray.set_voice(*state);
+            }
+        }
+        VoiceEvent::Heard {
+            text, whisper_ms, ..
+        } => {
+            tracing::info!(%text, whisper_ms, "heard a voice command");
+        }
+        VoiceEvent::NothingHeard => tracing::info!("the recording held no speech: no task"),
+        VoiceEvent::Notice { message } => tracing::warn!("voice: {message}"),
+        VoiceEvent::Error { message } => tracing::error!("voice: {message}"),
+        VoiceEvent::Level { .. } => {}
+    }
+    // The window shows what was heard before the task exists.
+    if let Err(e) = app.emit(VOICE_EVENT, &event) {
+        tracing::warn!("could not send a voice event: {e}");
+    }
+    if let VoiceEvent::Heard { text, .. } = &event {
+        if let Err(e) = app.state::<QueueManager>().enqueue("voice", text) {
+            tracing::error!("could not queue the voice command: {e}");
+            let _ = app.emit(
+                VOICE_EVENT,
+                &VoiceEvent::Error {
+                    message: format!("could not queue {text:?}: {e}"),
+                },
+            );
+        }
+    }
+}
+
+/// For `zeta listen` and the tray: what the session is doing, in a word.
+pub fn state_word(state: VoiceState) -> &'static str {
+    match state {
+        VoiceState::Idle => "idle",
+        VoiceState::Listening => "listening",
+        VoiceState::Transcribing => "transcribing",
+    }
+}
