@@ -23,8 +23,9 @@ pub enum ModelsCommand {
     Download {
         /// A catalogue name (see `zeta models list`) or an http(s) URL.
         what: String,
-        /// The sha256 the file must have (the catalogue's for a named model).
-        #[arg(long)]
+        /// The checksum the file must have, in hex: a sha256 (64 digits) or a SHA-1 (40).
+        /// A catalogue model has its own.
+        #[arg(long, alias = "sha1", alias = "checksum")]
         sha256: Option<String>,
         /// The name to keep it under (default: the URL's file name).
         #[arg(long)]
@@ -78,7 +79,7 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
             let (url, sha256, name) = match catalog::find(&what) {
                 Some(k) => (
                     k.url.to_string(),
-                    Some(sha256.unwrap_or_else(|| k.sha256.to_string())),
+                    Some(sha256.unwrap_or_else(|| k.checksum.to_string())),
                     name.unwrap_or_else(|| k.name.to_string()),
                 ),
                 None if what.starts_with("http://") || what.starts_with("https://") => {
@@ -98,7 +99,9 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
                 ),
             };
             if sha256.is_none() {
-                eprintln!("zeta: no --sha256 given: the file is checked by its header only");
+                eprintln!(
+                    "zeta: no --sha256 (or --sha1) given: the file is checked by its header only"
+                );
             }
             let dest = store.dir().join(&name);
             let runtime =

@@ -78,14 +78,15 @@ fn file_server(body: Vec<u8>) -> (String, Arc<Mutex<Vec<Option<String>>>>) {
     (url, seen)
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+/// `tool` is `sha256sum` or `sha1sum`.
+fn digest_hex(tool: &str, bytes: &[u8]) -> String {
     let dir = tempfile::tempdir().expect("dir");
     let path = dir.path().join("f");
     std::fs::write(&path, bytes).expect("write");
-    let out = std::process::Command::new("sha256sum")
+    let out = std::process::Command::new(tool)
         .arg(&path)
         .output()
-        .expect("sha256sum");
+        .expect(tool);
     String::from_utf8_lossy(&out.stdout)
         .split(' ')
         .next()
@@ -96,7 +97,7 @@ fn sha256_hex(bytes: &[u8]) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cut_download_resumes_and_a_bad_checksum_is_refused() {
     let body = fake_gguf(3 << 20);
-    let sha = sha256_hex(&body);
+    let sha = digest_hex("sha256sum", &body);
     let (url, seen) = file_server(body.clone());
     let s = Setup::new(Wire::OpenAi, Proto::Json, vec![]).await;
     let models = s.home.path().join("models");
@@ -131,6 +132,35 @@ async fn a_cut_download_resumes_and_a_bad_checksum_is_refused() {
         "{err}"
     );
     assert!(!models.join("bad.gguf").exists() && !models.join("bad.gguf.part").exists());
+
+    // whisper.cpp publishes SHA-1s: 40 hex digits are checked as one.
+    let sha1 = digest_hex("sha1sum", &body);
+    let ok = s.zeta(&[
+        "models", "download", &url, "--sha1", &sha1, "--name", "one.gguf",
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert_eq!(std::fs::read(models.join("one.gguf")).expect("model"), body);
+    let wrong = "0".repeat(40);
+    let bad = s.zeta(&[
+        "models",
+        "download",
+        &url,
+        "--sha1",
+        &wrong,
+        "--name",
+        "bad1.gguf",
+    ]);
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success());
+    assert!(
+        err.contains("expected SHA-1") && err.contains(&sha1),
+        "{err}"
+    );
+    assert!(!models.join("bad1.gguf").exists() && !models.join("bad1.gguf.part").exists());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -287,7 +287,7 @@ pub struct VoiceSettings {
 impl Default for VoiceSettings {
     fn default() -> Self {
         Self {
-            model: "ggml-tiny.en.bin".into(),
+            model: "ggml-base.bin".into(),
             language: "en".into(),
             input_device: None,
             max_recording_secs: 60,

@@ -1,5 +1,5 @@
-//! The models Zeta can fetch by name: where from, how large, and the sha256 the file
-//! must have. `zeta models download URL --sha256 HEX` fetches anything else.
+//! The models Zeta can fetch by name: where from, how large, and the checksum the file
+//! must have (sha256, or for whisper.cpp's ggml files the SHA-1 its README publishes). `zeta models download URL --sha256 HEX` fetches anything else.
 
 use crate::format::ModelKind;
 
@@ -8,10 +8,28 @@ pub struct Known {
     pub name: &'static str,
     pub kind: ModelKind,
     pub url: &'static str,
+    /// About how large (for the list; the checksum is what is checked).
     pub bytes: u64,
-    /// Lower-case hex.
-    pub sha256: &'static str,
+    /// Lower-case hex: 64 digits a sha256, 40 a SHA-1.
+    pub checksum: &'static str,
     pub about: &'static str,
+}
+
+/// One of whisper.cpp's own ggml files, checked by the SHA-1 its models README lists.
+macro_rules! whisper {
+    ($name:literal, $bytes:expr, $sha1:literal, $about:literal) => {
+        Known {
+            name: $name,
+            kind: ModelKind::Whisper,
+            url: concat!(
+                "https://huggingface.co/ggerganov/whisper.cpp/resolve/main/",
+                $name
+            ),
+            bytes: $bytes,
+            checksum: $sha1,
+            about: $about,
+        }
+    };
 }
 
 pub const KNOWN: &[Known] = &[Known {
@@ -19,9 +37,34 @@ pub const KNOWN: &[Known] = &[Known {
     kind: ModelKind::Gguf,
     url: "https://huggingface.co/Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF/resolve/main/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
     bytes: 1_117_320_768,
-    sha256: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    checksum: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     about: "Qwen2.5-Coder 1.5B Instruct, Q4_K_M: the default local model (the JSON planner)",
-}];
+},
+    whisper!(
+        "ggml-base.bin",
+        147_951_465,
+        "465707469ff3a37a2b9b8d8f89f2f99de7299dac",
+        "Whisper base, multilingual: the default voice model"
+    ),
+    whisper!(
+        "ggml-tiny.en.bin",
+        77_700_000,
+        "c78c86eb1a8faa21b369bcd33207cc90d64ae9df",
+        "Whisper tiny, English only: the fastest, less accurate"
+    ),
+    whisper!(
+        "ggml-base.en.bin",
+        148_000_000,
+        "137c40403d78fd54d454da0f9bd998f78703390c",
+        "Whisper base, English only"
+    ),
+    whisper!(
+        "ggml-small.bin",
+        487_600_000,
+        "55356645c2b361a969dfd0ef2c5a50d530afd8d5",
+        "Whisper small, multilingual: more accurate, about 3x slower than base"
+    ),
+];
 
 pub fn find(name: &str) -> Option<&'static Known> {
     KNOWN

@@ -1,6 +1,7 @@
 //! Downloading a model: into `<name>.part` beside its final name, resuming a `.part` left
-//! by an earlier run with an HTTP Range request, and checked against a sha256 before it
-//! is renamed to its final name. A mismatch discards the file; a cut connection keeps it
+//! by an earlier run with an HTTP Range request, and checked against a checksum (sha256,
+//! or the SHA-1 whisper.cpp publishes for its ggml files) before it is renamed to its final
+//! name. A mismatch discards the file; a cut connection keeps it
 //! for the next run.
 
 use std::io::{Read, Write};
@@ -8,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use sha1::Sha1;
 use sha2::{Digest, Sha256};
 
 use crate::{io, ModelError};
@@ -22,11 +24,12 @@ pub struct Progress {
     pub resumed_from: u64,
 }
 
-/// Fetches `url` to `dest` (see the module doc). `sha256` is lower- or upper-case hex.
+/// Fetches `url` to `dest` (see the module doc). `checksum` is hex: 64 digits are a
+/// sha256, 40 a SHA-1.
 pub async fn download(
     url: &str,
     dest: &Path,
-    sha256: Option<&str>,
+    checksum: Option<&str>,
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<PathBuf, ModelError> {
     let part = part_path(dest);
@@ -105,13 +108,19 @@ pub async fn download(
             )));
         }
     }
-    if let Some(expected) = sha256 {
-        let actual = sha256_file(&part)?;
-        if !actual.eq_ignore_ascii_case(expected.trim()) {
+    if let Some(expected) = checksum {
+        let expected = expected.trim().to_ascii_lowercase();
+        let (algorithm, actual) = if expected.len() == 40 {
+            ("SHA-1", hash_file::<Sha1>(&part)?)
+        } else {
+            ("sha256", hash_file::<Sha256>(&part)?)
+        };
+        if actual != expected {
             let _ = std::fs::remove_file(&part);
             return Err(ModelError::Checksum {
                 url: url.to_string(),
-                expected: expected.trim().to_ascii_lowercase(),
+                algorithm,
+                expected,
                 actual,
             });
         }
@@ -129,8 +138,12 @@ pub fn part_path(dest: &Path) -> PathBuf {
 
 /// The sha256 of a file, in lower-case hex.
 pub fn sha256_file(path: &Path) -> Result<String, ModelError> {
+    hash_file::<Sha256>(path)
+}
+
+fn hash_file<D: Digest>(path: &Path) -> Result<String, ModelError> {
     let mut file = std::fs::File::open(path).map_err(io("open", path))?;
-    let mut hasher = Sha256::new();
+    let mut hasher = D::new();
     let mut buf = vec![0u8; 1 << 20];
     loop {
         let n = file.read(&mut buf).map_err(io("read", path))?;

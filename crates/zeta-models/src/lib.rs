@@ -39,9 +39,10 @@ pub enum ModelError {
     Download { url: String, message: String },
     #[error("{url}: HTTP {status}")]
     Http { url: String, status: u16 },
-    #[error("checksum mismatch for {url}: expected sha256 {expected}, got {actual}; the file was discarded")]
+    #[error("checksum mismatch for {url}: expected {algorithm} {expected}, got {actual}; the file was discarded")]
     Checksum {
         url: String,
+        algorithm: &'static str,
         expected: String,
         actual: String,
     },
