@@ -12,6 +12,9 @@ mod tray;
 mod voice_manager;
 
 pub use control::SOCKET as CONTROL_SOCKET;
+pub use voice_manager::{
+    HotkeyStatus, ALTERNATIVES as VOICE_ALTERNATIVES, STATUS_FILE as VOICE_STATUS_FILE,
+};
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

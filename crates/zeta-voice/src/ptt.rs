@@ -8,8 +8,10 @@
 
 pub use zeta_core::settings::HotkeyMode as Mode;
 
-/// A release followed by a press within this many milliseconds is auto-repeat.
-pub const REPEAT_GAP_MS: u64 = 40;
+/// A release followed by a press within this many milliseconds is auto-repeat. Generous:
+/// events reach the app late on a busy machine, and the listener transcribes during the
+/// gap, so it costs no time.
+pub const REPEAT_GAP_MS: u64 = 150;
 
 /// A raw edge of the hotkey.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,7 +190,7 @@ mod tests {
                 (700, Pressed),
                 (900, Released),
             ],
-            1000,
+            1200,
         );
         assert_eq!(got, vec![(0, Start), (900 + REPEAT_GAP_MS, Stop)]);
     }
@@ -200,18 +202,18 @@ mod tests {
             &[
                 (0, Pressed),
                 (300, Released),
-                (400, Pressed),
-                (800, Released),
+                (600, Pressed),
+                (1000, Released),
             ],
-            1000,
+            1300,
         );
         assert_eq!(
             got,
             vec![
                 (0, Start),
                 (300 + REPEAT_GAP_MS, Stop),
-                (400, Start),
-                (800 + REPEAT_GAP_MS, Stop)
+                (600, Start),
+                (1000 + REPEAT_GAP_MS, Stop)
             ]
         );
     }

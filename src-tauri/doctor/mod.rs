@@ -1,4 +1,7 @@
 //! `zeta doctor`: one line per thing Zeta needs, each ok / warn / fail with a fix hint.
+//! Voice's checks (microphone, Whisper model, push-to-talk hotkey) are in [`voice`].
+
+mod voice;
 
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::Path;
@@ -13,14 +16,14 @@ use crate::desktop::{self, Probe};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-enum Level {
+pub(crate) enum Level {
     Ok,
     Warn,
     Fail,
 }
 
 #[derive(Debug, Serialize)]
-struct Check {
+pub(crate) struct Check {
     name: &'static str,
     level: Level,
     detail: String,
@@ -28,7 +31,12 @@ struct Check {
     fix: Option<String>,
 }
 
-fn check(name: &'static str, level: Level, detail: impl Into<String>, fix: Option<&str>) -> Check {
+pub(crate) fn check(
+    name: &'static str,
+    level: Level,
+    detail: impl Into<String>,
+    fix: Option<&str>,
+) -> Check {
     Check {
         name,
         level,
@@ -65,11 +73,12 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
             Level::Warn,
             "the app runs without a tray; open the chat with `zeta` or install a tray (e.g. an AppIndicator extension, trayer)",
         ),
-        audio_input(),
+        voice::microphone(settings.as_ref().ok().map(|l| &l.settings)),
         settings_check(home, &settings),
         database_check(home),
         worker_check(home),
-        voice_model_check(home, settings.as_ref().ok().map(|l| &l.settings)),
+        voice::model(home, settings.as_ref().ok().map(|l| &l.settings)),
+        voice::hotkey(home, settings.as_ref().ok().map(|l| &l.settings)),
         llm_check(home, settings.as_ref().ok().map(|l| &l.settings)),
         secrets_check(home),
     ];
@@ -114,27 +123,6 @@ fn secrets_check(home: &ZetaHome) -> Check {
 }
 
 /// ALSA lists capture devices in /proc/asound/pcm.
-fn audio_input() -> Check {
-    let fix = Some("voice commands need a microphone; typing in the chat works without one");
-    match std::fs::read_to_string("/proc/asound/pcm") {
-        Ok(text) => match text.lines().find(|l| l.contains("capture")) {
-            Some(line) => check(
-                "audio",
-                Level::Ok,
-                format!("capture device: {}", line.trim()),
-                None,
-            ),
-            None => check("audio", Level::Warn, "no audio capture device", fix),
-        },
-        Err(_) => check(
-            "audio",
-            Level::Warn,
-            "no sound card (/proc/asound/pcm is missing)",
-            fix,
-        ),
-    }
-}
-
 fn settings_check(home: &ZetaHome, loaded: &Result<zeta_core::LoadedSettings, CoreError>) -> Check {
     let path = home.settings_file();
     match loaded {
@@ -207,41 +195,6 @@ fn worker_check(home: &ZetaHome) -> Check {
             Level::Fail,
             e.to_string(),
             Some("check the folder's permissions"),
-        ),
-    }
-}
-
-fn voice_model_check(home: &ZetaHome, settings: Option<&Settings>) -> Check {
-    let Some(settings) = settings else {
-        return check(
-            "voice",
-            Level::Warn,
-            "settings unreadable; voice model unknown",
-            None,
-        );
-    };
-    let configured = std::path::Path::new(&settings.voice.model);
-    let path = if configured.is_absolute() {
-        configured.to_path_buf()
-    } else {
-        home.models_dir().join(configured)
-    };
-    match std::fs::metadata(&path) {
-        Ok(meta) if meta.len() > 0 => check(
-            "voice",
-            Level::Ok,
-            format!(
-                "Whisper model {} ({} MB)",
-                path.display(),
-                meta.len() / 1_000_000
-            ),
-            None,
-        ),
-        _ => check(
-            "voice",
-            Level::Warn,
-            format!("no Whisper model at {}", path.display()),
-            Some("voice commands need a ggml Whisper model there; typing works without one"),
         ),
     }
 }
