@@ -6,6 +6,9 @@
 //! In hold mode the audio up to a key release is transcribed at once, while the release
 //! waits out the auto-repeat gap ([`crate::ptt::REPEAT_GAP_MS`]); a press within the gap
 //! discards that transcription and the recording goes on. So the debounce costs no time.
+//! After one such press (a server sending auto-repeat as release+press pairs) the rest of
+//! that recording waits out the gap instead, so held keys do not start transcription after
+//! transcription.
 //! The model loads while the first recording runs (not at app start, and a missing model is
 //! only an error event), and is kept warm afterwards.
 
@@ -107,6 +110,7 @@ impl Listener {
             generation: 0,
             speculative: None,
             early: None,
+            repeat_pairs: false,
         };
         std::thread::Builder::new()
             .name("zeta-voice".into())
@@ -158,6 +162,8 @@ struct Session {
     speculative: Option<u64>,
     /// Its result, when it came before the release was confirmed.
     early: Option<Result<Transcript, VoiceError>>,
+    /// This recording saw an auto-repeat pair: no more early transcriptions for it.
+    repeat_pairs: bool,
 }
 
 impl Session {
@@ -257,6 +263,7 @@ impl Session {
         match started {
             Ok(recording) => {
                 self.recording = Some(recording);
+                self.repeat_pairs = false;
                 self.ptt.set_recording(true);
                 self.set_state(VoiceState::Listening);
                 // The model loads while the user speaks; errors show at transcription.
@@ -281,6 +288,7 @@ impl Session {
     fn speculate(&mut self) {
         let pending = self.ptt.deadline().is_some() && self.ptt.mode() == Mode::Hold;
         match (&self.recording, pending, self.speculative) {
+            (Some(_), true, None) if self.repeat_pairs => {}
             (Some(recording), true, None) => match recording.snapshot() {
                 Ok(samples) => {
                     self.generation += 1;
@@ -296,6 +304,8 @@ impl Session {
             },
             (Some(_), false, Some(_)) => {
                 // Auto-repeat: the key is still held.
+                tracing::debug!("auto-repeat pair: the early transcription is dropped");
+                self.repeat_pairs = true;
                 self.speculative = None;
                 self.early = None;
                 self.generation += 1;
