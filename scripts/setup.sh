@@ -14,10 +14,11 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 # Build and run: webkit/gtk for tauri, the AppIndicator runtime for the tray, pipewire,
 # gbm and xcb-randr for screen capture (xcap), clang for bindgen, xdg-utils for open_url,
 # libdbus for the Secret Service (API keys in the OS keyring), cmake to build whisper.cpp
-# (whisper-rs), python3-venv for the local model's llama-cpp-python.
+# (whisper-rs), libasound2-dev for the microphone (cpal on ALSA), python3-venv for the local
+# model's llama-cpp-python.
 packages=(build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev libayatana-appindicator3-1
   libpipewire-0.3-dev libgbm-dev libxcb-randr0-dev clang libclang-dev xdg-utils curl libdbus-1-dev
-  cmake python3-venv)
+  cmake libasound2-dev python3-venv)
 if $for_tests; then
   # Headless desktop: X server, input/window tools, WebDriver, XEmbed tray, DBus session,
   # a terminal and an event viewer as real targets for the keyboard and mouse tests, and a

@@ -18,21 +18,24 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::capture::{CaptureOptions, Ended, Recording};
 use crate::ptt::{Action, Edge, Mode, PushToTalk};
 use crate::{Transcriber, Transcript, VoiceError};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "lowercase")]
+#[ts(export)]
 pub enum VoiceState {
     Idle,
     Listening,
     Transcribing,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase")]
+#[ts(export)]
 pub enum VoiceEvent {
     State {
         state: VoiceState,
@@ -46,6 +49,7 @@ pub enum VoiceEvent {
     Heard {
         text: String,
         speech_secs: f32,
+        #[ts(type = "number")]
         whisper_ms: u64,
     },
     /// The recording held no speech (silence or noise): no task.

@@ -3,6 +3,8 @@
 import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { AuditEntry } from "../bindings/AuditEntry";
+import type { HotkeyStatus } from "../bindings/HotkeyStatus";
+import type { VoiceEvent } from "../bindings/VoiceEvent";
 import type { Event } from "../bindings/Event";
 import type { LocalEndpoint } from "../bindings/LocalEndpoint";
 import type { LocalServerState } from "../bindings/LocalServerState";
@@ -17,6 +19,8 @@ import type { WorkerState } from "../bindings/WorkerState";
 
 export const EVENT_NAME = "zeta:event";
 export const LOCAL_SERVER_EVENT = "zeta:local-server";
+export const VOICE_EVENT = "zeta:voice";
+export const HOTKEY_EVENT = "zeta:hotkey";
 
 export const backend = {
   enqueue: (message: string) => invoke<void>("enqueue_task", { message }),
@@ -42,6 +46,13 @@ export const backend = {
   clearSummary: () => invoke<MemoryView>("clear_summary"),
   removeJob: (id: number) => invoke<MemoryView>("remove_job", { id }),
   taskMetrics: (limit = 50) => invoke<TaskMetrics[]>("task_metrics", { limit }),
+  /** Start or stop a voice recording (the microphone button). */
+  voiceListen: () => invoke<void>("voice_listen"),
+  hotkeyStatus: () => invoke<HotkeyStatus | null>("hotkey_status"),
+  onVoice: (handler: (event: VoiceEvent) => void): Promise<UnlistenFn> =>
+    listen<VoiceEvent>(VOICE_EVENT, (e) => handler(e.payload)),
+  onHotkey: (handler: (status: HotkeyStatus) => void): Promise<UnlistenFn> =>
+    listen<HotkeyStatus>(HOTKEY_EVENT, (e) => handler(e.payload)),
   onEvent: (handler: (event: Event) => void): Promise<UnlistenFn> =>
     listen<Event>(EVENT_NAME, (e) => handler(e.payload)),
   /** Zeta's own model server (the `local` provider), on every change. */

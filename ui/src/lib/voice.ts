@@ -1,0 +1,64 @@
+// What the chat window shows of push-to-talk: a pure reducer over the backend's
+// `zeta:voice` events, and the words for the hotkey's registration.
+
+import type { HotkeyStatus } from "../bindings/HotkeyStatus";
+import type { VoiceEvent } from "../bindings/VoiceEvent";
+import type { VoiceState } from "../bindings/VoiceState";
+
+export type VoiceView = {
+  state: VoiceState;
+  /** Microphone level 0..1 while listening. */
+  level: number;
+  /** The last command heard, shown until its task is in the conversation. */
+  heard: string | null;
+  /** One line about the last recording: nothing heard, a cap, a lost device, an error. */
+  note: string | null;
+  error: boolean;
+};
+
+export const idleVoice = (): VoiceView => ({ state: "idle", level: 0, heard: null, note: null, error: false });
+
+export function applyVoice(view: VoiceView, event: VoiceEvent): VoiceView {
+  switch (event.kind) {
+    case "state":
+      // A new recording clears what the last one said.
+      return event.state === "listening"
+        ? { ...view, state: event.state, level: 0, heard: null, note: null, error: false }
+        : { ...view, state: event.state, level: 0 };
+    case "level":
+      return view.state === "listening" ? { ...view, level: Math.max(0, Math.min(1, event.level)) } : view;
+    case "heard":
+      return { ...view, heard: event.text };
+    case "nothingHeard":
+      return { ...view, heard: null, note: "Nothing was heard, so no task was made.", error: false };
+    case "notice":
+      return { ...view, note: event.message, error: false };
+    case "error":
+      return { ...view, note: event.message, error: true };
+  }
+}
+
+/** The heard command stays on screen until a task with that message from `voice` exists. */
+export function heardPending(view: VoiceView, tasks: { sender: string; message: string }[]): string | null {
+  if (!view.heard) return null;
+  return tasks.some((t) => t.sender === "voice" && t.message === view.heard) ? null : view.heard;
+}
+
+/** The banner when the hotkey does not work, or null when it does (or is unknown). */
+export function hotkeyProblem(status: HotkeyStatus | null): string | null {
+  if (!status || status.registered) return null;
+  return `Push-to-talk (${status.shortcut}) is unavailable: ${status.error ?? "not registered"}. Instead, ${
+    status.alternatives ?? "use the microphone button"
+  }, or the microphone button here.`;
+}
+
+export function voiceLabel(view: VoiceView): string {
+  switch (view.state) {
+    case "listening":
+      return "Listening… release the key (or press the button) to stop";
+    case "transcribing":
+      return "Transcribing…";
+    default:
+      return "";
+  }
+}
