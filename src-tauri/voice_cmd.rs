@@ -42,6 +42,7 @@ pub fn transcribe(
                 "text": t.text,
                 "speechSecs": t.speech_secs,
                 "whisperMs": t.took.as_millis() as u64,
+                "language": t.language,
                 "model": model.display().to_string(),
             })
         );

@@ -97,6 +97,46 @@ fn tiny_en_word_error_is_reported() {
     );
 }
 
+/// `voice.language: "auto"` lets the multilingual default model detect the language.
+#[test]
+fn auto_language_detects_german() {
+    let Some(base) = model(Model::Base) else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(
+        dir.path().join("settings.json"),
+        r#"{"voice": {"language": "auto"}}"#,
+    )
+    .expect("settings");
+    let wav = dir.path().join("de.wav");
+    let ok = Command::new("espeak-ng")
+        .args(["-v", "de", "-s", "140", "-w"])
+        .arg(&wav)
+        .arg("Wie spät ist es jetzt in Berlin")
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "espeak-ng");
+    let out = zeta(
+        dir.path(),
+        &[
+            "transcribe",
+            "--json",
+            "--model",
+            &base.display().to_string(),
+            &wav.display().to_string(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let reply: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    eprintln!("FIGURES auto language: {reply}");
+    assert_eq!(reply["language"], "de", "{reply}");
+}
+
 #[test]
 fn silence_gives_no_text() {
     let Some(model) = model(Model::TinyEn) else {

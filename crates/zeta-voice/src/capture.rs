@@ -22,6 +22,8 @@ pub const STALL: Duration = Duration::from_secs(2);
 /// How often the level meter reports.
 pub const LEVEL_EVERY: Duration = Duration::from_millis(50);
 const POLL: Duration = Duration::from_millis(10);
+/// A device that does not open within this long is reported, not waited for.
+pub const OPEN_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaptureOptions {
@@ -106,7 +108,7 @@ impl Recording {
             .name("zeta-mic".into())
             .spawn(move || record(options, flag, ready_tx, on_level, on_end))
             .map_err(|e| VoiceError::Capture(format!("could not start the capture thread: {e}")))?;
-        match ready_rx.recv() {
+        match ready_rx.recv_timeout(OPEN_TIMEOUT) {
             Ok(Ok(opened)) => Ok(Self {
                 stop,
                 thread: Some(thread),
@@ -116,7 +118,15 @@ impl Recording {
                 let _ = thread.join();
                 Err(e)
             }
-            Err(_) => {
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                // The thread stays blocked in the device; it is told to stop if it returns.
+                stop.store(true, Ordering::SeqCst);
+                Err(VoiceError::Capture(format!(
+                    "the input device did not open within {} s",
+                    OPEN_TIMEOUT.as_secs()
+                )))
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
                 let _ = thread.join();
                 Err(VoiceError::Capture(
                     "the capture thread ended before the device opened".into(),
@@ -243,6 +253,8 @@ struct Shared {
     meter: Mutex<(f64, u64)>,
     frames: AtomicU64,
     error: Mutex<Option<String>>,
+    /// Set when the recording is over: a stream left running (lost device) keeps nothing.
+    closed: AtomicBool,
 }
 
 type Ready = mpsc::SyncSender<Result<Opened, VoiceError>>;
@@ -290,6 +302,7 @@ fn record(
         meter: Mutex::new((0.0, 0)),
         frames: AtomicU64::new(0),
         error: Mutex::new(None),
+        closed: AtomicBool::new(false),
     });
     let stream = match build(&device, &config, Arc::clone(&shared)) {
         Ok(s) => s,
@@ -341,7 +354,14 @@ fn record(
         }
     };
     let lasted = started.elapsed();
-    drop(stream);
+    shared.closed.store(true, Ordering::SeqCst);
+    if matches!(ended, Ended::DeviceLost(_)) {
+        // A lost device can leave the stream's own thread blocked in a read that never
+        // returns; dropping the stream would join it and hang here. Leak it instead.
+        std::mem::forget(stream);
+    } else {
+        drop(stream);
+    }
     if ended != Ended::Stopped {
         tracing::warn!(?ended, "the recording ended by itself");
         on_end(&ended);
@@ -393,6 +413,9 @@ where
         .build_input_stream(
             config.config(),
             move |data: &[T], _: &cpal::InputCallbackInfo| {
+                if shared.closed.load(Ordering::Relaxed) {
+                    return;
+                }
                 let (mut sum, n) = (0.0f64, data.len());
                 if let Ok(mut buffer) = shared.buffer.lock() {
                     let room = shared.cap.saturating_sub(buffer.len());

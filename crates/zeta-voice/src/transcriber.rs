@@ -28,6 +28,9 @@ pub struct Transcript {
     pub speech_secs: f32,
     /// Time in Whisper (loading excluded).
     pub took: Duration,
+    /// The language Whisper decoded in (detected when the setting is `auto`); empty when
+    /// the clip held no speech.
+    pub language: String,
 }
 
 pub struct Transcriber {
@@ -79,6 +82,7 @@ impl Transcriber {
                 text: String::new(),
                 speech_secs: 0.0,
                 took: Duration::ZERO,
+                language: String::new(),
             });
         };
         self.load()?;
@@ -128,10 +132,14 @@ impl Transcriber {
                 text.push_str(&part);
             }
         }
+        let language = whisper_rs::get_lang_str(state.full_lang_id_from_state())
+            .unwrap_or_default()
+            .to_string();
         Ok(Transcript {
             text: clean(&text),
             speech_secs: speech.len() as f32 / crate::audio::WHISPER_RATE as f32,
             took: started.elapsed(),
+            language,
         })
     }
 }
