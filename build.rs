@@ -25,6 +25,8 @@ const COMMANDS: &[&str] = &[
     "forget_fact",
     "clear_summary",
     "remove_job",
+    "voice_listen",
+    "hotkey_status",
 ];
 
 fn main() {

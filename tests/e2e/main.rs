@@ -3,7 +3,13 @@
 
 mod consent;
 mod harness;
+mod voice;
 mod window;
+
+/// The voice tests' models, microphone file and word counting.
+#[allow(dead_code)]
+#[path = "../voice/support.rs"]
+mod voice_support;
 
 use std::process::Command;
 use std::time::Duration;

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{model, words, zeta, Model};
+use crate::support::{mic_file, model, words, zeta, Model};
 
 /// One app at a time: they would fight over the hotkey and the two cores.
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -57,44 +57,6 @@ fn xdotool(args: &[&str]) {
     assert!(ok, "xdotool {args:?} failed");
 }
 
-/// A microphone recording: `speech` (or nothing) between silences, as the raw 32-bit float
-/// 48 kHz stereo that cpal asks the ALSA file device for.
-fn mic_file(dir: &Path, speech: Option<&str>) -> PathBuf {
-    let raw = dir.join("mic.raw");
-    let to_raw = [
-        "-r",
-        "48000",
-        "-c",
-        "2",
-        "-b",
-        "32",
-        "-e",
-        "floating-point",
-        "-t",
-        "raw",
-    ];
-    let ok = match speech {
-        Some(text) => {
-            let wav = crate::support::speak(dir, "command", text);
-            Command::new("sox")
-                .arg(&wav)
-                .args(to_raw)
-                .arg(&raw)
-                .args(["pad", "0.3", "1"])
-                .status()
-        }
-        None => Command::new("sox")
-            .args(["-n"])
-            .args(to_raw)
-            .arg(&raw)
-            .args(["synth", "5", "whitenoise", "vol", "0.002"])
-            .status(),
-    }
-    .is_ok_and(|s| s.success());
-    assert!(ok, "sox could not make the microphone file");
-    raw
-}
-
 /// The real app with its own ZETA_HOME (the converted base model installed as the
 /// default) and its own HOME (whose .asoundrc is the microphone). Ended by PID on drop.
 struct App {
@@ -112,14 +74,7 @@ impl App {
     fn launch_with(mic: &Path, base: Option<&Path>, settings: Option<&str>) -> App {
         let home = tempfile::tempdir().expect("home");
         let user = tempfile::tempdir().expect("user home");
-        std::fs::write(
-            user.path().join(".asoundrc"),
-            format!(
-                "pcm.!default {{ type file; slave.pcm \"null\"; file \"/dev/null\"; infile \"{}\"; format \"raw\" }}\n",
-                mic.display()
-            ),
-        )
-        .expect("asoundrc");
+        crate::support::asoundrc(user.path(), mic);
         let models = home.path().join("models");
         std::fs::create_dir_all(&models).expect("models");
         if let Some(base) = base {

@@ -144,3 +144,53 @@ pub fn errors(truth: &[String], heard: &[String]) -> usize {
     }
     row[heard.len()]
 }
+
+/// A microphone recording: `speech` (or nothing) between silences, as the raw 32-bit float
+/// 48 kHz stereo that cpal asks the ALSA file device for.
+pub fn mic_file(dir: &Path, speech: Option<&str>) -> PathBuf {
+    let raw = dir.join("mic.raw");
+    let to_raw = [
+        "-r",
+        "48000",
+        "-c",
+        "2",
+        "-b",
+        "32",
+        "-e",
+        "floating-point",
+        "-t",
+        "raw",
+    ];
+    let ok = match speech {
+        Some(text) => {
+            let wav = speak(dir, "command", text);
+            Command::new("sox")
+                .arg(&wav)
+                .args(to_raw)
+                .arg(&raw)
+                .args(["pad", "0.3", "1"])
+                .status()
+        }
+        None => Command::new("sox")
+            .args(["-n"])
+            .args(to_raw)
+            .arg(&raw)
+            .args(["synth", "5", "whitenoise", "vol", "0.002"])
+            .status(),
+    }
+    .is_ok_and(|s| s.success());
+    assert!(ok, "sox could not make the microphone file");
+    raw
+}
+
+/// An `.asoundrc` (in a HOME of its own) whose default device records from `mic`.
+pub fn asoundrc(home: &Path, mic: &Path) {
+    std::fs::write(
+        home.join(".asoundrc"),
+        format!(
+            "pcm.!default {{ type file; slave.pcm \"null\"; file \"/dev/null\"; infile \"{}\"; format \"raw\" }}\n",
+            mic.display()
+        ),
+    )
+    .expect("asoundrc");
+}

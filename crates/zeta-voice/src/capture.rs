@@ -371,7 +371,11 @@ fn record(
         .lock()
         .map(|mut b| std::mem::take(&mut *b))
         .unwrap_or_default();
-    samples.truncate(real_time_len(lasted, rate, channels));
+    // Cut a faster-than-real-time source to how long the recording lasted; what a lost
+    // device delivered before it went quiet is all kept.
+    if !matches!(ended, Ended::DeviceLost(_)) {
+        samples.truncate(real_time_len(lasted, rate, channels));
+    }
     Raw {
         samples,
         channels,
