@@ -32,6 +32,18 @@ pub struct SettingsView {
     pub local_server: LocalServerState,
     /// GGUF files in `$ZETA_HOME/models`, for the local provider's model choice.
     pub local_models: Vec<String>,
+    /// Whisper ggml files in `$ZETA_HOME/models`, for the voice model choice.
+    pub voice_models: Vec<String>,
+    /// The microphones cpal finds (`voice.inputDevice` takes the id).
+    pub input_devices: Vec<InputDevice>,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct InputDevice {
+    pub id: String,
+    pub label: String,
 }
 
 #[derive(Debug, Clone, Serialize, TS)]
@@ -90,6 +102,13 @@ impl SettingsManager {
             local_server: self.local.state(),
             local_models: zeta_models::ModelStore::new(self.home.models_dir())
                 .names(zeta_models::ModelKind::Gguf),
+            voice_models: zeta_models::ModelStore::new(self.home.models_dir())
+                .names(zeta_models::ModelKind::Whisper),
+            input_devices: zeta_voice::capture::input_device_ids()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(id, label)| InputDevice { id, label })
+                .collect(),
         })
     }
 

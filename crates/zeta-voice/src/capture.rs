@@ -192,6 +192,17 @@ pub fn input_devices() -> Result<Vec<String>, VoiceError> {
     Ok(devices.map(|d| label(&d)).collect())
 }
 
+/// The input devices as (id, label): the id is what `voice.inputDevice` takes.
+pub fn input_device_ids() -> Result<Vec<(String, String)>, VoiceError> {
+    let host = cpal::default_host();
+    let devices = host
+        .input_devices()
+        .map_err(|e| VoiceError::Capture(format!("could not list input devices: {e}")))?;
+    Ok(devices
+        .filter_map(|d| Some((d.id().ok()?.to_string(), label(&d))))
+        .collect())
+}
+
 /// The default input device's label and native format, if there is one.
 pub fn default_input() -> Result<String, VoiceError> {
     let device = open(None)?;
