@@ -236,6 +236,25 @@ fn holding_the_hotkey_through_auto_repeat_queues_the_spoken_command_once() {
     );
 }
 
+/// The plain case: hold, speak, release. The audio up to the release is transcribed
+/// while the auto-repeat gap runs, and that transcription becomes the task.
+#[test]
+fn holding_and_releasing_the_hotkey_queues_the_spoken_command() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some((_dir, mic, base)) = setup(Some(COMMAND)) else {
+        return;
+    };
+    let app = App::launch(&mic, base);
+    xdotool(&["keydown", "ctrl+alt+space"]);
+    std::thread::sleep(Duration::from_millis(3500));
+    xdotool(&["keyup", "ctrl+alt+space"]);
+    let task = app.wait_for_voice_task(Duration::from_secs(60));
+    let heard = task["message"].as_str().unwrap_or_default();
+    assert_eq!(words(heard), words(COMMAND), "heard {heard:?}");
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(app.voice_tasks().len(), 1);
+}
+
 #[test]
 fn a_silent_recording_queues_nothing() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
