@@ -390,6 +390,33 @@ pub fn wait_for<T>(timeout: Duration, mut probe: impl FnMut() -> Option<T>) -> O
 }
 
 /// Runs xdotool with `args`; its stdout, trimmed.
+/// The middle of the app's tray icon (shown by the test command's XEmbed tray), for clicks.
+pub fn tray_icon_center() -> Result<(i64, i64), Box<dyn std::error::Error>> {
+    let icon = wait_for(Duration::from_secs(10), || {
+        xdotool(&["search", "--class", "tray-icon"])
+            .ok()
+            .filter(|s| !s.is_empty())
+    })
+    .ok_or("no tray icon: is a tray host (trayer) running?")?;
+    let icon = icon
+        .lines()
+        .next()
+        .ok_or("no tray icon window")?
+        .to_string();
+    let geometry = xdotool(&["getwindowgeometry", "--shell", &icon])?;
+    let field = |name: &str| -> Result<i64, String> {
+        geometry
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}=")))
+            .and_then(|v| v.parse().ok())
+            .ok_or(format!("no {name} in {geometry:?}"))
+    };
+    Ok((
+        field("X")? + field("WIDTH")? / 2,
+        field("Y")? + field("HEIGHT")? / 2,
+    ))
+}
+
 pub fn xdotool(args: &[&str]) -> Result<String, Box<dyn std::error::Error>> {
     let out = Command::new("xdotool").args(args).output()?;
     if !out.status.success() {

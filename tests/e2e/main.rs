@@ -14,7 +14,7 @@ mod voice_support;
 use std::process::Command;
 use std::time::Duration;
 
-use harness::{wait_for, with_app, xdotool, zeta_bin, App, TestResult};
+use harness::{tray_icon_center, wait_for, with_app, xdotool, zeta_bin, App, TestResult};
 use serde_json::Value;
 
 const ENTER: &str = "\u{E007}";
@@ -119,29 +119,7 @@ async fn a_second_launch_shows_the_running_instance_and_exits() {
 async fn tray_menu_quit_ends_the_app() {
     with_app("tray quit", async |app: &App| -> TestResult {
         app.find("header h1").await?;
-        let icon = wait_for(Duration::from_secs(10), || {
-            xdotool(&["search", "--class", "tray-icon"])
-                .ok()
-                .filter(|s| !s.is_empty())
-        })
-        .ok_or("no tray icon: is a tray host (trayer) running?")?;
-        let icon = icon
-            .lines()
-            .next()
-            .ok_or("no tray icon window")?
-            .to_string();
-        let geometry = xdotool(&["getwindowgeometry", "--shell", &icon])?;
-        let field = |name: &str| -> Result<i64, String> {
-            geometry
-                .lines()
-                .find_map(|l| l.strip_prefix(&format!("{name}=")))
-                .and_then(|v| v.parse().ok())
-                .ok_or(format!("no {name} in {geometry:?}"))
-        };
-        let (x, y) = (
-            field("X")? + field("WIDTH")? / 2,
-            field("Y")? + field("HEIGHT")? / 2,
-        );
+        let (x, y) = tray_icon_center()?;
 
         // Open the menu on the icon; Up selects its last item (Quit); Return activates it.
         for _attempt in 0..3 {

@@ -1,21 +1,22 @@
 //! Push-to-talk in the chat window: the microphone button starts and stops a recording
 //! from a file-backed ALSA microphone (an `.asoundrc` in the app's own HOME), the window
-//! shows "Listening…", and the command appears in the conversation as a spoken task.
+//! shows "Listening…", and the command appears in the conversation as a spoken task. The
+//! tray's "Start listening" / "Stop listening" item does the same.
 
 use std::time::Duration;
 
 use serde_json::json;
 
-use crate::harness::{wait_for, with_app_home, App, HomeSetup, TestResult};
+use crate::harness::{
+    tray_icon_center, wait_for, with_app_home, xdotool, App, HomeSetup, TestResult,
+};
 use crate::voice_support::{asoundrc, mic_file, model, words, Model};
 
 const COMMAND: &str = "How much free disk space do I have";
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_microphone_button_records_and_the_chat_shows_the_spoken_task() {
-    let Some(tiny) = model(Model::TinyEn) else {
-        return;
-    };
+/// A home whose voice model is tiny.en and whose HOME (for ALSA) plays [`COMMAND`].
+fn voice_home() -> Option<(tempfile::TempDir, HomeSetup)> {
+    let tiny = model(Model::TinyEn)?;
     let user = tempfile::tempdir().expect("user home");
     let mic = mic_file(user.path(), Some(COMMAND));
     asoundrc(user.path(), &mic);
@@ -23,6 +24,66 @@ async fn the_microphone_button_records_and_the_chat_shows_the_spoken_task() {
         settings: Some(json!({"voice": {"model": tiny.display().to_string()}})),
         env: vec![("HOME".into(), user.path().display().to_string())],
         ..HomeSetup::default()
+    };
+    Some((user, setup))
+}
+
+fn voice_task(app: &App) -> Option<serde_json::Value> {
+    app.queue()
+        .ok()?
+        .into_iter()
+        .find(|t| t["sender"] == "voice")
+}
+
+fn listen_status(app: &App) -> String {
+    app.zeta(&["listen", "status"])
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tray_item_starts_and_stops_listening() {
+    let Some((_user, setup)) = voice_home() else {
+        return;
+    };
+    with_app_home("voice tray", setup, async |app: &mut App| -> TestResult {
+        app.find("header h1").await?;
+        let (x, y) = tray_icon_center()?;
+        // The menu: Open chat, Start/Stop listening, Pause queue, Quit. Down twice selects
+        // the listening item.
+        let choose = async || -> TestResult {
+            xdotool(&["mousemove", &x.to_string(), &y.to_string(), "click", "1"])?;
+            tokio::time::sleep(Duration::from_millis(800)).await;
+            xdotool(&["key", "Down", "Down", "Return"])?;
+            Ok(())
+        };
+        choose().await?;
+        let listening = wait_for(Duration::from_secs(5), || {
+            (listen_status(app) == "listening").then_some(())
+        });
+        assert!(listening.is_some(), "the tray item did not start listening");
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        choose().await?;
+        let Some(task) = wait_for(Duration::from_secs(60), || voice_task(app)) else {
+            return Err("no task from voice within 60 s of Stop listening".into());
+        };
+        let message = task["message"].as_str().unwrap_or_default().to_string();
+        assert_eq!(words(&message), words(COMMAND), "heard {message:?}");
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_microphone_button_records_and_the_chat_shows_the_spoken_task() {
+    let Some((_user, setup)) = voice_home() else {
+        return;
     };
     with_app_home("voice button", setup, async |app: &mut App| -> TestResult {
         app.find("[data-testid=voice] button")
@@ -37,13 +98,7 @@ async fn the_microphone_button_records_and_the_chat_shows_the_spoken_task() {
             .click()
             .await?;
 
-        let task = wait_for(Duration::from_secs(60), || {
-            app.queue()
-                .ok()?
-                .into_iter()
-                .find(|t| t["sender"] == "voice")
-        });
-        let Some(task) = task else {
+        let Some(task) = wait_for(Duration::from_secs(60), || voice_task(app)) else {
             return Err("no task from voice within 60 s".into());
         };
         let message = task["message"].as_str().unwrap_or_default().to_string();
