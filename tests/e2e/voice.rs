@@ -8,7 +8,8 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::harness::{
-    tray_icon_center, wait_for, with_app_home, xdotool, App, HomeSetup, TestResult,
+    end_tree, tray_icon_center, wait_for, with_app_home, xdotool, zeta_bin, App, HomeSetup,
+    TestResult,
 };
 use crate::voice_support::{asoundrc, mic_file, model, words, Model};
 
@@ -115,4 +116,67 @@ async fn the_microphone_button_records_and_the_chat_shows_the_spoken_task() {
         Ok(())
     })
     .await;
+}
+
+/// Another Zeta (its own home) holds Ctrl+Alt+Space: this app's window says the hotkey is
+/// taken and what to use instead.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_taken_hotkey_shows_a_banner_with_the_alternatives() {
+    if std::env::var_os("DISPLAY").is_none() {
+        assert!(
+            std::env::var_os("ZETA_E2E_REQUIRED").is_none(),
+            "the end-to-end tests need DISPLAY"
+        );
+        eprintln!("SKIPPED hotkey banner test: no DISPLAY (run through scripts/test.sh)");
+        return;
+    }
+    let other = tempfile::tempdir().expect("home");
+    let holder = std::process::Command::new(zeta_bin())
+        .env("ZETA_HOME", other.path())
+        .env("ZETA_SECRETS", "file")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start the other app");
+    // Ended by PID however the test ends.
+    struct Holder(std::process::Child);
+    impl Drop for Holder {
+        fn drop(&mut self) {
+            end_tree(self.0.id());
+            let _ = self.0.wait();
+        }
+    }
+    let _holder = Holder(holder);
+    let registered = wait_for(Duration::from_secs(30), || {
+        std::fs::read_to_string(other.path().join("voice.json"))
+            .ok()
+            .filter(|s| s.contains("\"registered\": true"))
+    });
+    if registered.is_some() {
+        with_app_home(
+            "hotkey banner",
+            HomeSetup::default(),
+            async |app: &mut App| -> TestResult {
+                let banner = app
+                    .find("[data-testid=hotkey-problem]")
+                    .await?
+                    .text()
+                    .await?;
+                assert!(
+                    banner.contains("Ctrl+Alt+Space")
+                        && banner.contains("taken")
+                        && banner.contains("zeta listen"),
+                    "{banner}"
+                );
+                Ok(())
+            },
+        )
+        .await;
+    }
+    end_tree(holder.id());
+    let _ = holder.wait();
+    assert!(
+        registered.is_some(),
+        "the other app did not register the hotkey"
+    );
 }
