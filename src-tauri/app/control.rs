@@ -10,7 +10,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use zeta_core::ZetaHome;
 
-use super::voice_manager::{state_word, VoiceManager};
+use super::voice_manager::VoiceManager;
 
 pub const SOCKET: &str = "control.sock";
 
@@ -90,7 +90,7 @@ async fn request(voice: &VoiceManager, line: &str) -> serde_json::Value {
         }
     }
     serde_json::json!({
-        "state": state_word(listener.state()),
+        "state": listener.state(),
         "hotkey": voice.hotkey_status(),
     })
 }

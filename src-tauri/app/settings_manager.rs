@@ -90,6 +90,7 @@ impl SettingsManager {
                 stored: self.has_key(p),
             })
             .collect();
+        let models = zeta_models::ModelStore::new(self.home.models_dir());
         let needs_onboarding = !self.onboarded_marker().exists()
             && loaded.settings.provider.kind == ProviderKind::None;
         Ok(SettingsView {
@@ -100,10 +101,8 @@ impl SettingsManager {
             keys,
             needs_onboarding,
             local_server: self.local.state(),
-            local_models: zeta_models::ModelStore::new(self.home.models_dir())
-                .names(zeta_models::ModelKind::Gguf),
-            voice_models: zeta_models::ModelStore::new(self.home.models_dir())
-                .names(zeta_models::ModelKind::Whisper),
+            local_models: models.names(zeta_models::ModelKind::Gguf),
+            voice_models: models.names(zeta_models::ModelKind::Whisper),
             input_devices: zeta_voice::capture::input_device_ids()
                 .unwrap_or_default()
                 .into_iter()

@@ -14,7 +14,7 @@ use ts_rs::TS;
 use zeta_core::settings::HotkeyMode;
 use zeta_core::{Settings, ZetaHome};
 use zeta_voice::capture::CaptureOptions;
-use zeta_voice::listener::{Listener, ListenerConfig, VoiceEvent, VoiceState};
+use zeta_voice::listener::{Listener, ListenerConfig, VoiceEvent};
 use zeta_voice::ptt::Edge;
 
 use super::queue_manager::QueueManager;
@@ -209,14 +209,5 @@ fn on_event(app: &AppHandle, event: VoiceEvent) {
                 },
             );
         }
-    }
-}
-
-/// For `zeta listen` and the tray: what the session is doing, in a word.
-pub fn state_word(state: VoiceState) -> &'static str {
-    match state {
-        VoiceState::Idle => "idle",
-        VoiceState::Listening => "listening",
-        VoiceState::Transcribing => "transcribing",
     }
 }

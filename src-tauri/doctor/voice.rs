@@ -13,24 +13,8 @@ use crate::desktop;
 const TYPE_INSTEAD: &str = "voice commands need a microphone; typing in the chat works without one";
 
 pub fn microphone(settings: Option<&Settings>) -> Check {
-    let configured = settings.and_then(|s| s.voice.input_device.clone());
-    let found = match &configured {
-        None => zeta_voice::capture::default_input(),
-        Some(name) => zeta_voice::capture::input_devices().and_then(|all| {
-            all.into_iter()
-                .find(|d| {
-                    d == name
-                        || d.starts_with(&format!("{name} ("))
-                        || d.ends_with(&format!("({name})"))
-                })
-                .ok_or_else(|| zeta_voice::VoiceError::DeviceNotFound {
-                    name: name.clone(),
-                    available: zeta_voice::capture::input_devices()
-                        .map(|d| d.join(", "))
-                        .unwrap_or_default(),
-                })
-        }),
-    };
+    let configured = settings.and_then(|s| s.voice.input_device.as_deref());
+    let found = zeta_voice::capture::describe_input(configured);
     match found {
         Ok(device) => check("microphone", Level::Ok, device, None),
         Err(e) => check("microphone", Level::Warn, e.to_string(), Some(TYPE_INSTEAD)),

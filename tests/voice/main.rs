@@ -14,6 +14,7 @@
 mod hotkey;
 mod support;
 
+use std::path::Path;
 use std::process::Command;
 
 use support::{errors, model, speak, words, zeta, Model};
@@ -29,28 +30,34 @@ const COMMANDS: [&str; 8] = [
     "What time is it right now",
 ];
 
+/// `zeta transcribe [--json] --model MODEL WAV` in `dir` (its ZETA_HOME).
+fn transcribe(dir: &Path, model: &Path, wav: &Path, json: bool) -> std::process::Output {
+    let (model, wav) = (model.display().to_string(), wav.display().to_string());
+    let mut args = vec!["transcribe", "--model", &model, &wav];
+    if json {
+        args.insert(1, "--json");
+    }
+    zeta(dir, &args)
+}
+
+/// `zeta transcribe --json`, which must succeed, parsed.
+fn transcribe_json(dir: &Path, model: &Path, wav: &Path) -> serde_json::Value {
+    let out = transcribe(dir, model, wav, true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
 /// Word errors over [`COMMANDS`] with `model`: (wrong, total).
-fn word_errors(model: &std::path::Path) -> (usize, usize) {
+fn word_errors(model: &Path) -> (usize, usize) {
     let dir = tempfile::tempdir().expect("dir");
     let (mut wrong, mut total) = (0, 0);
     for (i, command) in COMMANDS.iter().enumerate() {
         let wav = speak(dir.path(), &format!("c{i}"), command);
-        let out = zeta(
-            dir.path(),
-            &[
-                "transcribe",
-                "--json",
-                "--model",
-                &model.display().to_string(),
-                &wav.display().to_string(),
-            ],
-        );
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let reply: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let reply = transcribe_json(dir.path(), model, &wav);
         let heard = reply["text"].as_str().unwrap_or_default();
         let e = errors(&words(command), &words(heard));
         eprintln!(
@@ -117,22 +124,7 @@ fn auto_language_detects_german() {
         .status()
         .is_ok_and(|s| s.success());
     assert!(ok, "espeak-ng");
-    let out = zeta(
-        dir.path(),
-        &[
-            "transcribe",
-            "--json",
-            "--model",
-            &base.display().to_string(),
-            &wav.display().to_string(),
-        ],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let reply: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let reply = transcribe_json(dir.path(), base, &wav);
     eprintln!("FIGURES auto language: {reply}");
     assert_eq!(reply["language"], "de", "{reply}");
 }
@@ -152,15 +144,7 @@ fn silence_gives_no_text() {
         .status()
         .is_ok_and(|s| s.success());
     assert!(ok, "sox");
-    let out = zeta(
-        dir.path(),
-        &[
-            "transcribe",
-            "--model",
-            &model.display().to_string(),
-            &wav.display().to_string(),
-        ],
-    );
+    let out = transcribe(dir.path(), model, &wav, false);
     assert!(
         out.status.success(),
         "{}",
@@ -193,15 +177,7 @@ fn a_missing_cut_or_corrupt_model_is_a_clear_error() {
         (cut, "not a usable Whisper model"),
         (corrupt, "not a usable Whisper model"),
     ] {
-        let out = zeta(
-            dir.path(),
-            &[
-                "transcribe",
-                "--model",
-                &path.display().to_string(),
-                &wav.display().to_string(),
-            ],
-        );
+        let out = transcribe(dir.path(), &path, &wav, false);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{}", path.display());
         assert!(err.contains(says), "{}: {err}", path.display());

@@ -183,15 +183,6 @@ impl Drop for Recording {
     }
 }
 
-/// The input devices, as `name (id)`, for error messages and `zeta doctor`.
-pub fn input_devices() -> Result<Vec<String>, VoiceError> {
-    let host = cpal::default_host();
-    let devices = host
-        .input_devices()
-        .map_err(|e| VoiceError::Capture(format!("could not list input devices: {e}")))?;
-    Ok(devices.map(|d| label(&d)).collect())
-}
-
 /// The input devices as (id, label): the id is what `voice.inputDevice` takes.
 pub fn input_device_ids() -> Result<Vec<(String, String)>, VoiceError> {
     let host = cpal::default_host();
@@ -203,9 +194,10 @@ pub fn input_device_ids() -> Result<Vec<(String, String)>, VoiceError> {
         .collect())
 }
 
-/// The default input device's label and native format, if there is one.
-pub fn default_input() -> Result<String, VoiceError> {
-    let device = open(None)?;
+/// The input device `name` (or the default one) and its native format, found the way a
+/// recording finds it.
+pub fn describe_input(name: Option<&str>) -> Result<String, VoiceError> {
+    let device = open(name)?;
     let config = device
         .default_input_config()
         .map_err(|e| VoiceError::Capture(format!("{}: no input format: {e}", label(&device))))?;
