@@ -7,10 +7,11 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use zeta_core::{
-    spawn_worker, CoreError, Event, Task, TaskQueue, TaskStatus, WorkerOptions, ZetaHome,
+    spawn_worker, CoreError, Event, Op, Task, TaskQueue, TaskStatus, WorkerOptions, ZetaHome,
 };
 
 use crate::agent::configured_agent;
+use crate::signals::{self, Stop};
 use crate::terminal_approval::{answer_call, answer_plan, Approve};
 
 #[derive(Debug, Parser)]
@@ -101,6 +102,9 @@ pub enum Command {
 /// Runs a CLI command to completion.
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     let home = ZetaHome::from_env()?;
+    if let Some(notice) = home.notice() {
+        eprintln!("zeta: {notice}");
+    }
     match command {
         Command::Enqueue { text } => {
             let queue = TaskQueue::open(&home.database_file())?;
@@ -118,8 +122,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Worker { json, approve } => runtime()?.block_on(async move {
-            process_queue(&home, json, Approve::or_default(approve)).await?;
-            Ok(ExitCode::SUCCESS)
+            // Ctrl+C stops the worker like SIGTERM: the running task resumes next time.
+            let stopped =
+                process_queue(&home, json, Approve::or_default(approve), Op::Interrupt).await?;
+            Ok(stopped.map_or(ExitCode::SUCCESS, |s| ExitCode::from(s.exit_code())))
         }),
         Command::Run {
             text,
@@ -137,7 +143,12 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 println!("no tool calls recorded yet");
             } else {
                 for e in &entries {
-                    let mark = if e.ok { "ok" } else { "--" };
+                    let mark = match (e.state.as_str(), e.ok) {
+                        ("running", _) => "..",
+                        ("interrupted", _) => "!!",
+                        (_, true) => "ok",
+                        (_, false) => "--",
+                    };
                     println!(
                         "{:>5}  task {:<4} {:<14} {:<15} by {:<9} {mark} {}  {}",
                         e.id,
@@ -179,9 +190,16 @@ fn join(words: &[String]) -> anyhow::Result<String> {
     Ok(text)
 }
 
-/// Runs the worker until nothing is pending, printing events as they come.
+/// Runs the worker until nothing is pending, printing events as they come. A first
+/// SIGTERM interrupts the running task (it resumes on the next start), a first SIGINT
+/// sends `on_ctrl_c`; either way the worker stops, and the signal is returned.
 /// `WorkerBusy` when another process holds the queue.
-async fn process_queue(home: &ZetaHome, json: bool, approve: Approve) -> Result<(), CoreError> {
+async fn process_queue(
+    home: &ZetaHome,
+    json: bool,
+    approve: Approve,
+    on_ctrl_c: Op,
+) -> Result<Option<Stop>, CoreError> {
     let options = WorkerOptions {
         exit_when_idle: true,
         ..WorkerOptions::default()
@@ -194,6 +212,14 @@ async fn process_queue(home: &ZetaHome, json: bool, approve: Approve) -> Result<
     // does, because the worker's is then the last event sender left.
     let ops = core.ops();
     drop(core);
+    let stop_ops = ops.clone();
+    let signal = signals::watch(move |stop| {
+        let op = match stop {
+            Stop::Terminate => Op::Interrupt,
+            Stop::Interrupt => on_ctrl_c,
+        };
+        let _ = stop_ops.send(op);
+    });
     let printer = tokio::spawn(async move {
         while let Ok(event) = events.recv().await {
             print_event(&event, json);
@@ -203,8 +229,19 @@ async fn process_queue(home: &ZetaHome, json: bool, approve: Approve) -> Result<
                     tool,
                     target,
                     reason,
+                    requires_person,
                     ..
-                } => Some(answer_call(approve, call_id, target, tool, reason.as_deref()).await),
+                } => Some(
+                    answer_call(
+                        approve,
+                        call_id,
+                        target,
+                        tool,
+                        reason.as_deref(),
+                        *requires_person,
+                    )
+                    .await,
+                ),
                 Event::PlanProposed {
                     call_id,
                     goal,
@@ -230,7 +267,7 @@ async fn process_queue(home: &ZetaHome, json: bool, approve: Approve) -> Result<
     // No orphans: the local model server ends with the command.
     tokio::task::block_in_place(|| local.stop());
     watcher.abort();
-    result
+    result.map(|()| signal.get())
 }
 
 /// Says on stderr what Zeta's own model server is doing (it takes seconds to start).
@@ -271,8 +308,10 @@ async fn run_one(
     if json {
         print_event(&Event::TaskQueued { task: task.clone() }, true);
     }
-    match process_queue(&home, json, approve).await {
-        Ok(()) => {}
+    // Ctrl+C on `zeta run` cancels the task it was asked to run.
+    let mut stopped = None;
+    match process_queue(&home, json, approve, Op::Shutdown).await {
+        Ok(signal) => stopped = signal,
         Err(CoreError::WorkerBusy { pid, .. }) => {
             eprintln!(
                 "zeta: another Zeta (pid {pid}) is working the queue; waiting for task {}",
@@ -283,7 +322,8 @@ async fn run_one(
         Err(e) => return Err(e.into()),
     }
     let task = queue.get(task.id)?;
-    Ok(report(&task, json))
+    let code = report(&task, json);
+    Ok(stopped.map_or(code, |s| ExitCode::from(s.exit_code())))
 }
 
 async fn wait_until_final(queue: &TaskQueue, id: i64) -> anyhow::Result<()> {
@@ -303,6 +343,14 @@ fn report(task: &Task, json: bool) -> ExitCode {
                 println!("{}", task.reply.as_deref().unwrap_or_default());
             }
             ExitCode::SUCCESS
+        }
+        TaskStatus::Pending | TaskStatus::Running => {
+            let why = task.interrupted.as_deref().unwrap_or("it has not run yet");
+            eprintln!(
+                "zeta: task {} was interrupted ({why}); it resumes the next time Zeta works the queue",
+                task.id
+            );
+            ExitCode::FAILURE
         }
         status => {
             let why = task.error.as_deref().unwrap_or("no error recorded");
@@ -341,6 +389,11 @@ fn print_event(event: &Event, json: bool) {
             }
         }
         Event::Error { message } => eprintln!("zeta: error: {message}"),
+        Event::TaskInterrupted { task } => eprintln!(
+            "zeta: task {} was interrupted: Zeta stopped {}",
+            task.id,
+            task.interrupted.as_deref().unwrap_or("while it ran")
+        ),
         Event::ApprovalResolved {
             call_id,
             approved,

@@ -9,6 +9,7 @@ mod logging;
 mod memory_cmd;
 mod models_cmd;
 mod secret_cmd;
+mod signals;
 mod terminal_approval;
 mod voice_cmd;
 

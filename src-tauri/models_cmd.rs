@@ -162,14 +162,9 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
         ModelsCommand::Use { name } => {
             let m = store.get(&name)?;
             let path = home.settings_file();
-            let text = match std::fs::read_to_string(&path) {
-                Ok(text) => text,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => "{}".into(),
-                Err(e) => {
-                    return Err(e).with_context(|| format!("could not read {}", path.display()))
-                }
-            };
-            let mut settings = Settings::from_json_text(&text).settings;
+            let mut settings = Settings::read_file(&path)?
+                .unwrap_or_else(|| Settings::from_json_text("{}"))
+                .settings;
             match m.kind {
                 ModelKind::Gguf => use_local_llm(&mut settings, &m.name),
                 ModelKind::Whisper => settings.voice.model = m.name.clone(),

@@ -50,16 +50,31 @@ async fn ask_line(prompt: String) -> Option<String> {
     .flatten()
 }
 
-/// The answer to one call's approval request.
+/// The answer to one call's approval request. A call that `requires_person` is not
+/// covered by `--approve all`: it is denied, saying so.
 pub async fn answer_call(
     approve: Approve,
     call_id: &str,
     target: &str,
     tool: &str,
     reason: Option<&str>,
+    requires_person: bool,
 ) -> Op {
     let call_id = call_id.to_string();
     match approve {
+        Approve::All if requires_person => {
+            eprintln!(
+                "zeta: `{tool}` {target} needs a person's approval ({}); --approve all does not cover it",
+                reason.unwrap_or("it may repeat what already ran")
+            );
+            Op::Deny {
+                call_id,
+                reason: Some(
+                    "only a person may approve this call, and approvals come from --approve all"
+                        .into(),
+                ),
+            }
+        }
         Approve::All => Op::Approve {
             call_id,
             steps: Vec::new(),

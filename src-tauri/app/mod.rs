@@ -40,6 +40,9 @@ struct WorkerTask(Mutex<Option<WorkerHandle>>);
 pub fn run(home: ZetaHome) -> anyhow::Result<()> {
     let _log = crate::logging::init_app(&home);
     tracing::info!(home = %home.root().display(), "Zeta starting");
+    if let Some(notice) = home.notice() {
+        tracing::warn!("{notice}");
+    }
     std::thread::spawn(log_desktop_session);
 
     let app = tauri::Builder::default()
@@ -108,6 +111,12 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             app.manage(WorkerTask(Mutex::new(Some(handle))));
             create_tray(app.handle());
             start_voice(app.handle(), &home);
+            // SIGTERM (logout, shutdown) or SIGINT: the running task is interrupted, to
+            // resume on the next start, and the app exits; a second signal exits at once.
+            let stopping = app.handle().clone();
+            tauri::async_runtime::block_on(async move {
+                crate::signals::watch(move |_| stop(&stopping, Op::Interrupt))
+            });
             tauri::async_runtime::spawn(bridge::forward(app.handle().clone(), events));
             Ok(())
         })
@@ -243,10 +252,16 @@ pub fn show_chat(app: &AppHandle) {
 /// Stops the worker (the running task is recorded as cancelled) and exits.
 pub fn quit(app: &AppHandle) {
     tracing::info!("quit requested");
+    stop(app, Op::Shutdown);
+}
+
+/// Sends `op` (`Shutdown` or `Interrupt`) to the worker, waits for it to record the
+/// running task, and exits.
+fn stop(app: &AppHandle, op: Op) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         let queue = app.state::<QueueManager>();
-        let _ = queue.core().submit(Op::Shutdown);
+        let _ = queue.core().submit(op);
         let handle = app
             .state::<WorkerTask>()
             .0

@@ -76,12 +76,9 @@ impl SettingsManager {
 
     pub fn view(&self) -> Result<SettingsView, String> {
         let path = self.home.settings_file();
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "{}".into(),
-            Err(e) => return Err(format!("could not read {}: {e}", path.display())),
-        };
-        let loaded = Settings::from_json_text(&text);
+        let loaded = Settings::read_file(&path)
+            .map_err(|e| e.to_string())?
+            .unwrap_or_else(|| Settings::from_json_text("{}"));
         let keys = std::iter::once(&loaded.settings.provider)
             .chain(&loaded.settings.fallback_providers)
             .filter(|p| p.kind != ProviderKind::None)
@@ -155,7 +152,7 @@ impl SettingsManager {
     }
 
     pub fn finish_onboarding(&self) -> Result<(), String> {
-        std::fs::write(self.onboarded_marker(), "onboarding finished\n")
+        zeta_core::home::write_private(&self.onboarded_marker(), b"onboarding finished\n")
             .map_err(|e| format!("could not record that onboarding is done: {e}"))
     }
 }

@@ -126,7 +126,7 @@ impl VoiceManager {
         let path = self.home.root().join(STATUS_FILE);
         let written = serde_json::to_vec_pretty(status)
             .map_err(std::io::Error::other)
-            .and_then(|bytes| std::fs::write(&path, bytes));
+            .and_then(|bytes| zeta_core::home::write_private(&path, &bytes));
         if let Err(e) = written {
             tracing::warn!("could not write {}: {e}", path.display());
         }

@@ -1,6 +1,11 @@
 //! The audit log: one row per tool call with its arguments, the decision (allowed,
 //! asked-approved, asked-denied, denied, blocked, invalid), who decided, and the result
 //! summary. Written by the agent loop, read by `zeta audit`.
+//!
+//! A call that runs has its row before it starts (`begin`, state `running`), completed
+//! after (`complete`: `finished`, or `interrupted` when a stop cut it short). A row still
+//! `running` after a crash is settled by `recovery`, so whatever happens to the process,
+//! the call is on record.
 
 use std::path::Path;
 
@@ -33,6 +38,26 @@ pub struct AuditEntry {
     pub summary: String,
     #[ts(type = "number")]
     pub created_at: i64,
+    /// running (the call has not ended yet), finished, or interrupted (a stop cut it
+    /// short: it may have partly run).
+    pub state: String,
+}
+
+/// How a call that started ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallState {
+    Finished,
+    /// Cut short by a cancel or a stop: it may have partly run.
+    Interrupted,
+}
+
+impl CallState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallState::Finished => "finished",
+            CallState::Interrupted => "interrupted",
+        }
+    }
 }
 
 /// A handle for writing entries; cheap to clone, shared by the tasks of one worker.
@@ -79,10 +104,48 @@ impl AuditLog {
         })
     }
 
+    /// Writes the row of a call about to run (state `running`) and returns its id, for
+    /// `complete`.
+    pub fn begin(
+        &self,
+        task_id: i64,
+        call_id: &str,
+        tool: &str,
+        arguments: &serde_json::Value,
+        decision: &str,
+        decided_by: &str,
+    ) -> Result<i64, CoreError> {
+        self.with_conn(|conn| {
+            conn.query_row(
+                "INSERT INTO audit (task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at, state)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, 'running', ?7, 'running') RETURNING id",
+                params![task_id, call_id, tool, arguments.to_string(), decision, decided_by, now_ms()],
+                |r| r.get(0),
+            )
+        })
+    }
+
+    /// Completes a row `begin` wrote. A row recovery already settled stays as it is.
+    pub fn complete(
+        &self,
+        row: i64,
+        state: CallState,
+        ok: bool,
+        summary: &str,
+    ) -> Result<(), CoreError> {
+        self.with_conn(|conn| {
+            conn.execute(
+                "UPDATE audit SET state = ?2, ok = ?3, summary = ?4 WHERE id = ?1 AND state = 'running'",
+                params![row, state.as_str(), ok, summary],
+            )
+            .map(|_| ())
+        })
+    }
+
     /// The newest `limit` entries, oldest first.
     pub fn recent(&self, limit: u32) -> Result<Vec<AuditEntry>, CoreError> {
         self.query(
-            "SELECT * FROM (SELECT id, task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at
+            "SELECT * FROM (SELECT id, task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at, state
              FROM audit ORDER BY id DESC LIMIT ?1) ORDER BY id",
             i64::from(limit),
         )
@@ -91,7 +154,7 @@ impl AuditLog {
     /// Every call of one task, in order (the task's transcript of actions).
     pub fn for_task(&self, task_id: i64) -> Result<Vec<AuditEntry>, CoreError> {
         self.query(
-            "SELECT id, task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at
+            "SELECT id, task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at, state
              FROM audit WHERE task_id = ?1 ORDER BY id",
             task_id,
         )
@@ -112,6 +175,7 @@ impl AuditLog {
                     ok: r.get(7)?,
                     summary: r.get(8)?,
                     created_at: r.get(9)?,
+                    state: r.get(10)?,
                 })
             })?;
             rows.collect()

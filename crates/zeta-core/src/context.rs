@@ -34,11 +34,61 @@ fn bpe() -> Option<&'static tiktoken_rs::CoreBPE> {
 }
 
 /// Tokens in `text` (cl100k; 4 characters per token if the tokenizer is unavailable).
+///
+/// The text goes to the tokenizer in bounded pieces (see `pieces`): its regex and its
+/// byte-pair merge grow much worse than linearly on a long run with no break (1 MB of
+/// unbroken DNA overflowed the stack; 300 K characters took 44 s). Ordinary text is cut
+/// only before white space, where the tokenizer cuts too, so its count does not change.
 pub fn count_text(text: &str) -> usize {
     match bpe() {
-        Some(bpe) => bpe.encode_ordinary(text).len(),
+        Some(bpe) => pieces(text).map(|p| bpe.encode_ordinary(p).len()).sum(),
         None => text.len().div_ceil(4),
     }
+}
+
+/// Longest piece, in bytes, cut before white space.
+const PIECE_BYTES: usize = 1024;
+/// Longest piece, in bytes, of a run with no white space in `PIECE_BYTES` (a hard cut;
+/// it may add a token per cut).
+const RUN_BYTES: usize = 128;
+
+/// `text` in pieces of at most `PIECE_BYTES`, each ending just before white space where
+/// there is some, otherwise cut hard (at a character boundary) after `RUN_BYTES`. Linear:
+/// each byte is looked at a bounded number of times.
+fn pieces(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        if rest.len() <= PIECE_BYTES {
+            return Some(std::mem::take(&mut rest));
+        }
+        let window = &rest[..floor_char_boundary(rest, PIECE_BYTES)];
+        // Just before the last white space (the tokenizer attaches one space to the word
+        // after it); never at 0, which would make no progress.
+        let cut = window
+            .char_indices()
+            .rev()
+            .find(|&(i, c)| i > 0 && c.is_whitespace())
+            .map(|(i, _)| i)
+            .unwrap_or_else(|| floor_char_boundary(rest, RUN_BYTES).max(first_char_len(rest)));
+        let (piece, tail) = rest.split_at(cut);
+        rest = tail;
+        Some(piece)
+    })
+}
+
+fn floor_char_boundary(text: &str, at: usize) -> usize {
+    let mut i = at.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn first_char_len(text: &str) -> usize {
+    text.chars().next().map_or(0, char::len_utf8)
 }
 
 /// Counts messages, remembering each message's count (a conversation is re-counted
@@ -326,6 +376,54 @@ mod tests {
     use super::*;
     use crate::model::ToolCall;
     use serde_json::json;
+
+    #[test]
+    fn pieces_cover_the_text_in_bounded_parts() {
+        let texts = [
+            String::new(),
+            "short".to_string(),
+            "word ".repeat(2000),
+            "ACGT".repeat(100_000),
+            "é".repeat(5000),
+            format!("{}  \n\t {}", "x".repeat(3000), "héllo wörld ".repeat(300)),
+            " ".repeat(5000),
+        ];
+        for text in &texts {
+            let parts: Vec<&str> = pieces(text).collect();
+            assert_eq!(parts.concat(), *text);
+            assert!(parts
+                .iter()
+                .all(|p| p.len() <= PIECE_BYTES && !p.is_empty()));
+        }
+    }
+
+    #[test]
+    fn ordinary_text_counts_as_the_tokenizer_does() {
+        let Some(bpe) = bpe() else {
+            println!("no tokenizer here: nothing to compare with");
+            return;
+        };
+        let prose = "The quick brown fox jumps over the lazy dog, again and again. ".repeat(200);
+        let code = "fn main() {\n    println!(\"{}\", 42);\n}\n\n".repeat(200);
+        let table = "-rw-r--r-- 1 root root  4096 Nov 23 10:00 file.txt\n".repeat(200);
+        for text in [prose, code, table] {
+            let whole = bpe.encode_ordinary(&text).len();
+            let counted = count_text(&text);
+            // Cut only before white space: the same count, or within a token per cut.
+            let cuts = pieces(&text).count();
+            assert!(
+                counted.abs_diff(whole) <= cuts,
+                "{counted} vs {whole} over {cuts} pieces"
+            );
+        }
+    }
+
+    #[test]
+    fn a_megabyte_without_a_break_is_counted_without_a_panic() {
+        let dna = "ACGT".repeat(256 * 1024);
+        let n = count_text(&dna);
+        assert!(n > 1000 && n <= dna.len(), "{n}");
+    }
 
     fn call(id: &str, name: &str) -> Message {
         Message::assistant_calls(

@@ -1,6 +1,15 @@
-//! Where Zeta keeps its files: `$ZETA_HOME` (default `~/.zeta`) with `settings.json`,
-//! `zeta.db`, `models/`, `logs/` and the worker lock.
+//! Where Zeta keeps its files, and that they are the user's alone: `$ZETA_HOME` (default
+//! `~/.zeta`) with `settings.json`, `zeta.db` (tasks, replies, the audit of every command,
+//! memory), `models/`, `logs/`, `outputs/` and the worker lock.
+//!
+//! The home and the folders in it are created 0700 and the files Zeta writes there 0600
+//! (`create_private_dir`, `open_private`, `write_private`). A home that other users can
+//! read, from an older Zeta or made by hand, is tightened once when it is opened, and
+//! `notice` says so.
 
+use std::fs::{DirBuilder, File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::error::CoreError;
@@ -9,6 +18,8 @@ use crate::error::CoreError;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ZetaHome {
     root: PathBuf,
+    /// Set when opening it made a home others could read owner-only.
+    notice: Option<String>,
 }
 
 impl ZetaHome {
@@ -29,21 +40,35 @@ impl ZetaHome {
         Self::at(root)
     }
 
-    /// Uses `root` as the home folder, creating it and its subfolders when missing.
+    /// Uses `root` as the home folder, creating it and its subfolders (0700) when missing,
+    /// and tightening it when others can read it.
     pub fn at(root: impl Into<PathBuf>) -> Result<Self, CoreError> {
         let root = root.into();
+        let io_err = |what, path: &Path| {
+            let path = path.to_path_buf();
+            move |source| CoreError::Io { what, path, source }
+        };
         for dir in [root.clone(), root.join("models"), root.join("logs")] {
-            std::fs::create_dir_all(&dir).map_err(|source| CoreError::Io {
-                what: "create folder",
-                path: dir.clone(),
-                source,
-            })?;
+            create_private_dir(&dir).map_err(io_err("create folder", &dir))?;
         }
-        Ok(Self { root })
+        let notice = tighten(&root)
+            .map_err(io_err("make owner-only", &root))?
+            .then(|| {
+                format!(
+                    "{} was readable by other users of this computer; it is now owner-only (0700), \
+                     with its database, settings, logs and outputs 0600",
+                    root.display()
+                )
+            });
+        Ok(Self { root, notice })
     }
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+    /// What opening the home changed that the user should hear about, once.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
     }
     pub fn settings_file(&self) -> PathBuf {
         self.root.join("settings.json")
@@ -57,7 +82,134 @@ impl ZetaHome {
     pub fn logs_dir(&self) -> PathBuf {
         self.root.join("logs")
     }
+    pub fn outputs_dir(&self) -> PathBuf {
+        self.root.join("outputs")
+    }
     pub fn worker_lock_file(&self) -> PathBuf {
         self.root.join("worker.lock")
+    }
+}
+
+/// Creates `dir` and any missing parents, owner-only (0700).
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    DirBuilder::new().recursive(true).mode(0o700).create(dir)
+}
+
+/// Opens `path` for writing, creating it owner-only (0600): appending, or truncated.
+pub fn open_private(path: &Path, append: bool) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.create(true).mode(0o600);
+    if append {
+        options.append(true);
+    } else {
+        options.write(true).truncate(true);
+    }
+    options.open(path)
+}
+
+/// Writes `bytes` to `path`, creating it owner-only (0600).
+pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    open_private(path, false)?.write_all(bytes)
+}
+
+/// Files in the home's top level that hold the user's data.
+const PRIVATE_FILES: &[&str] = &[
+    "zeta.db",
+    "zeta.db-wal",
+    "zeta.db-shm",
+    "settings.json",
+    "secrets.json",
+];
+
+/// Makes a home that group or others can read owner-only: the folder 0700; its data
+/// files, logs and outputs 0600 (their folders 0700). Symbolic links are left alone.
+/// True when something was changed.
+fn tighten(root: &Path) -> std::io::Result<bool> {
+    let mode = std::fs::metadata(root)?.permissions().mode();
+    if mode & 0o077 == 0 {
+        return Ok(false);
+    }
+    std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700))?;
+    for name in PRIVATE_FILES {
+        restrict(&root.join(name))?;
+    }
+    for dir in ["logs", "outputs", "souls"] {
+        restrict(&root.join(dir))?;
+    }
+    Ok(true)
+}
+
+/// A file to 0600, a folder (and all in it) to 0700 / 0600; missing paths and links are
+/// skipped.
+fn restrict(path: &Path) -> std::io::Result<()> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    if meta.is_dir() {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700))?;
+        for entry in std::fs::read_dir(path)? {
+            restrict(&entry?.path())?;
+        }
+    } else if meta.is_file() {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).expect("meta").permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn a_new_home_is_owner_only() {
+        let dir = tempfile::tempdir().expect("dir");
+        let home = ZetaHome::at(dir.path().join("zeta")).expect("home");
+        assert_eq!(home.notice(), None);
+        for path in [
+            home.root().to_path_buf(),
+            home.logs_dir(),
+            home.models_dir(),
+        ] {
+            assert_eq!(mode(&path), 0o700, "{}", path.display());
+        }
+        let file = home.root().join("x");
+        write_private(&file, b"data").expect("write");
+        assert_eq!(mode(&file), 0o600);
+    }
+
+    #[test]
+    fn a_loose_home_is_tightened_once_with_a_notice() {
+        let dir = tempfile::tempdir().expect("dir");
+        let root = dir.path().join("zeta");
+        std::fs::create_dir_all(root.join("outputs/task-1")).expect("dirs");
+        std::fs::create_dir_all(root.join("logs")).expect("dirs");
+        for file in ["zeta.db", "logs/zeta.log", "outputs/task-1/call.txt"] {
+            std::fs::write(root.join(file), "x").expect("write");
+            std::fs::set_permissions(root.join(file), std::fs::Permissions::from_mode(0o644))
+                .expect("chmod");
+        }
+        let outside = dir.path().join("outside");
+        std::fs::write(&outside, "x").expect("write");
+        std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        std::os::unix::fs::symlink(&outside, root.join("outputs/link")).expect("link");
+        for dir in ["", "logs", "outputs", "outputs/task-1"] {
+            std::fs::set_permissions(root.join(dir), std::fs::Permissions::from_mode(0o755))
+                .expect("chmod");
+        }
+        let home = ZetaHome::at(&root).expect("home");
+        assert!(home.notice().is_some_and(|n| n.contains("owner-only")));
+        assert_eq!(mode(&root), 0o700);
+        assert_eq!(mode(&root.join("outputs/task-1")), 0o700);
+        for file in ["zeta.db", "logs/zeta.log", "outputs/task-1/call.txt"] {
+            assert_eq!(mode(&root.join(file)), 0o600, "{file}");
+        }
+        assert_eq!(mode(&outside), 0o644, "a link's target is left alone");
+        assert_eq!(ZetaHome::at(&root).expect("again").notice(), None);
     }
 }

@@ -3,6 +3,7 @@
 //! - [`protocol`]: the queue pair, `Op` in and `Event` out.
 //! - [`queue`]: the SQLite task queue with seed 000's semantics.
 //! - [`worker`]: the one worker that takes tasks from the queue and runs them.
+//! - [`recovery`]: what a restart does with a task Zeta was running when it stopped.
 //! - [`agent`]: the seam between the worker and what runs a task.
 //! - [`agent_loop`]: the iterative plan → act → observe loop.
 //! - [`model`]: conversation types and the `Model` trait providers implement.
@@ -14,11 +15,13 @@
 //! - [`context`]: token counts, compaction and large-output compression (seed 003).
 //! - [`memory`]: facts the agent saved, full-text search, the long-term summary.
 //! - [`scheduler`]: scheduled jobs (cron or once) enqueued as tasks when due.
-//! - [`home`]: where the files live (`$ZETA_HOME`).
+//! - [`home`]: where the files live (`$ZETA_HOME`), owner-only.
+//! - [`bounded`]: size-limited reads of the text files Zeta takes from outside.
 
 pub mod agent;
 pub mod agent_loop;
 pub mod audit;
+pub mod bounded;
 pub mod context;
 pub mod db;
 pub mod error;
@@ -30,6 +33,7 @@ pub mod model;
 pub mod policy;
 pub mod protocol;
 pub mod queue;
+pub mod recovery;
 pub mod scheduler;
 pub mod settings;
 pub mod tool;

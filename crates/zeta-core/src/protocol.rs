@@ -48,8 +48,12 @@ pub enum Op {
     /// Stop taking new tasks (the running one finishes).
     PauseQueue,
     ResumeQueue,
-    /// Finish the running task's current step and stop the worker.
+    /// Cancel the running task (recorded as cancelled) and stop the worker.
     Shutdown,
+    /// Zeta is being stopped (SIGTERM, a logout): cut the running task's current call
+    /// short (its process group is killed), put the task back as interrupted, to resume on
+    /// the next start, and stop the worker.
+    Interrupt,
 }
 
 /// The user's change to one step when approving a plan (or a single call, index 0).
@@ -200,6 +204,10 @@ pub enum Event {
         screenshot: Option<String>,
         /// The call counts as denied after this many seconds.
         timeout_secs: u32,
+        /// Only a person may approve this call: a standing "approve all" (`zeta run
+        /// --approve all`) denies it. Set for a repeat of a call that already ran, or was
+        /// cut short, in an earlier start of the task.
+        requires_person: bool,
     },
     /// The model proposed a plan (`propose_plan`). With `needs_approval`, nothing runs
     /// until `Op::Approve` or `Op::Deny` for `call_id`; otherwise it runs at once.
@@ -244,6 +252,11 @@ pub enum Event {
     },
     /// The task reached `done`, `failed` or `cancelled`; `task` carries the reply or error.
     TaskFinished {
+        task: Task,
+    },
+    /// Zeta stopped while the task ran (a crash, or a signal): it is pending again and
+    /// `task.interrupted` says what was running. Its next start is told so.
+    TaskInterrupted {
         task: Task,
     },
     /// The queue changed in a way this process did not do (e.g. `zeta enqueue`).

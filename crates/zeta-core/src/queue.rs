@@ -4,11 +4,12 @@
 //!   transaction that refuses while another task runs).
 //! - `previous_context` is resolved when a task starts: the `result` of the task that most
 //!   recently finished `done`.
-//! - `recover_running` puts `running` rows back to `pending` (called by whoever takes the
-//!   worker lock, so only rows left by a dead worker are touched).
+//! - `recover_running` settles the `running` rows a dead worker left (see `recovery`). It
+//!   is called by whoever takes the worker lock, so only a dead worker's rows are touched.
 //! - Many producers may enqueue at once, each with its own connection; WAL and a busy
 //!   timeout serialise them and the AUTOINCREMENT id fixes the order.
 
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -95,6 +96,15 @@ const MIGRATIONS: &[M<'static>] = &[
         created_at  INTEGER NOT NULL
     );",
     ),
+    // Recovery that knows what happened (a crash, a signal): how often a task was
+    // started, what was running when it stopped, and each audit row's own state, written
+    // before the call starts ('running') and completed after ('finished' or
+    // 'interrupted').
+    M::up(
+        "ALTER TABLE tasks ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tasks ADD COLUMN interrupted TEXT;
+    ALTER TABLE audit ADD COLUMN state TEXT NOT NULL DEFAULT 'finished';",
+    ),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -169,6 +179,11 @@ pub struct Task {
     pub started_at: Option<i64>,
     #[ts(type = "number | null")]
     pub finished_at: Option<i64>,
+    /// How many times the task was started (a crash or a signal can make it more than 1).
+    pub attempts: u32,
+    /// Set when Zeta stopped while the task ran: what was running then, which may have
+    /// partly run. The next start tells the model, and repeating that call asks a person.
+    pub interrupted: Option<String>,
 }
 
 /// A connection to the queue database. Open one per thread or producer.
@@ -177,7 +192,7 @@ pub struct TaskQueue {
     path: PathBuf,
 }
 
-const COLUMNS: &str = "id, sender, message, status, previous_context, result, reply, error, created_at, started_at, finished_at";
+const COLUMNS: &str = "id, sender, message, status, previous_context, result, reply, error, created_at, started_at, finished_at, attempts, interrupted";
 
 impl TaskQueue {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
@@ -186,6 +201,24 @@ impl TaskQueue {
             path: path.to_path_buf(),
             source,
         };
+        // Created owner-only before SQLite opens it: SQLite gives its WAL and shared-memory
+        // files the database file's mode.
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(path)
+        {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(source) => {
+                return Err(CoreError::Io {
+                    what: "create the database",
+                    path: path.to_path_buf(),
+                    source,
+                })
+            }
+        }
         let mut conn = Connection::open(path).map_err(db_err)?;
         conn.busy_timeout(Duration::from_secs(10)).map_err(db_err)?;
         {
@@ -279,7 +312,7 @@ impl TaskQueue {
             .map_err(err)?
             .flatten();
         tx.execute(
-            "UPDATE tasks SET status = 'running', started_at = ?2, previous_context = ?3 WHERE id = ?1",
+            "UPDATE tasks SET status = 'running', started_at = ?2, previous_context = ?3, attempts = attempts + 1 WHERE id = ?1",
             params![id, now_ms(), context.unwrap_or_default()],
         )
         .map_err(err)?;
@@ -360,15 +393,21 @@ impl TaskQueue {
         Ok(task)
     }
 
-    /// Puts every `running` row back to `pending`. Returns how many.
-    /// Call only while holding the worker lock.
-    pub fn recover_running(&self) -> Result<usize, CoreError> {
-        self.conn
-            .execute(
-                "UPDATE tasks SET status = 'pending', started_at = NULL, previous_context = NULL WHERE status = 'running'",
-                [],
-            )
-            .map_err(|e| self.err(e))
+    /// Settles every `running` row a dead worker left (see `recovery`). Call only while
+    /// holding the worker lock.
+    pub fn recover_running(&mut self) -> Result<Vec<crate::recovery::Recovered>, CoreError> {
+        let path = self.path.clone();
+        crate::recovery::recover(&mut self.conn)
+            .map_err(|source| CoreError::Database { path, source })
+    }
+
+    /// A running task this worker stopped on a signal: back to `pending`, marked
+    /// interrupted (see `recovery`), to be resumed on the next start.
+    pub fn interrupt(&mut self, id: i64) -> Result<Task, CoreError> {
+        let path = self.path.clone();
+        crate::recovery::interrupt(&mut self.conn, id)
+            .map_err(|source| CoreError::Database { path, source })?;
+        self.get(id)
     }
 
     pub fn get(&self, id: i64) -> Result<Task, CoreError> {
@@ -471,6 +510,8 @@ fn task_from_row(r: &Row<'_>) -> rusqlite::Result<Task> {
         created_at: r.get(8)?,
         started_at: r.get(9)?,
         finished_at: r.get(10)?,
+        attempts: r.get(11)?,
+        interrupted: r.get(12)?,
     })
 }
 
@@ -547,16 +588,5 @@ mod tests {
             Err(CoreError::WrongTaskState { .. })
         ));
         assert!(matches!(q.get(99), Err(CoreError::NoSuchTask(99))));
-    }
-
-    #[test]
-    fn recovery_returns_running_to_pending() {
-        let (_d, mut q) = queue();
-        q.enqueue("cli", "x").expect("enqueue");
-        let t = q.claim_next().expect("claim").expect("task");
-        assert_eq!(q.recover_running().expect("recover"), 1);
-        let t = q.get(t.id).expect("get");
-        assert_eq!(t.status, TaskStatus::Pending);
-        assert_eq!(t.started_at, None);
     }
 }

@@ -229,6 +229,13 @@ pub struct ProviderSettings {
     pub max_attempts: u32,
     /// The model's context window in tokens.
     pub context_window: u32,
+    /// Longest one reply may take from request to its end, streamed or not. A server that
+    /// keeps sending without ending is stopped here (not retried).
+    pub reply_timeout_secs: u32,
+    /// Largest one reply may be, in bytes of the response body. Past it the reply is
+    /// stopped (not retried); no real reply comes near the default.
+    #[ts(type = "number")]
+    pub max_reply_bytes: u64,
 }
 
 impl Default for ProviderSettings {
@@ -242,6 +249,8 @@ impl Default for ProviderSettings {
             idle_timeout_ms: 120_000,
             max_attempts: 4,
             context_window: 32_768,
+            reply_timeout_secs: 900,
+            max_reply_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -295,6 +304,9 @@ impl Default for VoiceSettings {
     }
 }
 
+/// The largest settings file read (a real one is a few kilobytes).
+pub const MAX_SETTINGS_BYTES: u64 = 1024 * 1024;
+
 /// One thing wrong with the settings file, named by its JSON path (`provider.baseUrl`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export)]
@@ -332,18 +344,42 @@ impl Settings {
     }
 
     fn load_file(path: &Path) -> Result<LoadedSettings, CoreError> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Ok(Self::from_json_text(&text)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let defaults = Settings::default();
-                write_new_file(path, &defaults)?;
-                Ok(LoadedSettings {
-                    settings: defaults,
-                    problems: Vec::new(),
-                    created: true,
-                })
+        if let Some(loaded) = Self::read_file(path)? {
+            return Ok(loaded);
+        }
+        let defaults = Settings::default();
+        write_new_file(path, &defaults)?;
+        Ok(LoadedSettings {
+            settings: defaults,
+            problems: Vec::new(),
+            created: true,
+        })
+    }
+
+    /// Reads `path` as `load_or_create` does, without creating it (`None` when it does not
+    /// exist) and without the environment's overrides. A file that is too large, not a
+    /// regular file or not UTF-8 gives the defaults with a problem, like one that is not
+    /// JSON; the file is left as it is.
+    pub fn read_file(path: &Path) -> Result<Option<LoadedSettings>, CoreError> {
+        use crate::bounded::{read_text, BoundedReadError as E};
+        let unusable = |why: String| {
+            let mut loaded = Self::from_json_text("{}");
+            loaded.problems.insert(
+                0,
+                SettingsProblem {
+                    field: "(file)".into(),
+                    message: format!("{why}; using defaults, the file is left as it is"),
+                },
+            );
+            Ok(Some(loaded))
+        };
+        match read_text(path, MAX_SETTINGS_BYTES) {
+            Ok(text) => Ok(Some(Self::from_json_text(&text))),
+            Err(E::NotFound) => Ok(None),
+            Err(e @ (E::NotAFile | E::TooLarge { .. } | E::NotUtf8 { .. })) => {
+                unusable(format!("{} cannot be used: {e}", path.display()))
             }
-            Err(source) => Err(CoreError::Io {
+            Err(E::Io(source)) => Err(CoreError::Io {
                 what: "read settings file",
                 path: path.to_path_buf(),
                 source,
@@ -507,6 +543,26 @@ impl Settings {
                 ),
             );
             self.provider.context_window = d.provider.context_window;
+        }
+        if !(1..=86_400).contains(&self.provider.reply_timeout_secs) {
+            bad(
+                "provider.replyTimeoutSecs",
+                format!(
+                    "{} is outside 1..=86400 seconds; using {}",
+                    self.provider.reply_timeout_secs, d.provider.reply_timeout_secs
+                ),
+            );
+            self.provider.reply_timeout_secs = d.provider.reply_timeout_secs;
+        }
+        if !(1024..=1024 * 1024 * 1024).contains(&self.provider.max_reply_bytes) {
+            bad(
+                "provider.maxReplyBytes",
+                format!(
+                    "{} is outside 1024..=1073741824 bytes; using {}",
+                    self.provider.max_reply_bytes, d.provider.max_reply_bytes
+                ),
+            );
+            self.provider.max_reply_bytes = d.provider.max_reply_bytes;
         }
         let c = &self.context;
         if !(0.1..=1.0).contains(&c.soft_ratio)
@@ -697,7 +753,8 @@ impl Settings {
         };
         let text = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into());
         let tmp = path.with_extension("json.saving");
-        std::fs::write(&tmp, format!("{text}\n")).map_err(|e| io_err("write settings file", e))?;
+        crate::home::write_private(&tmp, format!("{text}\n").as_bytes())
+            .map_err(|e| io_err("write settings file", e))?;
         std::fs::rename(&tmp, path).map_err(|e| io_err("replace settings file", e))
     }
 }
@@ -710,9 +767,11 @@ fn write_new_file(path: &Path, settings: &Settings) -> Result<(), CoreError> {
         source,
     };
     let text = serde_json::to_string_pretty(settings).unwrap_or_else(|_| "{}".into());
+    use std::os::unix::fs::OpenOptionsExt;
     let mut file = match std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
+        .mode(0o600)
         .open(path)
     {
         Ok(f) => f,

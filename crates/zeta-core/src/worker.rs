@@ -90,7 +90,7 @@ pub fn spawn_worker<A: Agent>(
         events: events.clone(),
         lock: None,
         paused: false,
-        shutting_down: false,
+        stopping: None,
         state: None,
         running: None,
     };
@@ -117,6 +117,15 @@ pub fn spawn_worker<A: Agent>(
     ))
 }
 
+/// How the worker was asked to stop, which decides how a task cut short is recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stopping {
+    /// The user quit: the running task is cancelled.
+    Shutdown,
+    /// Zeta is being stopped (a signal): the running task is interrupted, to resume.
+    Interrupt,
+}
+
 struct RunningTask {
     id: i64,
     cancel: watch::Sender<bool>,
@@ -135,7 +144,9 @@ struct Worker<A> {
     events: broadcast::Sender<Event>,
     lock: Option<WorkerLock>,
     paused: bool,
-    shutting_down: bool,
+    /// Set by `Shutdown` or `Interrupt`: no new task starts, and the worker ends once the
+    /// running one has.
+    stopping: Option<Stopping>,
     state: Option<WorkerState>,
     running: Option<RunningTask>,
 }
@@ -151,7 +162,10 @@ impl<A: Agent> Worker<A> {
             if self.lock.is_none() {
                 self.try_take_lock()?;
             }
-            if self.running.is_none() && self.lock.is_some() && !self.paused && !self.shutting_down
+            if self.running.is_none()
+                && self.lock.is_some()
+                && !self.paused
+                && self.stopping.is_none()
             {
                 let claimed = self.queue.claim_next();
                 if let Some(task) = self.tolerate(claimed)?.flatten() {
@@ -163,7 +177,7 @@ impl<A: Agent> Worker<A> {
                     let pending = self.queue.pending_count();
                     self.tolerate(pending)? == Some(0)
                 };
-                if self.shutting_down || drained {
+                if self.stopping.is_some() || drained {
                     return Ok(());
                 }
             }
@@ -174,7 +188,7 @@ impl<A: Agent> Worker<A> {
                 },
                 joined = join_running(&mut self.running) => self.finish(joined),
                 _ = tick.tick() => {
-                    if self.lock.is_some() && !self.shutting_down {
+                    if self.lock.is_some() && self.stopping.is_none() {
                         let fired = self.scheduler.fire_due(crate::queue::now_ms());
                         for task in self.tolerate(fired)?.unwrap_or_default() {
                             tracing::info!(task = task.id, "a scheduled job is due");
@@ -211,11 +225,20 @@ impl<A: Agent> Worker<A> {
             Ok(lock) => {
                 self.lock = Some(lock);
                 let recovered = self.queue.recover_running()?;
-                if recovered > 0 {
+                for r in &recovered {
                     tracing::warn!(
-                        recovered,
-                        "tasks left running by a dead worker are pending again"
+                        task = r.id,
+                        failed = r.failed,
+                        "Zeta stopped {}",
+                        r.interrupted
                     );
+                    match self.queue.get(r.id) {
+                        Ok(task) if r.failed => self.emit(Event::TaskFinished { task }),
+                        Ok(task) => self.emit(Event::TaskInterrupted { task }),
+                        Err(e) => self.emit_error(format!("could not read task {}: {e}", r.id)),
+                    }
+                }
+                if !recovered.is_empty() {
                     self.emit(Event::QueueChanged);
                 }
                 self.set_state(if self.paused {
@@ -277,7 +300,8 @@ impl<A: Agent> Worker<A> {
                     self.set_state(WorkerState::Active);
                 }
             }
-            Op::Shutdown => self.shutdown(),
+            Op::Shutdown => self.stop(Stopping::Shutdown),
+            Op::Interrupt => self.stop(Stopping::Interrupt),
         }
     }
 
@@ -305,8 +329,11 @@ impl<A: Agent> Worker<A> {
         }
     }
 
-    fn shutdown(&mut self) {
-        self.shutting_down = true;
+    fn stop(&mut self, how: Stopping) {
+        // An interrupt outranks a quit already under way: the task then resumes later.
+        if self.stopping != Some(Stopping::Interrupt) {
+            self.stopping = Some(how);
+        }
         if let Some(running) = &self.running {
             let _ = running.cancel.send(true);
         }
@@ -368,6 +395,22 @@ impl<A: Agent> Worker<A> {
         let outcome = joined.unwrap_or_else(|e| AgentOutcome::Failed {
             error: format!("the agent stopped unexpectedly: {e}"),
         });
+        if self.stopping == Some(Stopping::Interrupt)
+            && matches!(outcome, AgentOutcome::Cancelled { .. })
+        {
+            match self.queue.interrupt(running.id) {
+                Ok(task) if task.status.is_final() => self.emit(Event::TaskFinished { task }),
+                Ok(task) => {
+                    tracing::warn!(task = task.id, "interrupted; it resumes on the next start");
+                    self.emit(Event::TaskInterrupted { task });
+                }
+                Err(e) => self.emit_error(format!(
+                    "could not record that task {} was interrupted: {e}",
+                    running.id
+                )),
+            }
+            return;
+        }
         self.record(running.id, outcome);
     }
 

@@ -79,8 +79,17 @@ impl LlmClient {
         on_delta: &mut (dyn FnMut(&str) + Send),
     ) -> Result<ModelReply, LlmError> {
         let mut attempt = 1;
+        let deadline = p.config.reply_deadline;
         loop {
-            let error = match self.attempt(p, req, on_delta).await {
+            let result = tokio::time::timeout(deadline, self.attempt(p, req, on_delta))
+                .await
+                .unwrap_or_else(|_| {
+                    Err(LlmError::Deadline {
+                        endpoint: p.config.base_url.clone(),
+                        deadline,
+                    })
+                });
+            let error = match result {
                 Ok(reply) => return Ok(reply),
                 // A server may echo the key back; it leaves here without it.
                 Err(e) => e.redacted(p.config.api_key.as_ref()),
@@ -149,10 +158,19 @@ impl LlmClient {
             .await
             .map_err(|e| from_reqwest(&endpoint, c, e))?;
         let status = response.status();
+        let limit = c.max_reply_bytes;
+        let too_large = || LlmError::TooLarge {
+            endpoint: endpoint.clone(),
+            limit,
+        };
         if !status.is_success() {
             let retry_after = retry_after(response.headers());
-            let text = response.text().await.unwrap_or_default();
-            let body = text.chars().take(500).collect::<String>();
+            // An error page is read only as far as it is shown.
+            let text = read_capped(response, 64 * 1024).await.unwrap_or_default();
+            let body = String::from_utf8_lossy(&text)
+                .chars()
+                .take(500)
+                .collect::<String>();
             return Err(match status.as_u16() {
                 429 => LlmError::RateLimited {
                     endpoint,
@@ -171,10 +189,11 @@ impl LlmClient {
             });
         }
         if !stream {
-            let text = response
-                .text()
-                .await
-                .map_err(|e| from_reqwest(&endpoint, c, e))?;
+            let bytes = read_capped(response, limit).await.map_err(|e| match e {
+                BodyError::TooLarge => too_large(),
+                BodyError::Http(e) => from_reqwest(&endpoint, c, e),
+            })?;
+            let text = String::from_utf8_lossy(&bytes);
             let value: Value = serde_json::from_str(&text).map_err(|e| LlmError::Malformed {
                 endpoint: endpoint.clone(),
                 message: format!("{e}: {}", text.chars().take(200).collect::<String>()),
@@ -201,21 +220,28 @@ impl LlmClient {
             endpoint: endpoint.clone(),
             message,
         };
+        let body_error = |e: BodyError| match e {
+            BodyError::TooLarge => too_large(),
+            BodyError::Http(e) => cut(e.to_string()),
+        };
         match c.wire {
             WireFormat::OpenAi | WireFormat::Anthropic => {
-                let mut events = response.bytes_stream().eventsource();
+                let mut events = capped(response, limit).eventsource();
                 while let Some(event) = events.next().await {
-                    let event = event.map_err(|e| cut(e.to_string()))?;
+                    let event = event.map_err(|e| match e {
+                        eventsource_stream::EventStreamError::Transport(e) => body_error(e),
+                        other => cut(other.to_string()),
+                    })?;
                     if state.feed(&event.data, on_delta).map_err(malformed)? {
                         break;
                     }
                 }
             }
             WireFormat::Ollama => {
-                let mut bytes = response.bytes_stream();
+                let mut bytes = std::pin::pin!(capped(response, limit));
                 let mut pending = Vec::new();
                 'read: while let Some(chunk) = bytes.next().await {
-                    pending.extend_from_slice(&chunk.map_err(|e| cut(e.to_string()))?);
+                    pending.extend_from_slice(&chunk.map_err(body_error)?);
                     while let Some(end) = pending.iter().position(|b| *b == b'\n') {
                         let line: Vec<u8> = pending.drain(..=end).collect();
                         let line = String::from_utf8_lossy(&line);
@@ -313,6 +339,50 @@ impl zeta_core::agent_loop::ModelSource for SettingsModels {
         LlmClient::from_settings(settings, self.secrets.as_ref(), self.local.as_ref())
             .map_err(|e| e.to_string())
     }
+}
+
+/// Why a response body stopped being read.
+#[derive(Debug)]
+enum BodyError {
+    Http(reqwest::Error),
+    /// It passed the byte limit.
+    TooLarge,
+}
+
+impl std::fmt::Display for BodyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BodyError::Http(e) => write!(f, "{e}"),
+            BodyError::TooLarge => f.write_str("the body passed its size limit"),
+        }
+    }
+}
+
+/// The body's chunks, ending in `TooLarge` once more than `limit` bytes came.
+fn capped(
+    response: reqwest::Response,
+    limit: u64,
+) -> impl futures_util::Stream<Item = Result<bytes::Bytes, BodyError>> {
+    let mut total = 0u64;
+    response.bytes_stream().map(move |chunk| {
+        let chunk = chunk.map_err(BodyError::Http)?;
+        total = total.saturating_add(chunk.len() as u64);
+        if total > limit {
+            Err(BodyError::TooLarge)
+        } else {
+            Ok(chunk)
+        }
+    })
+}
+
+/// The whole body, or `TooLarge` past `limit` bytes.
+async fn read_capped(response: reqwest::Response, limit: u64) -> Result<Vec<u8>, BodyError> {
+    let mut body = Vec::new();
+    let mut chunks = std::pin::pin!(capped(response, limit));
+    while let Some(chunk) = chunks.next().await {
+        body.extend_from_slice(&chunk?);
+    }
+    Ok(body)
 }
 
 fn refused_json_schema(error: &LlmError, req: &ModelRequest) -> bool {

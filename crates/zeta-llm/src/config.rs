@@ -35,6 +35,9 @@ pub struct ProviderConfig {
     pub stream: bool,
     /// Longest silence while waiting for (more of) a response.
     pub idle_timeout: Duration,
+    /// Longest one reply may take in all, and most bytes its body may have.
+    pub reply_deadline: Duration,
+    pub max_reply_bytes: u64,
     pub retry: RetryPolicy,
     /// A server Zeta runs itself (`local` without a baseUrl): the URL comes from it.
     pub local: Option<LocalHandle>,
@@ -96,6 +99,8 @@ impl ProviderConfig {
             api_key: api_key.filter(|k| !k.expose().is_empty()),
             stream: p.stream,
             idle_timeout: Duration::from_millis(p.idle_timeout_ms.max(100)),
+            reply_deadline: Duration::from_secs(u64::from(p.reply_timeout_secs.max(1))),
+            max_reply_bytes: p.max_reply_bytes.max(1024),
             retry: RetryPolicy {
                 max_attempts: p.max_attempts.clamp(1, 10),
                 ..RetryPolicy::default()

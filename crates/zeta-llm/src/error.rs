@@ -29,6 +29,16 @@ pub enum LlmError {
     Malformed { endpoint: String, message: String },
     #[error("{endpoint}: the response stream ended early: {message}")]
     StreamCut { endpoint: String, message: String },
+    /// The reply did not end within `provider.replyTimeoutSecs` (a server that keeps
+    /// streaming). Not retried: the same server would do it again.
+    #[error("{endpoint}: the reply did not end within {} s (provider.replyTimeoutSecs); it was stopped", deadline.as_secs())]
+    Deadline {
+        endpoint: String,
+        deadline: Duration,
+    },
+    /// The reply grew past `provider.maxReplyBytes`. Not retried.
+    #[error("{endpoint}: the reply passed {limit} bytes (provider.maxReplyBytes); it was stopped")]
+    TooLarge { endpoint: String, limit: u64 },
     #[error("provider settings: {0}")]
     Config(String),
     /// Zeta's own model server could not be started (after its own restarts).
@@ -46,7 +56,11 @@ impl LlmError {
             | LlmError::Connect { .. }
             | LlmError::Malformed { .. }
             | LlmError::StreamCut { .. } => true,
-            LlmError::Client { .. } | LlmError::Config(_) | LlmError::Local(_) => false,
+            LlmError::Client { .. }
+            | LlmError::Deadline { .. }
+            | LlmError::TooLarge { .. }
+            | LlmError::Config(_)
+            | LlmError::Local(_) => false,
         }
     }
 

@@ -176,14 +176,22 @@ impl SecretStore {
     }
 
     fn read_file(&self) -> Result<BTreeMap<String, String>, SecretError> {
-        let text = match std::fs::read_to_string(&self.file) {
+        use zeta_core::bounded::{read_text, BoundedReadError};
+        let text = match read_text(&self.file, 1024 * 1024) {
             Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-            Err(source) => {
+            Err(BoundedReadError::NotFound) => return Ok(BTreeMap::new()),
+            Err(BoundedReadError::Io(source)) => {
                 return Err(SecretError::File {
                     what: "read",
                     path: self.file.clone(),
                     source,
+                })
+            }
+            Err(e) => {
+                return Err(SecretError::File {
+                    what: "read",
+                    path: self.file.clone(),
+                    source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
                 })
             }
         };

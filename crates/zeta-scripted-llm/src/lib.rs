@@ -2,7 +2,7 @@
 //! (`/v1/chat/completions`), Anthropic (`/v1/messages`) and Ollama (`/api/chat`) formats,
 //! streamed or not, as each request asks. Each request takes the next scripted `Step`: a
 //! reply (text and/or tool calls) or a failure (500, 429 with Retry-After, a hang,
-//! malformed JSON, a stream cut mid-way). Every request is recorded. A request carrying a
+//! malformed JSON, a stream cut mid-way, a stream that never ends). Every request is recorded. A request carrying a
 //! tool result whose call is missing is refused with 400 and counted as a violation.
 
 mod check;
@@ -61,6 +61,11 @@ pub enum Step {
     Refuse {
         status: u16,
         message: String,
+    },
+    /// Stream text that never ends (a runaway or hostile server), one delta every
+    /// `pause_ms` (0: as fast as the client reads), until the client hangs up.
+    Endless {
+        pause_ms: u64,
     },
 }
 

@@ -63,6 +63,24 @@ pub async fn respond(wire: Wire, stream: bool, step: Step, n: usize) -> Response
             };
             return ok(stream, wire, vec![Ok(Bytes::from(body))]);
         }
+        Step::Endless { pause_ms } => {
+            use futures_util::StreamExt;
+            let head = endless_head(wire, n);
+            let delta = endless_delta(wire, n);
+            let forever = futures_util::stream::repeat(()).then(move |()| {
+                let delta = delta.clone();
+                async move {
+                    if pause_ms > 0 {
+                        tokio::time::sleep(Duration::from_millis(pause_ms)).await;
+                    } else {
+                        tokio::task::yield_now().await;
+                    }
+                    Ok::<Bytes, std::io::Error>(delta)
+                }
+            });
+            let body = futures_util::stream::iter(head).chain(forever);
+            return body_response(true, wire, Body::from_stream(body));
+        }
         Step::CutStream => {
             let partial = Reply {
                 text: "This answer is cut off mid-way and never fin".into(),
@@ -129,6 +147,47 @@ fn body_response(stream: bool, wire: Wire, body: Body) -> Response {
         .header("content-type", content_type)
         .body(body)
         .unwrap_or_default()
+}
+
+/// What an endless stream sends before its first delta.
+fn endless_head(wire: Wire, n: usize) -> Vec<Chunk> {
+    match wire {
+        Wire::OpenAi => vec![sse(
+            None,
+            &json!({"id": format!("chatcmpl-{n}"), "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"role": "assistant"}, "finish_reason": null}]}),
+        )],
+        Wire::Anthropic => vec![
+            sse(
+                Some("message_start"),
+                &json!({"type": "message_start", "message": {"id": format!("msg_{n}"), "role": "assistant", "content": [], "usage": {"input_tokens": 10, "output_tokens": 0}}}),
+            ),
+            sse(
+                Some("content_block_start"),
+                &json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+            ),
+        ],
+        Wire::Ollama => Vec::new(),
+    }
+}
+
+/// One delta of an endless stream, about 1 KB of text.
+fn endless_delta(wire: Wire, n: usize) -> Bytes {
+    let text = "and on and on it goes ".repeat(46);
+    let chunk = match wire {
+        Wire::OpenAi => sse(
+            None,
+            &json!({"id": format!("chatcmpl-{n}"), "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]}),
+        ),
+        Wire::Anthropic => sse(
+            Some("content_block_delta"),
+            &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
+        ),
+        Wire::Ollama => {
+            let line = json!({"model": "scripted", "message": {"role": "assistant", "content": text}, "done": false});
+            Ok(Bytes::from(format!("{line}\n")))
+        }
+    };
+    chunk.unwrap_or_default()
 }
 
 fn call_id(wire: Wire, n: usize, i: usize) -> String {

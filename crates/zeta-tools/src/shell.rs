@@ -127,6 +127,7 @@ pub async fn run_process(
         }
     };
     let group = child.id().map(|id| Pid::from_raw(id as i32));
+    let _live = group.map(LiveGroup::enter);
     let limit = ctx.max_output_length;
     let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
     let out_task = tokio::spawn(read_stream(stdout, limit, ctx.on_output.clone()));
@@ -149,6 +150,44 @@ pub async fn run_process(
     let stdout = finish_reading(out_task).await;
     let stderr = finish_reading(err_task).await;
     render(shown, ending, stdout, stderr, limit, ctx.command_timeout_ms)
+}
+
+/// The process groups of the calls running now, for a process that must exit at once
+/// (a second SIGTERM) and cannot wait for each call to end its own.
+static LIVE_GROUPS: std::sync::Mutex<Vec<Pid>> = std::sync::Mutex::new(Vec::new());
+
+/// A group in `LIVE_GROUPS` while its call runs.
+struct LiveGroup(Pid);
+
+impl LiveGroup {
+    fn enter(group: Pid) -> Self {
+        LIVE_GROUPS
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(group);
+        Self(group)
+    }
+}
+
+impl Drop for LiveGroup {
+    fn drop(&mut self) {
+        LIVE_GROUPS
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|g| *g != self.0);
+    }
+}
+
+/// Kills (SIGKILL) the process group of every call still running; returns how many.
+pub fn kill_live_groups() -> usize {
+    let groups = LIVE_GROUPS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
+    groups
+        .iter()
+        .filter(|group| killpg(**group, Signal::SIGKILL).is_ok())
+        .count()
 }
 
 async fn read_stream(

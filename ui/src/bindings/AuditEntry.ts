@@ -15,4 +15,9 @@ decision: string,
 /**
  * policy, user, timeout, blocklist or validator.
  */
-decidedBy: string, ok: boolean, summary: string, createdAt: number, };
+decidedBy: string, ok: boolean, summary: string, createdAt: number, 
+/**
+ * running (the call has not ended yet), finished, or interrupted (a stop cut it
+ * short: it may have partly run).
+ */
+state: string, };

@@ -39,8 +39,14 @@ screenshot: string | null,
 /**
  * The call counts as denied after this many seconds.
  */
-timeoutSecs: number, } | { "type": "planProposed", taskId: number, callId: string, goal: string, risks: Array<string>, steps: Array<PlanStepView>, needsApproval: boolean, 
+timeoutSecs: number, 
+/**
+ * Only a person may approve this call: a standing "approve all" (`zeta run
+ * --approve all`) denies it. Set for a repeat of a call that already ran, or was
+ * cut short, in an earlier start of the task.
+ */
+requiresPerson: boolean, } | { "type": "planProposed", taskId: number, callId: string, goal: string, risks: Array<string>, steps: Array<PlanStepView>, needsApproval: boolean, 
 /**
  * The latest screenshot (a data URL) when a step uses the mouse or keyboard.
  */
-screenshot: string | null, timeoutSecs: number, } | { "type": "planStepUpdated", taskId: number, callId: string, index: number, status: StepStatus, summary: string, } | { "type": "approvalResolved", taskId: number, callId: string, approved: boolean, by: string, } | { "type": "userMessageInjected", taskId: number, text: string, } | { "type": "taskMetrics", metrics: TaskMetrics, } | { "type": "taskFinished", task: Task, } | { "type": "queueChanged" } | { "type": "workerStateChanged", state: WorkerState, } | { "type": "settingsProblems", problems: Array<SettingsProblem>, } | { "type": "error", message: string, };
+screenshot: string | null, timeoutSecs: number, } | { "type": "planStepUpdated", taskId: number, callId: string, index: number, status: StepStatus, summary: string, } | { "type": "approvalResolved", taskId: number, callId: string, approved: boolean, by: string, } | { "type": "userMessageInjected", taskId: number, text: string, } | { "type": "taskMetrics", metrics: TaskMetrics, } | { "type": "taskFinished", task: Task, } | { "type": "taskInterrupted", task: Task, } | { "type": "queueChanged" } | { "type": "workerStateChanged", state: WorkerState, } | { "type": "settingsProblems", problems: Array<SettingsProblem>, } | { "type": "error", message: string, };

@@ -4,4 +4,4 @@ import type { StepChoice } from "./StepChoice";
 /**
  * A request to the core.
  */
-export type Op = { "type": "enqueueTask", sender: string, message: string, } | { "type": "cancelTask", id: number, } | { "type": "userMessage", sender: string, text: string, } | { "type": "approve", callId: string, steps: Array<StepChoice>, } | { "type": "deny", callId: string, reason: string | null, } | { "type": "pauseQueue" } | { "type": "resumeQueue" } | { "type": "shutdown" };
+export type Op = { "type": "enqueueTask", sender: string, message: string, } | { "type": "cancelTask", id: number, } | { "type": "userMessage", sender: string, text: string, } | { "type": "approve", callId: string, steps: Array<StepChoice>, } | { "type": "deny", callId: string, reason: string | null, } | { "type": "pauseQueue" } | { "type": "resumeQueue" } | { "type": "shutdown" } | { "type": "interrupt" };

@@ -22,4 +22,14 @@ maxAttempts: number,
 /**
  * The model's context window in tokens.
  */
-contextWindow: number, };
+contextWindow: number, 
+/**
+ * Longest one reply may take from request to its end, streamed or not. A server that
+ * keeps sending without ending is stopped here (not retried).
+ */
+replyTimeoutSecs: number, 
+/**
+ * Largest one reply may be, in bytes of the response body. Past it the reply is
+ * stopped (not retried); no real reply comes near the default.
+ */
+maxReplyBytes: number, };

@@ -20,4 +20,13 @@ result: string | null,
 /**
  * What the user is shown: the final reply, or the progress made before a cancel.
  */
-reply: string | null, error: string | null, createdAt: number, startedAt: number | null, finishedAt: number | null, };
+reply: string | null, error: string | null, createdAt: number, startedAt: number | null, finishedAt: number | null, 
+/**
+ * How many times the task was started (a crash or a signal can make it more than 1).
+ */
+attempts: number, 
+/**
+ * Set when Zeta stopped while the task ran: what was running then, which may have
+ * partly run. The next start tells the model, and repeating that call asks a person.
+ */
+interrupted: string | null, };

@@ -28,6 +28,7 @@ const call: Event = {
   reason: "it follows text addressed to the agent",
   screenshot: null,
   timeoutSecs: 30,
+  requiresPerson: false,
 };
 
 describe("the confirmation dialog", () => {

@@ -14,6 +14,8 @@ const task = (id: number, status: Task["status"], message = `m${id}`): Task => (
   createdAt: id,
   startedAt: null,
   finishedAt: null,
+  attempts: 0,
+  interrupted: null,
 });
 
 describe("upsert", () => {
@@ -108,12 +110,23 @@ describe("live activity", () => {
   });
 });
 
+describe("interrupted tasks", () => {
+  it("ends the live view and keeps the task pending with what was running", () => {
+    let view = applyEvent(emptyView(), { type: "taskStarted", task: task(7, "running") });
+    expect(view.live?.taskId).toBe(7);
+    const back = { ...task(7, "pending"), attempts: 1, interrupted: "while `shell` {} was running" };
+    view = applyEvent(view, { type: "taskInterrupted", task: back });
+    expect(view.live).toBeNull();
+    expect(view.tasks.find((t) => t.id === 7)?.interrupted).toContain("shell");
+  });
+});
+
 describe("approvals", () => {
   it("shows a waiting call until it is answered", () => {
     let view = applyEvent(emptyView(), { type: "taskStarted", task: task(5, "running") });
     view = applyEvent(view, {
       type: "approvalRequested", taskId: 5, callId: "c9", tool: "shell", arguments: { command: "rm x" },
-      target: "rm x", risk: "high", reason: null, screenshot: null, timeoutSecs: 120,
+      target: "rm x", risk: "high", reason: null, screenshot: null, timeoutSecs: 120, requiresPerson: false,
     });
     expect(view.live?.approval?.callId).toBe("c9");
     view = applyEvent(view, { type: "approvalResolved", taskId: 5, callId: "other", approved: true, by: "user" });

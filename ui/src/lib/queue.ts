@@ -105,7 +105,9 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
         tasks: upsert(view.tasks, event.task),
         live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [], context: null, compactions: [] },
       };
-    case "taskFinished": {
+    case "taskFinished":
+    case "taskInterrupted": {
+      // Interrupted: Zeta stopped while it ran; it is pending again and resumes later.
       const ending = view.live?.taskId === event.task.id ? view.live : null;
       const activity = ending ? keepActivity(view.activity, ending.taskId, ending.steps) : view.activity;
       return { ...view, tasks: upsert(view.tasks, event.task), live: ending ? null : view.live, activity };

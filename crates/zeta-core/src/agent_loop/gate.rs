@@ -96,6 +96,20 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             decision,
             decided_by,
         };
+        if !matches!(decision, Decision::Deny(_)) && side_effects {
+            if let Some(i) = self.repeats_earlier_start(call) {
+                let reason = format!(
+                    "this exact `{}` call already ran, or was cut short, when Zeta stopped during an \
+                     earlier start of this task; running it again may repeat what it did",
+                    call.name
+                );
+                let answer = self.ask_user(call, tool, Some(reason), true).await;
+                if answer.is_ok() {
+                    self.earlier_calls.remove(i);
+                }
+                return answer;
+            }
+        }
         match decision {
             Decision::Deny(reason) => {
                 let output = ToolOutput {
@@ -109,7 +123,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             _ if consent == Consent::PlanApproved => Ok(admitted("plan-approved", "user")),
             Decision::Allow if side_effects && self.tainted.is_some() => {
                 let reason = self.tainted.clone();
-                self.ask_user(call, tool, reason).await
+                self.ask_user(call, tool, reason, false).await
             }
             Decision::Allow => Ok(admitted("allowed", "policy")),
             Decision::Ask if side_effects && self.in_approved_plan(call) => {
@@ -117,7 +131,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             }
             Decision::Ask => {
                 let reason = self.tainted.clone();
-                self.ask_user(call, tool, reason).await
+                self.ask_user(call, tool, reason, false).await
             }
         }
     }
@@ -161,6 +175,13 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         Ok(Arc::clone(tool))
     }
 
+    /// Which earlier start's call this one repeats exactly, if any.
+    fn repeats_earlier_start(&self, call: &ToolCall) -> Option<usize> {
+        self.earlier_calls
+            .iter()
+            .position(|(name, args)| *name == call.name && *args == call.arguments)
+    }
+
     fn in_approved_plan(&self, call: &ToolCall) -> bool {
         self.approved_steps
             .iter()
@@ -168,11 +189,13 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
     }
 
     /// Asks about one call (the dialog with one step) and applies an edit the user made.
+    /// With `requires_person`, a standing "approve all" does not count.
     async fn ask_user(
         &mut self,
         call: &ToolCall,
         tool: Arc<dyn Tool>,
         reason: Option<String>,
+        requires_person: bool,
     ) -> Result<Admitted, Refused> {
         let timeout_secs = self.ctx.settings.permissions.approval_timeout_secs;
         self.emit(Event::ApprovalRequested {
@@ -185,6 +208,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             reason,
             screenshot: self.screenshot_for([call.name.as_str()]),
             timeout_secs,
+            requires_person,
         });
         let answer = self.wait_for_answer(&call.id, timeout_secs).await;
         if !answer.approved {

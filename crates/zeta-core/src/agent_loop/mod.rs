@@ -149,6 +149,8 @@ struct Executed {
     decided_by: &'static str,
     /// The tool actually ran (its output is an observation from outside).
     ran: bool,
+    /// Its audit row was written before it ran and completed after (see `execute`).
+    audited: bool,
 }
 
 impl<S: ModelSource> Agent for AgentLoop<S> {
@@ -211,6 +213,9 @@ struct Run<'a, S, M> {
     plan_schema: Value,
     /// The last non-empty answer the model wrote, kept for a final reply that is empty.
     last_reply: Option<String>,
+    /// Side-effecting calls (tool, arguments) that ran, or were cut short, in an earlier
+    /// start of this task (after a crash or a signal): repeating one asks a person.
+    earlier_calls: Vec<(String, Value)>,
 }
 
 /// The tools the planner protocol offers: all of them, except for the `local` provider,
@@ -253,6 +258,20 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         if let Some(recalled) = agent.recall(&ctx.task.message) {
             first.push_str(&format!("\n\n{recalled}"));
         }
+        let earlier = earlier_attempts(&ctx);
+        if let Some(note) = prompt::resumed_note(&ctx.task, &earlier) {
+            first.push_str(&format!("\n\n{note}"));
+        }
+        let earlier_calls = earlier
+            .into_iter()
+            .filter(|e| {
+                agent
+                    .tools
+                    .get(&e.tool)
+                    .is_some_and(|t| t.has_side_effects())
+            })
+            .filter_map(|e| Some((e.tool, serde_json::from_str(&e.arguments).ok()?)))
+            .collect();
         Self {
             agent,
             model,
@@ -277,6 +296,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             seen: Vec::new(),
             last_reply: None,
             plan_schema,
+            earlier_calls,
         }
     }
 
@@ -616,12 +636,23 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 parse_plan(&reply.text, &id)
             }
             Mode::Native if !reply.tool_calls.is_empty() => {
-                if let Some(bad) = reply.tool_calls.iter().find(|c| !c.arguments.is_object()) {
-                    return Err(format!(
+                let bad: Vec<&ToolCall> = reply
+                    .tool_calls
+                    .iter()
+                    .filter(|c| !c.arguments.is_object())
+                    .collect();
+                if let Some(first) = bad.first() {
+                    let hint = format!(
                         "The arguments of your `{}` call were not a JSON object ({}). Call it again with valid JSON arguments.",
-                        bad.name,
-                        clip(&bad.arguments.to_string(), 200)
-                    ));
+                        first.name,
+                        clip(&first.arguments.to_string(), 200)
+                    );
+                    // Not run, but on record like every other call the model asked for.
+                    for call in bad {
+                        let output = ToolOutput::error("the arguments were not a JSON object");
+                        self.record(call, &output, "invalid", "validator");
+                    }
+                    return Err(hint);
                 }
                 Ok(Step::Calls(reply.tool_calls.clone()))
             }
@@ -663,6 +694,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 decided_by: result.decided_by,
                 // The report wraps each step's observation itself.
                 ran: false,
+                audited: false,
             }
         } else {
             self.execute(&call, Consent::None).await
@@ -720,7 +752,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 })
                 .collect();
             let path = dir.join(format!("{safe}.txt"));
-            match std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, content)) {
+            match crate::home::create_private_dir(&dir)
+                .and_then(|_| crate::home::write_private(&path, content.as_bytes()))
+            {
                 Ok(()) => Some(path),
                 Err(e) => {
                     tracing::warn!("could not keep the full output at {}: {e}", path.display());
@@ -762,15 +796,59 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         });
     }
 
-    /// Records a finished call in the audit log and the metrics, and announces it.
+    /// Records a finished call in the audit log (unless its row was written as it ran)
+    /// and the metrics, and announces it.
     fn conclude(&mut self, call: &ToolCall, executed: &Executed) {
-        self.record(
-            call,
-            &executed.output,
-            executed.decision,
-            executed.decided_by,
-        );
+        if executed.audited {
+            self.metrics
+                .count_call(executed.decision, executed.output.ok);
+        } else {
+            self.record(
+                call,
+                &executed.output,
+                executed.decision,
+                executed.decided_by,
+            );
+        }
         self.emit_finished(call, &executed.output);
+    }
+
+    /// Writes the row of a call about to run. `Err` when it cannot be written: then the
+    /// call does not run (no call runs off the record).
+    fn begin_audit(
+        &self,
+        call: &ToolCall,
+        arguments: &Value,
+        decision: &str,
+        decided_by: &str,
+    ) -> Result<Option<i64>, ToolOutput> {
+        let Some(audit) = &self.ctx.audit else {
+            return Ok(None);
+        };
+        audit
+            .begin(self.task_id(), &call.id, &call.name, arguments, decision, decided_by)
+            .map(Some)
+            .map_err(|e| {
+                tracing::error!("could not write the audit log: {e}");
+                ToolOutput::error(format!(
+                    "Not run: Zeta could not write its audit log ({e}), and no call runs off the record. Tell the user."
+                ))
+            })
+    }
+
+    fn complete_audit(&self, row: Option<i64>, output: &ToolOutput) {
+        let (Some(audit), Some(row)) = (&self.ctx.audit, row) else {
+            return;
+        };
+        // A call that ended while the task was being stopped was cut short.
+        let state = if !output.ok && self.ctx.cancel.is_cancelled() {
+            crate::audit::CallState::Interrupted
+        } else {
+            crate::audit::CallState::Finished
+        };
+        if let Err(e) = audit.complete(row, state, output.ok, &output.summary) {
+            tracing::warn!("could not complete the audit log row {row}: {e}");
+        }
     }
 
     fn emit_finished(&self, call: &ToolCall, output: &ToolOutput) {
@@ -803,6 +881,24 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                     decision,
                     decided_by,
                     ran: false,
+                    audited: false,
+                }
+            }
+        };
+        let row = match self.begin_audit(
+            call,
+            &admitted.arguments,
+            admitted.decision,
+            admitted.decided_by,
+        ) {
+            Ok(row) => row,
+            Err(output) => {
+                return Executed {
+                    output,
+                    decision: admitted.decision,
+                    decided_by: admitted.decided_by,
+                    ran: false,
+                    audited: false,
                 }
             }
         };
@@ -824,6 +920,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             }),
         };
         let mut output = admitted.tool.run(admitted.arguments.clone(), &ctx).await;
+        self.complete_audit(row, &output);
         if let Some(image) = output.images.last() {
             self.last_screenshot = Some(image.clone());
         }
@@ -847,6 +944,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             decision: admitted.decision,
             decided_by: admitted.decided_by,
             ran: true,
+            audited: row.is_some(),
         }
     }
 
@@ -877,6 +975,32 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     fn failed(&self, why: &str) -> AgentOutcome {
         AgentOutcome::Failed {
             error: format!("{why}\n{}", self.progress()),
+        }
+    }
+}
+
+/// The task's audit rows from its earlier starts whose call ran or was cut short (the
+/// calls the gate let through), oldest first. Empty on a first start.
+fn earlier_attempts(ctx: &TaskContext) -> Vec<crate::audit::AuditEntry> {
+    if ctx.task.attempts <= 1 && ctx.task.interrupted.is_none() {
+        return Vec::new();
+    }
+    let Some(audit) = &ctx.audit else {
+        return Vec::new();
+    };
+    match audit.for_task(ctx.task.id) {
+        Ok(entries) => entries
+            .into_iter()
+            .filter(|e| {
+                matches!(
+                    e.decision.as_str(),
+                    "allowed" | "asked-approved" | "plan-approved"
+                )
+            })
+            .collect(),
+        Err(e) => {
+            tracing::warn!("could not read the task's earlier calls: {e}");
+            Vec::new()
         }
     }
 }

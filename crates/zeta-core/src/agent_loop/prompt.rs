@@ -26,17 +26,22 @@ fn default_soul_text(soul: Soul) -> &'static str {
     }
 }
 
+/// The largest soul file read (it opens every request: a real one is a paragraph).
+pub const MAX_SOUL_BYTES: u64 = 64 * 1024;
+
 /// The soul's text: `souls_dir/<soul>.md`, created from the default when missing.
-/// An unreadable file falls back to the default (and says so in the log).
+/// An unreadable, oversized or non-UTF-8 file falls back to the default (and says so in
+/// the log).
 pub fn soul_text(souls_dir: &Path, soul: Soul) -> String {
+    use crate::bounded::{read_text, BoundedReadError};
     let path = souls_dir.join(soul_file_name(soul));
-    match std::fs::read_to_string(&path) {
+    match read_text(&path, MAX_SOUL_BYTES) {
         Ok(text) if !text.trim().is_empty() => text.trim().to_string(),
         Ok(_) => default_soul_text(soul).to_string(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        Err(BoundedReadError::NotFound) => {
             let text = default_soul_text(soul);
-            if let Err(e) = std::fs::create_dir_all(souls_dir)
-                .and_then(|_| std::fs::write(&path, format!("{text}\n")))
+            if let Err(e) = crate::home::create_private_dir(souls_dir)
+                .and_then(|_| crate::home::write_private(&path, format!("{text}\n").as_bytes()))
             {
                 tracing::warn!("could not write {}: {e}", path.display());
             }
@@ -183,6 +188,47 @@ pub fn first_user_turn(message: &str, previous_context: Option<&str>) -> String 
         ),
         None => message.to_string(),
     }
+}
+
+/// For a task Zeta stopped during before (a crash, a signal): what was running, and
+/// what ran in the earlier starts, so the model checks before it repeats a change.
+/// `None` on a first start.
+pub fn resumed_note(
+    task: &crate::queue::Task,
+    earlier: &[crate::audit::AuditEntry],
+) -> Option<String> {
+    if task.attempts <= 1 && task.interrupted.is_none() {
+        return None;
+    }
+    let stopped = task
+        .interrupted
+        .as_deref()
+        .unwrap_or("while it was working on it");
+    let mut note = format!(
+        "(Note from Zeta, not from the user: Zeta stopped during an earlier start of this task, {stopped}. \
+         This is start {} of at most {}.",
+        task.attempts,
+        crate::recovery::MAX_ATTEMPTS
+    );
+    if !earlier.is_empty() {
+        note.push_str(" Calls that ran in the earlier starts, oldest first:");
+        for e in earlier {
+            let mark = match (e.state.as_str(), e.ok) {
+                ("interrupted", _) => "cut short, may have partly run:",
+                (_, true) => "✓",
+                (_, false) => "✗",
+            };
+            let args: String = e.arguments.chars().take(200).collect();
+            note.push_str(&format!("\n{mark} {} {args}", e.tool));
+        }
+        note.push('\n');
+    }
+    note.push_str(
+        " Do not repeat a change that may already have happened: first check its effect (read the \
+         file, list the folder), then do only what is still missing. Repeating one of those calls \
+         exactly asks the user.)",
+    );
+    Some(note)
 }
 
 /// Sent, with no tools, when the iteration cap is reached.

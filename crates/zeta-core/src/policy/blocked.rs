@@ -21,8 +21,22 @@ impl std::fmt::Display for Blocked {
     }
 }
 
+/// The longest command line judged. The parser's cost grows faster than the line (a
+/// hostile 64 KB line took 85 s), so a longer one is refused, saying why.
+pub const MAX_COMMAND_BYTES: usize = 8 * 1024;
+
 /// Checks one command line (or a whole script).
 pub fn check_command(line: &str) -> Result<(), Blocked> {
+    if line.len() > MAX_COMMAND_BYTES {
+        return Err(block(
+            "too long",
+            format!(
+                "the command is {} bytes, over the {MAX_COMMAND_BYTES} bytes Zeta can check; \
+                 write long content with write_file, or split the work into shorter commands",
+                line.len()
+            ),
+        ));
+    }
     check_depth(line, 0)
 }
 
@@ -30,6 +44,9 @@ pub fn check_command(line: &str) -> Result<(), Blocked> {
 /// `sudo` itself kept when present, and whether output is redirected into a file. Used to
 /// label a command's risk.
 pub fn programs(line: &str) -> (Vec<String>, bool) {
+    if line.len() > MAX_COMMAND_BYTES {
+        return (Vec::new(), true);
+    }
     let mut names = Vec::new();
     let mut writes = false;
     let mut pending = vec![line.to_string()];
