@@ -4,6 +4,7 @@
 
 mod consent;
 mod context;
+mod faults;
 mod finish;
 mod harness;
 mod memory;

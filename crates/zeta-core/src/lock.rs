@@ -4,6 +4,7 @@
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
 
 use crate::error::CoreError;
 use crate::home::ZetaHome;
@@ -28,6 +29,7 @@ impl WorkerLock {
             .write(true)
             .create(true)
             .truncate(false)
+            .mode(0o600)
             .open(&path)
             .map_err(|e| io_err("open worker lock", e))?;
         match file.try_lock() {

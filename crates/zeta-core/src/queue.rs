@@ -475,6 +475,7 @@ impl SetupLock {
             .create(true)
             .truncate(false)
             .write(true)
+            .mode(0o600)
             .open(&path)
             .map_err(|e| io_err("open database setup lock", e))?;
         file.lock()
