@@ -86,6 +86,7 @@ fn signal(pid: u32, name: &str) {
 fn end_group(pgid: i32) {
     let _ = Command::new("kill")
         .args(["-KILL", "--", &format!("-{pgid}")])
+        .stderr(Stdio::null())
         .status();
 }
 

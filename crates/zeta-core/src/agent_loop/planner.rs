@@ -235,6 +235,9 @@ pub fn leaked_tool_call(text: &str, known: &[&str], id: &str) -> Option<ToolCall
 
 /// Every top-level JSON object in `text`, in order: the whole text, fenced blocks, or
 /// balanced `{...}` spans inside prose.
+/// Openings (`{`) tried at most when looking for JSON objects in a reply.
+const MAX_CANDIDATES: usize = 64;
+
 fn json_objects(text: &str) -> Vec<Value> {
     let trimmed = text.trim();
     if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(trimmed) {
@@ -243,7 +246,14 @@ fn json_objects(text: &str) -> Vec<Value> {
     let mut found = Vec::new();
     let bytes = text.as_bytes();
     let mut start = 0;
+    // Each candidate may scan to the end of the text: a bounded number of them keeps a
+    // hostile reply (a megabyte of `{`) linear.
+    let mut candidates = 0;
     while let Some(open) = text[start..].find('{').map(|i| i + start) {
+        candidates += 1;
+        if candidates > MAX_CANDIDATES {
+            break;
+        }
         match balanced_end(bytes, open) {
             Some(end) => {
                 if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(&text[open..=end]) {
@@ -411,6 +421,15 @@ mod tests {
             parse_verdict(r#"{"checked":"false","next_command":"","unable":""}"#, "v"),
             Verdict::Unfinished
         );
+    }
+
+    #[test]
+    fn hostile_braces_are_searched_in_bounded_work() {
+        let nested = format!("{}{}", "{".repeat(1 << 20), "}".repeat(1 << 20));
+        assert!(json_objects(&nested).is_empty());
+        let pairs = "{x}".repeat(1 << 18);
+        assert!(json_objects(&pairs).is_empty());
+        assert!(leaked_tool_call(&nested, &["shell"], "c").is_none());
     }
 
     #[test]
