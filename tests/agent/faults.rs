@@ -39,6 +39,16 @@ fn start(setup: &Setup, name: &str, args: &[&str]) -> Child {
         .expect("start zeta")
 }
 
+/// `zeta ARGS` started on a task whose first call is `SLOW_APPEND`; returns it with the
+/// call's process group once that call runs.
+fn start_slow_append(setup: &Setup, name: &str, args: &[&str]) -> (Child, i32) {
+    let child = start(setup, name, args);
+    let pgid = wait_for_line(&setup.home.path().join("pgid"), Duration::from_secs(60))
+        .parse()
+        .expect("pgid");
+    (child, pgid)
+}
+
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
 }
@@ -114,14 +124,11 @@ async fn sigkill_mid_call_then_restart_runs_the_side_effect_once() {
         let turns = [run(SLOW_APPEND), run(SLOW_APPEND), answer("Appended once.")];
         let setup = Setup::new(Wire::OpenAi, proto, script(&turns, proto)).await;
         let home = setup.home.path().to_path_buf();
-        let mut first = start(
+        let (mut first, pgid) = start_slow_append(
             &setup,
             "first",
             &["run", "--json", "--approve", "all", "append a line"],
         );
-        let pgid: i32 = wait_for_line(&home.join("pgid"), Duration::from_secs(60))
-            .parse()
-            .expect("pgid");
         wait_for_line(&home.join("effects.txt"), Duration::from_secs(10));
         let _ = first.kill();
         let _ = first.wait();
@@ -194,14 +201,11 @@ async fn sigterm_ends_the_group_records_the_task_and_exits_cleanly() {
     ];
     let setup = Setup::new(Wire::Anthropic, proto, script(&turns, proto)).await;
     let home = setup.home.path().to_path_buf();
-    let mut zeta = start(
+    let (mut zeta, pgid) = start_slow_append(
         &setup,
         "term",
         &["run", "--json", "--approve", "all", "append a line"],
     );
-    let pgid: i32 = wait_for_line(&home.join("pgid"), Duration::from_secs(60))
-        .parse()
-        .expect("pgid");
     assert!(!live_group_members(pgid).is_empty(), "the call runs");
     signal(zeta.id(), "TERM");
     let status = wait_exit(&mut zeta, Duration::from_secs(20)).expect("exits after SIGTERM");
@@ -240,10 +244,8 @@ async fn ctrl_c_on_zeta_run_cancels_the_task() {
     let proto = Proto::Json;
     let setup = Setup::new(Wire::Ollama, proto, script(&[run(SLOW_APPEND)], proto)).await;
     let home = setup.home.path().to_path_buf();
-    let mut zeta = start(&setup, "int", &["run", "--approve", "all", "append a line"]);
-    let pgid: i32 = wait_for_line(&home.join("pgid"), Duration::from_secs(60))
-        .parse()
-        .expect("pgid");
+    let (mut zeta, pgid) =
+        start_slow_append(&setup, "int", &["run", "--approve", "all", "append a line"]);
     signal(zeta.id(), "INT");
     let status = wait_exit(&mut zeta, Duration::from_secs(20)).expect("exits after SIGINT");
     let members = live_group_members(pgid);

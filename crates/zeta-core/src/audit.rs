@@ -94,14 +94,8 @@ impl AuditLog {
         ok: bool,
         summary: &str,
     ) -> Result<(), CoreError> {
-        self.with_conn(|conn| {
-            conn.execute(
-                "INSERT INTO audit (task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                params![task_id, call_id, tool, arguments.to_string(), decision, decided_by, ok, summary, now_ms()],
-            )
-            .map(|_| ())
-        })
+        let row = self.begin(task_id, call_id, tool, arguments, decision, decided_by)?;
+        self.complete(row, CallState::Finished, ok, summary)
     }
 
     /// Writes the row of a call about to run (state `running`) and returns its id, for
