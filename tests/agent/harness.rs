@@ -91,9 +91,11 @@ impl Setup {
         Self { home, server }
     }
 
-    /// `zeta run --json TASK` against this home.
+    /// `zeta run --json --approve all TASK` against this home: the scenarios are about the
+    /// loop, and in `auto` mode a task that has read untrusted input (command output, a
+    /// file) asks before its next change; here the user says yes.
     pub fn zeta_run(&self, task: &str) -> Output {
-        self.zeta(&["run", "--json", task])
+        self.zeta(&["run", "--json", "--approve", "all", task])
     }
 
     pub fn zeta(&self, args: &[&str]) -> Output {

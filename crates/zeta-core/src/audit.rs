@@ -136,6 +136,12 @@ impl AuditLog {
         })
     }
 
+    /// Marks the task as having read input the user did not type (it then feeds later
+    /// tasks as untrusted data).
+    pub fn mark_task_untrusted(&self, task_id: i64) -> Result<(), CoreError> {
+        self.with_conn(|conn| crate::queue::mark_untrusted(conn, task_id))
+    }
+
     /// The newest `limit` entries, oldest first.
     pub fn recent(&self, limit: u32) -> Result<Vec<AuditEntry>, CoreError> {
         self.query(

@@ -29,7 +29,13 @@ pub struct Fact {
     pub task_id: Option<i64>,
     #[ts(type = "number")]
     pub created_at: i64,
+    /// Saved by a task that had read input the user did not type: it reaches later tasks
+    /// as untrusted data.
+    pub untrusted: bool,
 }
+
+/// Starts a summary line from a task that had read input the user did not type.
+pub const UNTRUSTED_LINE: &str = "(untrusted) ";
 
 /// Longest long-term summary kept, in characters (the oldest lines go first).
 pub const SUMMARY_MAX_CHARS: usize = 2000;
@@ -46,12 +52,18 @@ impl MemoryStore {
         })
     }
 
-    pub fn save(&self, text: &str, tags: &str, task_id: Option<i64>) -> Result<Fact, CoreError> {
+    pub fn save(
+        &self,
+        text: &str,
+        tags: &str,
+        task_id: Option<i64>,
+        untrusted: bool,
+    ) -> Result<Fact, CoreError> {
         let created_at = now_ms();
         let id = self.db.with(|c| {
             c.execute(
-                "INSERT INTO memory_facts (text, tags, task_id, created_at) VALUES (?1, ?2, ?3, ?4)",
-                params![text, tags, task_id, created_at],
+                "INSERT INTO memory_facts (text, tags, task_id, created_at, untrusted) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![text, tags, task_id, created_at, untrusted],
             )?;
             Ok(c.last_insert_rowid())
         })?;
@@ -61,6 +73,7 @@ impl MemoryStore {
             tags: tags.into(),
             task_id,
             created_at,
+            untrusted,
         })
     }
 
@@ -72,7 +85,7 @@ impl MemoryStore {
         };
         self.db.with(|c| {
             let mut stmt = c.prepare(
-                "SELECT f.id, f.text, f.tags, f.task_id, f.created_at FROM memory_fts
+                "SELECT f.id, f.text, f.tags, f.task_id, f.created_at, f.untrusted FROM memory_fts
                  JOIN memory_facts f ON f.id = memory_fts.rowid
                  WHERE memory_fts MATCH ?1 ORDER BY bm25(memory_fts) LIMIT ?2",
             )?;
@@ -85,7 +98,7 @@ impl MemoryStore {
     pub fn list(&self, limit: u32) -> Result<Vec<Fact>, CoreError> {
         self.db.with(|c| {
             let mut stmt = c.prepare(
-                "SELECT id, text, tags, task_id, created_at FROM memory_facts ORDER BY id DESC LIMIT ?1",
+                "SELECT id, text, tags, task_id, created_at, untrusted FROM memory_facts ORDER BY id DESC LIMIT ?1",
             )?;
             let rows = stmt.query_map([limit], row_to_fact)?;
             rows.collect()
@@ -111,10 +124,12 @@ impl MemoryStore {
         })
     }
 
-    /// Adds one line to the long-term summary, dropping the oldest lines past the cap.
-    pub fn note_task(&self, line: &str) -> Result<(), CoreError> {
+    /// Adds one line to the long-term summary, dropping the oldest lines past the cap. A
+    /// line from a task that read untrusted input starts with `UNTRUSTED_LINE`.
+    pub fn note_task(&self, line: &str, untrusted: bool) -> Result<(), CoreError> {
         let mut lines: Vec<String> = self.summary()?.lines().map(str::to_string).collect();
-        lines.push(one_line(line, 240));
+        let mark = if untrusted { UNTRUSTED_LINE } else { "" };
+        lines.push(format!("{mark}{}", one_line(line, 240)));
         while lines.iter().map(|l| l.len() + 1).sum::<usize>() > SUMMARY_MAX_CHARS
             && lines.len() > 1
         {
@@ -145,6 +160,7 @@ fn row_to_fact(r: &rusqlite::Row<'_>) -> rusqlite::Result<Fact> {
         tags: r.get(2)?,
         task_id: r.get(3)?,
         created_at: r.get(4)?,
+        untrusted: r.get(5)?,
     })
 }
 
@@ -197,7 +213,14 @@ decisions). Keep it short and self-contained."
         // It changes only Zeta's own memory, which the user can see and clear.
         false
     }
-    fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+    fn keeps_state(&self) -> bool {
+        // What it saves reaches later tasks: after untrusted input, it asks.
+        true
+    }
+    fn taints(&self, _arguments: &Value, _output: &ToolOutput) -> bool {
+        false
+    }
+    fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {
             let text = arguments
                 .get("text")
@@ -207,7 +230,7 @@ decisions). Keep it short and self-contained."
                 .get("tags")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            match self.0.save(text.trim(), tags.trim(), None) {
+            match self.0.save(text.trim(), tags.trim(), None, ctx.untrusted_input) {
                 Ok(fact) => ToolOutput::ok(
                     format!("Saved as fact {}.", fact.id),
                     format!("remembered fact {}", fact.id),
@@ -233,6 +256,10 @@ impl Tool for MemorySearch {
     fn has_side_effects(&self) -> bool {
         false
     }
+    fn taints(&self, _arguments: &Value, output: &ToolOutput) -> bool {
+        // Facts saved after untrusted input come back wrapped, and count as such input.
+        output.content.contains("<untrusted_data")
+    }
     fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {
             let query = arguments
@@ -247,7 +274,14 @@ impl Tool for MemorySearch {
                 Ok(found) => {
                     let lines: Vec<String> = found
                         .iter()
-                        .map(|f| format!("[{}] {}", f.id, f.text))
+                        .map(|f| {
+                            let text = format!("[{}] {}", f.id, f.text);
+                            if f.untrusted {
+                                crate::policy::wrap_untrusted("memory (saved after untrusted input)", &text)
+                            } else {
+                                text
+                            }
+                        })
                         .collect();
                     ToolOutput::ok(lines.join("\n"), format!("{} facts", found.len()))
                 }
@@ -271,10 +305,11 @@ mod tests {
                 "The user's backup drive is /mnt/backup-disk",
                 "backup drive",
                 Some(1),
+                false,
             )
             .expect("save");
         store
-            .save("Preferred editor: helix", "editor", None)
+            .save("Preferred editor: helix", "editor", None, false)
             .expect("save");
         let found = store.search("backup drive?", 5).expect("search");
         assert_eq!(found.len(), 1);
@@ -320,9 +355,10 @@ mod tests {
         assert_eq!(store.summary().expect("empty"), "");
         for i in 0..100 {
             store
-                .note_task(&format!(
-                    "task {i}: asked something and got an answer of some length"
-                ))
+                .note_task(
+                    &format!("task {i}: asked something and got an answer of some length"),
+                    false,
+                )
                 .expect("note");
         }
         let summary = store.summary().expect("summary");

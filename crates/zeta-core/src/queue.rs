@@ -105,6 +105,14 @@ const MIGRATIONS: &[M<'static>] = &[
     ALTER TABLE tasks ADD COLUMN interrupted TEXT;
     ALTER TABLE audit ADD COLUMN state TEXT NOT NULL DEFAULT 'finished';",
     ),
+    // Provenance: a task that read input the user did not type is marked, and what it
+    // leaves for later tasks (its result as their previous context, the facts it saved)
+    // stays marked.
+    M::up(
+        "ALTER TABLE tasks ADD COLUMN untrusted INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tasks ADD COLUMN previous_untrusted INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE memory_facts ADD COLUMN untrusted INTEGER NOT NULL DEFAULT 0;",
+    ),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -184,6 +192,11 @@ pub struct Task {
     /// Set when Zeta stopped while the task ran: what was running then, which may have
     /// partly run. The next start tells the model, and repeating that call asks a person.
     pub interrupted: Option<String>,
+    /// The task read input the user did not type (a file, a page, command output): its
+    /// result reaches the next task as untrusted data.
+    pub untrusted: bool,
+    /// `previous_context` came from such a task.
+    pub previous_untrusted: bool,
 }
 
 /// A connection to the queue database. Open one per thread or producer.
@@ -192,7 +205,7 @@ pub struct TaskQueue {
     path: PathBuf,
 }
 
-const COLUMNS: &str = "id, sender, message, status, previous_context, result, reply, error, created_at, started_at, finished_at, attempts, interrupted";
+const COLUMNS: &str = "id, sender, message, status, previous_context, result, reply, error, created_at, started_at, finished_at, attempts, interrupted, untrusted, previous_untrusted";
 
 impl TaskQueue {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
@@ -302,18 +315,19 @@ impl TaskQueue {
             .optional()
             .map_err(err)?;
         let Some(id) = next else { return Ok(None) };
-        let context: Option<String> = tx
+        let (context, untrusted): (Option<String>, bool) = tx
             .query_row(
-                "SELECT result FROM tasks WHERE status = 'done' ORDER BY finished_at DESC, id DESC LIMIT 1",
+                "SELECT result, untrusted FROM tasks WHERE status = 'done' ORDER BY finished_at DESC, id DESC LIMIT 1",
                 [],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()
             .map_err(err)?
-            .flatten();
+            .unwrap_or((None, false));
         tx.execute(
-            "UPDATE tasks SET status = 'running', started_at = ?2, previous_context = ?3, attempts = attempts + 1 WHERE id = ?1",
-            params![id, now_ms(), context.unwrap_or_default()],
+            "UPDATE tasks SET status = 'running', started_at = ?2, previous_context = ?3,
+             previous_untrusted = ?4, attempts = attempts + 1 WHERE id = ?1",
+            params![id, now_ms(), context.unwrap_or_default(), untrusted],
         )
         .map_err(err)?;
         tx.commit().map_err(err)?;
@@ -458,6 +472,12 @@ impl TaskQueue {
     }
 }
 
+/// Marks task `id` as having read input the user did not type (see `Task::untrusted`).
+pub(crate) fn mark_untrusted(conn: &rusqlite::Connection, id: i64) -> rusqlite::Result<()> {
+    conn.execute("UPDATE tasks SET untrusted = 1 WHERE id = ?1", [id])
+        .map(|_| ())
+}
+
 /// A blocking OS lock on `<db>.setup-lock`, held while a connection sets up the schema.
 struct SetupLock(std::fs::File);
 
@@ -513,6 +533,8 @@ fn task_from_row(r: &Row<'_>) -> rusqlite::Result<Task> {
         finished_at: r.get(10)?,
         attempts: r.get(11)?,
         interrupted: r.get(12)?,
+        untrusted: r.get(13)?,
+        previous_untrusted: r.get(14)?,
     })
 }
 

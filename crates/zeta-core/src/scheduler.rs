@@ -272,6 +272,10 @@ time, e.g. \"0 9 * * 1-5\") for a repeating job, or `at` (\"YYYY-MM-DD HH:MM\" l
         // A scheduled task will act later without the user in the loop.
         true
     }
+    fn taints(&self, _arguments: &Value, _output: &ToolOutput) -> bool {
+        // It reports only the job it added.
+        false
+    }
     fn target(&self, arguments: &Value) -> String {
         let text = |k: &str| {
             arguments

@@ -27,6 +27,9 @@ pub struct ToolContext {
     pub screenshot: crate::settings::ScreenshotSettings,
     /// Receives output as it arrives (for the UI); may be called many times.
     pub on_output: Arc<dyn Fn(&str) + Send + Sync>,
+    /// The task has read input the user did not type: what a tool keeps for later tasks
+    /// (a saved fact) is marked untrusted.
+    pub untrusted_input: bool,
 }
 
 /// What a tool call produced.
@@ -81,6 +84,17 @@ pub trait Tool: Send + Sync {
     fn spec(&self) -> ToolSpec;
     /// True when running it can change something outside Zeta.
     fn has_side_effects(&self) -> bool;
+    /// True when it changes what Zeta carries into later tasks (a saved fact): like a side
+    /// effect, it asks once the task has read untrusted input.
+    fn keeps_state(&self) -> bool {
+        false
+    }
+    /// Whether this call's output is input the user did not type (a file, a page, command
+    /// output, the screen). After such output, every side-effecting call of the task asks,
+    /// even in `auto` mode. True unless a tool knows better: failing closed.
+    fn taints(&self, _arguments: &Value, _output: &ToolOutput) -> bool {
+        true
+    }
     /// The command lines this call would hand to a shell, checked against the blocked
     /// list before anything runs (see `policy::blocked`).
     fn commands(&self, _arguments: &Value) -> Vec<String> {

@@ -189,6 +189,10 @@ impl Tool for WriteFile {
     fn has_side_effects(&self) -> bool {
         true
     }
+    fn taints(&self, _arguments: &Value, _output: &ToolOutput) -> bool {
+        // It reports only that the file was written.
+        false
+    }
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {
             let args: WriteArgs = match parse("write_file", arguments) {
@@ -256,6 +260,10 @@ impl Tool for ListDirectory {
         )
     }
     fn has_side_effects(&self) -> bool {
+        false
+    }
+    fn taints(&self, _arguments: &Value, _output: &ToolOutput) -> bool {
+        // Names, sizes and dates, not what the files say.
         false
     }
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {

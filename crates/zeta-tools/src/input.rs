@@ -169,6 +169,10 @@ impl Tool for Mouse {
     fn has_side_effects(&self) -> bool {
         true
     }
+    fn taints(&self, _arguments: &Value, output: &ToolOutput) -> bool {
+        // The screen it may attach after acting can show anything.
+        !output.images.is_empty()
+    }
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {
             let args: MouseArgs = match serde_json::from_value(arguments) {
@@ -339,6 +343,10 @@ impl Tool for KeyboardTool {
     }
     fn has_side_effects(&self) -> bool {
         true
+    }
+    fn taints(&self, _arguments: &Value, output: &ToolOutput) -> bool {
+        // The screen it may attach after acting can show anything.
+        !output.images.is_empty()
     }
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {

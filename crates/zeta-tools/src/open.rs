@@ -84,6 +84,10 @@ impl Tool for OpenUrl {
     fn has_side_effects(&self) -> bool {
         true
     }
+    fn taints(&self, _arguments: &Value, _output: &ToolOutput) -> bool {
+        // It reports only that the page was opened; the model does not read it.
+        false
+    }
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {
             let args: UrlArgs = match serde_json::from_value(arguments) {
@@ -154,6 +158,10 @@ impl Tool for OpenApp {
     }
     fn has_side_effects(&self) -> bool {
         true
+    }
+    fn taints(&self, _arguments: &Value, _output: &ToolOutput) -> bool {
+        // It reports only that the app started.
+        false
     }
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {

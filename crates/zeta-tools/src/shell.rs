@@ -60,6 +60,13 @@ impl Tool for Shell {
     fn has_side_effects(&self) -> bool {
         true
     }
+    fn taints(&self, arguments: &Value, _output: &ToolOutput) -> bool {
+        let command = arguments
+            .get("command")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        !zeta_core::policy::reports_metadata_only(command)
+    }
 
     fn commands(&self, arguments: &Value) -> Vec<String> {
         arguments

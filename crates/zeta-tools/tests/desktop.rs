@@ -35,6 +35,7 @@ fn ctx(dir: &Path, shot: ScreenshotSettings) -> ToolContext {
     let (_tx, cancel) = CancelToken::new();
     std::mem::forget(_tx);
     ToolContext {
+        untrusted_input: false,
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: 10_000,

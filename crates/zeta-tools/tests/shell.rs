@@ -23,6 +23,7 @@ fn context(
     let streamed = Arc::new(Mutex::new(String::new()));
     let sink = Arc::clone(&streamed);
     let ctx = ToolContext {
+        untrusted_input: false,
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: timeout_ms,

@@ -14,6 +14,7 @@ fn ctx(dir: &Path, max_output: usize) -> ToolContext {
     let (tx, cancel) = CancelToken::new();
     std::mem::forget(tx);
     ToolContext {
+        untrusted_input: false,
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: 10_000,

@@ -3,4 +3,9 @@
 /**
  * One remembered fact.
  */
-export type Fact = { id: number, text: string, tags: string, taskId: number | null, createdAt: number, };
+export type Fact = { id: number, text: string, tags: string, taskId: number | null, createdAt: number, 
+/**
+ * Saved by a task that had read input the user did not type: it reaches later tasks
+ * as untrusted data.
+ */
+untrusted: boolean, };

@@ -29,4 +29,13 @@ attempts: number,
  * Set when Zeta stopped while the task ran: what was running then, which may have
  * partly run. The next start tells the model, and repeating that call asks a person.
  */
-interrupted: string | null, };
+interrupted: string | null, 
+/**
+ * The task read input the user did not type (a file, a page, command output): its
+ * result reaches the next task as untrusted data.
+ */
+untrusted: boolean, 
+/**
+ * `previous_context` came from such a task.
+ */
+previousUntrusted: boolean, };

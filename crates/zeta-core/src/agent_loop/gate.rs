@@ -2,9 +2,11 @@
 //! match the schema, no command in it is blocked, it is within its rate limits, and the
 //! permission policy allows it or the user approves it (perhaps with edited arguments).
 //!
-//! Text the model read never decides here: a side-effecting call right after an
-//! observation that read like instructions asks the user even when the policy would let
-//! it run, and only an approval by the user clears that.
+//! Text the model read never decides here. Once the task has read untrusted input
+//! (`policy::provenance`), every side-effecting call, and every call that keeps state for
+//! later tasks, asks the user even when the policy would let it run, unless the user
+//! approved that exact call or plan earlier in the task. Only the user's own message
+//! clears the mark; approving one call does not.
 
 use std::sync::Arc;
 
@@ -87,6 +89,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             return Err(Refused::new(output, "rate-limited", "rate-limit"));
         }
         let side_effects = tool.has_side_effects();
+        // What must not happen unattended after untrusted input: side effects, and what
+        // Zeta keeps for later tasks.
+        let changes = side_effects || tool.keeps_state();
         let per_tool = tool_permission(settings, self.ctx.settings.soul, &call.name);
         let decision = decide(settings.mode, per_tool, side_effects, &call.name);
         let admitted = |decision, decided_by| Admitted {
@@ -121,7 +126,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 Err(Refused::new(output, "denied", "policy"))
             }
             _ if consent == Consent::PlanApproved => Ok(admitted("plan-approved", "user")),
-            Decision::Allow if side_effects && self.tainted.is_some() => {
+            _ if changes && self.tainted.is_some() && !self.user_approved(call) => {
                 let reason = self.tainted.clone();
                 self.ask_user(call, tool, reason, false).await
             }
@@ -182,6 +187,15 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             .position(|(name, args)| *name == call.name && *args == call.arguments)
     }
 
+    /// The user approved this exact call earlier in the task, alone or in a plan.
+    fn user_approved(&self, call: &ToolCall) -> bool {
+        self.in_approved_plan(call)
+            || self
+                .approved_calls
+                .iter()
+                .any(|(name, args)| *name == call.name && *args == call.arguments)
+    }
+
     fn in_approved_plan(&self, call: &ToolCall) -> bool {
         self.approved_steps
             .iter()
@@ -218,8 +232,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 answer.by,
             ));
         }
-        // The user looked at this call: whatever the model read before is now vouched for.
-        self.tainted = None;
+        // Approving this call vouches for this call only: the task stays marked.
+        self.approved_calls
+            .push((call.name.clone(), call.arguments.clone()));
         let edit = answer
             .steps
             .into_iter()

@@ -126,7 +126,7 @@ impl<S: ModelSource> AgentLoop<S> {
     }
 
     /// The memory part of the first user turn: the summary and the facts that match.
-    fn recall(&self, request: &str) -> Option<String> {
+    fn recall(&self, request: &str) -> Option<prompt::Recalled> {
         let memory = self.memory.as_ref()?;
         let summary = memory.summary().unwrap_or_else(|e| {
             tracing::warn!("could not read the long-term summary: {e}");
@@ -186,12 +186,14 @@ struct Run<'a, S, M> {
     steps: Vec<String>,
     calls_made: u32,
     task_counts: TaskCounts,
-    /// Set when an observation read like instructions to the agent: the next
-    /// side-effecting call asks the user, whatever the policy. Cleared by the user's
-    /// approval or message.
+    /// Set once the task has read input the user did not type (`policy::provenance`),
+    /// with where it came from: from then on every side-effecting call asks, whatever the
+    /// policy. Cleared only by a message from the user.
     tainted: Option<String>,
     /// (tool, arguments) of plan steps the user approved.
     approved_steps: Vec<(String, Value)>,
+    /// (tool, arguments) of single calls the user approved in this task.
+    approved_calls: Vec<(String, Value)>,
     /// The latest screenshot the task took, for the dialog's thumbnail.
     last_screenshot: Option<ImageData>,
     metrics: crate::metrics::TaskMetrics,
@@ -253,10 +255,24 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         if let Some(environment) = &agent.environment {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
         }
-        let mut first =
-            prompt::first_user_turn(&ctx.task.message, ctx.task.previous_context.as_deref());
+        let mut first = prompt::first_user_turn(
+            &ctx.task.message,
+            ctx.task.previous_context.as_deref(),
+            ctx.task.previous_untrusted,
+        );
+        let mut tainted = (ctx.task.previous_untrusted
+            && ctx.task.previous_context.as_deref().is_some_and(|c| !c.trim().is_empty()))
+        .then(|| {
+            "this task was handed the result of the previous task, which had read input you did not type".to_string()
+        });
         if let Some(recalled) = agent.recall(&ctx.task.message) {
-            first.push_str(&format!("\n\n{recalled}"));
+            first.push_str(&format!("\n\n{}", recalled.text));
+            if recalled.untrusted && tainted.is_none() {
+                tainted = Some(
+                    "this task was handed memory saved by a task that had read input you did not type"
+                        .to_string(),
+                );
+            }
         }
         let earlier = earlier_attempts(&ctx);
         if let Some(note) = prompt::resumed_note(&ctx.task, &earlier) {
@@ -282,8 +298,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             steps: Vec::new(),
             calls_made: 0,
             task_counts: TaskCounts::default(),
-            tainted: None,
+            tainted,
             approved_steps: Vec::new(),
+            approved_calls: Vec::new(),
             last_screenshot: None,
             metrics: Default::default(),
             counter: Default::default(),
@@ -318,7 +335,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 self.ctx.task.message,
                 reply
             );
-            if let Err(e) = memory.note_task(&line) {
+            if let Err(e) = memory.note_task(&line, self.tainted.is_some()) {
                 tracing::warn!("could not update the long-term summary: {e}");
             }
         }
@@ -911,6 +928,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             max_output_length: self.ctx.settings.max_output_length as usize,
             images_supported: self.model.supports_images(),
             screenshot: self.ctx.settings.screenshot.clone(),
+            untrusted_input: self.tainted.is_some(),
             on_output: Arc::new(move |chunk: &str| {
                 let _ = events.send(Event::ToolOutput {
                     task_id,
@@ -924,13 +942,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         if let Some(image) = output.images.last() {
             self.last_screenshot = Some(image.clone());
         }
-        if let Some(phrase) = instruction_like(&output.content) {
-            tracing::warn!(task = self.task_id(), tool = %call.name, "observation reads like instructions: {phrase:?}");
-            self.tainted = Some(format!(
-                "an earlier `{}` result contained text addressed to the agent (\"{phrase}\"); \
-                 it may be trying to steer Zeta",
-                call.name
-            ));
+        if admitted.tool.taints(&admitted.arguments, &output) {
+            self.read_untrusted(call, admitted.tool.target(&admitted.arguments), &output);
         }
         if admitted.edited {
             output.content = format!(
@@ -945,6 +958,38 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             decided_by: admitted.decided_by,
             ran: true,
             audited: row.is_some(),
+        }
+    }
+
+    /// The task has read input the user did not type (see `policy::provenance`): mark it,
+    /// here and in the queue, saying where from. Text in it that reads like instructions to
+    /// the agent is named too, as a warning; it changes nothing.
+    fn read_untrusted(&mut self, call: &ToolCall, target: String, output: &ToolOutput) {
+        let phrase = instruction_like(&output.content);
+        if let Some(phrase) = phrase {
+            tracing::warn!(task = self.task_id(), tool = %call.name, "observation reads like instructions: {phrase:?}");
+        }
+        let first = self.tainted.is_none();
+        if first || phrase.is_some() {
+            let mut why = format!(
+                "this task has read input you did not type (the `{}` result for {}), so its \
+                 changes ask first, even in auto mode",
+                call.name,
+                clip(&target, 120)
+            );
+            if let Some(phrase) = phrase {
+                why.push_str(&format!(
+                    "; that input contains text addressed to the agent (\"{phrase}\") and may be trying to steer Zeta"
+                ));
+            }
+            self.tainted = Some(why);
+        }
+        if first {
+            if let Some(audit) = &self.ctx.audit {
+                if let Err(e) = audit.mark_task_untrusted(self.task_id()) {
+                    tracing::warn!("could not mark task {} untrusted: {e}", self.task_id());
+                }
+            }
         }
     }
 

@@ -155,11 +155,12 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 }
             };
             let side_effects = tool.has_side_effects();
+            let changes = side_effects || tool.keeps_state();
             let per_tool = tool_permission(permissions, self.ctx.settings.soul, &step.tool);
             match decide(permissions.mode, per_tool, side_effects, &step.tool) {
                 Decision::Deny(reason) => problems.push(format!("step {n}: {reason}")),
                 Decision::Ask => needs_approval = true,
-                Decision::Allow if side_effects && self.tainted.is_some() => needs_approval = true,
+                Decision::Allow if changes && self.tainted.is_some() => needs_approval = true,
                 Decision::Allow => {}
             }
             views.push(PlanStepView {
@@ -230,7 +231,6 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     decided_by: answer.by,
                 };
             }
-            self.tainted = None;
             for choice in answer.steps {
                 let Some(step) = steps.get_mut(choice.index as usize) else {
                     continue;

@@ -180,9 +180,18 @@ pub fn verify_prompt(request: &str, steps: &[String]) -> String {
     )
 }
 
-/// The first user turn: the request, with the previous task's result as a hint.
-pub fn first_user_turn(message: &str, previous_context: Option<&str>) -> String {
+/// The first user turn: the request, with the previous task's result as a hint. A result
+/// from a task that had read untrusted input comes wrapped as untrusted data.
+pub fn first_user_turn(
+    message: &str,
+    previous_context: Option<&str>,
+    previous_untrusted: bool,
+) -> String {
     match previous_context.map(str::trim).filter(|c| !c.is_empty()) {
+        Some(context) if previous_untrusted => format!(
+            "{message}\n\n(For context only, in case the request refers to it: the previous task, which had read input the user did not type.)\n{}",
+            crate::policy::wrap_untrusted("the previous task", context)
+        ),
         Some(context) => format!(
             "{message}\n\n(For context only, in case the request refers to it: the previous task. {context})"
         ),
@@ -234,22 +243,60 @@ pub fn resumed_note(
 /// Sent, with no tools, when the iteration cap is reached.
 pub const MAX_ITERATIONS_PROMPT: &str = "Max iterations reached. Summarise everything.";
 
+/// The memory part of a task's first turn.
+pub struct Recalled {
+    pub text: String,
+    /// Some of it came from tasks that had read untrusted input (it is wrapped as such).
+    pub untrusted: bool,
+}
+
 /// What the agent remembers for this request: the long-term summary and matching facts,
-/// marked as its own notes (not the user's words). `None` when there is nothing.
-pub fn recall(summary: &str, facts: &[crate::memory::Fact]) -> Option<String> {
+/// marked as its own notes (not the user's words). Lines and facts from tasks that had
+/// read untrusted input come wrapped as untrusted data. `None` when there is nothing.
+pub fn recall(summary: &str, facts: &[crate::memory::Fact]) -> Option<Recalled> {
+    use crate::memory::UNTRUSTED_LINE;
+    use crate::policy::wrap_untrusted;
     let mut parts = Vec::new();
-    if !summary.trim().is_empty() {
+    let (marked, plain): (Vec<&str>, Vec<&str>) = summary
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .partition(|l| l.starts_with(UNTRUSTED_LINE));
+    if !plain.is_empty() {
         parts.push(format!(
             "Recent tasks (your long-term notes):\n{}",
-            summary.trim()
+            plain.join("\n")
         ));
     }
-    if !facts.is_empty() {
-        let lines: Vec<String> = facts
+    if !marked.is_empty() {
+        let lines: Vec<&str> = marked
+            .iter()
+            .map(|l| l.trim_start_matches(UNTRUSTED_LINE))
+            .collect();
+        parts.push(format!(
+            "Recent tasks that had read input the user did not type:\n{}",
+            wrap_untrusted("memory", &lines.join("\n"))
+        ));
+    }
+    let (marked_facts, plain_facts): (Vec<_>, Vec<_>) = facts.iter().partition(|f| f.untrusted);
+    if !plain_facts.is_empty() {
+        let lines: Vec<String> = plain_facts
             .iter()
             .map(|f| format!("- [{}] {}", f.id, f.text))
             .collect();
         parts.push(format!("Saved facts that may help:\n{}", lines.join("\n")));
     }
-    (!parts.is_empty()).then(|| format!("(From memory; use it if relevant.)\n{}", parts.join("\n")))
+    if !marked_facts.is_empty() {
+        let lines: Vec<String> = marked_facts
+            .iter()
+            .map(|f| format!("- [{}] {}", f.id, f.text))
+            .collect();
+        parts.push(format!(
+            "Saved facts from tasks that had read input the user did not type:\n{}",
+            wrap_untrusted("memory", &lines.join("\n"))
+        ));
+    }
+    (!parts.is_empty()).then(|| Recalled {
+        text: format!("(From memory; use it if relevant.)\n{}", parts.join("\n")),
+        untrusted: !marked.is_empty() || !marked_facts.is_empty(),
+    })
 }

@@ -1,7 +1,7 @@
 //! Untrusted observations: tool output, web pages and screen text reach the model as data,
-//! wrapped so that the text cannot pass for the user's words, and text that reads like
-//! instructions to the agent is recognised so the next side-effecting call asks the user
-//! (see the agent loop), whatever the mode or per-tool setting says.
+//! wrapped so that the text cannot pass for the user's words. Text that reads like
+//! instructions to the agent is recognised, but only as an extra warning in the approval
+//! dialog: what asks is where the text came from (`provenance`), never its phrasing.
 
 /// Wraps `content` from tool `source` as data. Anything in it that would close the wrapper
 /// is defused.
