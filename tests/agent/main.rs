@@ -7,6 +7,7 @@ mod context;
 mod faults;
 mod finish;
 mod harness;
+mod injection;
 mod memory;
 mod models;
 mod secrets;

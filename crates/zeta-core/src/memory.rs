@@ -230,7 +230,10 @@ decisions). Keep it short and self-contained."
                 .get("tags")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            match self.0.save(text.trim(), tags.trim(), None, ctx.untrusted_input) {
+            match self
+                .0
+                .save(text.trim(), tags.trim(), None, ctx.untrusted_input)
+            {
                 Ok(fact) => ToolOutput::ok(
                     format!("Saved as fact {}.", fact.id),
                     format!("remembered fact {}", fact.id),
@@ -277,7 +280,10 @@ impl Tool for MemorySearch {
                         .map(|f| {
                             let text = format!("[{}] {}", f.id, f.text);
                             if f.untrusted {
-                                crate::policy::wrap_untrusted("memory (saved after untrusted input)", &text)
+                                crate::policy::wrap_untrusted(
+                                    "memory (saved after untrusted input)",
+                                    &text,
+                                )
                             } else {
                                 text
                             }

@@ -16,6 +16,8 @@ const task = (id: number, status: Task["status"], message = `m${id}`): Task => (
   finishedAt: null,
   attempts: 0,
   interrupted: null,
+  untrusted: false,
+  previousUntrusted: false,
 });
 
 describe("upsert", () => {

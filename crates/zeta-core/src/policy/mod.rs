@@ -12,7 +12,7 @@ pub mod risk;
 
 pub use blocked::{check_command, Blocked};
 pub use injection::{instruction_like, wrap_untrusted};
-pub use provenance::reports_metadata_only;
 pub use permission::{decide, tool_permission, Decision, PermissionMode, ToolPermission};
+pub use provenance::reports_metadata_only;
 pub use rate_limit::{DefaultRateLimit, RateLimit, RateLimited, SessionCounts, TaskCounts};
 pub use risk::command_risk;

@@ -13,9 +13,8 @@ use super::blocked::programs;
 /// as untrusted output.
 const METADATA_PROGRAMS: &[&str] = &[
     "ls", "df", "du", "free", "uptime", "whoami", "id", "date", "uname", "hostname", "pwd",
-    "nproc", "wc", "stat", "which", "type", "true", "false", "test", "[", "mkdir", "touch",
-    "cp", "mv", "rm", "rmdir", "ln", "chmod", "chown", "sleep", "cd", "lscpu", "lsblk",
-    "echo", "printf",
+    "nproc", "wc", "stat", "which", "type", "true", "false", "test", "[", "mkdir", "touch", "cp",
+    "mv", "rm", "rmdir", "ln", "chmod", "chown", "sleep", "cd", "lscpu", "lsblk", "echo", "printf",
 ];
 
 /// True when every program in `command` (nested ones included) only describes the
