@@ -186,6 +186,21 @@ impl Tool for WriteFile {
             }, "required": ["path", "content"], "additionalProperties": false}),
         )
     }
+    /// The write as the shell line with the same effect on the file (`: > PATH`), so
+    /// writes the shell may not make (account files, startup files, disks) are judged
+    /// the same way.
+    fn commands(&self, arguments: &Value) -> Vec<String> {
+        let path = crate::describe::text(arguments, "path");
+        let op = if arguments.get("append").and_then(Value::as_bool) == Some(true) {
+            ">>"
+        } else {
+            ">"
+        };
+        vec![format!(
+            ": {op} {}",
+            zeta_core::policy::shell::quote_path(path)
+        )]
+    }
     fn has_side_effects(&self) -> bool {
         true
     }

@@ -82,17 +82,19 @@ impl Tool for RunCode {
         true
     }
 
-    /// A bash program is checked whole; for Python and Node, each string literal is
-    /// checked, since that is where commands for `os.system`, `subprocess` or
-    /// `child_process` are written.
+    /// The program as the command line that would run it, so the shell judge sees it
+    /// whole: a bash program as itself, Python and Node as `python3 -c` / `node -e`
+    /// one-liners (their own calls and the commands in their strings are judged).
     fn commands(&self, arguments: &Value) -> Vec<String> {
         let code = arguments
             .get("code")
             .and_then(Value::as_str)
             .unwrap_or_default();
+        let quoted = zeta_core::policy::shell::quote(code);
         match arguments.get("language").and_then(Value::as_str) {
             Some("bash") => vec![code.to_string()],
-            _ => string_literals(code),
+            Some("node") => vec![format!("node -e {quoted}")],
+            _ => vec![format!("python3 -c {quoted}")],
         }
     }
 
@@ -129,44 +131,37 @@ impl Tool for RunCode {
     }
 }
 
-/// The contents of '…', "…" and `…` literals (escapes kept as written).
-fn string_literals(code: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut chars = code.chars().peekable();
-    while let Some(c) = chars.next() {
-        if matches!(c, '\'' | '"' | '`') {
-            let mut lit = String::new();
-            while let Some(d) = chars.next() {
-                if d == '\\' {
-                    if let Some(e) = chars.next() {
-                        lit.push(e);
-                    }
-                    continue;
-                }
-                if d == c {
-                    break;
-                }
-                lit.push(d);
-            }
-            if !lit.trim().is_empty() {
-                out.push(lit);
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn commands_inside_python_strings_are_found() {
-        let found = string_literals("import os\nos.system('rm -rf ~')\nprint(\"it's fine\")");
-        assert_eq!(found, vec!["rm -rf ~".to_string(), "it's fine".to_string()]);
-        let code = RunCode.commands(&json!({"language": "python", "code": "import subprocess\nsubprocess.run(\"mkfs.ext4 /dev/sda\", shell=True)"}));
-        assert!(code
-            .iter()
-            .any(|c| zeta_core::policy::check_command(c).is_err()));
+    fn programs_are_judged_as_the_command_lines_that_run_them() {
+        use zeta_core::policy::{judge, ShellEnv, Verdict};
+        let env = ShellEnv::current(std::path::Path::new("/tmp"));
+        let judged = |language: &str, code: &str| {
+            let lines = RunCode.commands(&json!({"language": language, "code": code}));
+            lines
+                .iter()
+                .map(|l| judge(l, &env))
+                .find(|v| *v != Verdict::Allow)
+                .unwrap_or(Verdict::Allow)
+        };
+        assert!(matches!(
+            judged(
+                "python",
+                "import subprocess\nsubprocess.run(\"mkfs.ext4 /dev/sda\", shell=True)"
+            ),
+            Verdict::Block(_)
+        ));
+        assert!(matches!(
+            judged(
+                "node",
+                "require('fs').rmSync(require('os').homedir(), {recursive: true})"
+            ),
+            Verdict::Block(_)
+        ));
+        assert!(matches!(judged("bash", "rm -rf ~"), Verdict::Block(_)));
+        assert_eq!(judged("python", "print(\"it's fine\")"), Verdict::Allow);
     }
 }

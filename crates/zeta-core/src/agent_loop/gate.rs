@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::{ModelSource, Run};
 use crate::agent::ApprovalAnswer;
 use crate::model::{Model, ToolCall};
-use crate::policy::{decide, tool_permission, Decision};
+use crate::policy::{decide, judge, tool_permission, Decision, ShellEnv, Verdict};
 use crate::protocol::Event;
 use crate::tool::{Tool, ToolOutput};
 
@@ -70,7 +70,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         call: &ToolCall,
         consent: Consent,
     ) -> Result<Admitted, Refused> {
-        let tool = self.static_checks(&call.name, &call.arguments)?;
+        let (tool, unknowable) = self.static_checks(&call.name, &call.arguments)?;
         let settings = &self.ctx.settings.permissions;
         if let Err(limited) = self.agent.session.admit(
             &mut self.task_counts,
@@ -101,6 +101,13 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             decision,
             decided_by,
         };
+        if let (Some(why), false) = (&unknowable, matches!(decision, Decision::Deny(_))) {
+            // Fails closed: whatever the mode, a plan approval or a standing "approve all".
+            let reason = format!(
+                "Zeta cannot tell before it runs what this does ({why}), so only a person may approve it"
+            );
+            return self.ask_user(call, tool, Some(reason), true).await;
+        }
         if !matches!(decision, Decision::Deny(_)) && side_effects {
             if let Some(i) = self.repeats_earlier_start(call) {
                 let reason = format!(
@@ -142,12 +149,13 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
     }
 
     /// The checks that need no one: the tool exists, the arguments fit its schema, and no
-    /// command in them is blocked.
+    /// command in them is blocked (`policy::shell`). Also returns why a command's effect
+    /// cannot be known before it runs, when it cannot: such a call asks a person.
     pub(super) fn static_checks(
         &self,
         name: &str,
         arguments: &Value,
-    ) -> Result<Arc<dyn Tool>, Refused> {
+    ) -> Result<(Arc<dyn Tool>, Option<String>), Refused> {
         let Some(tool) = self.agent.tools.get(name) else {
             let output = ToolOutput::error(format!(
                 "There is no tool named `{name}`. Available tools: {}.",
@@ -162,22 +170,28 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 "validator",
             ));
         }
+        let env = ShellEnv::current(&self.agent.workdir);
+        let mut unknowable = None;
         for command in tool.commands(arguments) {
-            if let Err(blocked) = crate::policy::check_command(&command) {
-                tracing::warn!(task = self.task_id(), tool = %name, "{blocked}");
-                let output = ToolOutput {
-                    ok: false,
-                    content: format!(
-                        "{blocked}. Zeta never runs this, whatever the settings. Do not try another \
-                         spelling; tell the user what you wanted to do and why."
-                    ),
-                    summary: format!("blocked: {}", blocked.rule),
-                    images: Vec::new(),
-                };
-                return Err(Refused::new(output, "blocked", "blocklist"));
+            match judge(&command, &env) {
+                Verdict::Allow => {}
+                Verdict::Ask(why) => unknowable = unknowable.or(Some(why)),
+                Verdict::Block(blocked) => {
+                    tracing::warn!(task = self.task_id(), tool = %name, "{blocked}");
+                    let output = ToolOutput {
+                        ok: false,
+                        content: format!(
+                            "{blocked}. Zeta never runs this, whatever the settings. Do not try another \
+                             spelling; tell the user what you wanted to do and why."
+                        ),
+                        summary: format!("blocked: {}", blocked.rule),
+                        images: Vec::new(),
+                    };
+                    return Err(Refused::new(output, "blocked", "blocklist"));
+                }
             }
         }
-        Ok(Arc::clone(tool))
+        Ok((Arc::clone(tool), unknowable))
     }
 
     /// Which earlier start's call this one repeats exactly, if any.
@@ -242,7 +256,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             .and_then(|s| s.params);
         match edit {
             Some(arguments) if arguments != call.arguments => {
-                let tool = self
+                let (tool, _) = self
                     .static_checks(&call.name, &arguments)
                     .map_err(|mut r| {
                         r.output.content = format!(

@@ -148,7 +148,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 continue;
             }
             let tool = match self.static_checks(&step.tool, &step.params) {
-                Ok(tool) => tool,
+                Ok((tool, unknowable)) => {
+                    // Such a step asks a person again when it is reached.
+                    needs_approval |= unknowable.is_some();
+                    tool
+                }
                 Err(refused) => {
                     problems.push(format!("step {n}: {}", refused.output.content));
                     continue;

@@ -1,18 +1,18 @@
-//! What the agent may do: commands that never run (`blocked`), whether a call runs, asks
+//! What the agent may do: commands that never run or only a person may approve (`shell`), whether a call runs, asks
 //! first or is refused (`permission`), how often a tool may run (`rate_limit`), how risky a
 //! command is (`risk`), which observations are untrusted input (`provenance`), and how
 //! untrusted data is wrapped and instruction-like text noticed (`injection`).
 
-pub mod blocked;
 pub mod injection;
 pub mod permission;
 pub mod provenance;
 pub mod rate_limit;
 pub mod risk;
+pub mod shell;
 
-pub use blocked::{check_command, Blocked};
 pub use injection::{instruction_like, wrap_untrusted};
 pub use permission::{decide, tool_permission, Decision, PermissionMode, ToolPermission};
 pub use provenance::reports_metadata_only;
 pub use rate_limit::{DefaultRateLimit, RateLimit, RateLimited, SessionCounts, TaskCounts};
 pub use risk::command_risk;
+pub use shell::{check_command, judge, Blocked, ShellEnv, Verdict};

@@ -6,7 +6,7 @@
 //! it knows better). For the shell, only commands made of programs that describe the
 //! computer (names, sizes, counts, times, ids) are not.
 
-use super::blocked::programs;
+use super::shell::programs;
 
 /// Programs whose output describes the computer rather than relaying what files, pages or
 /// other people wrote. Anything else, a program this list does not name included, counts

@@ -2,7 +2,7 @@
 //! moves, overwrites, changes owners or modes, kills processes, or runs as root is `high`;
 //! any other command is `medium` (a command can always change something).
 
-use crate::policy::blocked::programs;
+use crate::policy::shell::programs;
 use crate::tool::Risk;
 
 /// Programs that destroy, overwrite or reconfigure.

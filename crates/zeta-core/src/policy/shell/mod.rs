@@ -1,0 +1,153 @@
+//! Judging a shell command line before it runs, on a real syntax tree (tree-sitter-bash,
+//! as codex-rs does), failing closed.
+//!
+//! Every simple command in every construct is visited: lists, pipelines, subshells,
+//! groups, functions, `if`/`for`/`while`/`case`, command and process substitution,
+//! here-documents fed to a shell, the scripts of `sh -c`/`bash -c`/`su -c`/`eval`, and the
+//! commands behind wrappers (`sudo`, `doas`, `pkexec`, `env`, `nice`, `timeout`, `xargs`,
+//! `busybox`, `find -exec`, …). Words are expanded where that can be done statically
+//! (`~`, `$HOME`, `${HOME:?}`, variables assigned earlier in the line, `$(echo ~)`, brace
+//! expansion, `$'\x..'`, `cd` before a relative target) and paths are normalised. The
+//! rules (`rules.rs`) are data: program, argument pattern, target class → block or ask.
+//!
+//! - `Block`: never runs, whatever the settings.
+//! - `Ask`: what it does cannot be known statically (a program name from a variable, a
+//!   decoded payload fed to a shell, a recursive delete of a computed path): it is never
+//!   run unattended; only a person may approve it.
+//! - `Allow`: the permission policy decides as usual.
+//!
+//! The walk is linear in the line's length (nested scripts are re-parsed at most
+//! `MAX_DEPTH` deep), and a line over `MAX_COMMAND_BYTES` is refused.
+
+mod interp;
+mod rules;
+mod targets;
+mod walk;
+mod words;
+
+#[cfg(test)]
+mod corpus;
+
+use std::path::{Path, PathBuf};
+
+/// The longest command line judged; a longer one is refused, saying why.
+pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
+
+/// Why a command was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blocked {
+    pub rule: &'static str,
+    pub reason: String,
+}
+
+impl std::fmt::Display for Blocked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "blocked ({}): {}", self.rule, self.reason)
+    }
+}
+
+/// What the judge says about a command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Allow,
+    /// Only a person may approve it; the reason says what could not be known.
+    Ask(String),
+    Block(Blocked),
+}
+
+impl Verdict {
+    /// The stronger of two verdicts: a block over an ask over an allow.
+    fn and(self, other: Verdict) -> Verdict {
+        match (self, other) {
+            (b @ Verdict::Block(_), _) | (_, b @ Verdict::Block(_)) => b,
+            (a @ Verdict::Ask(_), _) | (_, a @ Verdict::Ask(_)) => a,
+            _ => Verdict::Allow,
+        }
+    }
+}
+
+/// Where a command would run: the user's home and the working folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellEnv {
+    pub home: PathBuf,
+    pub cwd: PathBuf,
+    /// The user's login name, for `$USER` and `/home/$USER`.
+    pub user: String,
+}
+
+impl ShellEnv {
+    /// This process's home and user, with commands running in `cwd`.
+    pub fn current(cwd: &Path) -> Self {
+        let home = std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/root"));
+        let user = std::env::var("USER")
+            .ok()
+            .filter(|u| !u.is_empty())
+            .or_else(|| home.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default();
+        Self {
+            home,
+            cwd: cwd.to_path_buf(),
+            user,
+        }
+    }
+}
+
+/// Judges one command line (or a whole script) as `bash -c` would run it in `env`.
+pub fn judge(line: &str, env: &ShellEnv) -> Verdict {
+    if line.len() > MAX_COMMAND_BYTES {
+        return Verdict::Block(Blocked {
+            rule: "too long",
+            reason: format!(
+                "the command is {} bytes, over the {MAX_COMMAND_BYTES} bytes Zeta checks; write \
+                 long content with write_file, or split the work into shorter commands",
+                line.len()
+            ),
+        });
+    }
+    walk::Walker::new(env).script(line)
+}
+
+/// `text` as one shell word in single quotes.
+pub fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// A path as a shell word, with a leading `~/` left for the shell to expand.
+pub fn quote_path(path: &str) -> String {
+    match path.strip_prefix("~/") {
+        Some(rest) => format!("~/{}", quote(rest)),
+        None if path == "~" => "~".to_string(),
+        None => quote(path),
+    }
+}
+
+/// `Err` when `line` never runs (judged as if run in the home folder); a line that would
+/// only ask is `Ok`. For callers that only need the blocklist.
+pub fn check_command(line: &str) -> Result<(), Blocked> {
+    let env = ShellEnv::current(Path::new("/"));
+    let env = ShellEnv {
+        cwd: env.home.clone(),
+        ..env
+    };
+    match judge(line, &env) {
+        Verdict::Block(b) => Err(b),
+        _ => Ok(()),
+    }
+}
+
+/// The programs a command line runs (base names, wrappers such as `sudo` unwrapped and
+/// `sudo` itself kept), and whether output is redirected into a file. Used to label a
+/// command's risk and to tell output that only describes the computer.
+pub fn programs(line: &str) -> (Vec<String>, bool) {
+    if line.len() > MAX_COMMAND_BYTES {
+        return (Vec::new(), true);
+    }
+    let env = ShellEnv::current(Path::new("/"));
+    let mut walker = walk::Walker::new(&env);
+    walker.collect_programs = true;
+    let _ = walker.script(line);
+    (walker.programs, walker.writes)
+}
