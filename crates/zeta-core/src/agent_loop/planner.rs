@@ -452,3 +452,37 @@ mod tests {
         assert!(leaked_tool_call("The answer is {42}.", &known, "x").is_none());
     }
 }
+
+/// Fuzzing the planner-output parsers: any text the model sends gets a step, a hint or a
+/// verdict; no panic, no hang (a fixed number of cases).
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    const JSONISH: &str = "[a-z{}\\[\\]\":,\\\\ \\n0-9`<>/_-]{0,300}";
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_reply_is_parsed_without_a_panic(text in JSONISH) {
+            let _ = parse_plan(&text, "c");
+            let _ = parse_verdict(&text, "c");
+            let _ = leaked_tool_call(&text, &["shell", "read_file"], "c");
+            let _ = reply_of(&text);
+        }
+
+        #[test]
+        fn plans_with_random_fields_are_parsed_without_a_panic(
+            command in JSONISH, tool in "[a-z_]{0,12}", done in any::<bool>(), junk in JSONISH
+        ) {
+            let text = format!(
+                "{junk}{{\"command\": {}, \"tool\": {}, \"args\": {{\"command\": {}}}, \"reply\": {}, \"done\": {done}}}{junk}",
+                serde_json::json!(command), serde_json::json!(tool), serde_json::json!(command), serde_json::json!(junk)
+            );
+            let _ = parse_plan(&text, "c");
+            let _ = leaked_tool_call(&format!("```json\n{text}\n```"), &["shell", tool.as_str()], "c");
+        }
+    }
+}

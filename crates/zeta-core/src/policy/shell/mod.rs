@@ -27,6 +27,8 @@ mod words;
 
 #[cfg(test)]
 mod corpus;
+#[cfg(test)]
+mod fuzz;
 
 use std::path::{Path, PathBuf};
 

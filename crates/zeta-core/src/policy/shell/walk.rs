@@ -54,6 +54,11 @@ pub struct Walker<'e> {
     /// is found to do counts, a parse error does not.
     pub lenient: usize,
     verdict: Verdict,
+    /// The substitutions of the script being walked, by their node's byte range: an
+    /// argument of a substitution is expanded for its value and then walked as a command,
+    /// and without this every level of `$($($(…)))` would double the work. Each nested
+    /// script has its own.
+    substituted: HashMap<(usize, usize), Word>,
 }
 
 impl<'e> Walker<'e> {
@@ -82,6 +87,7 @@ impl<'e> Walker<'e> {
             writes: false,
             lenient: 0,
             verdict: Verdict::Allow,
+            substituted: HashMap::new(),
         }
     }
 
@@ -129,8 +135,10 @@ impl<'e> Walker<'e> {
             })
             .collect();
         self.depth += 1;
+        let outer = std::mem::take(&mut self.substituted);
         let root = tree.root_node();
         self.node(root, text);
+        self.substituted = outer;
         self.depth -= 1;
         for (name, old) in saved {
             match old {
@@ -536,6 +544,10 @@ impl<'e> Walker<'e> {
     /// (`echo`/`printf` of literal words, `pwd`, `realpath`, `whoami`).
     fn substitution(&mut self, n: Node, src: &str) -> Word {
         let raw = text(n, src);
+        let key = (n.start_byte(), n.end_byte());
+        if let Some(w) = self.substituted.get(&key) {
+            return w.clone();
+        }
         let before = self.downloads_seen;
         let kids = named(n);
         let single = match kids.as_slice() {
@@ -591,6 +603,7 @@ impl<'e> Walker<'e> {
             None => Word::unknown(raw),
         };
         w.fetched = self.downloads_seen > before;
+        self.substituted.insert(key, w.clone());
         w
     }
 }
