@@ -81,6 +81,7 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
         voice::hotkey(home, settings.as_ref().ok().map(|l| &l.settings)),
         llm_check(home, settings.as_ref().ok().map(|l| &l.settings)),
         secrets_check(home),
+        confinement_check(),
     ];
     checks.retain(|c| !c.detail.is_empty());
     if json {
@@ -105,6 +106,28 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Whether the kernel confines what commands write (Landlock).
+fn confinement_check() -> Check {
+    match zeta_tools::confine::support() {
+        zeta_tools::confine::Support::Available => check(
+            "confine",
+            Level::Ok,
+            "commands may write only in your home (not its startup files, keys or settings), \
+             their task's folder and /tmp (Landlock)",
+            None,
+        ),
+        zeta_tools::confine::Support::Missing(why) => check(
+            "confine",
+            Level::Warn,
+            format!(
+                "commands run unconfined: {why}; Zeta asks before every write it can see \
+                 outside your home"
+            ),
+            Some("use Linux 6.2 or later with Landlock enabled (lsm=landlock,… on the kernel command line)"),
+        ),
     }
 }
 

@@ -40,7 +40,7 @@ pub mod tool;
 pub mod worker;
 
 pub use agent::{Agent, AgentOutcome, CancelToken, TaskContext, Unconfigured};
-pub use agent_loop::AgentLoop;
+pub use agent_loop::{AgentLoop, Confinement};
 pub use error::CoreError;
 pub use home::ZetaHome;
 pub use protocol::{Event, Op, WorkerState};

@@ -30,6 +30,10 @@ pub struct ToolContext {
     /// The task has read input the user did not type: what a tool keeps for later tasks
     /// (a saved fact) is marked untrusted.
     pub untrusted_input: bool,
+    /// Where the processes this call starts may write (`policy::writable`); `None` runs
+    /// them unconfined (the user approved this call's writes outside, or the kernel
+    /// cannot confine).
+    pub confine: Option<Arc<crate::policy::Writable>>,
 }
 
 /// What a tool call produced.

@@ -8,9 +8,11 @@
 //! - [`screen`]: screenshot (capture, downscale, encode, coordinate mapping).
 //! - [`input`]: mouse and keyboard.
 //! - [`capture`]: capped output capture (head and tail kept, binary detected).
+//! - [`confine`]: Landlock confinement of the processes `shell` and `run_code` start.
 //! - [`environment`]: the snapshot of the computer that opens each task's prompt.
 
 pub mod capture;
+pub mod confine;
 mod describe;
 pub mod environment;
 pub mod files;
@@ -69,6 +71,10 @@ pub fn configure<S: zeta_core::agent_loop::ModelSource>(
         zeta_core::AgentLoop::new(models, tools, home.root().join("souls"), workdir)
             .with_memory(memory)
             .with_outputs_dir(home.root().join("outputs"))
-            .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir))),
+            .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir)))
+            .with_confinement(zeta_core::Confinement {
+                zeta_home: home.root().to_path_buf(),
+                enforced: confine::support() == confine::Support::Available,
+            }),
     )
 }

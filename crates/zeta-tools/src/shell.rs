@@ -115,16 +115,23 @@ pub async fn run_process(
     workdir: &std::path::Path,
     ctx: &ToolContext,
 ) -> ToolOutput {
-    let mut child = match Command::new(program)
+    let mut command = Command::new(program);
+    command
         .args(argv)
         .current_dir(workdir)
         .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-    {
+        .kill_on_drop(true);
+    if let Some(writable) = &ctx.confine {
+        match crate::confine::rules(writable) {
+            Ok(rules) => crate::confine::apply(&mut command, rules),
+            // Fails closed: an unconfined run needs the user's approval.
+            Err(e) => return ToolOutput::error(format!("{shown}: not run: {e}")),
+        }
+    }
+    let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
             return ToolOutput::error(format!(

@@ -36,6 +36,7 @@ fn ctx(dir: &Path, shot: ScreenshotSettings) -> ToolContext {
     std::mem::forget(_tx);
     ToolContext {
         untrusted_input: false,
+        confine: None,
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: 10_000,

@@ -24,6 +24,7 @@ fn context(
     let sink = Arc::clone(&streamed);
     let ctx = ToolContext {
         untrusted_input: false,
+        confine: None,
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: timeout_ms,

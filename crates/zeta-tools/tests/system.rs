@@ -15,6 +15,7 @@ fn ctx(dir: &Path, max_output: usize) -> ToolContext {
     std::mem::forget(tx);
     ToolContext {
         untrusted_input: false,
+        confine: None,
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: 10_000,

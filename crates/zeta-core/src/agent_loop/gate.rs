@@ -8,6 +8,7 @@
 //! approved that exact call or plan earlier in the task. Only the user's own message
 //! clears the mark; approving one call does not.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -15,7 +16,7 @@ use serde_json::Value;
 use super::{ModelSource, Run};
 use crate::agent::ApprovalAnswer;
 use crate::model::{Model, ToolCall};
-use crate::policy::{decide, judge, tool_permission, Decision, ShellEnv, Verdict};
+use crate::policy::{decide, judge_with_writes, tool_permission, Decision, ShellEnv, Verdict};
 use crate::protocol::Event;
 use crate::tool::{Tool, ToolOutput};
 
@@ -27,6 +28,18 @@ pub(super) struct Admitted {
     pub edited: bool,
     pub decision: &'static str,
     pub decided_by: &'static str,
+    /// The user approved its writes outside the writable set: its processes run
+    /// unconfined.
+    pub unconfined: bool,
+}
+
+/// What the checks that need no one found about a call.
+pub(super) struct Checked {
+    pub tool: Arc<dyn Tool>,
+    /// Why what it does cannot be known before it runs, when it cannot.
+    pub unknowable: Option<String>,
+    /// The paths it names that it would write outside the writable set.
+    pub outside: Vec<PathBuf>,
 }
 
 /// A call that does not run: what the model reads, and the audit's decision and decider.
@@ -70,7 +83,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         call: &ToolCall,
         consent: Consent,
     ) -> Result<Admitted, Refused> {
-        let (tool, unknowable) = self.static_checks(&call.name, &call.arguments)?;
+        let Checked {
+            tool,
+            unknowable,
+            outside,
+        } = self.static_checks(&call.name, &call.arguments)?;
         let settings = &self.ctx.settings.permissions;
         if let Err(limited) = self.agent.session.admit(
             &mut self.task_counts,
@@ -100,6 +117,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             edited: false,
             decision,
             decided_by,
+            unconfined: false,
         };
         if let (Some(why), false) = (&unknowable, matches!(decision, Decision::Deny(_))) {
             // Fails closed: whatever the mode, a plan approval or a standing "approve all".
@@ -121,6 +139,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 }
                 return answer;
             }
+        }
+        if !outside.is_empty() && !matches!(decision, Decision::Deny(_)) {
+            return self.admit_outside(call, tool, consent, &outside).await;
         }
         match decision {
             Decision::Deny(reason) => {
@@ -148,14 +169,53 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         }
     }
 
+    /// A call that writes outside the writable set runs only with the user's approval of
+    /// it (asked now, or given earlier in the task, alone or in a plan), and then runs
+    /// unconfined; even in `auto` mode.
+    async fn admit_outside(
+        &mut self,
+        call: &ToolCall,
+        tool: Arc<dyn Tool>,
+        consent: Consent,
+        outside: &[PathBuf],
+    ) -> Result<Admitted, Refused> {
+        let unconfined = |decision| Admitted {
+            tool: Arc::clone(&tool),
+            arguments: call.arguments.clone(),
+            edited: false,
+            decision,
+            decided_by: "user",
+            unconfined: true,
+        };
+        if consent == Consent::PlanApproved || self.in_approved_plan(call) {
+            return Ok(unconfined("plan-approved"));
+        }
+        if self.user_approved(call) {
+            return Ok(unconfined("asked-approved"));
+        }
+        let paths: Vec<String> = outside.iter().map(|p| p.display().to_string()).collect();
+        let allowed = self
+            .writable
+            .as_ref()
+            .map(|w| w.describe())
+            .unwrap_or_default();
+        let reason = format!(
+            "it writes outside the folders Zeta lets commands change on their own ({allowed}): {}. \
+             Approving runs this call without that limit",
+            paths.join(", ")
+        );
+        let mut admitted = self
+            .ask_user(call, Arc::clone(&tool), Some(reason), false)
+            .await?;
+        admitted.unconfined = true;
+        Ok(admitted)
+    }
+
     /// The checks that need no one: the tool exists, the arguments fit its schema, and no
     /// command in them is blocked (`policy::shell`). Also returns why a command's effect
-    /// cannot be known before it runs, when it cannot: such a call asks a person.
-    pub(super) fn static_checks(
-        &self,
-        name: &str,
-        arguments: &Value,
-    ) -> Result<(Arc<dyn Tool>, Option<String>), Refused> {
+    /// cannot be known before it runs, when it cannot (such a call asks a person), and the
+    /// paths it names outside the writable set.
+    pub(super) fn static_checks(&self, name: &str, arguments: &Value) -> Result<Checked, Refused> {
         let Some(tool) = self.agent.tools.get(name) else {
             let output = ToolOutput::error(format!(
                 "There is no tool named `{name}`. Available tools: {}.",
@@ -172,8 +232,17 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         }
         let env = ShellEnv::current(&self.agent.workdir);
         let mut unknowable = None;
+        let mut outside: Vec<PathBuf> = Vec::new();
         for command in tool.commands(arguments) {
-            match judge(&command, &env) {
+            let (verdict, writes) = judge_with_writes(&command, &env);
+            if let Some(writable) = &self.writable {
+                for path in writes {
+                    if !writable.allows(&path, &env.cwd) && !outside.contains(&path) {
+                        outside.push(path);
+                    }
+                }
+            }
+            match verdict {
                 Verdict::Allow => {}
                 Verdict::Ask(why) => unknowable = unknowable.or(Some(why)),
                 Verdict::Block(blocked) => {
@@ -191,7 +260,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 }
             }
         }
-        Ok((Arc::clone(tool), unknowable))
+        Ok(Checked {
+            tool: Arc::clone(tool),
+            unknowable,
+            outside,
+        })
     }
 
     /// Which earlier start's call this one repeats exactly, if any.
@@ -256,21 +329,22 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             .and_then(|s| s.params);
         match edit {
             Some(arguments) if arguments != call.arguments => {
-                let (tool, _) = self
-                    .static_checks(&call.name, &arguments)
-                    .map_err(|mut r| {
-                        r.output.content = format!(
-                            "Your call, as the user edited it, was not run: {}",
-                            r.output.content
-                        );
-                        r
-                    })?;
+                let Checked { tool, .. } =
+                    self.static_checks(&call.name, &arguments)
+                        .map_err(|mut r| {
+                            r.output.content = format!(
+                                "Your call, as the user edited it, was not run: {}",
+                                r.output.content
+                            );
+                            r
+                        })?;
                 Ok(Admitted {
                     tool,
                     arguments,
                     edited: true,
                     decision: "asked-approved",
                     decided_by: "user",
+                    unconfined: false,
                 })
             }
             _ => Ok(Admitted {
@@ -279,6 +353,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 edited: false,
                 decision: "asked-approved",
                 decided_by: "user",
+                unconfined: false,
             }),
         }
     }
@@ -331,4 +406,26 @@ pub(super) fn denied_output(answer: &Answer, timeout_secs: u32) -> ToolOutput {
         summary: "denied".into(),
         images: Vec::new(),
     }
+}
+
+/// Whether a failed call's output reads like the OS refused a write.
+pub(super) fn looks_refused(output: &str) -> bool {
+    [
+        "Permission denied",
+        "Operation not permitted",
+        "Read-only file system",
+    ]
+    .iter()
+    .any(|m| output.contains(m))
+}
+
+/// What the model reads after a confined call failed that way.
+pub(super) fn confinement_note(writable: Option<&crate::policy::Writable>) -> String {
+    let allowed = writable.map(|w| w.describe()).unwrap_or_default();
+    format!(
+        "\n\n[Zeta] This command ran confined: it may change files only in {allowed}. If it \
+         must write somewhere else, run it again with that path written out in the command \
+         (as the destination of cp, tee or a redirection, or the path of write_file): Zeta \
+         will then ask the user, and run it unconfined if they approve."
+    )
 }

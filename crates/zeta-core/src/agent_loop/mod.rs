@@ -84,6 +84,18 @@ pub struct AgentLoop<S> {
     environment: Option<Environment>,
     /// Where the full text of compressed tool outputs is kept (`<dir>/task-<id>/<call>.txt`).
     outputs_dir: Option<PathBuf>,
+    /// Where tool processes may write (`policy::writable`); `None`: no write checks.
+    confinement: Option<Confinement>,
+}
+
+/// How the tools' writes are confined (see `policy::writable`).
+#[derive(Debug, Clone)]
+pub struct Confinement {
+    /// Zeta's own home, protected like the user's startup files.
+    pub zeta_home: PathBuf,
+    /// The OS enforces it on tool processes (Landlock). Without it only the gate's check
+    /// of the paths a call names stands.
+    pub enforced: bool,
 }
 
 /// Gathers the environment snapshot: OS, session, screen, folder, processes, memory, disk.
@@ -103,7 +115,15 @@ impl<S: ModelSource> AgentLoop<S> {
             memory: None,
             environment: None,
             outputs_dir: None,
+            confinement: None,
         }
+    }
+
+    /// Confines what tool calls write: paths a call names outside the writable set ask
+    /// first, and with `enforced`, tool processes are confined by the OS.
+    pub fn with_confinement(mut self, confinement: Confinement) -> Self {
+        self.confinement = Some(confinement);
+        self
     }
 
     /// Keeps the full text of compressed tool outputs under `dir`.
@@ -218,6 +238,8 @@ struct Run<'a, S, M> {
     /// Side-effecting calls (tool, arguments) that ran, or were cut short, in an earlier
     /// start of this task (after a crash or a signal): repeating one asks a person.
     earlier_calls: Vec<(String, Value)>,
+    /// Where this task's tool processes may write, when writes are confined.
+    writable: Option<Arc<crate::policy::Writable>>,
 }
 
 /// The tools the planner protocol offers: all of them, except for the `local` provider,
@@ -314,6 +336,14 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             last_reply: None,
             plan_schema,
             earlier_calls,
+            writable: agent.confinement.as_ref().map(|c| {
+                let home = crate::policy::ShellEnv::current(&agent.workdir).home;
+                Arc::new(crate::policy::Writable::new(
+                    &home,
+                    &agent.workdir,
+                    &c.zeta_home,
+                ))
+            }),
         }
     }
 
@@ -929,6 +959,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             images_supported: self.model.supports_images(),
             screenshot: self.ctx.settings.screenshot.clone(),
             untrusted_input: self.tainted.is_some(),
+            confine: self.writable.clone().filter(|_| {
+                !admitted.unconfined && self.agent.confinement.as_ref().is_some_and(|c| c.enforced)
+            }),
             on_output: Arc::new(move |chunk: &str| {
                 let _ = events.send(Event::ToolOutput {
                     task_id,
@@ -938,6 +971,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             }),
         };
         let mut output = admitted.tool.run(admitted.arguments.clone(), &ctx).await;
+        if ctx.confine.is_some() && !output.ok && gate::looks_refused(&output.content) {
+            output
+                .content
+                .push_str(&gate::confinement_note(ctx.confine.as_deref()));
+        }
         self.complete_audit(row, &output);
         if let Some(image) = output.images.last() {
             self.last_screenshot = Some(image.clone());

@@ -148,10 +148,12 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 continue;
             }
             let tool = match self.static_checks(&step.tool, &step.params) {
-                Ok((tool, unknowable)) => {
+                Ok(checked) => {
                     // Such a step asks a person again when it is reached.
-                    needs_approval |= unknowable.is_some();
-                    tool
+                    needs_approval |= checked.unknowable.is_some();
+                    // Writes outside the writable set need the plan's approval.
+                    needs_approval |= !checked.outside.is_empty();
+                    checked.tool
                 }
                 Err(refused) => {
                     problems.push(format!("step {n}: {}", refused.output.content));

@@ -99,8 +99,13 @@ impl ShellEnv {
 
 /// Judges one command line (or a whole script) as `bash -c` would run it in `env`.
 pub fn judge(line: &str, env: &ShellEnv) -> Verdict {
+    judge_with_writes(line, env).0
+}
+
+/// `judge`, and the paths the line writes that are known before it runs (absolute).
+pub fn judge_with_writes(line: &str, env: &ShellEnv) -> (Verdict, Vec<PathBuf>) {
     if line.len() > MAX_COMMAND_BYTES {
-        return Verdict::Block(Blocked {
+        let verdict = Verdict::Block(Blocked {
             rule: "too long",
             reason: format!(
                 "the command is {} bytes, over the {MAX_COMMAND_BYTES} bytes Zeta checks; write \
@@ -108,8 +113,11 @@ pub fn judge(line: &str, env: &ShellEnv) -> Verdict {
                 line.len()
             ),
         });
+        return (verdict, Vec::new());
     }
-    walk::Walker::new(env).script(line)
+    let mut walker = walk::Walker::new(env);
+    let verdict = walker.script(line);
+    (verdict, walker.write_targets)
 }
 
 /// `text` as one shell word in single quotes.

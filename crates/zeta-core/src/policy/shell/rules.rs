@@ -534,6 +534,7 @@ fn judge_program(walker: &mut Walker, path: &str, args: &[Word], stdin: Stdin) -
         return Stdin::Unknown;
     }
     apply_rules(walker, &program, args);
+    note_writes(walker, &program, args);
     for (programs, check) in SPECIAL {
         if programs.contains(&program.as_str()) {
             if let Some(v) = check(walker, &program, args) {
@@ -601,6 +602,35 @@ fn apply_rules(walker: &mut Walker, program: &str, args: &[Word]) {
                 None => {}
             }
         }
+    }
+}
+
+/// Programs whose operands it writes: all of them, or only the last (the destination).
+const WRITES_ALL: &[&str] = &[
+    "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "truncate", "tee", "chmod", "chown",
+    "chgrp", "mkfifo", "mknod",
+];
+const WRITES_LAST: &[&str] = &["cp", "mv", "install", "ln", "rsync", "dd"];
+
+/// Notes the paths `program` writes that are known now (see `Walker::write_targets`).
+fn note_writes(walker: &mut Walker, program: &str, args: &[Word]) {
+    let ops = operands(args);
+    let written: Vec<Word> = if WRITES_ALL.contains(&program) {
+        // chmod/chown: the first operand is the mode or owner.
+        let skip = usize::from(matches!(program, "chmod" | "chown" | "chgrp"));
+        ops.into_iter().skip(skip).cloned().collect()
+    } else if program == "dd" {
+        args.iter()
+            .filter(|w| w.single().is_some_and(|a| a.starts_with("of=")))
+            .map(|w| strip_key(w, "of="))
+            .collect()
+    } else if WRITES_LAST.contains(&program) {
+        ops.last().map(|w| (*w).clone()).into_iter().collect()
+    } else {
+        Vec::new()
+    };
+    for w in &written {
+        walker.note_writes(w);
     }
 }
 

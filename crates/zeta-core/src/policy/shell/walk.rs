@@ -50,6 +50,9 @@ pub struct Walker<'e> {
     pub collect_programs: bool,
     pub programs: Vec<String>,
     pub writes: bool,
+    /// The paths it writes that are known before it runs (redirections, `tee`, `cp`'s
+    /// destination, `touch`, `rm`…), absolute; for the write confinement's check.
+    pub write_targets: Vec<PathBuf>,
     /// Walking text that may not be shell at all (a string in a Python program): what it
     /// is found to do counts, a parse error does not.
     pub lenient: usize,
@@ -85,6 +88,7 @@ impl<'e> Walker<'e> {
             collect_programs: false,
             programs: Vec::new(),
             writes: false,
+            write_targets: Vec::new(),
             lenient: 0,
             verdict: Verdict::Allow,
             substituted: HashMap::new(),
@@ -286,6 +290,7 @@ impl<'e> Walker<'e> {
         let target = self.word(dest, src);
         if op.contains('>') && !op.contains('&') || op == "&>" || op == "&>>" {
             self.writes |= target.single() != Some("/dev/null");
+            self.note_writes(&target);
             if downloader {
                 if let (Some(value), Some(cwd)) = (target.single(), self.cwd.clone()) {
                     self.downloaded.push(normalize(value, &cwd));
@@ -294,6 +299,14 @@ impl<'e> Walker<'e> {
             let append = op.contains(">>");
             let verdict = rules::write_to(self, &target, append, "redirecting output");
             self.find(verdict);
+        }
+    }
+
+    /// Notes the known values of `target` as paths written.
+    pub fn note_writes(&mut self, target: &Word) {
+        if let (Some(values), Some(cwd)) = (&target.values, &self.cwd) {
+            let paths: Vec<PathBuf> = values.iter().map(|v| normalize(v, cwd)).collect();
+            self.write_targets.extend(paths);
         }
     }
 
