@@ -11,28 +11,15 @@
 //! entry, but creating or deleting an entry directly in the home (or in a split folder)
 //! needs an approval.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-/// Paths under the home that tool processes never write unasked: what a login or a new
-/// shell runs, keys, and configuration that starts programs.
+/// Paths under the home that tool processes never write unasked, beside the startup
+/// files (`shell::HOME_STARTUP`): keys, and configuration that starts programs.
 pub const PROTECTED_IN_HOME: &[&str] = &[
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".bash_logout",
-    ".profile",
-    ".zshrc",
-    ".zprofile",
-    ".zshenv",
-    ".zlogin",
     ".zlogout",
     ".cshrc",
     ".tcshrc",
     ".login",
-    ".xprofile",
-    ".xinitrc",
-    ".xsession",
-    ".xsessionrc",
     ".pam_environment",
     ".ssh",
     ".gnupg",
@@ -90,7 +77,11 @@ impl Writable {
     /// `zeta_home` (settings, database) is protected too.
     pub fn new(home: &Path, task_folder: &Path, zeta_home: &Path) -> Self {
         let home = lexical(home);
-        let mut protected: Vec<PathBuf> = PROTECTED_IN_HOME.iter().map(|p| home.join(p)).collect();
+        let mut protected: Vec<PathBuf> = super::shell::HOME_STARTUP
+            .iter()
+            .chain(PROTECTED_IN_HOME)
+            .map(|p| home.join(p))
+            .collect();
         protected.push(lexical(zeta_home));
         let mut roots: Vec<PathBuf> = TEMPORARY.iter().map(PathBuf::from).collect();
         let folder = lexical(task_folder);
@@ -225,18 +216,8 @@ impl Writable {
 }
 
 /// `path` with `.` and `..` resolved by their text (no file system access).
-pub fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::from("/");
-    for c in path.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::Normal(part) => out.push(part),
-            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
-        }
-    }
-    out
+fn lexical(path: &Path) -> PathBuf {
+    super::shell::normalize(&path.to_string_lossy(), Path::new("/"))
 }
 
 #[cfg(test)]

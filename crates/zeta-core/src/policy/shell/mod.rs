@@ -32,6 +32,9 @@ mod fuzz;
 
 use std::path::{Path, PathBuf};
 
+pub use targets::HOME_STARTUP;
+pub use words::normalize;
+
 /// The longest command line judged; a longer one is refused, saying why.
 pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
 

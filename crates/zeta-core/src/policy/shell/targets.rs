@@ -48,7 +48,8 @@ const ACCOUNT_FILES: &[&str] = &[
     "/etc/subgid",
 ];
 
-const HOME_STARTUP: &[&str] = &[
+/// Files under the home that a login or a new shell runs (relative to the home).
+pub const HOME_STARTUP: &[&str] = &[
     ".bashrc",
     ".bash_profile",
     ".bash_login",
