@@ -76,15 +76,15 @@ impl Writable {
     /// The set for a task running in `task_folder`, for the user whose home is `home`;
     /// `zeta_home` (settings, database) is protected too.
     pub fn new(home: &Path, task_folder: &Path, zeta_home: &Path) -> Self {
-        let home = lexical(home);
+        let home = resolved(home);
         let mut protected: Vec<PathBuf> = super::shell::HOME_STARTUP
             .iter()
             .chain(PROTECTED_IN_HOME)
             .map(|p| home.join(p))
             .collect();
-        protected.push(lexical(zeta_home));
+        protected.push(resolved(zeta_home));
         let mut roots: Vec<PathBuf> = TEMPORARY.iter().map(PathBuf::from).collect();
-        let folder = lexical(task_folder);
+        let folder = resolved(task_folder);
         let usable = !home.starts_with(&folder)
             && !protected
                 .iter()
@@ -125,7 +125,7 @@ impl Writable {
     /// Whether a confined process can write `path` (absolute, or relative to `cwd`): the
     /// same answer the OS will give, as far as it can be known before the call.
     pub fn allows(&self, path: &Path, cwd: &Path) -> bool {
-        let path = lexical(&cwd.join(path));
+        let path = resolved(&cwd.join(path));
         if self.is_protected(&path) {
             return false;
         }
@@ -215,9 +215,25 @@ impl Writable {
     }
 }
 
-/// `path` with `.` and `..` resolved by their text (no file system access).
-fn lexical(path: &Path) -> PathBuf {
-    super::shell::normalize(&path.to_string_lossy(), Path::new("/"))
+/// `path` as the OS will find it: links followed as far as the path exists (a link in a
+/// writable folder pointing at `~/.bashrc` is `~/.bashrc`), the rest normalised by its
+/// text.
+fn resolved(path: &Path) -> PathBuf {
+    let lexical = super::shell::normalize(&path.to_string_lossy(), Path::new("/"));
+    let mut existing = lexical.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            return rest.iter().rev().fold(real, |p, part| p.join(part));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => return lexical,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -270,6 +286,11 @@ mod tests {
         assert!(!yes("/etc/passwd"));
         assert!(!yes("/dev/vda"));
         assert!(!yes(&h.display().to_string()));
+        std::os::unix::fs::symlink(h.join(".bashrc"), h.join("projects/rc")).unwrap();
+        assert!(
+            !yes("projects/rc"),
+            "a link to a startup file is the startup file"
+        );
     }
 
     #[test]
