@@ -11,6 +11,7 @@ mod harness;
 mod injection;
 mod memory;
 mod models;
+mod sandbox;
 mod secrets;
 
 use std::process::Command;

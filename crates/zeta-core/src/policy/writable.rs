@@ -32,6 +32,19 @@ pub const PROTECTED_IN_HOME: &[&str] = &[
     ".config/fish",
 ];
 
+/// What Zeta keeps in its home that a command must not change: its settings (the
+/// permissions among them), the database (queue, audit, memory), keys, souls, the socket.
+const ZETA_FILES: &[&str] = &[
+    "settings.json",
+    "zeta.db",
+    "zeta.db-wal",
+    "zeta.db-shm",
+    "secrets.json",
+    "souls",
+    "control.sock",
+    "worker.lock",
+];
+
 /// Trees outside the home that are always writable.
 pub const TEMPORARY: &[&str] = &["/tmp", "/var/tmp", "/dev/shm"];
 
@@ -82,7 +95,13 @@ impl Writable {
             .chain(PROTECTED_IN_HOME)
             .map(|p| home.join(p))
             .collect();
-        protected.push(resolved(zeta_home));
+        let zeta_home = resolved(zeta_home);
+        if home.starts_with(&zeta_home) {
+            // Zeta's home holds the user's (ZETA_HOME=$HOME): only Zeta's own files.
+            protected.extend(ZETA_FILES.iter().map(|f| zeta_home.join(f)));
+        } else {
+            protected.push(zeta_home);
+        }
         let mut roots: Vec<PathBuf> = TEMPORARY.iter().map(PathBuf::from).collect();
         let folder = resolved(task_folder);
         let usable = !home.starts_with(&folder)
@@ -318,6 +337,17 @@ mod tests {
                 never.display()
             );
         }
+    }
+
+    #[test]
+    fn a_zeta_home_that_holds_the_home_protects_only_zetas_files() {
+        let dir = home_outside_tmp();
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(home.join("projects")).unwrap();
+        let w = Writable::new(&home, &home, &home);
+        assert!(w.allows(Path::new("projects/x"), &home));
+        assert!(!w.allows(Path::new("settings.json"), &home));
+        assert!(!w.allows(Path::new("zeta.db"), &home));
     }
 
     #[test]
