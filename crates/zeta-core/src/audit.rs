@@ -43,6 +43,99 @@ pub struct AuditEntry {
     pub state: String,
 }
 
+/// What was decided about a call: the audit's `decision` column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallDecision {
+    /// The policy let it run.
+    Allowed,
+    /// It was a step of a plan the user approved.
+    PlanApproved,
+    /// The user was asked and said yes.
+    AskedApproved,
+    /// The user was asked and said no (or nobody answered).
+    AskedDenied,
+    /// The permission settings refuse it.
+    Denied,
+    /// It never runs (`policy::shell`).
+    Blocked,
+    /// No such tool, or arguments that do not fit its schema.
+    Invalid,
+    RateLimited,
+}
+
+impl CallDecision {
+    const ALL: [CallDecision; 8] = [
+        CallDecision::Allowed,
+        CallDecision::PlanApproved,
+        CallDecision::AskedApproved,
+        CallDecision::AskedDenied,
+        CallDecision::Denied,
+        CallDecision::Blocked,
+        CallDecision::Invalid,
+        CallDecision::RateLimited,
+    ];
+
+    /// The text stored in the database and shown in the UI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallDecision::Allowed => "allowed",
+            CallDecision::PlanApproved => "plan-approved",
+            CallDecision::AskedApproved => "asked-approved",
+            CallDecision::AskedDenied => "asked-denied",
+            CallDecision::Denied => "denied",
+            CallDecision::Blocked => "blocked",
+            CallDecision::Invalid => "invalid",
+            CallDecision::RateLimited => "rate-limited",
+        }
+    }
+
+    /// The decision a stored text stands for.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|d| d.as_str() == text)
+    }
+
+    /// The call was cleared to run.
+    pub fn lets_run(self) -> bool {
+        matches!(
+            self,
+            CallDecision::Allowed | CallDecision::PlanApproved | CallDecision::AskedApproved
+        )
+    }
+}
+
+/// Who decided: the audit's `decided_by` column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decider {
+    /// The permission policy (mode and per-tool settings).
+    Policy,
+    User,
+    /// Nobody answered in time.
+    Timeout,
+    /// The task was cancelled while asking.
+    Cancel,
+    /// Nobody could be asked (the approval channel closed).
+    Nobody,
+    Blocklist,
+    Validator,
+    RateLimit,
+}
+
+impl Decider {
+    /// The text stored in the database and shown in the UI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decider::Policy => "policy",
+            Decider::User => "user",
+            Decider::Timeout => "timeout",
+            Decider::Cancel => "cancel",
+            Decider::Nobody => "nobody",
+            Decider::Blocklist => "blocklist",
+            Decider::Validator => "validator",
+            Decider::RateLimit => "rate-limit",
+        }
+    }
+}
+
 /// How a call that started ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallState {
@@ -89,8 +182,8 @@ impl AuditLog {
         call_id: &str,
         tool: &str,
         arguments: &serde_json::Value,
-        decision: &str,
-        decided_by: &str,
+        decision: CallDecision,
+        decided_by: Decider,
         ok: bool,
         summary: &str,
     ) -> Result<(), CoreError> {
@@ -106,14 +199,14 @@ impl AuditLog {
         call_id: &str,
         tool: &str,
         arguments: &serde_json::Value,
-        decision: &str,
-        decided_by: &str,
+        decision: CallDecision,
+        decided_by: Decider,
     ) -> Result<i64, CoreError> {
         self.with_conn(|conn| {
             conn.query_row(
                 "INSERT INTO audit (task_id, call_id, tool, arguments, decision, decided_by, ok, summary, created_at, state)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, 'running', ?7, 'running') RETURNING id",
-                params![task_id, call_id, tool, arguments.to_string(), decision, decided_by, now_ms()],
+                params![task_id, call_id, tool, arguments.to_string(), decision.as_str(), decided_by.as_str(), now_ms()],
                 |r| r.get(0),
             )
         })
@@ -196,8 +289,8 @@ mod tests {
             "c1",
             "shell",
             &serde_json::json!({"command": "ls"}),
-            "allowed",
-            "policy",
+            CallDecision::Allowed,
+            Decider::Policy,
             true,
             "exit 0",
         )
@@ -207,8 +300,8 @@ mod tests {
             "c2",
             "shell",
             &serde_json::json!({"command": "rm -rf /"}),
-            "blocked",
-            "blocklist",
+            CallDecision::Blocked,
+            Decider::Blocklist,
             false,
             "blocked: wipe",
         )
@@ -218,5 +311,27 @@ mod tests {
         assert_eq!(entries[1].decision, "blocked");
         assert_eq!(entries[1].arguments, r#"{"command":"rm -rf /"}"#);
         assert!(!entries[1].ok);
+    }
+
+    #[test]
+    fn decisions_keep_their_stored_text() {
+        for d in CallDecision::ALL {
+            assert_eq!(CallDecision::parse(d.as_str()), Some(d));
+        }
+        assert_eq!(CallDecision::parse("maybe"), None);
+        let stored: Vec<&str> = CallDecision::ALL.iter().map(|d| d.as_str()).collect();
+        assert_eq!(
+            stored,
+            [
+                "allowed",
+                "plan-approved",
+                "asked-approved",
+                "asked-denied",
+                "denied",
+                "blocked",
+                "invalid",
+                "rate-limited"
+            ]
+        );
     }
 }

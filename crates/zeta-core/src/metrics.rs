@@ -6,7 +6,7 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::audit::AuditLog;
+use crate::audit::{AuditLog, CallDecision};
 use crate::error::CoreError;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -30,14 +30,17 @@ pub struct TaskMetrics {
 
 impl TaskMetrics {
     /// Counts one call by how it was decided and whether it succeeded.
-    pub fn count_call(&mut self, decision: &str, ok: bool) {
+    pub fn count_call(&mut self, decision: CallDecision, ok: bool) {
         self.tool_calls += 1;
         if !ok {
             self.tool_failures += 1;
         }
         if matches!(
             decision,
-            "asked-denied" | "denied" | "blocked" | "rate-limited"
+            CallDecision::AskedDenied
+                | CallDecision::Denied
+                | CallDecision::Blocked
+                | CallDecision::RateLimited
         ) {
             self.denials += 1;
         }
@@ -108,9 +111,9 @@ mod tests {
             tokens_out: 80,
             ..TaskMetrics::default()
         };
-        m.count_call("allowed", true);
-        m.count_call("blocked", false);
-        m.count_call("rate-limited", false);
+        m.count_call(CallDecision::Allowed, true);
+        m.count_call(CallDecision::Blocked, false);
+        m.count_call(CallDecision::RateLimited, false);
         assert_eq!((m.tool_calls, m.tool_failures, m.denials), (3, 2, 2));
         log.record_metrics(&m).expect("record");
         m.llm_requests = 4;

@@ -190,7 +190,14 @@ mod tests {
         let t = q.claim_next().expect("claim").expect("task");
         let args = serde_json::json!({"command": "echo hi >> f"});
         let row = audit
-            .begin(t.id, "c1", "shell", &args, "allowed", "policy")
+            .begin(
+                t.id,
+                "c1",
+                "shell",
+                &args,
+                crate::audit::CallDecision::Allowed,
+                crate::audit::Decider::Policy,
+            )
             .expect("begin");
         assert_eq!(audit.for_task(t.id).expect("read")[0].state, "running");
         q.recover_running().expect("recover");
@@ -238,8 +245,8 @@ mod tests {
                 "c1",
                 "shell",
                 &serde_json::json!({"command": "sleep 9"}),
-                "allowed",
-                "policy",
+                crate::audit::CallDecision::Allowed,
+                crate::audit::Decider::Policy,
             )
             .expect("begin");
         audit

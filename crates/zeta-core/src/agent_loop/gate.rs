@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use super::{ModelSource, Run};
 use crate::agent::ApprovalAnswer;
+use crate::audit::{CallDecision, Decider};
 use crate::model::{Model, ToolCall};
 use crate::policy::{decide, judge_with_writes, tool_permission, Decision, ShellEnv, Verdict};
 use crate::protocol::Event;
@@ -26,8 +27,8 @@ pub(super) struct Admitted {
     /// The arguments to run with: the model's, or the user's edit.
     pub arguments: Value,
     pub edited: bool,
-    pub decision: &'static str,
-    pub decided_by: &'static str,
+    pub decision: CallDecision,
+    pub decided_by: Decider,
     /// The user approved its writes outside the writable set: its processes run
     /// unconfined.
     pub unconfined: bool,
@@ -45,12 +46,12 @@ pub(super) struct Checked {
 /// A call that does not run: what the model reads, and the audit's decision and decider.
 pub(super) struct Refused {
     pub output: ToolOutput,
-    pub decision: &'static str,
-    pub decided_by: &'static str,
+    pub decision: CallDecision,
+    pub decided_by: Decider,
 }
 
 impl Refused {
-    fn new(output: ToolOutput, decision: &'static str, decided_by: &'static str) -> Self {
+    fn new(output: ToolOutput, decision: CallDecision, decided_by: Decider) -> Self {
         Self {
             output,
             decision,
@@ -71,7 +72,7 @@ pub(super) enum Consent {
 /// The user's answer, or how the wait for it ended.
 pub(super) struct Answer {
     pub approved: bool,
-    pub by: &'static str,
+    pub by: Decider,
     pub reason: Option<String>,
     pub steps: Vec<crate::protocol::StepChoice>,
 }
@@ -103,7 +104,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 summary: format!("rate-limited ({} per {})", limited.limit, limited.scope),
                 images: Vec::new(),
             };
-            return Err(Refused::new(output, "rate-limited", "rate-limit"));
+            return Err(Refused::new(
+                output,
+                CallDecision::RateLimited,
+                Decider::RateLimit,
+            ));
         }
         let side_effects = tool.has_side_effects();
         // What must not happen unattended after untrusted input: side effects, and what
@@ -151,16 +156,18 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     summary: "denied by policy".into(),
                     images: Vec::new(),
                 };
-                Err(Refused::new(output, "denied", "policy"))
+                Err(Refused::new(output, CallDecision::Denied, Decider::Policy))
             }
-            _ if consent == Consent::PlanApproved => Ok(admitted("plan-approved", "user")),
+            _ if consent == Consent::PlanApproved => {
+                Ok(admitted(CallDecision::PlanApproved, Decider::User))
+            }
             _ if changes && self.tainted.is_some() && !self.user_approved(call) => {
                 let reason = self.tainted.clone();
                 self.ask_user(call, tool, reason, false).await
             }
-            Decision::Allow => Ok(admitted("allowed", "policy")),
+            Decision::Allow => Ok(admitted(CallDecision::Allowed, Decider::Policy)),
             Decision::Ask if side_effects && self.in_approved_plan(call) => {
-                Ok(admitted("plan-approved", "user"))
+                Ok(admitted(CallDecision::PlanApproved, Decider::User))
             }
             Decision::Ask => {
                 let reason = self.tainted.clone();
@@ -184,14 +191,14 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             arguments: call.arguments.clone(),
             edited: false,
             decision,
-            decided_by: "user",
+            decided_by: Decider::User,
             unconfined: true,
         };
         if consent == Consent::PlanApproved || self.in_approved_plan(call) {
-            return Ok(unconfined("plan-approved"));
+            return Ok(unconfined(CallDecision::PlanApproved));
         }
         if self.user_approved(call) {
-            return Ok(unconfined("asked-approved"));
+            return Ok(unconfined(CallDecision::AskedApproved));
         }
         let paths: Vec<String> = outside.iter().map(|p| p.display().to_string()).collect();
         let allowed = self
@@ -221,13 +228,17 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 "There is no tool named `{name}`. Available tools: {}.",
                 self.tool_names().join(", ")
             ));
-            return Err(Refused::new(output, "invalid", "validator"));
+            return Err(Refused::new(
+                output,
+                CallDecision::Invalid,
+                Decider::Validator,
+            ));
         };
         if let Err(problem) = self.agent.tools.validate(name, arguments) {
             return Err(Refused::new(
                 ToolOutput::error(problem),
-                "invalid",
-                "validator",
+                CallDecision::Invalid,
+                Decider::Validator,
             ));
         }
         let env = ShellEnv::current(&self.agent.workdir);
@@ -256,7 +267,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                         summary: format!("blocked: {}", blocked.rule),
                         images: Vec::new(),
                     };
-                    return Err(Refused::new(output, "blocked", "blocklist"));
+                    return Err(Refused::new(
+                        output,
+                        CallDecision::Blocked,
+                        Decider::Blocklist,
+                    ));
                 }
             }
         }
@@ -315,7 +330,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         if !answer.approved {
             return Err(Refused::new(
                 denied_output(&answer, timeout_secs),
-                "asked-denied",
+                CallDecision::AskedDenied,
                 answer.by,
             ));
         }
@@ -342,8 +357,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     tool,
                     arguments,
                     edited: true,
-                    decision: "asked-approved",
-                    decided_by: "user",
+                    decision: CallDecision::AskedApproved,
+                    decided_by: Decider::User,
                     unconfined: false,
                 })
             }
@@ -351,8 +366,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 tool,
                 arguments: call.arguments.clone(),
                 edited: false,
-                decision: "asked-approved",
-                decided_by: "user",
+                decision: CallDecision::AskedApproved,
+                decided_by: Decider::User,
                 unconfined: false,
             }),
         }
@@ -367,16 +382,16 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             tokio::select! {
                 answer = self.ctx.approvals.recv() => match answer {
                     Some(ApprovalAnswer { call_id: id, approved, reason, steps }) if id == call_id => {
-                        break Answer { approved, by: "user", reason, steps };
+                        break Answer { approved, by: Decider::User, reason, steps };
                     }
                     Some(_) => continue,
-                    None => break Answer { approved: false, by: "nobody", reason: None, steps: Vec::new() },
+                    None => break Answer { approved: false, by: Decider::Nobody, reason: None, steps: Vec::new() },
                 },
                 _ = tokio::time::sleep_until(deadline) => {
-                    break Answer { approved: false, by: "timeout", reason: None, steps: Vec::new() };
+                    break Answer { approved: false, by: Decider::Timeout, reason: None, steps: Vec::new() };
                 }
                 _ = cancel.cancelled() => {
-                    break Answer { approved: false, by: "cancel", reason: None, steps: Vec::new() };
+                    break Answer { approved: false, by: Decider::Cancel, reason: None, steps: Vec::new() };
                 }
             }
         };
@@ -384,7 +399,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             task_id: self.task_id(),
             call_id: call_id.to_string(),
             approved: answer.approved,
-            by: answer.by.to_string(),
+            by: answer.by.as_str().to_string(),
         });
         answer
     }
@@ -393,8 +408,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
 /// What the model reads when the user said no (or nobody answered).
 pub(super) fn denied_output(answer: &Answer, timeout_secs: u32) -> ToolOutput {
     let why = match (answer.by, &answer.reason) {
-        ("timeout", _) => format!("nobody approved it within {timeout_secs} s"),
-        ("cancel", _) => "the task was cancelled while waiting for approval".to_string(),
+        (Decider::Timeout, _) => format!("nobody approved it within {timeout_secs} s"),
+        (Decider::Cancel, _) => "the task was cancelled while waiting for approval".to_string(),
         (_, Some(reason)) => format!("the user denied it: {reason}"),
         _ => "the user denied it".to_string(),
     };

@@ -18,6 +18,7 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 
 use crate::agent::{Agent, AgentOutcome, TaskContext};
+use crate::audit::{CallDecision, Decider};
 use crate::model::{
     ImageData, Message, Model, ModelReply, ModelRequest, ResponseFormat, ToolCall, ToolSpec,
 };
@@ -165,8 +166,8 @@ impl<S: ModelSource> AgentLoop<S> {
 /// How one call went, for the conversation, the events and the audit log.
 struct Executed {
     output: ToolOutput,
-    decision: &'static str,
-    decided_by: &'static str,
+    decision: CallDecision,
+    decided_by: Decider,
     /// The tool actually ran (its output is an observation from outside).
     ran: bool,
     /// Its audit row was written before it ran and completed after (see `execute`).
@@ -697,7 +698,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                     // Not run, but on record like every other call the model asked for.
                     for call in bad {
                         let output = ToolOutput::error("the arguments were not a JSON object");
-                        self.record(call, &output, "invalid", "validator");
+                        self.record(call, &output, CallDecision::Invalid, Decider::Validator);
                     }
                     return Err(hint);
                 }
@@ -815,7 +816,13 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         }
     }
 
-    fn record(&mut self, call: &ToolCall, output: &ToolOutput, decision: &str, decided_by: &str) {
+    fn record(
+        &mut self,
+        call: &ToolCall,
+        output: &ToolOutput,
+        decision: CallDecision,
+        decided_by: Decider,
+    ) {
         self.metrics.count_call(decision, output.ok);
         if let Some(audit) = &self.ctx.audit {
             let written = audit.record(
@@ -866,8 +873,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         &self,
         call: &ToolCall,
         arguments: &Value,
-        decision: &str,
-        decided_by: &str,
+        decision: CallDecision,
+        decided_by: Decider,
     ) -> Result<Option<i64>, ToolOutput> {
         let Some(audit) = &self.ctx.audit else {
             return Ok(None);
@@ -1074,12 +1081,7 @@ fn earlier_attempts(ctx: &TaskContext) -> Vec<crate::audit::AuditEntry> {
     match audit.for_task(ctx.task.id) {
         Ok(entries) => entries
             .into_iter()
-            .filter(|e| {
-                matches!(
-                    e.decision.as_str(),
-                    "allowed" | "asked-approved" | "plan-approved"
-                )
-            })
+            .filter(|e| CallDecision::parse(&e.decision).is_some_and(CallDecision::lets_run))
             .collect(),
         Err(e) => {
             tracing::warn!("could not read the task's earlier calls: {e}");

@@ -5,6 +5,7 @@
 //! Later calls that match an approved step do not ask again; any other side-effecting
 //! call goes through the policy as usual.
 
+use crate::audit::{CallDecision, Decider};
 use std::sync::OnceLock;
 
 use serde::Deserialize;
@@ -83,8 +84,8 @@ struct ProposedStep {
 /// How a plan call ended, for the audit log.
 pub(super) struct PlanResult {
     pub output: ToolOutput,
-    pub decision: &'static str,
-    pub decided_by: &'static str,
+    pub decision: CallDecision,
+    pub decided_by: Decider,
 }
 
 /// One step as it will run.
@@ -120,8 +121,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                         "The plan does not match propose_plan's schema: {}",
                         problems.join("; ")
                     ),
-                    "invalid",
-                    "validator",
+                    CallDecision::Invalid,
+                    Decider::Validator,
                 );
             }
         }
@@ -130,8 +131,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             Err(e) => {
                 return refuse(
                     format!("The plan could not be read: {e}"),
-                    "invalid",
-                    "validator",
+                    CallDecision::Invalid,
+                    Decider::Validator,
                 )
             }
         };
@@ -188,8 +189,16 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     "The plan was not shown to the user and nothing ran:\n{}\nPropose a plan without these steps, or tell the user.",
                     problems.join("\n")
                 ),
-                if blocked { "blocked" } else { "denied" },
-                if blocked { "blocklist" } else { "policy" },
+                if blocked {
+                    CallDecision::Blocked
+                } else {
+                    CallDecision::Denied
+                },
+                if blocked {
+                    Decider::Blocklist
+                } else {
+                    Decider::Policy
+                },
             );
         }
 
@@ -233,7 +242,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 output.content = format!("The plan was not run. {}", output.content);
                 return PlanResult {
                     output,
-                    decision: "asked-denied",
+                    decision: CallDecision::AskedDenied,
                     decided_by: answer.by,
                 };
             }
@@ -247,16 +256,22 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     step.edited = true;
                 }
             }
-            ("asked-approved", "user", Consent::PlanApproved)
+            (
+                CallDecision::AskedApproved,
+                Decider::User,
+                Consent::PlanApproved,
+            )
         } else {
-            ("allowed", "policy", Consent::None)
+            (CallDecision::Allowed, Decider::Policy, Consent::None)
         };
 
         let (report, images, all_ok) = self.run_steps(&call.id, &mut steps, consent).await;
         let changed = steps.iter().any(|s| s.skip || s.edited);
         let head = match (decided_by, changed) {
-            ("user", true) => "The user approved the plan with changes (marked below). Results:",
-            ("user", false) => "The user approved the plan. Results:",
+            (Decider::User, true) => {
+                "The user approved the plan with changes (marked below). Results:"
+            }
+            (Decider::User, false) => "The user approved the plan. Results:",
             _ => "The plan ran (no approval was needed). Results:",
         };
         let ran = steps.iter().filter(|s| !s.skip).count();
@@ -324,7 +339,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             self.emit_started(&call);
             let executed = self.execute(&call, consent).await;
             self.conclude(&call, &executed);
-            if executed.ran && step_approved(executed.decision) {
+            if executed.ran && executed.decision.lets_run() {
                 self.approved_steps
                     .push((call.name.clone(), call.arguments.clone()));
             }
@@ -367,8 +382,4 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             summary: summary.to_string(),
         });
     }
-}
-
-fn step_approved(decision: &str) -> bool {
-    matches!(decision, "plan-approved" | "asked-approved" | "allowed")
 }
