@@ -310,6 +310,7 @@ async fn run_one(
     }
     // Ctrl+C on `zeta run` cancels the task it was asked to run.
     let mut stopped = None;
+    let mut ran_here = true;
     match process_queue(&home, json, approve, Op::Shutdown).await {
         Ok(signal) => stopped = signal,
         Err(CoreError::WorkerBusy { pid, .. }) => {
@@ -317,12 +318,15 @@ async fn run_one(
                 "zeta: another Zeta (pid {pid}) is working the queue; waiting for task {}",
                 task.id
             );
+            ran_here = false;
             wait_until_final(&queue, task.id).await?;
         }
         Err(e) => return Err(e.into()),
     }
     let task = queue.get(task.id)?;
-    let code = report(&task, json);
+    // The worker's events already said how it ended, unless another process ran it.
+    let told = !json && ran_here;
+    let code = report(&task, json, told);
     Ok(stopped.map_or(code, |s| ExitCode::from(s.exit_code())))
 }
 
@@ -335,8 +339,9 @@ async fn wait_until_final(queue: &TaskQueue, id: i64) -> anyhow::Result<()> {
     }
 }
 
-/// Prints the task's outcome (reply on stdout, error on stderr) and picks the exit code.
-fn report(task: &Task, json: bool) -> ExitCode {
+/// Prints the task's outcome (reply on stdout, error on stderr, unless `told` already)
+/// and picks the exit code.
+fn report(task: &Task, json: bool, told: bool) -> ExitCode {
     match task.status {
         TaskStatus::Done => {
             if !json {
@@ -354,7 +359,9 @@ fn report(task: &Task, json: bool) -> ExitCode {
         }
         status => {
             let why = task.error.as_deref().unwrap_or("no error recorded");
-            eprintln!("zeta: task {} {status}: {why}", task.id);
+            if !told {
+                eprintln!("zeta: task {} {status}: {why}", task.id);
+            }
             if let Some(progress) = task.reply.as_deref().filter(|p| !p.is_empty()) {
                 eprintln!("progress so far: {progress}");
             }
@@ -395,13 +402,24 @@ fn print_event(event: &Event, json: bool) {
             task.interrupted.as_deref().unwrap_or("while it ran")
         ),
         Event::ApprovalResolved {
-            call_id,
+            task_id,
             approved,
             by,
             ..
         } => {
-            let verdict = if *approved { "approved" } else { "denied" };
-            eprintln!("zeta: {call_id} {verdict} ({by})");
+            // What the CLI answered itself was said when it answered.
+            let why = match by.as_str() {
+                "timeout" => " (nobody answered in time)",
+                "cancel" => " (the task was stopped)",
+                "nobody" => " (there was nobody to ask)",
+                _ => "",
+            };
+            let verdict = if *approved {
+                "approved"
+            } else {
+                "not approved"
+            };
+            eprintln!("zeta: task {task_id}: the call was {verdict}{why}");
         }
         Event::PlanStepUpdated {
             index,

@@ -39,6 +39,20 @@ pub fn display() -> Probe {
     }
 }
 
+/// Whether the app can open its window: an X display it can reach, or a Wayland one.
+pub fn window_possible() -> Result<(), String> {
+    if std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty()) {
+        return Ok(());
+    }
+    match display() {
+        Probe::Ok(_) => Ok(()),
+        Probe::Missing(why) => Err(format!(
+            "zeta: no display to open the window on ({why}). Use the command line instead \
+             (`zeta run \"TASK\"`, `zeta --help`), or set DISPLAY to a running X server."
+        )),
+    }
+}
+
 /// A DBus session bus (the tray and single-instance use it).
 pub fn dbus_session() -> Probe {
     if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() {

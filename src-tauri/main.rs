@@ -18,14 +18,16 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().collect();
-    // Anything that is not a command or a help/version flag opens the app: WebDriver and
-    // desktop launchers may pass flags of their own.
-    let wants_cli = args.get(1).is_some_and(|first| {
-        !first.starts_with('-') || matches!(first.as_str(), "-h" | "--help" | "-V" | "--version")
-    });
-    if wants_cli {
-        let cli = cli::Cli::parse();
+    let mut args: Vec<String> = std::env::args().collect();
+    // `-v` is the version too, as people type it.
+    if args.get(1).is_some_and(|a| a == "-v") {
+        args[1] = "-V".into();
+    }
+    // No argument, or WebKitWebDriver's `--automation`, opens the app; anything else is
+    // the CLI, where an unknown flag is a usage error.
+    let opens_app = args.len() == 1 || args.get(1).is_some_and(|a| a == "--automation");
+    if !opens_app {
+        let cli = cli::Cli::parse_from(&args);
         if let Some(command) = cli.command {
             let _log = logging::init_cli();
             return match cli::run(command) {
@@ -36,6 +38,10 @@ fn main() -> ExitCode {
                 }
             };
         }
+    }
+    if let Err(why) = desktop::window_possible() {
+        eprintln!("{why}");
+        return ExitCode::FAILURE;
     }
     let result = zeta_core::ZetaHome::from_env()
         .map_err(anyhow::Error::from)

@@ -13,6 +13,10 @@ pub enum Approve {
     All,
     /// Deny everything that asks.
     None,
+    /// Nobody to ask: stdin is not a terminal and no `--approve` was given. Denies,
+    /// saying so.
+    #[value(skip)]
+    NoTerminal,
 }
 
 impl Approve {
@@ -22,14 +26,28 @@ impl Approve {
         match choice {
             Some(choice) => choice,
             None if std::io::stdin().is_terminal() => Approve::Ask,
-            None => Approve::None,
+            None => Approve::NoTerminal,
+        }
+    }
+
+    /// Why a call was not run when this choice refuses without asking.
+    fn refusal(self) -> Option<&'static str> {
+        match self {
+            Approve::None => Some("approvals are off (--approve none)"),
+            Approve::NoTerminal => Some(
+                "there is no terminal to ask you on; run it in a terminal, or pass --approve all",
+            ),
+            Approve::Ask | Approve::All => None,
         }
     }
 }
 
-fn deny(approve: Approve, call_id: String) -> Op {
-    let reason =
-        (approve == Approve::None).then(|| "approvals are off (--approve none)".to_string());
+/// Denies `what` without asking, saying why on stderr (a script's log) and to the model.
+fn deny(approve: Approve, call_id: String, what: &str) -> Op {
+    let reason = approve.refusal().map(str::to_string);
+    if let Some(why) = &reason {
+        eprintln!("zeta: not run: {what}: {why}");
+    }
     Op::Deny { call_id, reason }
 }
 
@@ -79,7 +97,9 @@ pub async fn answer_call(
             call_id,
             steps: Vec::new(),
         },
-        Approve::None => deny(approve, call_id),
+        Approve::None | Approve::NoTerminal => {
+            deny(approve, call_id, &format!("`{tool}` {target}"))
+        }
         Approve::Ask => {
             if let Some(reason) = reason {
                 eprintln!("zeta: this call asks because {reason}");
@@ -90,7 +110,7 @@ pub async fn answer_call(
                     call_id,
                     steps: Vec::new(),
                 },
-                _ => deny(approve, call_id),
+                _ => deny(approve, call_id, &format!("`{tool}` {target}")),
             }
         }
     }
@@ -112,7 +132,9 @@ pub async fn answer_plan(
                 steps: Vec::new(),
             }
         }
-        Approve::None => return deny(approve, call_id),
+        Approve::None | Approve::NoTerminal => {
+            return deny(approve, call_id, &format!("the plan \"{goal}\""))
+        }
         Approve::Ask => {}
     }
     eprintln!("zeta: the agent proposes a plan: {goal}");
@@ -134,7 +156,7 @@ pub async fn answer_plan(
         let prompt =
             "zeta: [y] approve, [n] deny, [s N] skip step N, [e N] edit step N: ".to_string();
         let Some(line) = ask_line(prompt).await else {
-            return deny(approve, call_id);
+            return deny(approve, call_id, &format!("the plan \"{goal}\""));
         };
         let mut words = line.split_whitespace();
         let (verb, n) = (

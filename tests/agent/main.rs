@@ -2,6 +2,7 @@
 //! provider client over HTTP to a scripted server on 127.0.0.1, and real shell commands in
 //! temporary folders. Every scenario also checks the request log for orphaned tool results.
 
+mod cli;
 mod confine;
 mod consent;
 mod context;

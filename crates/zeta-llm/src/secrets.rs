@@ -104,7 +104,8 @@ impl SecretStore {
                 Ok(_) | Err(keyring::Error::NoEntry) => Backend::Keyring,
                 Err(e) => {
                     let why = one_line(&e.to_string());
-                    tracing::warn!(
+                    // `zeta secret status` and `zeta doctor` say so; not on every command.
+                    tracing::info!(
                         "the OS keyring cannot be used ({why}); API keys are kept in {} (mode 0600)",
                         self.file.display()
                     );

@@ -197,6 +197,7 @@ pub fn input_device_ids() -> Result<Vec<(String, String)>, VoiceError> {
 /// The input device `name` (or the default one) and its native format, found the way a
 /// recording finds it.
 pub fn describe_input(name: Option<&str>) -> Result<String, VoiceError> {
+    let _quiet = QuietAlsa::new();
     let device = open(name)?;
     let config = device
         .default_input_config()
@@ -218,6 +219,28 @@ fn label(device: &cpal::Device) -> String {
         (Some(n), _) => n,
         (None, Some(i)) => i,
         (None, None) => "an unnamed device".into(),
+    }
+}
+
+/// While it lives, alsa-lib's own complaints on this thread ("ALSA lib confmisc.c…
+/// cannot find card '0'") go to a buffer that is logged at debug level, not to the
+/// terminal: the error Zeta returns already says what is wrong in words.
+struct QuietAlsa(Option<std::rc::Rc<std::cell::RefCell<alsa::Output>>>);
+
+impl QuietAlsa {
+    fn new() -> Self {
+        Self(alsa::Output::local_error_handler().ok())
+    }
+}
+
+impl Drop for QuietAlsa {
+    fn drop(&mut self) {
+        if let Some(buffer) = &self.0 {
+            let text = buffer.borrow().to_string();
+            if !text.trim().is_empty() {
+                tracing::debug!("alsa-lib said: {}", text.trim());
+            }
+        }
     }
 }
 
