@@ -346,6 +346,9 @@ fn report(task: &Task, json: bool, told: bool) -> ExitCode {
         TaskStatus::Done => {
             if !json {
                 println!("{}", task.reply.as_deref().unwrap_or_default());
+                if let (Some(note), false) = (calls_note(task), told) {
+                    eprintln!("zeta: task {} done, but {note}", task.id);
+                }
             }
             ExitCode::SUCCESS
         }
@@ -383,7 +386,10 @@ fn print_event(event: &Event, json: bool) {
             eprintln!("zeta: task {} started: {}", task.id, task.message)
         }
         Event::TaskFinished { task } => match task.status {
-            TaskStatus::Done => eprintln!("zeta: task {} done", task.id),
+            TaskStatus::Done => match calls_note(task) {
+                Some(note) => eprintln!("zeta: task {} done, but {note}", task.id),
+                None => eprintln!("zeta: task {} done", task.id),
+            },
             status => eprintln!(
                 "zeta: task {} {status}: {}",
                 task.id,
@@ -462,7 +468,28 @@ fn print_table(tasks: &[Task]) {
                 one_line(&outcome, 60)
             );
         }
+        if let Some(note) = calls_note(t) {
+            println!("{:>5}  {:<9}  {:<9}  !! {note}", "", "", "");
+        }
     }
+}
+
+/// What did not happen in a task, from its audit, whatever its reply says: "1 call was
+/// not allowed to run, 2 failed".
+fn calls_note(task: &Task) -> Option<String> {
+    let plural = |n: u32| if n == 1 { "call was" } else { "calls were" };
+    let mut parts = Vec::new();
+    if task.denied_calls > 0 {
+        parts.push(format!(
+            "{} {} not allowed to run",
+            task.denied_calls,
+            plural(task.denied_calls)
+        ));
+    }
+    if task.failed_calls > 0 {
+        parts.push(format!("{} failed", task.failed_calls));
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 fn one_line(text: &str, max: usize) -> String {

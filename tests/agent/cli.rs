@@ -38,7 +38,10 @@ fn no_display_unknown_flags_and_the_version_never_panic() {
     let said = text(&app);
     assert_eq!(app.status.code(), Some(1), "{said}");
     assert!(said.contains("no display to open the window on"), "{said}");
-    assert!(said.contains("zeta run"), "it says what to do instead: {said}");
+    assert!(
+        said.contains("zeta run"),
+        "it says what to do instead: {said}"
+    );
     assert_eq!(said.trim().lines().count(), 1, "one line: {said}");
 
     let flag = zeta_bare(home.path(), &["--bogus"]);
@@ -71,7 +74,10 @@ async fn a_failure_is_said_once_and_no_terminal_is_named_as_such() {
     let work = tempfile::tempdir().expect("work");
     let made = work.path().join("made.txt");
     let steps = vec![
-        Step::call("shell", json!({"command": format!("touch {}", made.display())})),
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", made.display())}),
+        ),
         Step::text("Zeta: could not make it"),
     ];
     let s = Setup::with_settings(
@@ -103,4 +109,44 @@ async fn a_failure_is_said_once_and_no_terminal_is_named_as_such() {
     let said = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(!out.status.success());
     assert_eq!(said.matches("task 1 failed").count(), 1, "{said}");
+}
+
+/// A task whose calls were refused or failed says so, whatever the model claims: in
+/// `zeta run` and in `zeta queue --json`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refused_and_failed_calls_are_told_whatever_the_reply_claims() {
+    let work = tempfile::tempdir().expect("work");
+    let made = work.path().join("made.txt");
+    let steps = vec![
+        Step::call("read_file", json!({"path": "/no/such/file"})),
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", made.display())}),
+        ),
+        Step::text("Zeta: I made the file."),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "ask"}}),
+    )
+    .await;
+    let out = zeta_bare(s.home.path(), &["run", "--approve", "none", "make a file"]);
+    let said = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!made.exists());
+    assert!(
+        said.contains("task 1 done, but 1 call was not allowed to run, 1 failed"),
+        "{said}"
+    );
+    let queue: Vec<serde_json::Value> =
+        serde_json::from_slice(&zeta_bare(s.home.path(), &["queue", "--json"]).stdout)
+            .expect("queue json");
+    assert_eq!(queue[0]["deniedCalls"], 1, "{}", queue[0]);
+    assert_eq!(queue[0]["failedCalls"], 1, "{}", queue[0]);
+    let table = String::from_utf8_lossy(&zeta_bare(s.home.path(), &["queue"]).stdout).to_string();
+    assert!(
+        table.contains("!! 1 call was not allowed to run, 1 failed"),
+        "{table}"
+    );
 }

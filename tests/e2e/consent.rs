@@ -223,3 +223,47 @@ async fn escape_denies_a_plan_with_the_chat_hidden_and_the_dialog_is_confined() 
     )
     .await;
 }
+
+/// A call the user denies in the dialog is shown as not run on the reply's bubble, even
+/// when the model's reply claims it was done. Typed in the chat and denied with a real
+/// click on Deny.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_denied_call_is_shown_on_the_bubble_whatever_the_reply_claims() {
+    let work = tempfile::tempdir().expect("work");
+    let made = work.path().join("made");
+    let server = ScriptedServer::start(vec![
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", made.display())}),
+        ),
+        Step::text("Zeta: I made the file."),
+    ])
+    .await
+    .expect("scripted server");
+    with_app_settings(
+        "denied call on the bubble",
+        Some(settings(&server)),
+        async |app: &App| -> TestResult {
+            let composer = app.find("textarea[aria-label=Message]").await?;
+            composer.send_keys("make the file").await?;
+            composer.send_keys("\u{E007}").await?; // Enter
+            wait_for(Duration::from_secs(20), || visible_window(CONFIRM_TITLE))
+                .ok_or("the dialog did not appear")?;
+            app.switch_to(CONFIRM_TITLE).await?;
+            app.find("[data-testid=deny]").await?.click().await?;
+            wait_for(Duration::from_secs(30), || {
+                task_status(app, "make the file")
+            })
+            .ok_or("the task did not finish")?;
+            assert!(!made.exists(), "a denied call runs nothing");
+            app.switch_to("Zeta").await?;
+            let note = app.find("[data-testid=calls-note]").await?;
+            let text = note.text().await?;
+            assert!(text.contains("1 action was not allowed to run"), "{text}");
+            tokio::time::sleep(Duration::from_secs(2)).await;
+            app.snapshot("chat-denied-call").await?;
+            Ok(())
+        },
+    )
+    .await;
+}

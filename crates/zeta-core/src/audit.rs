@@ -94,6 +94,27 @@ impl CallDecision {
         Self::ALL.into_iter().find(|d| d.as_str() == text)
     }
 
+    /// The call was refused: by the user, the settings, the blocklist or a rate limit.
+    pub fn refused(self) -> bool {
+        matches!(
+            self,
+            CallDecision::AskedDenied
+                | CallDecision::Denied
+                | CallDecision::Blocked
+                | CallDecision::RateLimited
+        )
+    }
+
+    /// The stored texts of the decisions `pick` selects, as an SQL list: `'a', 'b'`.
+    pub fn sql_list(pick: impl Fn(CallDecision) -> bool) -> String {
+        let texts: Vec<String> = Self::ALL
+            .into_iter()
+            .filter(|d| pick(*d))
+            .map(|d| format!("'{}'", d.as_str()))
+            .collect();
+        texts.join(", ")
+    }
+
     /// The call was cleared to run.
     pub fn lets_run(self) -> bool {
         matches!(

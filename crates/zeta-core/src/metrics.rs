@@ -35,13 +35,7 @@ impl TaskMetrics {
         if !ok {
             self.tool_failures += 1;
         }
-        if matches!(
-            decision,
-            CallDecision::AskedDenied
-                | CallDecision::Denied
-                | CallDecision::Blocked
-                | CallDecision::RateLimited
-        ) {
+        if decision.refused() {
             self.denials += 1;
         }
     }

@@ -197,6 +197,11 @@ pub struct Task {
     pub untrusted: bool,
     /// `previous_context` came from such a task.
     pub previous_untrusted: bool,
+    /// Calls of this task that were refused (by the user, the settings, the blocklist or a
+    /// rate limit), from the audit: whatever the reply claims, they did not happen.
+    pub denied_calls: u32,
+    /// Calls that ran and failed, or whose arguments were unusable.
+    pub failed_calls: u32,
 }
 
 /// A connection to the queue database. Open one per thread or producer.
@@ -205,7 +210,19 @@ pub struct TaskQueue {
     path: PathBuf,
 }
 
-const COLUMNS: &str = "id, sender, message, status, previous_context, result, reply, error, created_at, started_at, finished_at, attempts, interrupted, untrusted, previous_untrusted";
+/// A task's columns, and its refused and failed calls counted from the audit.
+static COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    use crate::audit::CallDecision;
+    format!(
+        "id, sender, message, status, previous_context, result, reply, error, created_at, \
+         started_at, finished_at, attempts, interrupted, untrusted, previous_untrusted, \
+         (SELECT COUNT(*) FROM audit a WHERE a.task_id = tasks.id AND a.decision IN ({})), \
+         (SELECT COUNT(*) FROM audit a WHERE a.task_id = tasks.id AND a.ok = 0 \
+            AND a.state != 'running' AND a.decision IN ({}))",
+        CallDecision::sql_list(CallDecision::refused),
+        CallDecision::sql_list(|d| d.lets_run() || d == CallDecision::Invalid),
+    )
+});
 
 impl TaskQueue {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
@@ -427,7 +444,7 @@ impl TaskQueue {
     pub fn get(&self, id: i64) -> Result<Task, CoreError> {
         self.conn
             .query_row(
-                &format!("SELECT {COLUMNS} FROM tasks WHERE id = ?1"),
+                &format!("SELECT {} FROM tasks WHERE id = ?1", *COLUMNS),
                 [id],
                 task_from_row,
             )
@@ -441,7 +458,8 @@ impl TaskQueue {
         let mut stmt = self
             .conn
             .prepare(&format!(
-                "SELECT * FROM (SELECT {COLUMNS} FROM tasks ORDER BY id DESC LIMIT ?1) ORDER BY id"
+                "SELECT * FROM (SELECT {} FROM tasks ORDER BY id DESC LIMIT ?1) ORDER BY id",
+                *COLUMNS
             ))
             .map_err(|e| self.err(e))?;
         let rows = stmt
@@ -535,6 +553,8 @@ fn task_from_row(r: &Row<'_>) -> rusqlite::Result<Task> {
         interrupted: r.get(12)?,
         untrusted: r.get(13)?,
         previous_untrusted: r.get(14)?,
+        denied_calls: r.get(15)?,
+        failed_calls: r.get(16)?,
     })
 }
 

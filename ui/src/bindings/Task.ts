@@ -38,4 +38,13 @@ untrusted: boolean,
 /**
  * `previous_context` came from such a task.
  */
-previousUntrusted: boolean, };
+previousUntrusted: boolean, 
+/**
+ * Calls of this task that were refused (by the user, the settings, the blocklist or a
+ * rate limit), from the audit: whatever the reply claims, they did not happen.
+ */
+deniedCalls: number, 
+/**
+ * Calls that ran and failed, or whose arguments were unusable.
+ */
+failedCalls: number, };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../bindings/Task";
-import { activeTasks, applyEvent, composerAction, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated, kTokens } from "./queue";
+import { activeTasks, applyEvent, callsNote, composerAction, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated, kTokens, steps } from "./queue";
 
 const task = (id: number, status: Task["status"], message = `m${id}`): Task => ({
   id,
@@ -18,6 +18,8 @@ const task = (id: number, status: Task["status"], message = `m${id}`): Task => (
   interrupted: null,
   untrusted: false,
   previousUntrusted: false,
+  deniedCalls: 0,
+  failedCalls: 0,
 });
 
 describe("upsert", () => {
@@ -195,5 +197,23 @@ describe("metrics and activity helpers", () => {
     view = applyEvent(view, { type: "taskFinished", task: task(9, "done") });
     expect(view.live).toBeNull();
     expect(view.activity[9].map((s) => s.images.length)).toEqual([1]);
+  });
+});
+
+describe("callsNote", () => {
+  it("says what did not happen, whatever the reply claims", () => {
+    expect(callsNote(task(1, "done"))).toBeNull();
+    expect(callsNote({ ...task(1, "done"), deniedCalls: 1 })).toBe("1 action was not allowed to run");
+    expect(callsNote({ ...task(1, "done"), deniedCalls: 2, failedCalls: 1 })).toBe(
+      "2 actions were not allowed to run, 1 failed",
+    );
+    expect(callsNote({ ...task(1, "done"), failedCalls: 3 })).toBe("3 actions failed");
+  });
+});
+
+describe("steps", () => {
+  it("counts in words", () => {
+    expect(steps(1)).toBe("1 step");
+    expect(steps(4)).toBe("4 steps");
   });
 });

@@ -323,3 +323,21 @@ export function composerAction(
   if (key !== "Enter" || isComposing) return "none";
   return shiftKey ? "newline" : "send";
 }
+
+/** What did not happen in a task, from its audit, whatever its reply says. */
+export function callsNote(task: Pick<Task, "deniedCalls" | "failedCalls">): string | null {
+  const parts: string[] = [];
+  if (task.deniedCalls > 0) {
+    const verb = task.deniedCalls === 1 ? "action was" : "actions were";
+    parts.push(`${task.deniedCalls} ${verb} not allowed to run`);
+  }
+  if (task.failedCalls > 0) {
+    parts.push(parts.length ? `${task.failedCalls} failed` : `${task.failedCalls} ${task.failedCalls === 1 ? "action" : "actions"} failed`);
+  }
+  return parts.length ? parts.join(", ") : null;
+}
+
+/** "1 step", "4 steps". */
+export function steps(n: number): string {
+  return `${n} ${n === 1 ? "step" : "steps"}`;
+}
