@@ -898,3 +898,57 @@ async fn approvals_through_ops_timeouts_and_read_only_mode() {
         .any(|e| e["type"] == "approvalRequested"));
     assert!(text_of(&s.requests()[1]).contains("read-only mode"));
 }
+
+/// A message added to a running task that is stopped before reading it is not dropped:
+/// it becomes the next task, and the events say so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_added_to_a_task_that_is_stopped_becomes_the_next_task() {
+    let steps = vec![
+        Step::call("shell", json!({"command": "sleep 30"})),
+        Step::text("Zeta: noted, the report is in French now"),
+    ];
+    let s = Setup::new(Wire::OpenAi, Proto::Native, steps).await;
+    let (core, mut events, handle) = s.spawn();
+    core.submit(Op::EnqueueTask {
+        sender: "chat".into(),
+        message: "write the report".into(),
+    })
+    .expect("op");
+    let mut requeued = None;
+    let mut finished = Vec::new();
+    loop {
+        match tokio::time::timeout(Duration::from_secs(20), events.recv()).await {
+            Ok(Ok(Event::ToolCallStarted { task_id, .. })) => {
+                core.submit(Op::UserMessage {
+                    sender: "chat".into(),
+                    text: "make it French".into(),
+                })
+                .expect("message");
+                core.submit(Op::CancelTask { id: task_id }).expect("cancel");
+            }
+            Ok(Ok(Event::UserMessageRequeued {
+                task_id,
+                new_task_id,
+                text,
+            })) => requeued = Some((task_id, new_task_id, text)),
+            Ok(Ok(Event::TaskFinished { task })) => {
+                finished.push((task.id, task.status.to_string(), task.message.clone()));
+                if finished.len() == 2 {
+                    break;
+                }
+            }
+            Ok(Ok(_)) => {}
+            other => panic!("no event: {other:?} (finished so far: {finished:?})"),
+        }
+    }
+    assert_eq!(requeued, Some((1, 2, "make it French".to_string())));
+    assert_eq!(
+        finished,
+        vec![
+            (1, "cancelled".to_string(), "write the report".to_string()),
+            (2, "done".to_string(), "make it French".to_string())
+        ]
+    );
+    core.submit(Op::Shutdown).expect("shutdown");
+    handle.await.expect("join").expect("worker");
+}

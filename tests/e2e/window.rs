@@ -130,6 +130,57 @@ async fn stop_cancels_a_running_task() {
     .await;
 }
 
+/// A message added to a running task shows at once, and when Stop ends the task before it
+/// reads the message, the message becomes the next task and the chat says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_added_message_shows_at_once_and_survives_stop() {
+    let server = ScriptedServer::start(vec![
+        Step::call("shell", json!({"command": "sleep 60"})),
+        Step::text("Zeta: the report is in French now"),
+    ])
+    .await
+    .expect("server");
+    let setup = HomeSetup {
+        settings: Some(provider(&server)),
+        ..HomeSetup::default()
+    };
+    with_app_home(
+        "added message",
+        setup,
+        async |app: &mut App| -> TestResult {
+            type_request(app, "write the report").await?;
+            app.find("[data-testid=live] [data-testid=activity-step][data-ok=running]")
+                .await?;
+            type_request(app, "make it French").await?;
+            let added = app.find("[data-testid=live] [data-testid=added]").await?;
+            assert!(added.text().await?.contains("make it French"));
+            app.snapshot("chat-added-message").await?;
+            app.find("[data-testid=stop]").await?.click().await?;
+            let done = wait_for(Duration::from_secs(20), || {
+                (status_of(app, "make it French").as_deref() == Some("done")).then_some(())
+            });
+            assert!(
+                done.is_some(),
+                "the added message did not become a task that ran"
+            );
+            assert_eq!(
+                status_of(app, "write the report").as_deref(),
+                Some("cancelled")
+            );
+            let note = app.find("[data-testid=requeued]").await?;
+            assert!(note
+                .text()
+                .await?
+                .contains("ran; it ended before reading it"));
+            app.find("article[data-status=done]").await?;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            app.snapshot("chat-added-message-after-stop").await?;
+            Ok(())
+        },
+    )
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn settings_reject_a_bad_base_url_and_keep_a_good_one_across_a_restart() {
     with_app_home(

@@ -48,6 +48,27 @@ impl CancelToken {
     }
 }
 
+/// Messages the user added to a running task, in order, with who sent them. The loop
+/// reads them at its next iteration boundary; what it never read (the task ended or was
+/// stopped first) the worker takes back when the task ends, so that nothing is dropped.
+#[derive(Debug, Clone, Default)]
+pub struct Inbox(std::sync::Arc<std::sync::Mutex<std::collections::VecDeque<(String, String)>>>);
+
+impl Inbox {
+    pub fn push(&self, sender: String, text: String) {
+        self.lock().push_back((sender, text));
+    }
+
+    /// Takes every message waiting, oldest first: (sender, text).
+    pub fn take(&self) -> Vec<(String, String)> {
+        self.lock().drain(..).collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::VecDeque<(String, String)>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
 /// Everything an agent gets for one task. Settings were read fresh for this task.
 pub struct TaskContext {
     pub task: Task,
@@ -55,7 +76,7 @@ pub struct TaskContext {
     pub cancel: CancelToken,
     pub events: broadcast::Sender<Event>,
     /// User messages sent while the task runs, to inject at the next iteration.
-    pub inbox: mpsc::UnboundedReceiver<String>,
+    pub inbox: Inbox,
     /// Answers to approval requests.
     pub approvals: mpsc::UnboundedReceiver<ApprovalAnswer>,
     /// Where each tool call and its decision is recorded.

@@ -246,6 +246,15 @@ pub enum Event {
         task_id: i64,
         text: String,
     },
+    /// A message the user added to task `task_id` arrived too late for it (the task ended
+    /// or was stopped before reading it): it is queued as task `new_task_id` instead.
+    UserMessageRequeued {
+        #[ts(type = "number")]
+        task_id: i64,
+        #[ts(type = "number")]
+        new_task_id: i64,
+        text: String,
+    },
     /// What the task used, sent just before `TaskFinished`.
     TaskMetrics {
         metrics: crate::metrics::TaskMetrics,

@@ -129,7 +129,7 @@ enum Stopping {
 struct RunningTask {
     id: i64,
     cancel: watch::Sender<bool>,
-    inbox: mpsc::UnboundedSender<String>,
+    inbox: crate::agent::Inbox,
     approvals: mpsc::UnboundedSender<ApprovalAnswer>,
     handle: JoinHandle<AgentOutcome>,
 }
@@ -274,18 +274,13 @@ impl<A: Agent> Worker<A> {
                     Err(e) => self.emit_error(format!("could not cancel task {id}: {e}")),
                 },
             },
-            Op::UserMessage { sender, text } => {
-                let undelivered = match &self.running {
-                    Some(running) => running.inbox.send(text).err().map(|e| e.0),
-                    None => Some(text),
-                };
-                if let Some(text) = undelivered {
-                    self.handle(Op::EnqueueTask {
-                        sender,
-                        message: text,
-                    });
-                }
-            }
+            Op::UserMessage { sender, text } => match &self.running {
+                Some(running) => running.inbox.push(sender, text),
+                None => self.handle(Op::EnqueueTask {
+                    sender,
+                    message: text,
+                }),
+            },
             Op::Approve { call_id, steps } => self.answer(call_id, true, None, steps),
             Op::Deny { call_id, reason } => self.answer(call_id, false, reason, Vec::new()),
             Op::PauseQueue => {
@@ -366,14 +361,14 @@ impl<A: Agent> Worker<A> {
             }
         };
         let (cancel, token) = CancelToken::new();
-        let (inbox, inbox_rx) = mpsc::unbounded_channel();
+        let inbox = crate::agent::Inbox::default();
         let (approvals, approvals_rx) = mpsc::unbounded_channel();
         let ctx = TaskContext {
             task,
             settings,
             cancel: token,
             events: self.events.clone(),
-            inbox: inbox_rx,
+            inbox: inbox.clone(),
             approvals: approvals_rx,
             audit: Some(self.audit.clone()),
         };
@@ -392,6 +387,40 @@ impl<A: Agent> Worker<A> {
         let Some(running) = self.running.take() else {
             return;
         };
+        self.end_task(running, joined);
+    }
+
+    /// Records how a task ended, then queues the messages the user added that it never
+    /// read, each as a task of its own, saying so.
+    fn end_task(
+        &mut self,
+        running: RunningTask,
+        joined: Result<AgentOutcome, tokio::task::JoinError>,
+    ) {
+        let (id, inbox) = (running.id, running.inbox.clone());
+        self.settle(running, joined);
+        for (sender, text) in inbox.take() {
+            match self.queue.enqueue(&sender, &text) {
+                Ok(task) => {
+                    self.emit(Event::UserMessageRequeued {
+                        task_id: id,
+                        new_task_id: task.id,
+                        text,
+                    });
+                    self.emit(Event::TaskQueued { task });
+                }
+                Err(e) => self.emit_error(format!(
+                    "a message added to task {id} could not be queued ({e}): \"{text}\""
+                )),
+            }
+        }
+    }
+
+    fn settle(
+        &mut self,
+        running: RunningTask,
+        joined: Result<AgentOutcome, tokio::task::JoinError>,
+    ) {
         let outcome = joined.unwrap_or_else(|e| AgentOutcome::Failed {
             error: format!("the agent stopped unexpectedly: {e}"),
         });

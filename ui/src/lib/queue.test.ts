@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../bindings/Task";
-import { activeTasks, applyEvent, callsNote, composerAction, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated, kTokens, steps } from "./queue";
+import { activeTasks, applyEvent, callsNote, noteAdded, composerAction, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated, kTokens, steps } from "./queue";
 
 const task = (id: number, status: Task["status"], message = `m${id}`): Task => ({
   id,
@@ -215,5 +215,20 @@ describe("steps", () => {
   it("counts in words", () => {
     expect(steps(1)).toBe("1 step");
     expect(steps(4)).toBe("4 steps");
+  });
+});
+
+describe("added messages", () => {
+  it("show at once, move to injected when read, and a late one is marked on its new task", () => {
+    let view = applyEvent(emptyView(), { type: "taskStarted", task: task(1, "running") });
+    view = noteAdded(view, "make it French");
+    expect(view.live?.added).toEqual(["make it French"]);
+    view = applyEvent(view, { type: "userMessageInjected", taskId: 1, text: "make it French" });
+    expect(view.live?.added).toEqual([]);
+    expect(view.live?.injected).toEqual(["make it French"]);
+    view = noteAdded(view, "and shorter");
+    view = applyEvent(view, { type: "userMessageRequeued", taskId: 1, newTaskId: 2, text: "and shorter" });
+    expect(view.requeued).toEqual({ 2: 1 });
+    expect(noteAdded(emptyView(), "x").live).toBeNull();
   });
 });

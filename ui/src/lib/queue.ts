@@ -48,6 +48,8 @@ export interface Live {
   plan: LivePlan | null;
   /** Messages the user sent while it ran, which reached it. */
   injected: string[];
+  /** Messages the user sent while it ran that it has not read yet (shown at once). */
+  added: string[];
   /** The latest request's size and the model's window, in tokens. */
   context: { tokens: number; window: number } | null;
   /** Compactions so far: kind and tokens before and after. */
@@ -69,6 +71,8 @@ export interface QueueView {
   activity: Record<number, LiveStep[]>;
   /** What each task used, by task id (from events, or loaded for the metrics panel). */
   metrics: Record<number, TaskMetrics>;
+  /** Tasks made of a message added to a task that ended before reading it: new task id → that task's id. */
+  requeued: Record<number, number>;
 }
 
 export const emptyView = (): QueueView => ({
@@ -80,6 +84,7 @@ export const emptyView = (): QueueView => ({
   live: null,
   activity: {},
   metrics: {},
+  requeued: {},
 });
 
 const MAX_KEPT_ACTIVITY = 20;
@@ -103,7 +108,7 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
       return {
         ...view,
         tasks: upsert(view.tasks, event.task),
-        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [], context: null, compactions: [] },
+        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [], added: [], context: null, compactions: [] },
       };
     case "taskFinished":
     case "taskInterrupted": {
@@ -201,7 +206,13 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
     case "taskMetrics":
       return { ...view, metrics: { ...view.metrics, [event.metrics.taskId]: event.metrics } };
     case "userMessageInjected":
-      return withLive(view, event.taskId, (live) => ({ ...live, injected: [...live.injected, event.text] }));
+      return withLive(view, event.taskId, (live) => {
+        const at = live.added.indexOf(event.text);
+        const added = at === -1 ? live.added : [...live.added.slice(0, at), ...live.added.slice(at + 1)];
+        return { ...live, added, injected: [...live.injected, event.text] };
+      });
+    case "userMessageRequeued":
+      return { ...view, requeued: { ...view.requeued, [event.newTaskId]: event.taskId } };
     case "queueChanged":
       return { ...view, stale: true };
     case "workerStateChanged":
@@ -248,6 +259,12 @@ export function taskTime(ms: number | null, today: Date = new Date()): string {
   const d = new Date(ms);
   const hm = d.toTimeString().slice(0, 5);
   return d.toDateString() === today.toDateString() ? hm : `${d.toISOString().slice(0, 10)} ${hm}`;
+}
+
+/** The user sent `text` while a task runs: shown in that task at once, until it reads it. */
+export function noteAdded(view: QueueView, text: string): QueueView {
+  if (!view.live) return view;
+  return { ...view, live: { ...view.live, added: [...view.live.added, text] } };
 }
 
 function withLive(view: QueueView, taskId: number, change: (live: Live) => Live): QueueView {

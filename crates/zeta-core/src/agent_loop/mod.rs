@@ -560,7 +560,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
 
     /// Injects user messages that arrived while the task ran.
     fn inject_user_messages(&mut self) {
-        while let Ok(text) = self.ctx.inbox.try_recv() {
+        for (_, text) in self.ctx.inbox.take() {
             self.emit(Event::UserMessageInjected {
                 task_id: self.task_id(),
                 text: text.clone(),
