@@ -19,7 +19,7 @@ struct Places {
 }
 
 fn places() -> Places {
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a test folder");
+    let dir = outside_tmp();
     let home = dir.path().join("home");
     let outside = dir.path().join("outside");
     std::fs::create_dir_all(home.join("projects")).expect("home");

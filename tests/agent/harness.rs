@@ -231,3 +231,22 @@ pub fn live_group_members(pgid: i32) -> Vec<i32> {
     }
     found
 }
+
+/// A folder outside the temporary folders, which confined commands may write whole: the
+/// target folder's, or `~/.cache/zeta-tests` when the checkout itself lies in /tmp.
+pub fn outside_tmp() -> tempfile::TempDir {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let in_tmp = zeta_core::policy::writable::TEMPORARY.iter().any(|t| {
+        target
+            .canonicalize()
+            .unwrap_or(target.to_path_buf())
+            .starts_with(t)
+    });
+    let base = if in_tmp {
+        Path::new(&std::env::var_os("HOME").expect("HOME")).join(".cache/zeta-tests")
+    } else {
+        target.to_path_buf()
+    };
+    std::fs::create_dir_all(&base).expect("a test folder outside /tmp");
+    tempfile::tempdir_in(base).expect("a test folder outside /tmp")
+}

@@ -32,6 +32,10 @@ fn sandboxed(home: &Path, args: &[&str]) -> Output {
     Command::new("bwrap")
         .args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"])
         .args(["--tmpfs", "/tmp", "--tmpfs", "/run", "--tmpfs", "/home"])
+        // The binary, also when the checkout lies in /tmp (hidden by the private /tmp).
+        .arg("--ro-bind")
+        .arg(bin_dir())
+        .arg(bin_dir())
         .arg("--bind")
         .arg(home)
         .arg("/home/u")
@@ -66,6 +70,13 @@ fn sandboxed(home: &Path, args: &[&str]) -> Output {
         .expect("run bwrap")
 }
 
+fn bin_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_zeta"))
+        .parent()
+        .expect("the binary's folder")
+        .to_path_buf()
+}
+
 fn chown_nobody(path: &Path) {
     let status = Command::new("chown")
         .args(["-R", &format!("{NOBODY}:{NOBODY}")])
@@ -91,7 +102,7 @@ async fn a_sample_of_every_catastrophic_family_is_refused_in_a_sandbox() {
         );
         return;
     }
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a test folder");
+    let dir = outside_tmp();
     // The sandbox itself: the root is read-only.
     let preflight = Command::new("bwrap")
         .args([

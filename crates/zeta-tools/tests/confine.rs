@@ -26,7 +26,7 @@ struct Fixture {
 }
 
 fn fixture() -> Fixture {
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a test folder");
+    let dir = outside_tmp();
     let base = dir.path().to_path_buf();
     let home = base.join("home");
     for d in [
@@ -50,6 +50,23 @@ fn fixture() -> Fixture {
         base,
         home,
     }
+}
+
+/// A folder outside the temporary folders (writable whole): the target folder's, or
+/// `~/.cache/zeta-tests` when the checkout itself lies in /tmp.
+fn outside_tmp() -> tempfile::TempDir {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let real = target.canonicalize().unwrap_or(target.to_path_buf());
+    let base = if zeta_core::policy::writable::TEMPORARY
+        .iter()
+        .any(|t| real.starts_with(t))
+    {
+        Path::new(&std::env::var_os("HOME").expect("HOME")).join(".cache/zeta-tests")
+    } else {
+        target.to_path_buf()
+    };
+    std::fs::create_dir_all(&base).expect("a test folder outside /tmp");
+    tempfile::tempdir_in(base).expect("a test folder outside /tmp")
 }
 
 fn ctx(f: &Fixture, confined: bool) -> ToolContext {

@@ -261,9 +261,20 @@ mod tests {
 
     /// A home outside the temporary folders (which are writable whole).
     pub fn home_outside_tmp() -> tempfile::TempDir {
-        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/tmp");
+        tempfile::tempdir_in(base_outside_tmp()).unwrap()
+    }
+
+    /// The target folder when it is not under a temporary folder (a checkout in /tmp),
+    /// else `~/.cache/zeta-tests`.
+    fn base_outside_tmp() -> PathBuf {
+        let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/tmp");
+        let base = if TEMPORARY.iter().any(|t| resolved(&target).starts_with(t)) {
+            PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache/zeta-tests")
+        } else {
+            target
+        };
         std::fs::create_dir_all(&base).unwrap();
-        tempfile::tempdir_in(base).unwrap()
+        base
     }
 
     fn setup() -> (tempfile::TempDir, Writable) {
