@@ -32,10 +32,9 @@ fn sandboxed(home: &Path, args: &[&str]) -> Output {
     Command::new("bwrap")
         .args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"])
         .args(["--tmpfs", "/tmp", "--tmpfs", "/run", "--tmpfs", "/home"])
-        // The binary, also when the checkout lies in /tmp (hidden by the private /tmp).
-        .arg("--ro-bind")
-        .arg(bin_dir())
-        .arg(bin_dir())
+        // The binary at a path nobody can reach, also when the checkout lies in /tmp
+        // (hidden by the private /tmp).
+        .args(["--ro-bind", env!("CARGO_BIN_EXE_zeta"), "/run/zeta"])
         .arg("--bind")
         .arg(home)
         .arg("/home/u")
@@ -63,18 +62,10 @@ fn sandboxed(home: &Path, args: &[&str]) -> Output {
             "--clear-groups",
             "--",
         ])
-        .args(["prlimit", "--nproc=300", "--"])
-        .arg(env!("CARGO_BIN_EXE_zeta"))
+        .args(["prlimit", "--nproc=300", "--", "/run/zeta"])
         .args(args)
         .output()
         .expect("run bwrap")
-}
-
-fn bin_dir() -> std::path::PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_zeta"))
-        .parent()
-        .expect("the binary's folder")
-        .to_path_buf()
 }
 
 fn chown_nobody(path: &Path) {
