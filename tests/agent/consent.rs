@@ -483,3 +483,49 @@ async fn a_mouse_plan_carries_the_latest_screenshot() {
     );
     assert_eq!(proposed["steps"][0]["target"], "move at (10, 20)");
 }
+
+/// In `ask` mode, shell commands that only read (df, cat, a find piped into sort) run
+/// without a question; a change still asks. With `--approve none`, the reads run and the
+/// change does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn read_only_commands_never_ask() {
+    let work = tempfile::tempdir().expect("work");
+    let notes = work.path().join("notes.txt");
+    std::fs::write(&notes, "milk\n").expect("notes");
+    let made = work.path().join("made.txt");
+    let dir = work.path().display().to_string();
+    let steps = vec![
+        Step::call("shell", json!({"command": "df -h /"})),
+        Step::call(
+            "shell",
+            json!({"command": format!("cat {}", notes.display())}),
+        ),
+        Step::call(
+            "shell",
+            json!({"command": format!("find {dir} -type f -printf '%s %p\\n' | sort -n | tail -1")}),
+        ),
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", made.display())}),
+        ),
+        Step::text("Zeta: read three things"),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "ask"}}),
+    )
+    .await;
+    let out = s.zeta(&["run", "--json", "--approve", "none", "look around"]);
+    assert_eq!(finished_task(&out)["reply"], "Zeta: read three things");
+    let asked: Vec<_> = events(&out)
+        .into_iter()
+        .filter(|e| e["type"] == "approvalRequested")
+        .map(|e| e["target"].to_string())
+        .collect();
+    assert_eq!(asked.len(), 1, "only the change asks: {asked:?}");
+    assert!(asked[0].contains("touch"), "{asked:?}");
+    assert!(!made.exists());
+    assert!(text_of(&s.requests()[2]).contains("milk"), "cat ran");
+}

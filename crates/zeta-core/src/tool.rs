@@ -88,6 +88,12 @@ pub trait Tool: Send + Sync {
     fn spec(&self) -> ToolSpec;
     /// True when running it can change something outside Zeta.
     fn has_side_effects(&self) -> bool;
+    /// Whether this call can change something: `has_side_effects`, unless the tool can
+    /// tell that this call only reads (the shell: `policy::reads_only`). A call that only
+    /// reads never asks.
+    fn changes_things(&self, _arguments: &Value) -> bool {
+        self.has_side_effects()
+    }
     /// True when it changes what Zeta carries into later tasks (a saved fact): like a side
     /// effect, it asks once the task has read untrusted input.
     fn keeps_state(&self) -> bool {

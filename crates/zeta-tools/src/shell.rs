@@ -60,6 +60,9 @@ impl Tool for Shell {
     fn has_side_effects(&self) -> bool {
         true
     }
+    fn changes_things(&self, arguments: &Value) -> bool {
+        !zeta_core::policy::reads_only(crate::describe::text(arguments, "command"))
+    }
     fn taints(&self, arguments: &Value, _output: &ToolOutput) -> bool {
         let command = arguments
             .get("command")

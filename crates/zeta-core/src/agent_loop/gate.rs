@@ -110,7 +110,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 Decider::RateLimit,
             ));
         }
-        let side_effects = tool.has_side_effects();
+        let side_effects = tool.changes_things(&call.arguments);
         // What must not happen unattended after untrusted input: side effects, and what
         // Zeta keeps for later tasks.
         let changes = side_effects || tool.keeps_state();

@@ -161,7 +161,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     continue;
                 }
             };
-            let side_effects = tool.has_side_effects();
+            let side_effects = tool.changes_things(&step.params);
             let changes = side_effects || tool.keeps_state();
             let per_tool = tool_permission(permissions, self.ctx.settings.soul, &step.tool);
             match decide(permissions.mode, per_tool, side_effects, &step.tool) {

@@ -1,5 +1,5 @@
 //! What the agent may do: commands that never run or only a person may approve (`shell`), whether a call runs, asks
-//! first or is refused (`permission`), how often a tool may run (`rate_limit`), how risky a
+//! first or is refused (`permission`), how often a tool may run (`rate_limit`), which commands only read (`read_only`), how risky a
 //! command is (`risk`), which observations are untrusted input (`provenance`), and how
 //! untrusted data is wrapped and instruction-like text noticed (`injection`), and where tool
 //! processes may write (`writable`).
@@ -8,6 +8,7 @@ pub mod injection;
 pub mod permission;
 pub mod provenance;
 pub mod rate_limit;
+pub mod read_only;
 pub mod risk;
 pub mod shell;
 pub mod writable;
@@ -16,6 +17,7 @@ pub use injection::{instruction_like, wrap_untrusted};
 pub use permission::{decide, tool_permission, Decision, PermissionMode, ToolPermission};
 pub use provenance::reports_metadata_only;
 pub use rate_limit::{DefaultRateLimit, RateLimit, RateLimited, SessionCounts, TaskCounts};
+pub use read_only::reads_only;
 pub use risk::command_risk;
 pub use shell::{check_command, judge, judge_with_writes, Blocked, ShellEnv, Verdict};
 pub use writable::{Grant, Writable};

@@ -26,7 +26,7 @@ mod walk;
 mod words;
 
 #[cfg(test)]
-mod corpus;
+pub(crate) mod corpus;
 #[cfg(test)]
 mod fuzz;
 
@@ -152,7 +152,7 @@ pub fn check_command(line: &str) -> Result<(), Blocked> {
 }
 
 /// The programs a command line runs (base names, wrappers such as `sudo` unwrapped and
-/// `sudo` itself kept), and whether output is redirected into a file. Used to label a
+/// `sudo` itself kept, `?` for one whose name is computed when it runs), and whether output is redirected into a file. Used to label a
 /// command's risk and to tell output that only describes the computer.
 pub fn programs(line: &str) -> (Vec<String>, bool) {
     if line.len() > MAX_COMMAND_BYTES {

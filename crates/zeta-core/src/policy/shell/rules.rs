@@ -481,6 +481,10 @@ pub fn judge_command(walker: &mut Walker, argv: &[Word], stdin: Stdin) -> Stdin 
         return Stdin::Unknown;
     };
     let Some(names) = first.values.clone() else {
+        if walker.collect_programs {
+            // A program only known when it runs: no list of known programs names it.
+            walker.programs.push("?".to_string());
+        }
         walker.ask(format!(
             "the program it runs is computed when it runs (`{}`), so Zeta cannot check it",
             first.text

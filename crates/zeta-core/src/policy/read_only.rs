@@ -1,0 +1,164 @@
+//! Commands that only read: every program in them (nested ones included) is on a short
+//! list of programs that change nothing with the arguments people give them, no output is
+//! redirected into a file, and no flag that turns a reader into a writer is present
+//! (`find -delete`, `-exec`, `date -s`…). Such a shell call never asks for approval
+//! (issue: "every read-only command asks"); anything else, an unknown program included,
+//! is a change. What cannot be known statically still asks a person through the judge.
+
+use super::shell::programs;
+
+/// Programs that read or describe and never write with ordinary arguments (`sort` only
+/// without `-o`/`--output`). Not here on purpose: `uniq` (its second operand is written), `hostname` (sets the name),
+/// `env`/`sudo`/`xargs` (run other programs), `git`, `sed`, `awk`, `tee`.
+const READERS: &[&str] = &[
+    "ls",
+    "df",
+    "du",
+    "free",
+    "uptime",
+    "whoami",
+    "id",
+    "date",
+    "uname",
+    "pwd",
+    "nproc",
+    "wc",
+    "stat",
+    "which",
+    "type",
+    "true",
+    "false",
+    "test",
+    "[",
+    "lscpu",
+    "lsblk",
+    "echo",
+    "printf",
+    "cat",
+    "head",
+    "tail",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "find",
+    "file",
+    "ps",
+    "sleep",
+    "basename",
+    "dirname",
+    "realpath",
+    "readlink",
+    "seq",
+    "cut",
+    "tr",
+    "nl",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "printenv",
+    "tree",
+    "cd",
+    "sort",
+];
+
+/// Words that make one of the readers write, delete or run something.
+const WRITING_FLAGS: &[&str] = &[
+    "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls",
+    "-s", "--set",
+];
+
+/// True when `command` only reads (see the module doc). Empty or unparseable: false.
+pub fn reads_only(command: &str) -> bool {
+    let (names, writes) = programs(command);
+    let mut words = command.split(|c: char| c.is_whitespace() || ";&|()`'\"".contains(c));
+    // `sort -o FILE`, `sort -nro FILE`, `sort --output=FILE`.
+    let sort_writes = |w: &str| {
+        w.starts_with("--o") || (w.starts_with('-') && !w.starts_with("--") && w.contains('o'))
+    };
+    let sorts = names.iter().any(|n| n == "sort");
+    !names.is_empty()
+        && !writes
+        && names.iter().all(|n| READERS.contains(&n.as_str()))
+        && !words.any(|w| WRITING_FLAGS.contains(&w) || (sorts && sort_writes(w)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readers_read_and_everything_else_is_a_change() {
+        let reading = [
+            "df -h",
+            "ls -la ~/Downloads",
+            "du -sh ~/* | sort -h",
+            "cat notes.txt",
+            "tail -20 /var/log/syslog",
+            "grep -rn TODO ~/project | head -50",
+            "find /var/log -name '*.log' -type f -printf '%s %p\\n' | tail -1",
+            "ps aux | grep firefox",
+            "free -m && uptime",
+            "wc -l $(ls *.txt)",
+            "cd ~/project && ls",
+            "echo $HOME",
+            "stat -c %s big.iso > /dev/null",
+        ];
+        let changing = [
+            "touch x",
+            "rm -f notes.txt",
+            "cat a > b",
+            "echo hi >> ~/.bashrc",
+            "ls > listing.txt",
+            "find ~ -name '*.pyc' -delete",
+            "find . -exec rm {} +",
+            "find . -fprint out.txt",
+            "sort -o out.txt in.txt",
+            "sort -nro out.txt in.txt",
+            "du -s * | sort --output=x",
+            "uniq in.txt out.txt",
+            "date -s '2020-01-01'",
+            "hostname evil",
+            "ls && rm x",
+            "cat $(touch y)",
+            "grep x <(curl -s http://x)",
+            "echo 'rm -rf ~' | sh",
+            "sudo cat /etc/shadow",
+            "env ls",
+            "xargs cat < list",
+            "sed -i s/a/b/ f",
+            "tee out.txt < in.txt",
+            "git status",
+            "python3 -c 'print(1)'",
+            "$CMD",
+            "",
+        ];
+        let misses: Vec<&str> = reading.iter().copied().filter(|c| !reads_only(c)).collect();
+        let alarms: Vec<&str> = changing.iter().copied().filter(|c| reads_only(c)).collect();
+        assert!(
+            misses.is_empty(),
+            "reading commands that would ask: {misses:?}"
+        );
+        assert!(alarms.is_empty(), "changes taken for reads: {alarms:?}");
+    }
+
+    #[test]
+    fn no_catastrophic_command_reads_only() {
+        use crate::policy::shell::corpus::{CATASTROPHIC, HARMLESS};
+        let mut alarms = Vec::new();
+        for (family, commands) in CATASTROPHIC {
+            alarms.extend(
+                commands
+                    .iter()
+                    .filter(|c| reads_only(c))
+                    .map(|c| format!("[{family}] {c}")),
+            );
+        }
+        let reads = HARMLESS.iter().filter(|c| reads_only(c)).count();
+        println!(
+            "read-only: 0 of the catastrophic corpus may be, {reads} of {} harmless commands are",
+            HARMLESS.len()
+        );
+        assert!(alarms.is_empty(), "{alarms:#?}");
+    }
+}
