@@ -424,3 +424,40 @@ pub fn xdotool(args: &[&str]) -> Result<String, Box<dyn std::error::Error>> {
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
+
+impl App {
+    /// Types `text` as key presses into whatever has the keyboard focus, as a person
+    /// typing without clicking first would (WebDriver key actions, not an element's
+    /// send_keys, which focuses the element itself).
+    pub async fn type_keys(&self, text: &str) -> TestResult {
+        use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+        let mut keys = KeyActions::new("keyboard".into());
+        for value in text.chars() {
+            keys = keys
+                .then(KeyAction::Down { value })
+                .then(KeyAction::Up { value });
+        }
+        self.client.perform_actions(keys).await?;
+        Ok(())
+    }
+
+    /// Presses `key` while Control is held (Ctrl+1 and the like).
+    pub async fn press_ctrl(&self, key: char) -> TestResult {
+        use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+        use fantoccini::key::Key;
+        let control = char::from(Key::Control);
+        let keys = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value: control })
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key })
+            .then(KeyAction::Up { value: control });
+        self.client.perform_actions(keys).await?;
+        Ok(())
+    }
+
+    /// Sets the window's inner size as a person dragging its border would.
+    pub async fn resize(&self, width: u32, height: u32) -> TestResult {
+        self.client.set_window_size(width, height).await?;
+        Ok(())
+    }
+}

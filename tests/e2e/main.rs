@@ -2,6 +2,7 @@
 //! through tauri-driver + WebKitWebDriver for the webview and xdotool for the tray.
 
 mod consent;
+mod first_hour;
 mod harness;
 mod voice;
 mod window;
