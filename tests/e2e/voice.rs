@@ -109,7 +109,7 @@ async fn the_microphone_button_records_and_the_chat_shows_the_spoken_task() {
             .text()
             .await?;
         assert!(
-            bubble.contains('🎤') && bubble.contains(&message),
+            bubble.contains("(spoken)") && bubble.contains(&message),
             "{bubble}"
         );
         Ok(())

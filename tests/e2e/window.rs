@@ -194,7 +194,10 @@ async fn settings_reject_a_bad_base_url_and_keep_a_good_one_across_a_restart() {
             let url = app.find("input[aria-label='Base URL']").await?;
             url.clear().await?;
             url.send_keys("ftp://not-a-model-server").await?;
-            click_in_view(app, "[data-testid=save-settings]").await?;
+            app.find("[data-testid=save-settings]")
+                .await?
+                .click()
+                .await?;
             let error = match app
                 .find(".field-error[data-field='provider.baseUrl']")
                 .await
@@ -235,7 +238,10 @@ async fn settings_reject_a_bad_base_url_and_keep_a_good_one_across_a_restart() {
                 .await?
                 .send_keys("qwen-test")
                 .await?;
-            click_in_view(app, "[data-testid=save-settings]").await?;
+            app.find("[data-testid=save-settings]")
+                .await?
+                .click()
+                .await?;
             let saved = wait_for(Duration::from_secs(5), || {
                 std::fs::read_to_string(app.home.path().join("settings.json"))
                     .ok()
@@ -255,21 +261,6 @@ async fn settings_reject_a_bad_base_url_and_keep_a_good_one_across_a_restart() {
         },
     )
     .await;
-}
-
-/// Scrolls the element to the middle of its scrolled panel and clicks it from the page.
-/// WebKitWebDriver's own click on the Save button at the end of the long settings panel
-/// was lost (no click event reached the page, reproducibly), while the same button works
-/// by mouse and by a page click; so this click is dispatched by the page.
-async fn click_in_view(app: &App, css: &str) -> TestResult {
-    let el = app.find(css).await?;
-    app.client
-        .execute(
-            "arguments[0].scrollIntoView({block: 'center'}); arguments[0].click()",
-            vec![serde_json::to_value(&el)?],
-        )
-        .await?;
-    Ok(())
 }
 
 async fn wait_for_value(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../bindings/Task";
-import { activeTasks, applyEvent, callsNote, noteAdded, composerAction, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated, kTokens, steps } from "./queue";
+import { activeTasks, applyEvent, callsNote, noteAdded, composerAction, typedIntoNowhere, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated, kTokens, steps } from "./queue";
 
 const task = (id: number, status: Task["status"], message = `m${id}`): Task => ({
   id,
@@ -230,5 +230,32 @@ describe("added messages", () => {
     view = applyEvent(view, { type: "userMessageRequeued", taskId: 1, newTaskId: 2, text: "and shorter" });
     expect(view.requeued).toEqual({ 2: 1 });
     expect(noteAdded(emptyView(), "x").live).toBeNull();
+  });
+});
+
+describe("typing into nowhere", () => {
+  const key = (k: string, tagName: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean }> = {}) => ({
+    key: k, ctrlKey: false, altKey: false, metaKey: false, isComposing: false, target: { tagName } as unknown as EventTarget, ...mods,
+  });
+  it("takes characters typed on a button or the page", () => {
+    expect(typedIntoNowhere(key("a", "BUTTON"))).toBe(true);
+    expect(typedIntoNowhere(key("é", "BODY"))).toBe(true);
+    expect(typedIntoNowhere(key(" ", "MAIN"))).toBe(true);
+  });
+  it("leaves fields, shortcuts and named keys alone", () => {
+    expect(typedIntoNowhere(key("a", "INPUT"))).toBe(false);
+    expect(typedIntoNowhere(key("a", "textarea"))).toBe(false);
+    expect(typedIntoNowhere(key("a", "SELECT"))).toBe(false);
+    expect(typedIntoNowhere(key("1", "BODY", { ctrlKey: true }))).toBe(false);
+    expect(typedIntoNowhere(key("Enter", "BODY"))).toBe(false);
+    expect(typedIntoNowhere(key("Tab", "BODY"))).toBe(false);
+  });
+});
+
+describe("the header while a task runs", () => {
+  it("says which task is being worked on", () => {
+    const worker = { state: "active" } as Parameters<typeof workerLabel>[0];
+    expect(workerLabel(worker, 7)).toBe("working on task 7");
+    expect(workerLabel(worker, null)).toBe("ready");
   });
 });

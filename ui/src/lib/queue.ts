@@ -318,12 +318,12 @@ export function activeTasks(tasks: Task[]): Task[] {
   return [...running, ...pending];
 }
 
-/** What the worker is doing, in words. */
-export function workerLabel(worker: WorkerState | null): string {
+/** What the worker is doing, in words; `runningTask` is the id of the task it works on. */
+export function workerLabel(worker: WorkerState | null, runningTask: number | null = null): string {
   if (worker === null) return "starting";
   switch (worker.state) {
     case "active":
-      return "ready";
+      return runningTask === null ? "ready" : `working on task ${runningTask}`;
     case "paused":
       return "paused";
     case "standby":
@@ -339,6 +339,23 @@ export function composerAction(
 ): "send" | "newline" | "none" {
   if (key !== "Enter" || isComposing) return "none";
   return shiftKey ? "newline" : "send";
+}
+
+/** True for a key that types a character while the focus is on nothing that takes text
+ *  (a button just clicked, the page itself): such text belongs in the composer. */
+export function typedIntoNowhere(e: {
+  key: string;
+  ctrlKey: boolean;
+  altKey: boolean;
+  metaKey: boolean;
+  isComposing: boolean;
+  target: EventTarget | null;
+}): boolean {
+  if (e.ctrlKey || e.altKey || e.metaKey || e.isComposing) return false;
+  if ([...e.key].length !== 1) return false;
+  const target = e.target as { tagName?: string; isContentEditable?: boolean } | null;
+  const tag = target?.tagName?.toUpperCase() ?? "";
+  return !["INPUT", "TEXTAREA", "SELECT"].includes(tag) && !target?.isContentEditable;
 }
 
 /** What did not happen in a task, from its audit, whatever its reply says. */

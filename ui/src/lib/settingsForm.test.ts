@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
-import { describeEndpoint, moved, problemsByField, providerFor, describeLocalServer } from "./settingsForm";
+import { describeEndpoint, isChanged, moved, problemsByField, problemSummary, providerFor, describeLocalServer } from "./settingsForm";
 
 const base: ProviderSettings = {
   kind: "none", baseUrl: "", model: "", protocol: "json", stream: true, idleTimeoutMs: 120000, maxAttempts: 4, contextWindow: 32768, replyTimeoutSecs: 900, maxReplyBytes: 4194304,
@@ -43,5 +43,19 @@ describe("describeLocalServer", () => {
       "Restarting (attempt 2): it exited",
     );
     expect(describeLocalServer({ state: "failed", error: "no model" })).toBe("Failed: no model");
+  });
+});
+
+describe("the save summary", () => {
+  it("names each field in words and drops the loader's fallback", () => {
+    const said = problemSummary({ "provider.baseUrl": '"ftp://x" must start with http:// or https://; using none', maxIterations: "0 is outside 1..=1000; using 25" });
+    expect(said).toBe('Not saved. Base URL: "ftp://x" must start with http:// or https:// · Most steps per task: 0 is outside 1..=1000');
+  });
+  it("is empty without problems", () => {
+    expect(problemSummary({})).toBe("");
+  });
+  it("sees a change and its undoing", () => {
+    expect(isChanged({ a: 1 }, { a: 1 })).toBe(false);
+    expect(isChanged({ a: 2 }, { a: 1 })).toBe(true);
   });
 });

@@ -71,3 +71,40 @@ export function describeLocalServer(state: LocalServerState): string {
       return `Failed: ${state.error}`;
   }
 }
+
+/** The words the settings form shows for each field the backend can name in a problem. */
+export const FIELD_LABELS: Record<string, string> = {
+  "(file)": "The settings file",
+  "provider.baseUrl": "Base URL",
+  "provider.model": "Model",
+  "provider.contextWindow": "Context window",
+  fallbackProviders: "Fallback providers",
+  maxIterations: "Most steps per task",
+  commandTimeoutMs: "Command time limit",
+  maxOutputLength: "Longest output kept",
+  context: "Conversation length",
+  "permissions.approvalTimeoutSecs": "Time to answer an approval",
+  "permissions.defaultRateLimit": "Rate limit",
+  "hotkey.pushToTalk": "Push-to-talk key",
+  "voice.maxRecordingSecs": "Longest recording",
+  "screenshot.maxSide": "Screenshot size",
+  "screenshot.quality": "Screenshot quality",
+};
+
+/** A problem's message as said when saving: the fallback the loader would use
+ *  ("; using …") is dropped, since nothing is saved or used. */
+export function forSaving(message: string): string {
+  return message.replace(/; using .*$/, "");
+}
+
+/** One line for the status beside Save: which fields stop the save, and why. */
+export function problemSummary(problems: Record<string, string>): string {
+  const parts = Object.entries(problems).map(([field, message]) => `${FIELD_LABELS[field] ?? field}: ${forSaving(message)}`);
+  if (parts.length === 0) return "";
+  return `Not saved. ${parts.join(" · ")}`;
+}
+
+/** True when the form differs from what was loaded or last saved. */
+export function isChanged(form: unknown, saved: unknown): boolean {
+  return JSON.stringify(form) !== JSON.stringify(saved);
+}
