@@ -10,6 +10,8 @@ const COMMANDS: &[&str] = &[
     "worker_state",
     "approve_call",
     "deny_call",
+    "hold_approval",
+    "hide_chat",
     "pending_approvals",
     "send_message",
     "retry_task",

@@ -12,7 +12,7 @@ use zeta_core::{
 
 use crate::agent::configured_agent;
 use crate::signals::{self, Stop};
-use crate::terminal_approval::{answer_call, answer_plan, Approve};
+use crate::terminal_approval::{answer_call, answer_plan, Approve, CallAsked};
 
 #[derive(Debug, Parser)]
 #[command(name = "zeta", version, about = "Zeta, a desktop computer-use agent")]
@@ -230,15 +230,19 @@ async fn process_queue(
                     target,
                     reason,
                     requires_person,
+                    allowance,
                     ..
                 } => Some(
                     answer_call(
                         approve,
-                        call_id,
-                        target,
-                        tool,
-                        reason.as_deref(),
-                        *requires_person,
+                        CallAsked {
+                            call_id,
+                            target,
+                            tool,
+                            reason: reason.as_deref(),
+                            requires_person: *requires_person,
+                            allowance: allowance.as_ref(),
+                        },
                     )
                     .await,
                 ),

@@ -1,7 +1,8 @@
 //! How the CLI answers approval requests and proposed plans: on the terminal (a prompt
 //! on stderr, answers read from stdin), or all yes / all no for scripts (`--approve`).
 
-use zeta_core::protocol::{PlanStepView, StepChoice};
+use zeta_core::policy::Allowance;
+use zeta_core::protocol::{ApprovalScope, PlanStepView, StepChoice};
 use zeta_core::Op;
 
 /// How the CLI answers approval requests.
@@ -68,16 +69,28 @@ async fn ask_line(prompt: String) -> Option<String> {
     .flatten()
 }
 
+/// One call's approval request, as the terminal answers it.
+pub struct CallAsked<'a> {
+    pub call_id: &'a str,
+    pub target: &'a str,
+    pub tool: &'a str,
+    pub reason: Option<&'a str>,
+    pub requires_person: bool,
+    /// What "for this task" and "always" would cover, when they may be offered.
+    pub allowance: Option<&'a Allowance>,
+}
+
 /// The answer to one call's approval request. A call that `requires_person` is not
 /// covered by `--approve all`: it is denied, saying so.
-pub async fn answer_call(
-    approve: Approve,
-    call_id: &str,
-    target: &str,
-    tool: &str,
-    reason: Option<&str>,
-    requires_person: bool,
-) -> Op {
+pub async fn answer_call(approve: Approve, asked: CallAsked<'_>) -> Op {
+    let CallAsked {
+        call_id,
+        target,
+        tool,
+        reason,
+        requires_person,
+        allowance,
+    } = asked;
     let call_id = call_id.to_string();
     match approve {
         Approve::All if requires_person => {
@@ -96,6 +109,7 @@ pub async fn answer_call(
         Approve::All => Op::Approve {
             call_id,
             steps: Vec::new(),
+            scope: ApprovalScope::Once,
         },
         Approve::None | Approve::NoTerminal => {
             deny(approve, call_id, &format!("`{tool}` {target}"))
@@ -104,13 +118,27 @@ pub async fn answer_call(
             if let Some(reason) = reason {
                 eprintln!("zeta: this call asks because {reason}");
             }
-            let line = ask_line(format!("zeta: allow `{tool}` {target}? [y/N] ")).await;
-            match line.as_deref() {
-                Some("y" | "Y" | "yes") => Op::Approve {
+            let question = match allowance {
+                Some(a) => format!(
+                    "zeta: allow `{tool}` {target}? [y] once, [t] all `{}` for this task, [a] always, [N] no: ",
+                    a.describe()
+                ),
+                None => format!("zeta: allow `{tool}` {target}? [y/N] "),
+            };
+            let line = ask_line(question).await;
+            let scope = match (line.as_deref(), allowance) {
+                (Some("y" | "Y" | "yes"), _) => Some(ApprovalScope::Once),
+                (Some("t" | "T"), Some(_)) => Some(ApprovalScope::Task),
+                (Some("a" | "A"), Some(_)) => Some(ApprovalScope::Always),
+                _ => None,
+            };
+            match scope {
+                Some(scope) => Op::Approve {
                     call_id,
                     steps: Vec::new(),
+                    scope,
                 },
-                _ => deny(approve, call_id, &format!("`{tool}` {target}")),
+                None => deny(approve, call_id, &format!("`{tool}` {target}")),
             }
         }
     }
@@ -130,6 +158,7 @@ pub async fn answer_plan(
             return Op::Approve {
                 call_id,
                 steps: Vec::new(),
+                scope: ApprovalScope::Once,
             }
         }
         Approve::None | Approve::NoTerminal => {
@@ -171,6 +200,7 @@ pub async fn answer_plan(
                 return Op::Approve {
                     call_id,
                     steps: choices,
+                    scope: ApprovalScope::Once,
                 }
             }
             ("n" | "no", _) => {

@@ -40,8 +40,7 @@ pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<Event>) {
         };
         mirror_on_tray(&app, &event);
         if app.state::<QueueManager>().track_pending(&event) {
-            let waiting = !app.state::<QueueManager>().pending().is_empty();
-            super::confirm::show_or_hide(&app, waiting);
+            super::confirm::refresh(&app);
         }
         if let Err(e) = app.emit(EVENT_NAME, &event) {
             tracing::warn!("could not forward an event to the window: {e}");

@@ -1,8 +1,8 @@
 //! IPC commands the windows call: thin wrappers over `QueueManager`. Which window may call
 //! which command is set in `src-tauri/capabilities`.
 
-use tauri::State;
-use zeta_core::protocol::StepChoice;
+use tauri::{Manager, State};
+use zeta_core::protocol::{ApprovalScope, StepChoice};
 use zeta_core::{Event, Op, Task, WorkerState};
 
 use super::memory_manager::{MemoryManager, MemoryView};
@@ -72,12 +72,14 @@ pub fn approve_call(
     queue: State<'_, QueueManager>,
     call_id: String,
     steps: Option<Vec<StepChoice>>,
+    scope: Option<ApprovalScope>,
 ) -> Result<(), String> {
     queue
         .core()
         .submit(Op::Approve {
             call_id,
             steps: steps.unwrap_or_default(),
+            scope: scope.unwrap_or_default(),
         })
         .map_err(|e| e.to_string())
 }
@@ -92,6 +94,23 @@ pub fn deny_call(
         .core()
         .submit(Op::Deny { call_id, reason })
         .map_err(|e| e.to_string())
+}
+
+/// The user is editing the request `call_id`: its time limit stops until they answer.
+#[tauri::command]
+pub fn hold_approval(queue: State<'_, QueueManager>, call_id: String) -> Result<(), String> {
+    queue
+        .core()
+        .submit(Op::HoldApproval { call_id })
+        .map_err(|e| e.to_string())
+}
+
+/// Hides the chat window (Esc). A call waiting inline moves to the confirmation dialog.
+#[tauri::command]
+pub fn hide_chat(window: tauri::WebviewWindow) -> Result<(), String> {
+    window.hide().map_err(|e| e.to_string())?;
+    super::confirm::refresh(window.app_handle());
+    Ok(())
 }
 
 /// Requests waiting for the user, oldest first (the confirmation dialog reads them on open).

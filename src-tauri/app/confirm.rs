@@ -1,6 +1,7 @@
 //! The confirmation dialog window (`confirm` in tauri.conf.json): small, always on top,
-//! shown while a plan or a call waits for the user, even when the chat window is hidden,
-//! and hidden again once nothing waits. Closing it denies what it showed.
+//! shown while a plan waits for the user, or a single call while the chat window (which
+//! asks about single calls inline, beside the request) is hidden; hidden again once
+//! nothing it should show waits. Closing it denies what it showed.
 
 use tauri::{AppHandle, Manager};
 use zeta_core::{Event, Op};
@@ -10,7 +11,22 @@ use super::queue_manager::QueueManager;
 /// The dialog's window label.
 pub const CONFIRM_WINDOW: &str = "confirm";
 
-pub fn show_or_hide(app: &AppHandle, waiting: bool) {
+/// Shows the dialog when a request waits that the chat cannot show (a plan, or anything
+/// while the chat is hidden or minimized), and hides it otherwise.
+pub fn refresh(app: &AppHandle) {
+    let pending = app.state::<QueueManager>().pending();
+    let chat_shown = app
+        .get_webview_window(super::CHAT_WINDOW)
+        .is_some_and(|w| w.is_visible().unwrap_or(false) && !w.is_minimized().unwrap_or(false));
+    let waiting = pending.iter().any(|event| match event {
+        Event::PlanProposed { .. } => true,
+        Event::ApprovalRequested { .. } => !chat_shown,
+        _ => false,
+    });
+    show_or_hide(app, waiting);
+}
+
+fn show_or_hide(app: &AppHandle, waiting: bool) {
     let Some(window) = app.get_webview_window(CONFIRM_WINDOW) else {
         tracing::warn!("the confirmation window is gone; approvals still show in the chat");
         return;

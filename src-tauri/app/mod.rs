@@ -73,6 +73,8 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::worker_state,
             commands::approve_call,
             commands::deny_call,
+            commands::hold_approval,
+            commands::hide_chat,
             commands::pending_approvals,
             commands::send_message,
             commands::retry_task,
@@ -128,6 +130,10 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
                 }
                 if let Err(e) = window.hide() {
                     tracing::warn!("could not hide the window: {e}");
+                }
+                if window.label() != confirm::CONFIRM_WINDOW {
+                    // A call asked inline must still reach the user: the dialog takes it.
+                    confirm::refresh(window.app_handle());
                 }
             }
         })
@@ -247,6 +253,8 @@ pub fn show_chat(app: &AppHandle) {
     if let Err(e) = shown {
         tracing::warn!("could not show the chat window: {e}");
     }
+    // A single call the dialog showed while the chat was hidden is asked inline again.
+    confirm::refresh(app);
 }
 
 /// Stops the worker (the running task is recorded as cancelled) and exits.

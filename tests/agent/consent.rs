@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use zeta_core::protocol::{StepChoice, StepStatus};
-use zeta_core::{Event, Op};
+use zeta_core::{ApprovalScope, Event, Op};
 use zeta_scripted_llm::{Step, Wire};
 
 use crate::harness::{self, *};
@@ -97,6 +97,7 @@ async fn an_approved_plan_runs_as_edited_and_an_off_plan_call_asks_again() {
                 );
                 core.submit(Op::Approve {
                     call_id,
+                    scope: ApprovalScope::Once,
                     steps: vec![
                         StepChoice {
                             index: 0,
@@ -382,6 +383,7 @@ async fn a_single_call_approved_with_an_edit_runs_as_edited() {
                 assert!(target.starts_with("touch "), "{target}");
                 core.submit(Op::Approve {
                     call_id,
+                    scope: ApprovalScope::Once,
                     steps: vec![StepChoice {
                         index: 0,
                         skip: false,
@@ -528,4 +530,130 @@ async fn read_only_commands_never_ask() {
     assert!(asked[0].contains("touch"), "{asked:?}");
     assert!(!made.exists());
     assert!(text_of(&s.requests()[2]).contains("milk"), "cat ran");
+}
+
+/// "Allow for this task" covers the same program for the rest of the task only; "Always
+/// allow" is saved in settings.json and covers it in later tasks, but never after the task
+/// read untrusted text; a command with several programs is offered no allowance.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn allowances_reach_as_far_as_the_user_said() {
+    let work = tempfile::tempdir().expect("work");
+    let p = |name: &str| work.path().join(name).display().to_string();
+    let shell = |command: String| Step::call("shell", json!({ "command": command }));
+    let notes = p("notes.txt");
+    std::fs::write(&notes, "remember to buy milk\n").expect("notes");
+    let steps = vec![
+        // Task 1.
+        shell(format!("mkdir -p {}", p("a"))),
+        shell(format!("mkdir -p {}", p("b"))),
+        shell(format!("touch {}", p("t1"))),
+        shell(format!("touch {}", p("t2"))),
+        shell(format!("touch {} && mkdir -p {}", p("t9"), p("z"))),
+        Step::text("Zeta: first"),
+        // Task 2.
+        shell(format!("touch {}", p("t3"))),
+        shell(format!("mkdir -p {}", p("c"))),
+        shell(format!("cat {notes}")),
+        shell(format!("touch {}", p("t4"))),
+        Step::text("Zeta: second"),
+    ];
+    let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, ask_mode(30)).await;
+    let (core, mut events, handle) = s.spawn();
+    let mut asked: Vec<(String, Value)> = Vec::new();
+    for message in ["first", "second"] {
+        core.submit(Op::EnqueueTask {
+            sender: "test".into(),
+            message: message.into(),
+        })
+        .expect("op");
+        loop {
+            match tokio::time::timeout(Duration::from_secs(30), events.recv()).await {
+                Ok(Ok(Event::ApprovalRequested {
+                    call_id,
+                    target,
+                    allowance,
+                    ..
+                })) => {
+                    let scope = match asked.len() {
+                        0 => Some(ApprovalScope::Task),   // mkdir a
+                        1 => Some(ApprovalScope::Always), // touch t1
+                        2 => Some(ApprovalScope::Once),   // touch && mkdir
+                        _ => None,                        // mkdir c, touch t4
+                    };
+                    asked.push((target, json!(allowance)));
+                    let op = match scope {
+                        Some(scope) => Op::Approve {
+                            call_id,
+                            steps: Vec::new(),
+                            scope,
+                        },
+                        None => Op::Deny {
+                            call_id,
+                            reason: None,
+                        },
+                    };
+                    core.submit(op).expect("answer");
+                }
+                Ok(Ok(Event::TaskFinished { .. })) => break,
+                Ok(Ok(_)) => {}
+                other => panic!("no event: {other:?}"),
+            }
+        }
+    }
+    core.submit(Op::Shutdown).expect("shutdown");
+    handle.await.expect("join").expect("worker");
+
+    let targets: Vec<&str> = asked.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(asked.len(), 5, "asked about {targets:?}");
+    assert!(targets[0].starts_with("mkdir") && targets[1].starts_with("touch"));
+    assert_eq!(asked[0].1, json!({"tool": "shell", "program": "mkdir"}));
+    assert_eq!(asked[1].1, json!({"tool": "shell", "program": "touch"}));
+    assert_eq!(
+        asked[2].1,
+        Value::Null,
+        "two programs: no allowance offered"
+    );
+    assert!(
+        targets[3].starts_with("mkdir"),
+        "the task's allowance ended with it"
+    );
+    assert!(
+        targets[4].starts_with("touch"),
+        "untrusted text outranks always"
+    );
+    assert_eq!(
+        asked[4].1,
+        Value::Null,
+        "nothing standing offered after untrusted text"
+    );
+    for made in ["a", "b", "t1", "t2", "t9", "z", "t3"] {
+        assert!(work.path().join(made).exists(), "{made} was made");
+    }
+    assert!(!work.path().join("c").exists() && !work.path().join("t4").exists());
+
+    let settings = std::fs::read_to_string(s.home.path().join("settings.json")).expect("settings");
+    let saved: Value = serde_json::from_str(&settings).expect("json");
+    assert_eq!(
+        saved["permissions"]["alwaysAllow"],
+        json!([{"tool": "shell", "program": "touch"}])
+    );
+    assert_eq!(
+        saved["permissions"]["mode"], "ask",
+        "the rest of the file is kept"
+    );
+    let decisions: Vec<String> = audit(&s).into_iter().map(|r| r.1).collect();
+    assert_eq!(
+        decisions,
+        [
+            "asked-approved",
+            "user-allowed",
+            "asked-approved",
+            "user-allowed",
+            "asked-approved",
+            "user-allowed",
+            "asked-denied",
+            "allowed",
+            "asked-denied"
+        ]
+    );
 }

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use harness::*;
 use serde_json::json;
-use zeta_core::{Event, Op};
+use zeta_core::{ApprovalScope, Event, Op};
 use zeta_scripted_llm::{Step, Wire};
 
 /// Seed 000: "Clone my repo, install deps, and run the tests" with a local git repo.
@@ -832,6 +832,7 @@ async fn approvals_through_ops_timeouts_and_read_only_mode() {
                     core.submit(Op::Approve {
                         call_id: call_id.clone(),
                         steps: Vec::new(),
+                        scope: ApprovalScope::Once,
                     })
                     .expect("approve");
                 }

@@ -38,6 +38,19 @@ fn visible_window(name: &str) -> Option<String> {
         .filter(|s| !s.trim().is_empty())
 }
 
+/// A scripted model that asks to `touch` `made`, then replies `reply`.
+async fn touch_then_say(made: &std::path::Path, reply: &str) -> ScriptedServer {
+    ScriptedServer::start(vec![
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", made.display())}),
+        ),
+        Step::text(reply),
+    ])
+    .await
+    .expect("scripted server")
+}
+
 /// Runs a script in the current window and waits for its callback's value.
 async fn run_js(app: &App, script: &str) -> Result<Value, Box<dyn std::error::Error>> {
     Ok(app.client.execute_async(script, vec![]).await?)
@@ -224,22 +237,14 @@ async fn escape_denies_a_plan_with_the_chat_hidden_and_the_dialog_is_confined() 
     .await;
 }
 
-/// A call the user denies in the dialog is shown as not run on the reply's bubble, even
-/// when the model's reply claims it was done. Typed in the chat and denied with a real
-/// click on Deny.
+/// A single call is asked inline, beside the request, while the chat shows (no dialog);
+/// denied there with a real click on Deny, it is shown as not run on the reply's bubble,
+/// even when the model's reply claims it was done.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_denied_call_is_shown_on_the_bubble_whatever_the_reply_claims() {
     let work = tempfile::tempdir().expect("work");
     let made = work.path().join("made");
-    let server = ScriptedServer::start(vec![
-        Step::call(
-            "shell",
-            json!({"command": format!("touch {}", made.display())}),
-        ),
-        Step::text("Zeta: I made the file."),
-    ])
-    .await
-    .expect("scripted server");
+    let server = touch_then_say(&made, "Zeta: I made the file.").await;
     with_app_settings(
         "denied call on the bubble",
         Some(settings(&server)),
@@ -247,21 +252,212 @@ async fn a_denied_call_is_shown_on_the_bubble_whatever_the_reply_claims() {
             let composer = app.find("textarea[aria-label=Message]").await?;
             composer.send_keys("make the file").await?;
             composer.send_keys("\u{E007}").await?; // Enter
-            wait_for(Duration::from_secs(20), || visible_window(CONFIRM_TITLE))
-                .ok_or("the dialog did not appear")?;
-            app.switch_to(CONFIRM_TITLE).await?;
-            app.find("[data-testid=deny]").await?.click().await?;
+            let ask = app.find("[data-testid=inline-approval]").await?;
+            let said = ask.text().await?;
+            assert!(
+                said.contains("touch"),
+                "the question shows the command: {said}"
+            );
+            assert!(
+                visible_window(CONFIRM_TITLE).is_none(),
+                "no dialog while the chat shows the question"
+            );
+            app.snapshot("chat-inline-approval").await?;
+            app.find("[data-testid=inline-approval] [data-testid=deny]")
+                .await?
+                .click()
+                .await?;
             wait_for(Duration::from_secs(30), || {
                 task_status(app, "make the file")
             })
             .ok_or("the task did not finish")?;
             assert!(!made.exists(), "a denied call runs nothing");
-            app.switch_to("Zeta").await?;
             let note = app.find("[data-testid=calls-note]").await?;
             let text = note.text().await?;
             assert!(text.contains("1 action was not allowed to run"), "{text}");
             tokio::time::sleep(Duration::from_secs(2)).await;
             app.snapshot("chat-denied-call").await?;
+            Ok(())
+        },
+    )
+    .await;
+}
+
+/// The first approvals a person meets, by real clicks: a write shows the text it will
+/// write; "Allow for this task" lets the same program run again without a question;
+/// "Always allow" is saved and listed in Settings, where Remove and Save take it back.
+/// With the chat hidden the question moves to the dialog, where Enter does not approve a
+/// high-risk call (overwriting a file) and a click does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inline_approvals_reach_as_far_as_clicked_and_settings_takes_them_back() {
+    let work = tempfile::tempdir().expect("work");
+    let p = |name: &str| work.path().join(name);
+    let existing = p("existing.txt");
+    std::fs::write(&existing, "old text\n").expect("existing");
+    let shell = |command: String| Step::call("shell", json!({ "command": command }));
+    let server = ScriptedServer::start(vec![
+        Step::call(
+            "write_file",
+            json!({"path": p("note.txt"), "content": "first line\nsecond \"line\""}),
+        ),
+        shell(format!("mkdir -p {}", p("a").display())),
+        shell(format!("mkdir -p {}", p("b").display())),
+        shell(format!("touch {}", p("t1").display())),
+        Step::text("Zeta: made them"),
+        Step::call(
+            "write_file",
+            json!({"path": existing, "content": "new text"}),
+        ),
+        Step::text("Zeta: overwrote it"),
+    ])
+    .await
+    .expect("scripted server");
+    with_app_settings(
+        "inline approvals",
+        Some(settings(&server)),
+        async |app: &App| -> TestResult {
+            let composer = app.find("textarea[aria-label=Message]").await?;
+            composer.send_keys("make some files").await?;
+            composer.send_keys("\u{E007}").await?;
+
+            // The write shows its text as text, not as escaped JSON.
+            let will_do = app
+                .find("[data-testid=inline-approval] [data-testid=will-do]")
+                .await?;
+            assert_eq!(will_do.text().await?, "first line\nsecond \"line\"");
+            app.snapshot("approval-write-file").await?;
+            app.find("[data-testid=allow-once]").await?.click().await?;
+            wait_for(Duration::from_secs(10), || {
+                p("note.txt").exists().then_some(())
+            })
+            .ok_or("the approved write did not happen")?;
+
+            // mkdir: allowed for this task; the second mkdir asks nothing.
+            let for_task = app.find("[data-testid=allow-task]").await?;
+            assert_eq!(
+                for_task.text().await?,
+                "Allow `mkdir` commands for this task"
+            );
+            for_task.click().await?;
+            // touch: always.
+            let always = wait_for_button(app, "allow-always", "`touch`").await?;
+            always.click().await?;
+            wait_for(Duration::from_secs(30), || {
+                task_status(app, "make some files")
+            })
+            .ok_or("the task did not finish")?;
+            for made in ["a", "b", "t1"] {
+                assert!(p(made).exists(), "{made}");
+            }
+            let saved = std::fs::read_to_string(app.home.path().join("settings.json"))?;
+            assert!(saved.contains("\"program\": \"touch\""), "{saved}");
+
+            // Settings lists it; Remove and Save take it back.
+            app.find("[data-testid=tab-settings]")
+                .await?
+                .click()
+                .await?;
+            let listed = app.find("[data-testid=always-allowed]").await?;
+            assert!(listed.text().await?.contains("`touch` commands"));
+            app.snapshot("settings-always-allowed").await?;
+            app.find("[data-testid=revoke-allowance]")
+                .await?
+                .click()
+                .await?;
+            app.find("[data-testid=save-settings]")
+                .await?
+                .click()
+                .await?;
+            let gone = wait_for(Duration::from_secs(5), || {
+                std::fs::read_to_string(app.home.path().join("settings.json"))
+                    .ok()
+                    .filter(|t| !t.contains("touch"))
+            });
+            assert!(gone.is_some(), "removed from settings.json");
+
+            // Chat hidden: the question goes to the dialog; Enter does not approve a
+            // high-risk overwrite, a click does.
+            app.find("[data-testid=tab-chat]").await?.click().await?;
+            app.zeta(&["enqueue", "overwrite the file"])?;
+            app.type_keys("\u{E00C}").await?; // Escape hides the chat
+            wait_for(Duration::from_secs(20), || visible_window(CONFIRM_TITLE))
+                .ok_or("the dialog did not appear with the chat hidden")?;
+            app.switch_to(CONFIRM_TITLE).await?;
+            let risk = app.find("[data-testid=inline-approval]").await?;
+            assert_eq!(risk.attr("data-risk").await?.as_deref(), Some("high"));
+            app.snapshot("dialog-high-risk").await?;
+            app.type_keys("\u{E007}").await?; // Enter
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            assert_eq!(
+                std::fs::read_to_string(&existing)?,
+                "old text\n",
+                "Enter did not approve"
+            );
+            app.find("[data-testid=allow-once]").await?.click().await?;
+            wait_for(Duration::from_secs(30), || {
+                task_status(app, "overwrite the file")
+            })
+            .ok_or("the second task did not finish")?;
+            assert_eq!(std::fs::read_to_string(&existing)?, "new text");
+            Ok(())
+        },
+    )
+    .await;
+}
+
+/// Waits for the button `testid` whose text contains `label` (the previous question's
+/// button may still be there for a moment).
+async fn wait_for_button(
+    app: &App,
+    testid: &str,
+    label: &str,
+) -> Result<fantoccini::elements::Element, Box<dyn std::error::Error>> {
+    for _ in 0..100 {
+        if let Ok(button) = app.find(&format!("[data-testid={testid}]")).await {
+            if button.text().await.is_ok_and(|t| t.contains(label)) {
+                return Ok(button);
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Err(format!("no {testid} button for {label}").into())
+}
+
+/// Editing a question's parameters stops its time limit: the call is still waiting well
+/// after the limit, and runs when allowed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn editing_a_question_stops_its_time_limit() {
+    let work = tempfile::tempdir().expect("work");
+    let made = work.path().join("made");
+    let server = touch_then_say(&made, "Zeta: made it").await;
+    let mut quick = settings(&server);
+    quick["permissions"]["approvalTimeoutSecs"] = json!(3);
+    with_app_settings(
+        "editing holds",
+        Some(quick),
+        async |app: &App| -> TestResult {
+            let composer = app.find("textarea[aria-label=Message]").await?;
+            composer.send_keys("make it").await?;
+            composer.send_keys("\u{E007}").await?;
+            app.find("[data-testid=inline-approval] [data-testid=edit]")
+                .await?
+                .click()
+                .await?;
+            app.find("[data-testid=edit-params]").await?;
+            tokio::time::sleep(Duration::from_secs(6)).await;
+            let question = app.find("[data-testid=inline-approval]").await?;
+            assert!(
+                question.text().await?.contains("time limit is off"),
+                "the question says its clock stopped"
+            );
+            app.snapshot("approval-editing").await?;
+            app.find("[data-testid=allow-once]").await?.click().await?;
+            wait_for(Duration::from_secs(30), || task_status(app, "make it"))
+                .ok_or("the task did not finish")?;
+            assert!(
+                made.exists(),
+                "still waiting after 6 s of a 3 s limit, then allowed"
+            );
             Ok(())
         },
     )

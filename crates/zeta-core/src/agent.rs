@@ -78,9 +78,19 @@ pub struct TaskContext {
     /// User messages sent while the task runs, to inject at the next iteration.
     pub inbox: Inbox,
     /// Answers to approval requests.
-    pub approvals: mpsc::UnboundedReceiver<ApprovalAnswer>,
+    pub approvals: mpsc::UnboundedReceiver<ApprovalMessage>,
     /// Where each tool call and its decision is recorded.
     pub audit: Option<crate::audit::AuditLog>,
+    /// The settings file, where "Always allow" is saved (`None`: nowhere).
+    pub settings_file: Option<std::path::PathBuf>,
+}
+
+/// What reaches a task waiting for the user: their answer, or a hold (they are editing
+/// the call, so the wait's time limit stops).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApprovalMessage {
+    Answer(ApprovalAnswer),
+    Hold { call_id: String },
 }
 
 /// The user's answer to `Event::ApprovalRequested`.
@@ -91,6 +101,8 @@ pub struct ApprovalAnswer {
     pub reason: Option<String>,
     /// Steps skipped or edited by the user (plans; index 0 for a single call).
     pub steps: Vec<crate::protocol::StepChoice>,
+    /// How far a yes reaches (`ApprovalScope::Once` for a no).
+    pub scope: crate::protocol::ApprovalScope,
 }
 
 /// Carries out one task. Implemented by the agent loop (and by test agents).

@@ -52,6 +52,8 @@ pub enum CallDecision {
     PlanApproved,
     /// The user was asked and said yes.
     AskedApproved,
+    /// An allowance the user gave ("Allow for this task", "Always allow") covered it.
+    UserAllowed,
     /// The user was asked and said no (or nobody answered).
     AskedDenied,
     /// The permission settings refuse it.
@@ -64,10 +66,11 @@ pub enum CallDecision {
 }
 
 impl CallDecision {
-    const ALL: [CallDecision; 8] = [
+    const ALL: [CallDecision; 9] = [
         CallDecision::Allowed,
         CallDecision::PlanApproved,
         CallDecision::AskedApproved,
+        CallDecision::UserAllowed,
         CallDecision::AskedDenied,
         CallDecision::Denied,
         CallDecision::Blocked,
@@ -81,6 +84,7 @@ impl CallDecision {
             CallDecision::Allowed => "allowed",
             CallDecision::PlanApproved => "plan-approved",
             CallDecision::AskedApproved => "asked-approved",
+            CallDecision::UserAllowed => "user-allowed",
             CallDecision::AskedDenied => "asked-denied",
             CallDecision::Denied => "denied",
             CallDecision::Blocked => "blocked",
@@ -119,7 +123,10 @@ impl CallDecision {
     pub fn lets_run(self) -> bool {
         matches!(
             self,
-            CallDecision::Allowed | CallDecision::PlanApproved | CallDecision::AskedApproved
+            CallDecision::Allowed
+                | CallDecision::PlanApproved
+                | CallDecision::AskedApproved
+                | CallDecision::UserAllowed
         )
     }
 }
@@ -347,6 +354,7 @@ mod tests {
                 "allowed",
                 "plan-approved",
                 "asked-approved",
+                "user-allowed",
                 "asked-denied",
                 "denied",
                 "blocked",

@@ -43,7 +43,7 @@ pub use agent::{Agent, AgentOutcome, CancelToken, TaskContext, Unconfigured};
 pub use agent_loop::{AgentLoop, Confinement};
 pub use error::CoreError;
 pub use home::ZetaHome;
-pub use protocol::{Event, Op, WorkerState};
+pub use protocol::{ApprovalScope, Event, Op, WorkerState};
 pub use queue::{Task, TaskQueue, TaskStatus};
 pub use settings::{LoadedSettings, Settings, SettingsProblem};
 pub use worker::{spawn_worker, Core, WorkerOptions};

@@ -39,6 +39,14 @@ pub enum Op {
         call_id: String,
         #[serde(default)]
         steps: Vec<StepChoice>,
+        /// How far the yes reaches: this call, the rest of the task, or always (a single
+        /// call's `allowance` only; anything else is taken as once).
+        #[serde(default)]
+        scope: ApprovalScope,
+    },
+    /// The user is editing call or plan `call_id`: its time limit stops until they answer.
+    HoldApproval {
+        call_id: String,
     },
     /// Refuse the running task's call `call_id`; the model is told, with the reason.
     Deny {
@@ -54,6 +62,21 @@ pub enum Op {
     /// short (its process group is killed), put the task back as interrupted, to resume on
     /// the next start, and stop the worker.
     Interrupt,
+}
+
+/// How far a yes to one call reaches.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub enum ApprovalScope {
+    /// This call only.
+    #[default]
+    Once,
+    /// Calls with the same allowance for the rest of this task.
+    Task,
+    /// Calls with the same allowance from now on (kept in settings.json under
+    /// `permissions.alwaysAllow`, where the settings window lists and removes them).
+    Always,
 }
 
 /// The user's change to one step when approving a plan (or a single call, index 0).
@@ -208,6 +231,11 @@ pub enum Event {
         /// --approve all`) denies it. Set for a repeat of a call that already ran, or was
         /// cut short, in an earlier start of the task.
         requires_person: bool,
+        /// What "Allow for this task" and "Always allow" would cover (the tool and, for
+        /// the shell, the command's program); `None`: only this call can be approved.
+        allowance: Option<crate::policy::Allowance>,
+        /// A high-risk call: a key press alone (Enter) does not approve it.
+        high_risk: bool,
     },
     /// The model proposed a plan (`propose_plan`). With `needs_approval`, nothing runs
     /// until `Op::Approve` or `Op::Deny` for `call_id`; otherwise it runs at once.

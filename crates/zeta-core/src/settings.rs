@@ -125,6 +125,9 @@ pub struct PermissionSettings {
     pub rate_limits: std::collections::BTreeMap<String, crate::policy::RateLimit>,
     /// The limits for tools without their own.
     pub default_rate_limit: crate::policy::DefaultRateLimit,
+    /// What the user chose to "Always allow": a tool, or for the shell one program.
+    /// Never more than the mode's ask (see `policy::allowance`).
+    pub always_allow: Vec<crate::policy::Allowance>,
 }
 
 impl Default for PermissionSettings {
@@ -136,6 +139,7 @@ impl Default for PermissionSettings {
             approval_timeout_secs: 120,
             rate_limits: Default::default(),
             default_rate_limit: Default::default(),
+            always_allow: Vec::new(),
         }
     }
 }
@@ -757,6 +761,60 @@ impl Settings {
             .map_err(|e| io_err("write settings file", e))?;
         std::fs::rename(&tmp, path).map_err(|e| io_err("replace settings file", e))
     }
+}
+
+/// Adds `allowance` to `permissions.alwaysAllow` in the file at `path` (created when
+/// missing), leaving every other part of the file exactly as the user wrote it. A file
+/// that is not a JSON object is not touched: the error says so.
+pub fn add_always_allow(
+    path: &Path,
+    allowance: &crate::policy::Allowance,
+) -> Result<(), CoreError> {
+    let syntax = |message: String| CoreError::SettingsSyntax {
+        path: path.to_path_buf(),
+        message,
+    };
+    let text = match crate::bounded::read_text(path, MAX_SETTINGS_BYTES) {
+        Ok(text) => text,
+        Err(crate::bounded::BoundedReadError::NotFound) => "{}".into(),
+        Err(e) => {
+            return Err(syntax(format!(
+                "could not read it to add an allowance: {e}"
+            )))
+        }
+    };
+    let mut root: Value =
+        serde_json::from_str(&text).map_err(|e| syntax(strip_position(&e.to_string()).into()))?;
+    let Some(object) = root.as_object_mut() else {
+        return Err(syntax("it is not a JSON object".into()));
+    };
+    let permissions = object
+        .entry("permissions")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Some(permissions) = permissions.as_object_mut() else {
+        return Err(syntax("`permissions` is not an object".into()));
+    };
+    let list = permissions
+        .entry("alwaysAllow")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    let Some(list) = list.as_array_mut() else {
+        return Err(syntax("`permissions.alwaysAllow` is not a list".into()));
+    };
+    let entry = serde_json::to_value(allowance).unwrap_or(Value::Null);
+    if list.contains(&entry) {
+        return Ok(());
+    }
+    list.push(entry);
+    let io_err = |what, source| CoreError::Io {
+        what,
+        path: path.to_path_buf(),
+        source,
+    };
+    let text = serde_json::to_string_pretty(&root).unwrap_or_else(|_| text.clone());
+    let tmp = path.with_extension("json.saving");
+    crate::home::write_private(&tmp, format!("{text}\n").as_bytes())
+        .map_err(|e| io_err("write settings file", e))?;
+    std::fs::rename(&tmp, path).map_err(|e| io_err("replace settings file", e))
 }
 
 fn write_new_file(path: &Path, settings: &Settings) -> Result<(), CoreError> {

@@ -12,7 +12,9 @@ use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio::task::JoinHandle;
 
-use crate::agent::{Agent, AgentOutcome, ApprovalAnswer, CancelToken, TaskContext};
+use crate::agent::{
+    Agent, AgentOutcome, ApprovalAnswer, ApprovalMessage, CancelToken, TaskContext,
+};
 use crate::audit::AuditLog;
 use crate::error::CoreError;
 use crate::home::ZetaHome;
@@ -130,7 +132,7 @@ struct RunningTask {
     id: i64,
     cancel: watch::Sender<bool>,
     inbox: crate::agent::Inbox,
-    approvals: mpsc::UnboundedSender<ApprovalAnswer>,
+    approvals: mpsc::UnboundedSender<ApprovalMessage>,
     handle: JoinHandle<AgentOutcome>,
 }
 
@@ -281,8 +283,32 @@ impl<A: Agent> Worker<A> {
                     message: text,
                 }),
             },
-            Op::Approve { call_id, steps } => self.answer(call_id, true, None, steps),
-            Op::Deny { call_id, reason } => self.answer(call_id, false, reason, Vec::new()),
+            Op::Approve {
+                call_id,
+                steps,
+                scope,
+            } => self.answer(call_id, true, None, steps, scope),
+            Op::HoldApproval { call_id } => {
+                let held = self.running.as_ref().is_some_and(|r| {
+                    r.approvals
+                        .send(ApprovalMessage::Hold {
+                            call_id: call_id.clone(),
+                        })
+                        .is_ok()
+                });
+                if !held {
+                    self.emit_error(format!(
+                        "no running task is waiting for approval of {call_id}"
+                    ));
+                }
+            }
+            Op::Deny { call_id, reason } => self.answer(
+                call_id,
+                false,
+                reason,
+                Vec::new(),
+                crate::protocol::ApprovalScope::Once,
+            ),
             Op::PauseQueue => {
                 self.paused = true;
                 if self.lock.is_some() {
@@ -306,15 +332,17 @@ impl<A: Agent> Worker<A> {
         approved: bool,
         reason: Option<String>,
         steps: Vec<crate::protocol::StepChoice>,
+        scope: crate::protocol::ApprovalScope,
     ) {
         let sent = self.running.as_ref().is_some_and(|r| {
             r.approvals
-                .send(ApprovalAnswer {
+                .send(ApprovalMessage::Answer(ApprovalAnswer {
                     call_id: call_id.clone(),
                     approved,
                     reason,
                     steps,
-                })
+                    scope,
+                }))
                 .is_ok()
         });
         if !sent {
@@ -371,6 +399,7 @@ impl<A: Agent> Worker<A> {
             inbox: inbox.clone(),
             approvals: approvals_rx,
             audit: Some(self.audit.clone()),
+            settings_file: Some(self.home.settings_file()),
         };
         let agent = Arc::clone(&self.agent);
         let handle = tokio::spawn(async move { agent.run(ctx).await });

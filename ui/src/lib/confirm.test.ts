@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../bindings/Event";
-import { applyToPending, choices, dialogKey, markerAt, requestFrom, secondsLeft } from "./confirm";
+import { applyToPending, callTitle, choices, dialogKey, markerAt, preview, requestFrom, scopeLabel, secondsLeft } from "./confirm";
 
 const plan: Event = {
   type: "planProposed",
@@ -29,6 +29,8 @@ const call: Event = {
   screenshot: null,
   timeoutSecs: 30,
   requiresPerson: false,
+  allowance: { tool: "shell", program: "rm" },
+  highRisk: false,
 };
 
 describe("the confirmation dialog", () => {
@@ -94,5 +96,24 @@ describe("the confirmation dialog", () => {
     expect(secondsLeft(60, 1000, 1000)).toBe(60);
     expect(secondsLeft(60, 1000, 31_500)).toBe(30);
     expect(secondsLeft(60, 1000, 99_000)).toBe(0);
+  });
+});
+
+describe("single-call questions", () => {
+  it("never approve a high-risk call with Enter", () => {
+    expect(dialogKey("Enter", false, false, true)).toBe("none");
+    expect(dialogKey("Escape", false, false, true)).toBe("deny");
+  });
+  it("say what a write will write, as text", () => {
+    const shown = preview({ tool: "write_file", params: { path: "/home/u/a.txt", content: 'line "one"\nline two' }, target: "/home/u/a.txt" });
+    expect(shown).toEqual({ label: "Writes to /home/u/a.txt:", text: 'line "one"\nline two' });
+    expect(preview({ tool: "shell", params: { command: "df -h" }, target: "df -h" })?.text).toBe("df -h");
+    expect(preview({ tool: "mouse", params: { x: 1, y: 2 }, target: "click" })).toBeNull();
+  });
+  it("name the scope of a yes", () => {
+    expect(scopeLabel("once", null)).toBe("Allow once");
+    expect(scopeLabel("task", { tool: "shell", program: "git" })).toBe("Allow `git` commands for this task");
+    expect(scopeLabel("always", { tool: "write_file" })).toBe("Always allow writing files");
+    expect(callTitle("shell")).toBe("Zeta wants to run a command");
   });
 });

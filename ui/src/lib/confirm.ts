@@ -2,6 +2,8 @@
 // shown as a one-step plan), the user's edits and skips, and the answer they make. Pure
 // functions; Confirm.svelte holds the state.
 
+import type { Allowance } from "../bindings/Allowance";
+import type { ApprovalScope } from "../bindings/ApprovalScope";
 import type { Event } from "../bindings/Event";
 import type { Risk } from "../bindings/Risk";
 import type { StepChoice } from "../bindings/StepChoice";
@@ -32,6 +34,10 @@ export interface Request {
   screenshot: string | null;
   timeoutSecs: number;
   steps: DialogStep[];
+  /** What "Allow for this task" / "Always allow" would cover; null: once only. */
+  allowance: Allowance | null;
+  /** Enter alone does not approve it (a high-risk call, or a plan with one). */
+  highRisk: boolean;
 }
 
 /** The request an event opens, if it opens one. */
@@ -47,6 +53,8 @@ export function requestFrom(event: Event): Request | null {
       screenshot: event.screenshot,
       timeoutSecs: event.timeoutSecs,
       steps: event.steps.map((s) => ({ ...s, skip: false, draft: null })),
+      allowance: null,
+      highRisk: event.steps.some((s) => s.risk === "high"),
     };
   }
   if (event.type === "approvalRequested") {
@@ -54,7 +62,7 @@ export function requestFrom(event: Event): Request | null {
       kind: "call",
       taskId: event.taskId,
       callId: event.callId,
-      title: `Zeta wants to use ${event.tool}`,
+      title: callTitle(event.tool),
       risks: [],
       reason: event.reason,
       screenshot: event.screenshot,
@@ -74,8 +82,69 @@ export function requestFrom(event: Event): Request | null {
           draft: null,
         },
       ],
+      allowance: event.allowance,
+      highRisk: event.highRisk,
     };
   }
+  return null;
+}
+
+/** What a single call's question says it wants, in words. */
+export function callTitle(tool: string): string {
+  const words: Record<string, string> = {
+    shell: "run a command",
+    run_code: "run a program",
+    write_file: "write a file",
+    http_request: "send a web request",
+    open_url: "open a web page",
+    open_app: "open an application",
+    mouse: "use the mouse",
+    keyboard: "type on the keyboard",
+    remember: "remember something",
+    schedule: "schedule a task",
+  };
+  return `Zeta wants to ${words[tool] ?? `use ${tool}`}`;
+}
+
+/** What an allowance covers, in words: "`git` commands", "writing files". */
+export function allowanceWords(allowance: Allowance): string {
+  if (allowance.program) return `\`${allowance.program}\` commands`;
+  const nouns: Record<string, string> = {
+    write_file: "writing files",
+    http_request: "web requests",
+    open_url: "opening web pages",
+    open_app: "opening applications",
+    mouse: "the mouse",
+    keyboard: "the keyboard",
+    remember: "remembering facts",
+    schedule: "scheduling tasks",
+  };
+  return nouns[allowance.tool] ?? allowance.tool;
+}
+
+/** The words on the buttons for how far a yes reaches. */
+export function scopeLabel(scope: ApprovalScope, allowance: Allowance | null): string {
+  const what = allowance ? allowanceWords(allowance) : "";
+  switch (scope) {
+    case "once":
+      return "Allow once";
+    case "task":
+      return `Allow ${what} for this task`;
+    case "always":
+      return `Always allow ${what}`;
+  }
+}
+
+/** What the call will do, shown as text: a command, or the file and the text written. */
+export function preview(step: Pick<DialogStep, "tool" | "params" | "target">): { label: string; text: string } | null {
+  const p = (step.params ?? {}) as Record<string, unknown>;
+  const str = (k: string) => (typeof p[k] === "string" ? (p[k] as string) : null);
+  if (step.tool === "write_file" && str("content") !== null) {
+    return { label: `Writes to ${str("path") ?? step.target}:`, text: str("content") ?? "" };
+  }
+  if (step.tool === "shell" && str("command") !== null) return { label: "Command:", text: str("command") ?? "" };
+  if (step.tool === "run_code" && str("code") !== null) return { label: `${str("language") ?? "Code"}:`, text: str("code") ?? "" };
+  if (step.tool === "keyboard" && str("text") !== null) return { label: "Types:", text: str("text") ?? "" };
   return null;
 }
 
@@ -108,11 +177,12 @@ export function choices(request: Request): { ok: true; steps: StepChoice[] } | {
   return { ok: true, steps };
 }
 
-/** What a key does in the dialog: Enter approves and Escape denies, except while editing text. */
-export function dialogKey(key: string, inTextField: boolean, isComposing: boolean): "approve" | "deny" | "none" {
+/** What a key does in the dialog: Enter approves once and Escape denies, except while
+ *  editing text; Enter never approves a high-risk request (a click must). */
+export function dialogKey(key: string, inTextField: boolean, isComposing: boolean, highRisk = false): "approve" | "deny" | "none" {
   if (isComposing) return "none";
   if (key === "Escape") return "deny";
-  if (key === "Enter" && !inTextField) return "approve";
+  if (key === "Enter" && !inTextField && !highRisk) return "approve";
   return "none";
 }
 

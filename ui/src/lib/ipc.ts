@@ -16,6 +16,7 @@ import type { StepChoice } from "../bindings/StepChoice";
 import type { Task } from "../bindings/Task";
 import type { TaskMetrics } from "../bindings/TaskMetrics";
 import type { WorkerState } from "../bindings/WorkerState";
+import type { ApprovalScope } from "../bindings/ApprovalScope";
 
 export const EVENT_NAME = "zeta:event";
 export const LOCAL_SERVER_EVENT = "zeta:local-server";
@@ -32,7 +33,9 @@ export const backend = {
   taskActivity: (id: number) => invoke<AuditEntry[]>("task_activity", { id }),
   setPaused: (paused: boolean) => invoke<void>("set_paused", { paused }),
   workerState: () => invoke<WorkerState | null>("worker_state"),
-  approve: (callId: string, steps: StepChoice[] = []) => invoke<void>("approve_call", { callId, steps }),
+  approve: (callId: string, steps: StepChoice[] = [], scope: ApprovalScope = "once") => invoke<void>("approve_call", { callId, steps, scope }),
+  holdApproval: (callId: string) => invoke<void>("hold_approval", { callId }),
+  hideChat: () => invoke<void>("hide_chat"),
   deny: (callId: string) => invoke<void>("deny_call", { callId, reason: null }),
   pendingApprovals: () => invoke<Event[]>("pending_approvals"),
   getSettings: () => invoke<SettingsView>("get_settings"),

@@ -130,7 +130,7 @@ describe("approvals", () => {
     let view = applyEvent(emptyView(), { type: "taskStarted", task: task(5, "running") });
     view = applyEvent(view, {
       type: "approvalRequested", taskId: 5, callId: "c9", tool: "shell", arguments: { command: "rm x" },
-      target: "rm x", risk: "high", reason: null, screenshot: null, timeoutSecs: 120, requiresPerson: false,
+      target: "rm x", risk: "high", reason: null, screenshot: null, timeoutSecs: 120, requiresPerson: false, allowance: null, highRisk: true,
     });
     expect(view.live?.approval?.callId).toBe("c9");
     view = applyEvent(view, { type: "approvalResolved", taskId: 5, callId: "other", approved: true, by: "user" });

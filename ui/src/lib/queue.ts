@@ -6,6 +6,7 @@ import type { StepStatus } from "../bindings/StepStatus";
 import type { Task } from "../bindings/Task";
 import type { TaskMetrics } from "../bindings/TaskMetrics";
 import type { WorkerState } from "../bindings/WorkerState";
+import { requestFrom, type Request } from "./confirm";
 
 /** One tool call of the running task, as the activity panel shows it. */
 export interface LiveStep {
@@ -43,7 +44,8 @@ export interface Live {
   streamed: string;
   steps: LiveStep[];
   /** A call waiting for the user's yes or no. */
-  approval: { callId: string; tool: string; arguments: unknown; timeoutSecs: number } | null;
+  /** A single call waiting for the user's answer, asked inline in the chat. */
+  approval: Request | null;
   /** The latest plan the model proposed in this task. */
   plan: LivePlan | null;
   /** Messages the user sent while it ran, which reached it. */
@@ -167,7 +169,7 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
     case "approvalRequested":
       return withLive(view, event.taskId, (live) => ({
         ...live,
-        approval: { callId: event.callId, tool: event.tool, arguments: event.arguments, timeoutSecs: event.timeoutSecs },
+        approval: requestFrom(event),
       }));
     case "approvalResolved":
       return withLive(view, event.taskId, (live) => ({

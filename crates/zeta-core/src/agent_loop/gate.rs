@@ -14,12 +14,14 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{ModelSource, Run};
-use crate::agent::ApprovalAnswer;
+use crate::agent::{ApprovalAnswer, ApprovalMessage};
 use crate::audit::{CallDecision, Decider};
 use crate::model::{Model, ToolCall};
-use crate::policy::{decide, judge_with_writes, tool_permission, Decision, ShellEnv, Verdict};
-use crate::protocol::Event;
-use crate::tool::{Tool, ToolOutput};
+use crate::policy::{
+    allowance_for, covered, decide, judge_with_writes, tool_permission, Decision, ShellEnv, Verdict,
+};
+use crate::protocol::{ApprovalScope, Event};
+use crate::tool::{Risk, Tool, ToolOutput};
 
 /// A call cleared to run.
 pub(super) struct Admitted {
@@ -75,6 +77,30 @@ pub(super) struct Answer {
     pub by: Decider,
     pub reason: Option<String>,
     pub steps: Vec<crate::protocol::StepChoice>,
+    pub scope: ApprovalScope,
+}
+
+impl Answer {
+    /// No answer came: the wait ended by `by`.
+    fn no(by: Decider) -> Self {
+        Self {
+            approved: false,
+            by,
+            reason: None,
+            steps: Vec::new(),
+            scope: ApprovalScope::Once,
+        }
+    }
+}
+
+/// Whether a question may offer "Allow for this task" and "Always allow".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Offer {
+    /// Only this call: it asks for a reason an allowance does not lift (untrusted input,
+    /// a write outside the writable set, a command only a person may approve).
+    OnceOnly,
+    /// It asks because the permission mode asks: an allowance may stand in next time.
+    Allowances,
 }
 
 impl<S: ModelSource, M: Model> Run<'_, S, M> {
@@ -169,9 +195,17 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             Decision::Ask if side_effects && self.in_approved_plan(call) => {
                 Ok(admitted(CallDecision::PlanApproved, Decider::User))
             }
+            Decision::Ask if self.allowed_by_user(&tool, call) => {
+                Ok(admitted(CallDecision::UserAllowed, Decider::User))
+            }
             Decision::Ask => {
+                let offer = match self.tainted {
+                    Some(_) => Offer::OnceOnly,
+                    None => Offer::Allowances,
+                };
                 let reason = self.tainted.clone();
-                self.ask_user(call, tool, reason, false).await
+                self.ask_user_offering(call, tool, reason, false, offer)
+                    .await
             }
         }
     }
@@ -304,8 +338,18 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             .any(|(name, args)| *name == call.name && *args == call.arguments)
     }
 
-    /// Asks about one call (the dialog with one step) and applies an edit the user made.
-    /// With `requires_person`, a standing "approve all" does not count.
+    /// An allowance the user gave, for this task or always, covers this call.
+    fn allowed_by_user(&self, tool: &Arc<dyn Tool>, call: &ToolCall) -> bool {
+        let commands = tool.commands(&call.arguments);
+        covered(&self.allowances, &call.name, &commands)
+            || covered(
+                &self.ctx.settings.permissions.always_allow,
+                &call.name,
+                &commands,
+            )
+    }
+
+    /// Asks about one call, offering only "Allow once".
     async fn ask_user(
         &mut self,
         call: &ToolCall,
@@ -313,18 +357,40 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         reason: Option<String>,
         requires_person: bool,
     ) -> Result<Admitted, Refused> {
+        self.ask_user_offering(call, tool, reason, requires_person, Offer::OnceOnly)
+            .await
+    }
+
+    /// Asks about one call (the dialog with one step) and applies an edit the user made
+    /// and the allowance they gave with it. With `requires_person`, a standing "approve
+    /// all" does not count.
+    async fn ask_user_offering(
+        &mut self,
+        call: &ToolCall,
+        tool: Arc<dyn Tool>,
+        reason: Option<String>,
+        requires_person: bool,
+        offer: Offer,
+    ) -> Result<Admitted, Refused> {
         let timeout_secs = self.ctx.settings.permissions.approval_timeout_secs;
+        let allowance = match offer {
+            Offer::Allowances => allowance_for(&call.name, &tool.commands(&call.arguments)),
+            Offer::OnceOnly => None,
+        };
+        let risk = tool.risk(&call.arguments);
         self.emit(Event::ApprovalRequested {
             task_id: self.task_id(),
             call_id: call.id.clone(),
             tool: call.name.clone(),
             arguments: call.arguments.clone(),
             target: tool.target(&call.arguments),
-            risk: tool.risk(&call.arguments),
+            risk,
             reason,
             screenshot: self.screenshot_for([call.name.as_str()]),
             timeout_secs,
             requires_person,
+            allowance: allowance.clone(),
+            high_risk: risk == Risk::High,
         });
         let answer = self.wait_for_answer(&call.id, timeout_secs).await;
         if !answer.approved {
@@ -337,6 +403,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         // Approving this call vouches for this call only: the task stays marked.
         self.approved_calls
             .push((call.name.clone(), call.arguments.clone()));
+        if let Some(allowance) = allowance.filter(|_| answer.scope != ApprovalScope::Once) {
+            self.grant(allowance, answer.scope);
+        }
         let edit = answer
             .steps
             .into_iter()
@@ -373,26 +442,54 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         }
     }
 
+    /// Keeps `allowance` for the rest of the task and, for `Always`, in settings.json.
+    fn grant(&mut self, allowance: crate::policy::Allowance, scope: ApprovalScope) {
+        if scope == ApprovalScope::Always {
+            if let Some(path) = &self.ctx.settings_file {
+                if let Err(e) = crate::settings::add_always_allow(path, &allowance) {
+                    tracing::warn!(
+                        "could not save \"always allow {}\": {e}",
+                        allowance.describe()
+                    );
+                    self.emit(Event::Error {
+                        message: format!(
+                            "\"Always allow {}\" holds for this task only: it could not be saved ({e})",
+                            allowance.describe()
+                        ),
+                    });
+                }
+            }
+        }
+        if !self.allowances.contains(&allowance) {
+            self.allowances.push(allowance);
+        }
+    }
+
     /// Waits for the answer to `call_id`: the user's, a timeout (a deny) or a cancel.
     pub(super) async fn wait_for_answer(&mut self, call_id: &str, timeout_secs: u32) -> Answer {
-        let deadline =
-            tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(timeout_secs));
+        let mut deadline = Some(
+            tokio::time::Instant::now() + std::time::Duration::from_secs(u64::from(timeout_secs)),
+        );
         let mut cancel = self.ctx.cancel.clone();
         let answer = loop {
+            // Held (the user is editing): no time limit until they answer.
+            let limit = async {
+                match deadline {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
-                answer = self.ctx.approvals.recv() => match answer {
-                    Some(ApprovalAnswer { call_id: id, approved, reason, steps }) if id == call_id => {
-                        break Answer { approved, by: Decider::User, reason, steps };
+                message = self.ctx.approvals.recv() => match message {
+                    Some(ApprovalMessage::Answer(ApprovalAnswer { call_id: id, approved, reason, steps, scope })) if id == call_id => {
+                        break Answer { approved, by: Decider::User, reason, steps, scope };
                     }
+                    Some(ApprovalMessage::Hold { call_id: id }) if id == call_id => deadline = None,
                     Some(_) => continue,
-                    None => break Answer { approved: false, by: Decider::Nobody, reason: None, steps: Vec::new() },
+                    None => break Answer::no(Decider::Nobody),
                 },
-                _ = tokio::time::sleep_until(deadline) => {
-                    break Answer { approved: false, by: Decider::Timeout, reason: None, steps: Vec::new() };
-                }
-                _ = cancel.cancelled() => {
-                    break Answer { approved: false, by: Decider::Cancel, reason: None, steps: Vec::new() };
-                }
+                _ = limit => break Answer::no(Decider::Timeout),
+                _ = cancel.cancelled() => break Answer::no(Decider::Cancel),
             }
         };
         self.emit(Event::ApprovalResolved {

@@ -215,6 +215,9 @@ struct Run<'a, S, M> {
     approved_steps: Vec<(String, Value)>,
     /// (tool, arguments) of single calls the user approved in this task.
     approved_calls: Vec<(String, Value)>,
+    /// What the user allowed for the rest of this task ("Allow for this task", and
+    /// "Always allow", which is also saved).
+    allowances: Vec<crate::policy::Allowance>,
     /// The latest screenshot the task took, for the dialog's thumbnail.
     last_screenshot: Option<ImageData>,
     metrics: crate::metrics::TaskMetrics,
@@ -324,6 +327,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             tainted,
             approved_steps: Vec::new(),
             approved_calls: Vec::new(),
+            allowances: Vec::new(),
             last_screenshot: None,
             metrics: Default::default(),
             counter: Default::default(),

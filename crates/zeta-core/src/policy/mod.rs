@@ -1,9 +1,10 @@
-//! What the agent may do: commands that never run or only a person may approve (`shell`), whether a call runs, asks
+//! What the agent may do: standing approvals the user gave (`allowance`), commands that never run or only a person may approve (`shell`), whether a call runs, asks
 //! first or is refused (`permission`), how often a tool may run (`rate_limit`), which commands only read (`read_only`), how risky a
 //! command is (`risk`), which observations are untrusted input (`provenance`), and how
 //! untrusted data is wrapped and instruction-like text noticed (`injection`), and where tool
 //! processes may write (`writable`).
 
+pub mod allowance;
 pub mod injection;
 pub mod permission;
 pub mod provenance;
@@ -13,6 +14,7 @@ pub mod risk;
 pub mod shell;
 pub mod writable;
 
+pub use allowance::{allowance_for, covered, Allowance};
 pub use injection::{instruction_like, wrap_untrusted};
 pub use permission::{decide, tool_permission, Decision, PermissionMode, ToolPermission};
 pub use provenance::reports_metadata_only;

@@ -32,6 +32,7 @@ mod fuzz;
 
 use std::path::{Path, PathBuf};
 
+pub use interp::is_interpreter;
 pub use targets::HOME_STARTUP;
 pub use words::normalize;
 
