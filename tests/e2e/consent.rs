@@ -463,3 +463,65 @@ async fn editing_a_question_stops_its_time_limit() {
     )
     .await;
 }
+
+/// A mouse call asks with the screen as it is now and the click's target marked on it,
+/// even when the task took no screenshot before; denied, nothing is clicked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mouse_question_shows_the_screen_with_the_target_marked() {
+    let server = ScriptedServer::start(vec![
+        Step::call("mouse", json!({"action": "click", "x": 640, "y": 400})),
+        Step::text("Zeta: did not click"),
+    ])
+    .await
+    .expect("scripted server");
+    with_app_settings(
+        "mouse question",
+        Some(settings(&server)),
+        async |app: &App| -> TestResult {
+            let composer = app.find("textarea[aria-label=Message]").await?;
+            composer.send_keys("click the middle").await?;
+            composer.send_keys("\u{E007}").await?;
+            let shot = app.find("[data-testid=inline-approval] .shot img").await?;
+            // The marker is placed once the image has loaded (its size is known).
+            let marker = app
+                .find("[data-testid=inline-approval] [data-testid=marker]")
+                .await?;
+            let (mx, my, _, _) = rect_of(app, &marker).await?;
+            let (sx, sy, sw, sh) = rect_of(app, &shot).await?;
+            // 640, 400 is the middle of the 1280x800 screen: the marker sits mid-image.
+            let (fx, fy) = ((mx + 9.0 - sx) / sw, (my + 9.0 - sy) / sh);
+            assert!(
+                (fx - 0.5).abs() < 0.08 && (fy - 0.5).abs() < 0.08,
+                "marker at {fx:.2}, {fy:.2}"
+            );
+            app.snapshot("approval-mouse").await?;
+            app.find("[data-testid=inline-approval] [data-testid=deny]")
+                .await?
+                .click()
+                .await?;
+            wait_for(Duration::from_secs(30), || {
+                task_status(app, "click the middle")
+            })
+            .ok_or("the task did not finish")?;
+            Ok(())
+        },
+    )
+    .await;
+}
+
+/// Where an element is drawn (WebKitWebDriver's own rect fails on the absolutely placed
+/// marker), read from the page.
+async fn rect_of(
+    app: &App,
+    el: &fantoccini::elements::Element,
+) -> Result<(f64, f64, f64, f64), Box<dyn std::error::Error>> {
+    let r = app
+        .client
+        .execute(
+            "const r = arguments[0].getBoundingClientRect(); return [r.x, r.y, r.width, r.height];",
+            vec![serde_json::to_value(el)?],
+        )
+        .await?;
+    let n = |i: usize| r[i].as_f64().unwrap_or(f64::NAN);
+    Ok((n(0), n(1), n(2), n(3)))
+}

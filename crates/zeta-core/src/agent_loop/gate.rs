@@ -378,6 +378,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             Offer::OnceOnly => None,
         };
         let risk = tool.risk(&call.arguments);
+        let screenshot = self.screenshot_for([call.name.as_str()]).await;
         self.emit(Event::ApprovalRequested {
             task_id: self.task_id(),
             call_id: call.id.clone(),
@@ -386,7 +387,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             target: tool.target(&call.arguments),
             risk,
             reason,
-            screenshot: self.screenshot_for([call.name.as_str()]),
+            screenshot,
             timeout_secs,
             requires_person,
             allowance: allowance.clone(),

@@ -962,25 +962,16 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         };
         let events: broadcast::Sender<Event> = self.ctx.events.clone();
         let (task_id, call_id) = (self.task_id(), call.id.clone());
-        let ctx = ToolContext {
-            cancel: self.ctx.cancel.clone(),
-            workdir: self.agent.workdir.clone(),
-            command_timeout_ms: self.ctx.settings.command_timeout_ms,
-            max_output_length: self.ctx.settings.max_output_length as usize,
-            images_supported: self.model.supports_images(),
-            screenshot: self.ctx.settings.screenshot.clone(),
-            untrusted_input: self.tainted.is_some(),
-            confine: self.writable.clone().filter(|_| {
-                !admitted.unconfined && self.agent.confinement.as_ref().is_some_and(|c| c.enforced)
-            }),
-            on_output: Arc::new(move |chunk: &str| {
-                let _ = events.send(Event::ToolOutput {
-                    task_id,
-                    call_id: call_id.clone(),
-                    chunk: chunk.to_string(),
-                });
-            }),
-        };
+        let mut ctx = self.tool_context(Arc::new(move |chunk: &str| {
+            let _ = events.send(Event::ToolOutput {
+                task_id,
+                call_id: call_id.clone(),
+                chunk: chunk.to_string(),
+            });
+        }));
+        ctx.confine = ctx.confine.filter(|_| {
+            !admitted.unconfined && self.agent.confinement.as_ref().is_some_and(|c| c.enforced)
+        });
         let mut output = admitted.tool.run(admitted.arguments.clone(), &ctx).await;
         if ctx.confine.is_some() && !output.ok && gate::looks_refused(&output.content) {
             output
@@ -1043,12 +1034,41 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     }
 
     /// The latest screenshot as a data URL, when one of `tools` acts on the screen.
-    fn screenshot_for<'t>(&self, tools: impl IntoIterator<Item = &'t str>) -> Option<String> {
+    /// The context tools run in for this task; `confine` is the writable set (the caller
+    /// drops it for a call that runs unconfined).
+    fn tool_context(&self, on_output: Arc<dyn Fn(&str) + Send + Sync>) -> ToolContext {
+        ToolContext {
+            cancel: self.ctx.cancel.clone(),
+            workdir: self.agent.workdir.clone(),
+            command_timeout_ms: self.ctx.settings.command_timeout_ms,
+            max_output_length: self.ctx.settings.max_output_length as usize,
+            images_supported: self.model.supports_images(),
+            screenshot: self.ctx.settings.screenshot.clone(),
+            untrusted_input: self.tainted.is_some(),
+            confine: self.writable.clone(),
+            on_output,
+        }
+    }
+
+    /// The screen as the user should see it before approving a mouse or keyboard call:
+    /// taken now (with the `screenshot` tool, not audited: the model does not see it),
+    /// else the task's latest screenshot. `None` for other tools.
+    async fn screenshot_for<'t>(&self, tools: impl IntoIterator<Item = &'t str>) -> Option<String> {
         if !tools.into_iter().any(|t| t == "mouse" || t == "keyboard") {
             return None;
         }
-        self.last_screenshot
+        let fresh = match self.agent.tools.get("screenshot") {
+            Some(tool) => {
+                let mut ctx = self.tool_context(Arc::new(|_: &str| {}));
+                ctx.images_supported = true;
+                let taken = tool.run(serde_json::json!({}), &ctx).await;
+                taken.images.into_iter().next_back()
+            }
+            None => None,
+        };
+        fresh
             .as_ref()
+            .or(self.last_screenshot.as_ref())
             .map(|image| format!("data:{};base64,{}", image.media_type, image.base64))
     }
 

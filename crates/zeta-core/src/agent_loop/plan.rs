@@ -203,7 +203,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         }
 
         let timeout_secs = permissions.approval_timeout_secs;
-        let screenshot = self.screenshot_for(proposal.steps.iter().map(|s| s.tool.as_str()));
+        let screenshot = self
+            .screenshot_for(proposal.steps.iter().map(|s| s.tool.as_str()))
+            .await;
         self.emit(Event::PlanProposed {
             task_id: self.task_id(),
             call_id: call.id.clone(),
