@@ -6,7 +6,7 @@ use zeta_core::protocol::{ApprovalScope, StepChoice};
 use zeta_core::{Event, Op, Task, WorkerState};
 
 use super::memory_manager::{MemoryManager, MemoryView};
-use super::queue_manager::QueueManager;
+use super::queue_manager::{Conversations, QueueManager};
 use super::settings_manager::{SettingsManager, SettingsView};
 use super::voice_manager::{HotkeyStatus, VoiceManager};
 use zeta_core::audit::AuditEntry;
@@ -42,6 +42,27 @@ pub fn list_tasks(queue: State<'_, QueueManager>, limit: Option<u32>) -> Result<
     queue
         .recent(limit.unwrap_or(200).min(1000))
         .map_err(|e| e.to_string())
+}
+
+/// "New chat": later tasks start a new conversation.
+#[tauri::command]
+pub fn new_chat(queue: State<'_, QueueManager>) -> Result<(), String> {
+    queue
+        .core()
+        .submit(Op::NewConversation)
+        .map_err(|e| e.to_string())
+}
+
+/// The conversation new tasks join, and the earlier ones, newest first.
+#[tauri::command]
+pub fn list_conversations(queue: State<'_, QueueManager>) -> Result<Conversations, String> {
+    queue.conversations(200).map_err(|e| e.to_string())
+}
+
+/// The tasks of one conversation, for reading it again.
+#[tauri::command]
+pub fn conversation_tasks(queue: State<'_, QueueManager>, id: i64) -> Result<Vec<Task>, String> {
+    queue.conversation_tasks(id, 500).map_err(|e| e.to_string())
 }
 
 #[tauri::command]

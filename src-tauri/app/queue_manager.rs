@@ -48,6 +48,26 @@ impl QueueManager {
         reader.recent(limit)
     }
 
+    /// The conversation new tasks join, and the conversations that have tasks.
+    pub fn conversations(&self, limit: u32) -> Result<Conversations, CoreError> {
+        let reader = self
+            .reader
+            .lock()
+            .map_err(|_| CoreError::Home("queue reader lock poisoned".into()))?;
+        Ok(Conversations {
+            current: reader.current_conversation()?,
+            list: reader.conversations(limit)?,
+        })
+    }
+
+    pub fn conversation_tasks(&self, id: i64, limit: u32) -> Result<Vec<Task>, CoreError> {
+        let reader = self
+            .reader
+            .lock()
+            .map_err(|_| CoreError::Home("queue reader lock poisoned".into()))?;
+        reader.conversation_tasks(id, limit)
+    }
+
     pub fn task(&self, id: i64) -> Result<Task, CoreError> {
         let reader = self
             .reader
@@ -121,4 +141,14 @@ fn request_task_id(event: &Event) -> Option<i64> {
         }
         _ => None,
     }
+}
+
+/// What the chat's history shows: the conversation new tasks join, and all that have tasks.
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct Conversations {
+    #[ts(type = "number")]
+    pub current: i64,
+    pub list: Vec<zeta_core::ConversationSummary>,
 }

@@ -163,6 +163,16 @@ async fn wait_text(
     Err(format!("never said {want:?}").into())
 }
 
+/// Opens Settings with a click and comes back to the chat with Ctrl+1.
+async fn to_settings_and_back(app: &App) -> TestResult {
+    app.find("[data-testid=tab-settings]")
+        .await?
+        .click()
+        .await?;
+    app.find("[data-testid=save-settings]").await?;
+    app.press_ctrl('1').await
+}
+
 fn queued(app: &App, message: &str) -> Option<Value> {
     app.queue()
         .ok()?
@@ -199,18 +209,143 @@ async fn typed_text_reaches_the_composer_after_ctrl_1_and_after_onboarding() {
                 .await?;
             type_and_send(app, "typed right after onboarding").await?;
 
-            app.find("[data-testid=tab-settings]")
-                .await?
-                .click()
-                .await?;
-            app.find("[data-testid=save-settings]").await?;
-            app.press_ctrl('1').await?;
+            to_settings_and_back(app).await?;
             type_and_send(app, "typed after ctrl 1").await?;
 
             // Clicking an empty part of the chat and then typing still reaches the composer.
             app.find("[data-testid=tab-queue]").await?.click().await?;
             app.find("[data-testid=tab-chat]").await?.click().await?;
             type_and_send(app, "typed after the chat tab").await?;
+            Ok(())
+        },
+    )
+    .await;
+}
+
+fn finished(app: &App, message: &str) -> Option<Value> {
+    queued(app, message).filter(|t| t["status"] == "done")
+}
+
+/// Types a request into the composer and waits for its answer.
+async fn ask(app: &App, text: &str) -> TestResult {
+    let composer = app.find("textarea[aria-label=Message]").await?;
+    composer.send_keys(text).await?;
+    composer.send_keys(&ENTER.to_string()).await?;
+    wait_for(Duration::from_secs(30), || finished(app, text))
+        .ok_or(format!("{text:?} got no answer"))?;
+    Ok(())
+}
+
+/// True when the conversation shows its latest message (scrolled to the end).
+async fn at_latest(app: &App) -> Result<bool, Box<dyn std::error::Error>> {
+    let v = app
+        .client
+        .execute(
+            "const c = document.querySelector('.conversation'); \
+             return c.scrollHeight > c.clientHeight && c.scrollTop + c.clientHeight >= c.scrollHeight - 4;",
+            vec![],
+        )
+        .await?;
+    Ok(v.as_bool().unwrap_or(false))
+}
+
+/// Conversations (item 7): the chat opens at the latest message after a return, New chat
+/// starts a conversation without the earlier one's context, and Earlier chats opens the
+/// earlier one to read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_chat_starts_fresh_and_earlier_chats_can_be_read() {
+    use zeta_scripted_llm::{ScriptedServer, Step};
+    let server = ScriptedServer::start(vec![
+        Step::text("Zeta: answer one"),
+        Step::text(
+            "Zeta: answer two, a longer one\n\nwith\n\nseveral\n\nparagraphs\n\nto fill the window",
+        ),
+        Step::text("Zeta: answer three\n\nalso\n\nlong\n\nenough"),
+        Step::text("Zeta: a fresh answer"),
+    ])
+    .await
+    .expect("scripted server");
+    let setup = HomeSetup {
+        settings: Some(json!({
+            "provider": {"kind": "openai", "baseUrl": server.openai_base_url(), "model": "scripted",
+                         "protocol": "tools", "stream": false, "maxAttempts": 1},
+            "permissions": {"mode": "auto"}
+        })),
+        ..HomeSetup::default()
+    };
+    with_app_home(
+        "conversations",
+        setup,
+        async |app: &mut App| -> TestResult {
+            app.resize(480, 420).await?;
+            ask(app, "first question").await?;
+            ask(app, "second question").await?;
+            ask(app, "third question").await?;
+            // The previous task's answer is the next one's context, inside a conversation.
+            const PREVIOUS: &str = "in case the request refers to it: the previous task";
+            let requests = server.requests();
+            assert!(
+                requests[1].body.to_string().contains(PREVIOUS),
+                "within a conversation the last answer is context"
+            );
+
+            // Away to Settings and back with Ctrl+1: the latest message is in view.
+            to_settings_and_back(app).await?;
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            assert!(
+                at_latest(app).await?,
+                "the chat opens at the latest message"
+            );
+            app.snapshot("chat-at-latest").await?;
+
+            app.find("[data-testid=new-chat]").await?.click().await?;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let bubbles = app
+                .client
+                .find_all(Locator::Css(".conversation .bubble"))
+                .await?;
+            assert!(bubbles.is_empty(), "a new chat starts empty");
+            ask(app, "a fresh question").await?;
+            let last = server
+                .requests()
+                .last()
+                .map(|r| r.body.to_string())
+                .unwrap_or_default();
+            assert!(last.contains("a fresh question"));
+            assert!(
+                !last.contains(PREVIOUS),
+                "New chat does not carry the previous task's answer: {last}"
+            );
+
+            app.find("[data-testid=open-history]")
+                .await?
+                .click()
+                .await?;
+            let item = app.find("[data-testid=history-item]").await?;
+            app.snapshot("earlier-chats").await?;
+            // The title is one clipped line; WebKitWebDriver leaves clipped text out of
+            // text(), so it is read from the page.
+            let said = item.prop("textContent").await?.unwrap_or_default();
+            assert!(
+                said.contains("first question") && said.contains("3 requests"),
+                "{said}"
+            );
+            item.click().await?;
+            let old = app.find("[data-testid=history-conversation]").await?;
+            let text = old.text().await?;
+            assert!(
+                text.contains("answer one") && text.contains("third question"),
+                "{text}"
+            );
+            app.find("[data-testid=history-close]")
+                .await?
+                .click()
+                .await?;
+            let now = app.find(".conversation").await?.text().await?;
+            assert!(
+                now.contains("a fresh answer") && !now.contains("answer one"),
+                "{now}"
+            );
             Ok(())
         },
     )

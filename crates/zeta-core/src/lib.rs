@@ -44,6 +44,6 @@ pub use agent_loop::{AgentLoop, Confinement};
 pub use error::CoreError;
 pub use home::ZetaHome;
 pub use protocol::{ApprovalScope, Event, Op, WorkerState};
-pub use queue::{Task, TaskQueue, TaskStatus};
+pub use queue::{ConversationSummary, Task, TaskQueue, TaskStatus};
 pub use settings::{LoadedSettings, Settings, SettingsProblem};
 pub use worker::{spawn_worker, Core, WorkerOptions};

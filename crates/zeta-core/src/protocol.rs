@@ -53,6 +53,9 @@ pub enum Op {
         call_id: String,
         reason: Option<String>,
     },
+    /// "New chat": later tasks join a new conversation and do not get the earlier
+    /// conversation's last answer as context. A task already running finishes where it is.
+    NewConversation,
     /// Stop taking new tasks (the running one finishes).
     PauseQueue,
     ResumeQueue,
@@ -298,6 +301,11 @@ pub enum Event {
     },
     /// The queue changed in a way this process did not do (e.g. `zeta enqueue`).
     QueueChanged,
+    /// New tasks now join conversation `id` (after `Op::NewConversation`).
+    ConversationStarted {
+        #[ts(type = "number")]
+        id: i64,
+    },
     WorkerStateChanged {
         state: WorkerState,
     },

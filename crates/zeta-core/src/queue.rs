@@ -113,7 +113,33 @@ const MIGRATIONS: &[M<'static>] = &[
     ALTER TABLE tasks ADD COLUMN previous_untrusted INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE memory_facts ADD COLUMN untrusted INTEGER NOT NULL DEFAULT 0;",
     ),
+    // Conversations: "New chat" starts one; a task belongs to the one that was newest when
+    // it was enqueued, and only that conversation's last answer is its previous context.
+    // Everything before this migration is conversation 1.
+    M::up(
+        "CREATE TABLE conversations (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_at  INTEGER NOT NULL
+    );
+    INSERT INTO conversations (id, created_at) VALUES (1, CAST(strftime('%s','now') AS INTEGER) * 1000);
+    ALTER TABLE tasks ADD COLUMN conversation INTEGER NOT NULL DEFAULT 1;",
+    ),
 ];
+
+/// One conversation, as the chat's history lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ConversationSummary {
+    #[ts(type = "number")]
+    pub id: i64,
+    /// Its first request.
+    pub title: String,
+    pub tasks: u32,
+    /// When its last task was enqueued (Unix milliseconds).
+    #[ts(type = "number")]
+    pub last_at: i64,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
@@ -202,6 +228,9 @@ pub struct Task {
     pub denied_calls: u32,
     /// Calls that ran and failed, or whose arguments were unusable.
     pub failed_calls: u32,
+    /// The conversation it belongs to ("New chat" starts another).
+    #[ts(type = "number")]
+    pub conversation: i64,
 }
 
 /// A connection to the queue database. Open one per thread or producer.
@@ -218,7 +247,7 @@ static COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
          started_at, finished_at, attempts, interrupted, untrusted, previous_untrusted, \
          (SELECT COUNT(*) FROM audit a WHERE a.task_id = tasks.id AND a.decision IN ({})), \
          (SELECT COUNT(*) FROM audit a WHERE a.task_id = tasks.id AND a.ok = 0 \
-            AND a.state != 'running' AND a.decision IN ({}))",
+            AND a.state != 'running' AND a.decision IN ({})), conversation",
         CallDecision::sql_list(CallDecision::refused),
         CallDecision::sql_list(|d| d.lets_run() || d == CallDecision::Invalid),
     )
@@ -293,7 +322,8 @@ impl TaskQueue {
         let id = self
             .conn
             .query_row(
-                "INSERT INTO tasks (sender, message, status, created_at) VALUES (?1, ?2, 'pending', ?3) RETURNING id",
+                "INSERT INTO tasks (sender, message, status, created_at, conversation) VALUES \
+                 (?1, ?2, 'pending', ?3, (SELECT COALESCE(MAX(id), 1) FROM conversations)) RETURNING id",
                 params![sender, message, now_ms()],
                 |r| r.get::<_, i64>(0),
             )
@@ -334,8 +364,10 @@ impl TaskQueue {
         let Some(id) = next else { return Ok(None) };
         let (context, untrusted): (Option<String>, bool) = tx
             .query_row(
-                "SELECT result, untrusted FROM tasks WHERE status = 'done' ORDER BY finished_at DESC, id DESC LIMIT 1",
-                [],
+                "SELECT result, untrusted FROM tasks WHERE status = 'done' \
+                 AND conversation = (SELECT conversation FROM tasks WHERE id = ?1) \
+                 ORDER BY finished_at DESC, id DESC LIMIT 1",
+                [id],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()
@@ -470,6 +502,82 @@ impl TaskQueue {
         rows
     }
 
+    /// The conversation new tasks join.
+    pub fn current_conversation(&self) -> Result<i64, CoreError> {
+        self.conn
+            .query_row("SELECT COALESCE(MAX(id), 1) FROM conversations", [], |r| {
+                r.get(0)
+            })
+            .map_err(|e| self.err(e))
+    }
+
+    /// Starts a new conversation ("New chat") and returns its id; the current one is kept
+    /// when it has no task yet, so pressing New chat twice makes one.
+    pub fn new_conversation(&self) -> Result<i64, CoreError> {
+        let current = self.current_conversation()?;
+        let used: bool = self
+            .conn
+            .query_row(
+                "SELECT EXISTS(SELECT 1 FROM tasks WHERE conversation = ?1)",
+                [current],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))?;
+        if !used {
+            return Ok(current);
+        }
+        self.conn
+            .query_row(
+                "INSERT INTO conversations (created_at) VALUES (?1) RETURNING id",
+                [now_ms()],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))
+    }
+
+    /// Conversations that have tasks, newest first, at most `limit`.
+    pub fn conversations(&self, limit: u32) -> Result<Vec<ConversationSummary>, CoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT conversation, \
+                   (SELECT message FROM tasks f WHERE f.conversation = t.conversation ORDER BY id LIMIT 1), \
+                   COUNT(*), MAX(created_at) \
+                 FROM tasks t GROUP BY conversation ORDER BY conversation DESC LIMIT ?1",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([limit], |r| {
+                Ok(ConversationSummary {
+                    id: r.get(0)?,
+                    title: r.get(1)?,
+                    tasks: r.get(2)?,
+                    last_at: r.get(3)?,
+                })
+            })
+            .map_err(|e| self.err(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.err(e));
+        rows
+    }
+
+    /// The tasks of conversation `id`, oldest first (at most the newest `limit`).
+    pub fn conversation_tasks(&self, id: i64, limit: u32) -> Result<Vec<Task>, CoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(&format!(
+                "SELECT * FROM (SELECT {} FROM tasks WHERE conversation = ?1 ORDER BY id DESC LIMIT ?2) ORDER BY id",
+                *COLUMNS
+            ))
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![id, limit], task_from_row)
+            .map_err(|e| self.err(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.err(e));
+        rows
+    }
+
     /// How many tasks are pending.
     pub fn pending_count(&self) -> Result<i64, CoreError> {
         self.conn
@@ -555,6 +663,7 @@ fn task_from_row(r: &Row<'_>) -> rusqlite::Result<Task> {
         previous_untrusted: r.get(14)?,
         denied_calls: r.get(15)?,
         failed_calls: r.get(16)?,
+        conversation: r.get(17)?,
     })
 }
 
@@ -568,6 +677,52 @@ pub(crate) fn now_ms() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_conversation_carries_no_previous_context() {
+        let dir = tempfile::tempdir().expect("dir");
+        let mut q = TaskQueue::open(&dir.path().join("q.db")).expect("open");
+        assert_eq!(
+            q.new_conversation().expect("new"),
+            1,
+            "an empty one is reused"
+        );
+        let a = q.enqueue("chat", "first").expect("a");
+        q.claim_next().expect("claim");
+        q.finish_done(a.id, "one").expect("done");
+        q.enqueue("chat", "second").expect("b");
+        let b = q.claim_next().expect("claim").expect("b runs");
+        assert!(b
+            .previous_context
+            .as_deref()
+            .is_some_and(|c| c.contains("one")));
+        q.finish_done(b.id, "two").expect("done");
+
+        let second = q.new_conversation().expect("new");
+        assert_eq!(second, 2);
+        assert_eq!(
+            q.new_conversation().expect("again"),
+            2,
+            "pressing twice makes one"
+        );
+        let c = q.enqueue("chat", "fresh").expect("c");
+        assert_eq!(c.conversation, 2);
+        let c = q.claim_next().expect("claim").expect("c runs");
+        assert_eq!(
+            c.previous_context.as_deref(),
+            Some(""),
+            "nothing from the old chat"
+        );
+
+        let list = q.conversations(10).expect("list");
+        let titles: Vec<(&str, u32)> = list.iter().map(|c| (c.title.as_str(), c.tasks)).collect();
+        assert_eq!(titles, [("fresh", 1), ("first", 2)]);
+        let old = q.conversation_tasks(1, 100).expect("old");
+        assert_eq!(
+            old.iter().map(|t| t.message.as_str()).collect::<Vec<_>>(),
+            ["first", "second"]
+        );
+    }
 
     fn queue() -> (tempfile::TempDir, TaskQueue) {
         let dir = tempfile::tempdir().expect("temp dir");

@@ -267,6 +267,10 @@ impl<A: Agent> Worker<A> {
                 Ok(task) => self.emit(Event::TaskQueued { task }),
                 Err(e) => self.emit_error(format!("could not enqueue the task: {e}")),
             },
+            Op::NewConversation => match self.queue.new_conversation() {
+                Ok(id) => self.emit(Event::ConversationStarted { id }),
+                Err(e) => self.emit_error(format!("could not start a new chat: {e}")),
+            },
             Op::CancelTask { id } => match &self.running {
                 Some(running) if running.id == id => {
                     let _ = running.cancel.send(true);

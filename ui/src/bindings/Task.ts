@@ -47,4 +47,8 @@ deniedCalls: number,
 /**
  * Calls that ran and failed, or whose arguments were unusable.
  */
-failedCalls: number, };
+failedCalls: number, 
+/**
+ * The conversation it belongs to ("New chat" starts another).
+ */
+conversation: number, };

@@ -17,6 +17,7 @@ import type { Task } from "../bindings/Task";
 import type { TaskMetrics } from "../bindings/TaskMetrics";
 import type { WorkerState } from "../bindings/WorkerState";
 import type { ApprovalScope } from "../bindings/ApprovalScope";
+import type { Conversations } from "../bindings/Conversations";
 
 export const EVENT_NAME = "zeta:event";
 export const LOCAL_SERVER_EVENT = "zeta:local-server";
@@ -36,6 +37,9 @@ export const backend = {
   approve: (callId: string, steps: StepChoice[] = [], scope: ApprovalScope = "once") => invoke<void>("approve_call", { callId, steps, scope }),
   holdApproval: (callId: string) => invoke<void>("hold_approval", { callId }),
   hideChat: () => invoke<void>("hide_chat"),
+  newChat: () => invoke<void>("new_chat"),
+  listConversations: () => invoke<Conversations>("list_conversations"),
+  conversationTasks: (id: number) => invoke<Task[]>("conversation_tasks", { id }),
   deny: (callId: string) => invoke<void>("deny_call", { callId, reason: null }),
   pendingApprovals: () => invoke<Event[]>("pending_approvals"),
   getSettings: () => invoke<SettingsView>("get_settings"),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../bindings/Task";
-import { activeTasks, applyEvent, callsNote, noteAdded, composerAction, typedIntoNowhere, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated, kTokens, steps } from "./queue";
+import { activeTasks, applyEvent, chatTasks, conversationLine, callsNote, noteAdded, composerAction, typedIntoNowhere, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated, kTokens, steps } from "./queue";
 
 const task = (id: number, status: Task["status"], message = `m${id}`): Task => ({
   id,
@@ -20,6 +20,7 @@ const task = (id: number, status: Task["status"], message = `m${id}`): Task => (
   previousUntrusted: false,
   deniedCalls: 0,
   failedCalls: 0,
+  conversation: 1,
 });
 
 describe("upsert", () => {
@@ -257,5 +258,20 @@ describe("the header while a task runs", () => {
     const worker = { state: "active" } as Parameters<typeof workerLabel>[0];
     expect(workerLabel(worker, 7)).toBe("working on task 7");
     expect(workerLabel(worker, null)).toBe("ready");
+  });
+});
+
+describe("conversations", () => {
+  it("show the current conversation, and what still runs from an earlier one", () => {
+    const t = (id: number, conversation: number, status: Task["status"]) => ({ ...task(id, status), conversation });
+    let view = { ...emptyView(), tasks: [t(1, 1, "done"), t(2, 1, "running"), t(3, 2, "pending")] };
+    view = applyEvent(view, { type: "conversationStarted", id: 2 });
+    expect(chatTasks(view).map((x) => x.id)).toEqual([2, 3]);
+    view = applyEvent(view, { type: "taskFinished", task: t(2, 1, "done") });
+    expect(chatTasks(view).map((x) => x.id)).toEqual([3]);
+  });
+  it("count requests in words", () => {
+    expect(conversationLine(1, 0)).toMatch(/^1 request · /);
+    expect(conversationLine(3, 0)).toMatch(/^3 requests · /);
   });
 });

@@ -75,9 +75,12 @@ export interface QueueView {
   metrics: Record<number, TaskMetrics>;
   /** Tasks made of a message added to a task that ended before reading it: new task id → that task's id. */
   requeued: Record<number, number>;
+  /** The conversation new tasks join ("New chat" starts another); null until known. */
+  conversation: number | null;
 }
 
 export const emptyView = (): QueueView => ({
+  conversation: null,
   tasks: [],
   worker: null,
   settingsProblems: [],
@@ -217,6 +220,8 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
       return { ...view, requeued: { ...view.requeued, [event.newTaskId]: event.taskId } };
     case "queueChanged":
       return { ...view, stale: true };
+    case "conversationStarted":
+      return { ...view, conversation: event.id };
     case "workerStateChanged":
       return { ...view, worker: event.state };
     case "settingsProblems":
@@ -376,4 +381,17 @@ export function callsNote(task: Pick<Task, "deniedCalls" | "failedCalls">): stri
 /** "1 step", "4 steps". */
 export function steps(n: number): string {
   return `${n} ${n === 1 ? "step" : "steps"}`;
+}
+
+/** The tasks the chat shows: the current conversation's, and any task still running or
+ *  waiting from an earlier one (it finishes where it started, and stays in view until then). */
+export function chatTasks(view: Pick<QueueView, "tasks" | "conversation">): Task[] {
+  if (view.conversation === null) return view.tasks;
+  return view.tasks.filter((t) => t.conversation === view.conversation || t.status === "running" || t.status === "pending");
+}
+
+/** "3 requests · 24 Nov, 09:41" for a conversation in the history list. */
+export function conversationLine(tasks: number, lastAt: number): string {
+  const when = new Date(lastAt).toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  return `${tasks} ${tasks === 1 ? "request" : "requests"} · ${when}`;
 }
