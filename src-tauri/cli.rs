@@ -406,6 +406,16 @@ fn print_event(event: &Event, json: bool) {
             }
         }
         Event::Error { message } => eprintln!("zeta: error: {message}"),
+        Event::ModelRetrying {
+            task_id,
+            attempt,
+            wait_ms,
+            said,
+        } => eprintln!(
+            "zeta: task {task_id}: {said} Trying again in {:.0} s (attempt {} failed).",
+            (*wait_ms as f64 / 1000.0).ceil(),
+            attempt
+        ),
         Event::TaskInterrupted { task } => eprintln!(
             "zeta: task {} was interrupted: Zeta stopped {}",
             task.id,

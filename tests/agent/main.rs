@@ -559,10 +559,22 @@ async fn transient_provider_failures_are_retried_within_the_budget() {
     let task = finished_task(&out);
     assert_eq!(task["status"], "failed");
     let error = task["error"].as_str().unwrap_or_default();
+    let said = error.lines().next().unwrap_or_default();
     assert!(
-        error.contains("HTTP 500") && error.contains("language model call failed"),
-        "{error}"
+        said.starts_with("The model server at 127.0.0.1:")
+            && said.ends_with("had an error (HTTP 500)."),
+        "one plain sentence first: {error}"
     );
+    assert!(
+        error.contains("server error HTTP 500"),
+        "then the details: {error}"
+    );
+    assert_eq!(task["fix"], "retry");
+    let retries = events(&out)
+        .into_iter()
+        .filter(|e| e["type"] == "modelRetrying")
+        .count();
+    assert_eq!(retries, 2, "each retry is told as it happens");
     assert!(!out.status.success());
     assert_eq!(s.requests().len(), 3);
 }

@@ -351,3 +351,78 @@ async fn new_chat_starts_fresh_and_earlier_chats_can_be_read() {
     )
     .await;
 }
+
+/// Errors as a person reads them (item 6): a server error is retried and the wait shows
+/// while it lasts; a refused key is one sentence saying so, with the way to fix it, the
+/// raw response under Details; Try again runs the request again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_say_what_happened_and_offer_the_fix() {
+    use zeta_scripted_llm::{ScriptedServer, Step};
+    let server = ScriptedServer::start(vec![
+        Step::ServerError,
+        Step::Refuse {
+            status: 401,
+            message: "Incorrect API key provided: sk-test".into(),
+        },
+        Step::text("Zeta: it works now"),
+    ])
+    .await
+    .expect("scripted server");
+    let setup = HomeSetup {
+        settings: Some(json!({
+            "provider": {"kind": "openai", "baseUrl": server.openai_base_url(), "model": "scripted",
+                         "protocol": "tools", "stream": false, "maxAttempts": 2},
+            "permissions": {"mode": "auto"}
+        })),
+        ..HomeSetup::default()
+    };
+    with_app_home("errors", setup, async |app: &mut App| -> TestResult {
+        let composer = app.find("textarea[aria-label=Message]").await?;
+        composer.send_keys("check the disk").await?;
+        composer.send_keys(&ENTER.to_string()).await?;
+        let retrying = app.find("[data-testid=retrying]").await?;
+        let line = retrying.text().await?;
+        assert!(
+            line.contains("had an error (HTTP 500)") && line.contains("Trying again"),
+            "{line}"
+        );
+        app.snapshot("error-retrying").await?;
+
+        let failure = app.find("[data-testid=failure]").await?;
+        let said = app
+            .find("[data-testid=failure] .said")
+            .await?
+            .text()
+            .await?;
+        assert_eq!(said, "The provider rejected the API key.");
+        app.snapshot("error-key-rejected").await?;
+        let raw = app.find("[data-testid=failure] pre.details").await?;
+        assert!(
+            !app.drawn(&raw).await?,
+            "the raw response waits under Details"
+        );
+        assert!(failure.is_displayed().await?);
+        app.find("[data-testid=fix-set-key]").await?;
+        app.find("[data-testid=failure] summary")
+            .await?
+            .click()
+            .await?;
+        let details = app
+            .find("[data-testid=failure] pre.details")
+            .await?
+            .text()
+            .await?;
+        assert!(details.contains("HTTP 401"), "{details}");
+
+        app.find("[data-testid=fix-retry]").await?.click().await?;
+        let answered = wait_for(Duration::from_secs(30), || {
+            app.queue()
+                .ok()?
+                .into_iter()
+                .find(|t| t["message"] == "check the disk" && t["status"] == "done")
+        });
+        assert!(answered.is_some(), "Try again ran the request again");
+        Ok(())
+    })
+    .await;
+}

@@ -461,3 +461,23 @@ impl App {
         Ok(())
     }
 }
+
+impl App {
+    /// Whether the page draws the element at all (WebKitWebDriver's own is_displayed,
+    /// and even the element's boxes, say yes for the content of a closed `<details>`,
+    /// which nobody can see; the page's checkVisibility knows).
+    pub async fn drawn(
+        &self,
+        el: &fantoccini::elements::Element,
+    ) -> Result<bool, Box<dyn std::error::Error>> {
+        let drawn = self
+            .client
+            .execute(
+                "const e = arguments[0]; return typeof e.checkVisibility === 'function' \
+                   ? e.checkVisibility() : e.getClientRects().length > 0;",
+                vec![serde_json::to_value(el)?],
+            )
+            .await?;
+        Ok(drawn.as_bool().unwrap_or(true))
+    }
+}

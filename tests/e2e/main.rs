@@ -41,23 +41,39 @@ async fn chat_window_renders_and_a_typed_message_is_enqueued() {
         .ok_or("the typed message never reached `zeta queue --json`")?;
         assert_eq!(task["sender"], "chat");
 
-        // No provider is configured: the task fails and the chat says why.
+        // No provider is configured: the task fails, the chat says so in words and offers
+        // the way out.
         let id = task["id"].as_i64().ok_or("task id")?;
         let outcome = app
             .find(&format!(
                 "article[data-task-id='{id}'][data-status=failed] .bubble.agent"
             ))
             .await?;
-        let text = outcome.text().await?;
+        let said = app
+            .find(&format!("article[data-task-id='{id}'] .said"))
+            .await?
+            .text()
+            .await?;
+        assert_eq!(said, "No language model is set up yet.");
+        let details = app
+            .find(&format!("article[data-task-id='{id}'] pre.details"))
+            .await?;
         assert!(
-            text.contains("no provider configured"),
-            "chat shows {text:?}"
+            !app.drawn(&details).await?,
+            "file and variable names only under Details"
         );
+        assert!(outcome.is_displayed().await?);
         assert_eq!(
             composer.prop("value").await?.as_deref(),
             Some(""),
             "composer cleared"
         );
+        app.snapshot("chat-no-model").await?;
+        app.find("[data-testid=fix-open-settings]")
+            .await?
+            .click()
+            .await?;
+        app.find("[data-testid=save-settings]").await?;
         Ok(())
     })
     .await;

@@ -16,7 +16,10 @@ pub enum AgentOutcome {
         reply: String,
     },
     Failed {
+        /// A plain sentence, then (after a blank line) the details.
         error: String,
+        /// What fixes it, when something the user can do does.
+        fix: Option<crate::model::Fix>,
     },
     /// Stopped on the user's request; `progress` says what was done before.
     Cancelled {
@@ -120,6 +123,7 @@ impl Agent for Unconfigured {
             error:
                 "no agent configured: Zeta has no agent loop or LLM provider to run tasks with yet"
                     .into(),
+            fix: None,
         }
     }
 }

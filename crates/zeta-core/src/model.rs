@@ -121,10 +121,77 @@ pub struct ModelReply {
     pub usage: Usage,
 }
 
-/// A model call that failed after the provider's own retries and fallbacks.
+/// What fixes a failure, offered as a button where it is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub enum Fix {
+    /// The model settings are missing or wrong (a URL, a model name).
+    OpenSettings,
+    /// The provider refused the API key, or needs one.
+    SetKey,
+    /// It may work a moment later (a server down, a timeout, a rate limit).
+    Retry,
+}
+
+impl Fix {
+    /// The text stored in the queue.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fix::OpenSettings => "openSettings",
+            Fix::SetKey => "setKey",
+            Fix::Retry => "retry",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        [Fix::OpenSettings, Fix::SetKey, Fix::Retry]
+            .into_iter()
+            .find(|f| f.as_str() == text)
+    }
+}
+
+/// A model call that failed after the provider's own retries and fallbacks: one plain
+/// sentence for the user, the details for whoever asks, and what fixes it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ModelError(pub String);
+#[error("{said}")]
+pub struct ModelError {
+    pub said: String,
+    pub details: String,
+    pub fix: Option<Fix>,
+}
+
+impl ModelError {
+    pub fn new(said: impl Into<String>, details: impl Into<String>, fix: Option<Fix>) -> Self {
+        Self {
+            said: said.into(),
+            details: details.into(),
+            fix,
+        }
+    }
+
+    /// The sentence, then the details as a paragraph of their own.
+    pub fn full(&self) -> String {
+        if self.details.is_empty() {
+            self.said.clone()
+        } else {
+            format!("{}\n\n{}", self.said, self.details)
+        }
+    }
+}
+
+/// The provider is about to try again after a failed request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Retrying {
+    /// The attempt that failed (1 for the first).
+    pub attempt: u32,
+    pub wait_ms: u64,
+    /// Why, in one plain sentence.
+    pub said: String,
+}
+
+/// Told of each retry while a task waits for the model.
+pub type RetryListener = std::sync::Arc<dyn Fn(Retrying) + Send + Sync>;
 
 /// One language model behind some provider.
 pub trait Model: Send + Sync + 'static {
@@ -137,6 +204,10 @@ pub trait Model: Send + Sync + 'static {
 
     /// Whether the endpoint takes native tool calls (decides `protocol: auto`).
     fn supports_native_tools(&self) -> bool;
+
+    /// Tells `listener` of each retry from now on (the chat shows them). Models that do
+    /// not retry ignore it.
+    fn watch_retries(&self, _listener: RetryListener) {}
 
     /// Whether user turns may carry images.
     fn supports_images(&self) -> bool {

@@ -301,6 +301,15 @@ pub enum Event {
     },
     /// The queue changed in a way this process did not do (e.g. `zeta enqueue`).
     QueueChanged,
+    /// The model request failed and is tried again after `wait_ms`.
+    ModelRetrying {
+        #[ts(type = "number")]
+        task_id: i64,
+        attempt: u32,
+        #[ts(type = "number")]
+        wait_ms: u64,
+        said: String,
+    },
     /// New tasks now join conversation `id` (after `Op::NewConversation`).
     ConversationStarted {
         #[ts(type = "number")]

@@ -124,6 +124,8 @@ const MIGRATIONS: &[M<'static>] = &[
     INSERT INTO conversations (id, created_at) VALUES (1, CAST(strftime('%s','now') AS INTEGER) * 1000);
     ALTER TABLE tasks ADD COLUMN conversation INTEGER NOT NULL DEFAULT 1;",
     ),
+    // What fixes a failed task (`model::Fix`), offered as a button beside its error.
+    M::up("ALTER TABLE tasks ADD COLUMN fix TEXT;"),
 ];
 
 /// One conversation, as the chat's history lists it.
@@ -231,6 +233,8 @@ pub struct Task {
     /// The conversation it belongs to ("New chat" starts another).
     #[ts(type = "number")]
     pub conversation: i64,
+    /// For a failed task: what fixes it, when the user can.
+    pub fix: Option<crate::model::Fix>,
 }
 
 /// A connection to the queue database. Open one per thread or producer.
@@ -247,7 +251,7 @@ static COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
          started_at, finished_at, attempts, interrupted, untrusted, previous_untrusted, \
          (SELECT COUNT(*) FROM audit a WHERE a.task_id = tasks.id AND a.decision IN ({})), \
          (SELECT COUNT(*) FROM audit a WHERE a.task_id = tasks.id AND a.ok = 0 \
-            AND a.state != 'running' AND a.decision IN ({})), conversation",
+            AND a.state != 'running' AND a.decision IN ({})), conversation, fix",
         CallDecision::sql_list(CallDecision::refused),
         CallDecision::sql_list(|d| d.lets_run() || d == CallDecision::Invalid),
     )
@@ -391,7 +395,18 @@ impl TaskQueue {
     }
 
     /// Marks a running task failed with its error.
-    pub fn finish_failed(&self, id: i64, error: &str) -> Result<Task, CoreError> {
+    pub fn finish_failed(
+        &self,
+        id: i64,
+        error: &str,
+        fix: Option<crate::model::Fix>,
+    ) -> Result<Task, CoreError> {
+        self.conn
+            .execute(
+                "UPDATE tasks SET fix = ?2 WHERE id = ?1",
+                params![id, fix.map(crate::model::Fix::as_str)],
+            )
+            .map_err(|e| self.err(e))?;
         self.finish(id, TaskStatus::Failed, None, None, Some(error))
     }
 
@@ -664,6 +679,10 @@ fn task_from_row(r: &Row<'_>) -> rusqlite::Result<Task> {
         denied_calls: r.get(15)?,
         failed_calls: r.get(16)?,
         conversation: r.get(17)?,
+        fix: r
+            .get::<_, Option<String>>(18)?
+            .as_deref()
+            .and_then(crate::model::Fix::parse),
     })
 }
 
@@ -748,7 +767,7 @@ mod tests {
             b.previous_context.as_deref(),
             Some("User asked: first\nZeta replied: hello")
         );
-        q.finish_failed(b.id, "boom").expect("failed");
+        q.finish_failed(b.id, "boom", None).expect("failed");
         let b = q.get(b.id).expect("get");
         assert_eq!(b.status, TaskStatus::Failed);
         assert_eq!(b.error.as_deref(), Some("boom"));
@@ -763,7 +782,8 @@ mod tests {
         let a = q.claim_next().expect("claim").expect("a");
         q.finish_done(a.id, "ra").expect("done");
         let b = q.claim_next().expect("claim").expect("b");
-        q.finish_failed(b.id, "nope").expect("fail");
+        q.finish_failed(b.id, "nope", Some(crate::model::Fix::Retry))
+            .expect("fail");
         let c = q.claim_next().expect("claim").expect("c");
         assert_eq!(
             c.previous_context.as_deref(),

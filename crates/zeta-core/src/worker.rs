@@ -386,7 +386,8 @@ impl<A: Agent> Worker<A> {
                 self.record(
                     id,
                     AgentOutcome::Failed {
-                        error: format!("could not read the settings: {e}"),
+                        error: format!("Zeta could not read its settings.\n\n{e}"),
+                        fix: Some(crate::model::Fix::OpenSettings),
                     },
                 );
                 return;
@@ -455,7 +456,8 @@ impl<A: Agent> Worker<A> {
         joined: Result<AgentOutcome, tokio::task::JoinError>,
     ) {
         let outcome = joined.unwrap_or_else(|e| AgentOutcome::Failed {
-            error: format!("the agent stopped unexpectedly: {e}"),
+            error: format!("The task stopped unexpectedly.\n\n{e}"),
+            fix: Some(crate::model::Fix::Retry),
         });
         if self.stopping == Some(Stopping::Interrupt)
             && matches!(outcome, AgentOutcome::Cancelled { .. })
@@ -479,7 +481,7 @@ impl<A: Agent> Worker<A> {
     fn record(&mut self, id: i64, outcome: AgentOutcome) {
         let written = match &outcome {
             AgentOutcome::Done { reply } => self.queue.finish_done(id, reply),
-            AgentOutcome::Failed { error } => self.queue.finish_failed(id, error),
+            AgentOutcome::Failed { error, fix } => self.queue.finish_failed(id, error, *fix),
             AgentOutcome::Cancelled { progress } => self.queue.finish_cancelled(id, progress),
         };
         match written {

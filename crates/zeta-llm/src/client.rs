@@ -10,7 +10,9 @@ use eventsource_stream::Eventsource;
 use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
 use serde_json::Value;
-use zeta_core::model::{Model, ModelError, ModelReply, ModelRequest, ResponseFormat};
+use zeta_core::model::{
+    Model, ModelError, ModelReply, ModelRequest, ResponseFormat, RetryListener, Retrying,
+};
 use zeta_core::settings::{ProviderKind, Settings};
 
 use crate::config::{providers_from_settings, ProviderConfig, WireFormat};
@@ -29,6 +31,8 @@ struct Provider {
 pub struct LlmClient {
     providers: Vec<Provider>,
     native_tools: bool,
+    /// Told of each retry (the chat shows "trying again in 2 s").
+    on_retry: std::sync::Mutex<Option<RetryListener>>,
 }
 
 impl LlmClient {
@@ -58,6 +62,7 @@ impl LlmClient {
         Ok(Self {
             providers,
             native_tools,
+            on_retry: std::sync::Mutex::new(None),
         })
     }
 
@@ -106,6 +111,14 @@ impl LlmClient {
             match p.config.retry.delay_after(attempt, &error) {
                 Some(wait) => {
                     tracing::warn!("{error}; attempt {attempt} failed, retrying in {wait:?}");
+                    let listener = self.on_retry.lock().ok().and_then(|l| l.clone());
+                    if let Some(listener) = listener {
+                        listener(Retrying {
+                            attempt,
+                            wait_ms: wait.as_millis() as u64,
+                            said: error.said(),
+                        });
+                    }
                     tokio::time::sleep(wait).await;
                     attempt += 1;
                 }
@@ -267,25 +280,35 @@ impl Model for LlmClient {
         request: &ModelRequest,
         on_delta: &mut (dyn FnMut(&str) + Send),
     ) -> Result<ModelReply, ModelError> {
-        let mut failures = Vec::new();
+        let mut failures: Vec<(String, LlmError)> = Vec::new();
         for p in &self.providers {
             match self.call_with_retries(p, request, on_delta).await {
                 Ok(reply) => return Ok(reply),
                 Err(e) => {
-                    tracing::warn!(
-                        "provider {} ({}) failed: {e}",
-                        p.config.base_url,
-                        p.config.model
-                    );
-                    failures.push(format!("{} ({}): {e}", p.config.base_url, p.config.model));
+                    tracing::warn!("provider {} failed: {e}", p.config.model);
+                    failures.push((p.config.model.clone(), e));
                 }
             }
         }
-        Err(ModelError(failures.join("; then ")))
+        // The first provider's failure is the one the user set up; fallbacks are details.
+        let details: Vec<String> = failures
+            .iter()
+            .map(|(model, e)| format!("{model}: {e}"))
+            .collect();
+        Err(match failures.first() {
+            Some((_, first)) => ModelError::new(first.said(), details.join("\nthen "), first.fix()),
+            None => ModelError::new("No language model is set up yet.", "", None),
+        })
     }
 
     fn supports_native_tools(&self) -> bool {
         self.native_tools
+    }
+
+    fn watch_retries(&self, listener: RetryListener) {
+        if let Ok(mut slot) = self.on_retry.lock() {
+            *slot = Some(listener);
+        }
     }
 
     fn supports_images(&self) -> bool {
@@ -335,9 +358,9 @@ impl SettingsModels {
 
 impl zeta_core::agent_loop::ModelSource for SettingsModels {
     type Model = LlmClient;
-    fn model_for(&self, settings: &Settings) -> Result<LlmClient, String> {
+    fn model_for(&self, settings: &Settings) -> Result<LlmClient, ModelError> {
         LlmClient::from_settings(settings, self.secrets.as_ref(), self.local.as_ref())
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_model_error())
     }
 }
 

@@ -15,6 +15,7 @@ pub mod config;
 pub mod detect;
 pub mod error;
 pub mod local;
+mod plain;
 pub mod retry;
 pub mod secrets;
 pub mod window;

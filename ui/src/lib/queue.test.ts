@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../bindings/Task";
-import { activeTasks, applyEvent, chatTasks, conversationLine, callsNote, noteAdded, composerAction, typedIntoNowhere, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated, kTokens, steps } from "./queue";
+import { activeTasks, applyEvent, chatTasks, conversationLine, retryLine, splitError, callsNote, noteAdded, composerAction, typedIntoNowhere, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated, kTokens, steps } from "./queue";
 
 const task = (id: number, status: Task["status"], message = `m${id}`): Task => ({
   id,
@@ -21,6 +21,7 @@ const task = (id: number, status: Task["status"], message = `m${id}`): Task => (
   deniedCalls: 0,
   failedCalls: 0,
   conversation: 1,
+  fix: null,
 });
 
 describe("upsert", () => {
@@ -273,5 +274,23 @@ describe("conversations", () => {
   it("count requests in words", () => {
     expect(conversationLine(1, 0)).toMatch(/^1 request · /);
     expect(conversationLine(3, 0)).toMatch(/^3 requests · /);
+  });
+});
+
+describe("errors as people read them", () => {
+  it("show the sentence and keep the details apart", () => {
+    expect(splitError("The provider rejected the API key.\n\nscripted: https://x/v1: request refused HTTP 401: {}")).toEqual({
+      said: "The provider rejected the API key.",
+      details: "scripted: https://x/v1: request refused HTTP 401: {}",
+    });
+    expect(splitError("Plain.")).toEqual({ said: "Plain.", details: "" });
+    expect(splitError(null).said).toContain("failed");
+  });
+  it("show a retry while it waits, until the model answers", () => {
+    let view = applyEvent(emptyView(), { type: "taskStarted", task: task(4, "running") });
+    view = applyEvent(view, { type: "modelRetrying", taskId: 4, attempt: 1, waitMs: 1500, said: "The model server at h:1 had an error (HTTP 503)." });
+    expect(retryLine(view.live!.retrying!)).toBe("The model server at h:1 had an error (HTTP 503). Trying again in 2 s…");
+    view = applyEvent(view, { type: "llmDelta", taskId: 4, text: "ok" });
+    expect(view.live?.retrying).toBeNull();
   });
 });

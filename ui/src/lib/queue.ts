@@ -43,7 +43,6 @@ export interface Live {
   /** Model text streamed during the current iteration. */
   streamed: string;
   steps: LiveStep[];
-  /** A call waiting for the user's yes or no. */
   /** A single call waiting for the user's answer, asked inline in the chat. */
   approval: Request | null;
   /** The latest plan the model proposed in this task. */
@@ -56,6 +55,8 @@ export interface Live {
   context: { tokens: number; window: number } | null;
   /** Compactions so far: kind and tokens before and after. */
   compactions: { kind: string; before: number; after: number }[];
+  /** The model request failed and is being tried again (cleared when the model answers). */
+  retrying: { said: string; attempt: number; waitMs: number } | null;
 }
 
 export interface QueueView {
@@ -113,7 +114,7 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
       return {
         ...view,
         tasks: upsert(view.tasks, event.task),
-        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [], added: [], context: null, compactions: [] },
+        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [], added: [], context: null, compactions: [], retrying: null },
       };
     case "taskFinished":
     case "taskInterrupted": {
@@ -136,10 +137,11 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
         compactions: [...live.compactions, { kind: event.kind, before: event.before, after: event.after }],
       }));
     case "llmDelta":
-      return withLive(view, event.taskId, (live) => ({ ...live, streamed: live.streamed + event.text }));
+      return withLive(view, event.taskId, (live) => ({ ...live, streamed: live.streamed + event.text, retrying: null }));
     case "toolCallStarted":
       return withLive(view, event.taskId, (live) => ({
         ...live,
+        retrying: null,
         steps: [
           ...live.steps,
           {
@@ -220,6 +222,11 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
       return { ...view, requeued: { ...view.requeued, [event.newTaskId]: event.taskId } };
     case "queueChanged":
       return { ...view, stale: true };
+    case "modelRetrying":
+      return withLive(view, event.taskId, (live) => ({
+        ...live,
+        retrying: { said: event.said, attempt: event.attempt, waitMs: event.waitMs },
+      }));
     case "conversationStarted":
       return { ...view, conversation: event.id };
     case "workerStateChanged":
@@ -394,4 +401,17 @@ export function chatTasks(view: Pick<QueueView, "tasks" | "conversation">): Task
 export function conversationLine(tasks: number, lastAt: number): string {
   const when = new Date(lastAt).toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
   return `${tasks} ${tasks === 1 ? "request" : "requests"} · ${when}`;
+}
+
+/** A failed task's error: the plain sentence shown, and the details kept for "Details". */
+export function splitError(error: string | null): { said: string; details: string } {
+  const text = (error ?? "").trim();
+  const cut = text.indexOf("\n\n");
+  if (cut < 0) return { said: text || "It failed, and said nothing more.", details: "" };
+  return { said: text.slice(0, cut), details: text.slice(cut + 2).trim() };
+}
+
+/** "Trying again in 2 s (attempt 1 of the request failed)". */
+export function retryLine(r: { said: string; attempt: number; waitMs: number }): string {
+  return `${r.said} Trying again in ${Math.max(1, Math.ceil(r.waitMs / 1000))} s…`;
 }

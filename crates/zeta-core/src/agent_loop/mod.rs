@@ -36,7 +36,7 @@ use planner::{
 /// provider change takes effect on the next task.
 pub trait ModelSource: Send + Sync + 'static {
     type Model: Model;
-    fn model_for(&self, settings: &Settings) -> Result<Self::Model, String>;
+    fn model_for(&self, settings: &Settings) -> Result<Self::Model, crate::model::ModelError>;
 }
 
 /// The same model for every task (tests, benchmarks).
@@ -54,6 +54,9 @@ impl<M: Model> Model for Arc<M> {
     fn supports_native_tools(&self) -> bool {
         self.as_ref().supports_native_tools()
     }
+    fn watch_retries(&self, listener: crate::model::RetryListener) {
+        self.as_ref().watch_retries(listener)
+    }
     fn supports_images(&self) -> bool {
         self.as_ref().supports_images()
     }
@@ -64,7 +67,7 @@ impl<M: Model> Model for Arc<M> {
 
 impl<M: Model> ModelSource for FixedModel<M> {
     type Model = Arc<M>;
-    fn model_for(&self, _settings: &Settings) -> Result<Arc<M>, String> {
+    fn model_for(&self, _settings: &Settings) -> Result<Arc<M>, crate::model::ModelError> {
         Ok(Arc::clone(&self.0))
     }
 }
@@ -180,10 +183,20 @@ impl<S: ModelSource> Agent for AgentLoop<S> {
             Ok(model) => model,
             Err(e) => {
                 return AgentOutcome::Failed {
-                    error: format!("No language model to run the task with: {e}"),
+                    error: e.full(),
+                    fix: e.fix,
                 }
             }
         };
+        let (events, task_id) = (ctx.events.clone(), ctx.task.id);
+        model.watch_retries(Arc::new(move |r: crate::model::Retrying| {
+            let _ = events.send(Event::ModelRetrying {
+                task_id,
+                attempt: r.attempt,
+                wait_ms: r.wait_ms,
+                said: r.said,
+            });
+        }));
         Run::new(self, model, ctx).go().await
     }
 }
@@ -672,7 +685,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             }
             Err(e) => {
                 self.metrics.llm_failures += 1;
-                Err(self.failed(&format!("The language model call failed: {e}")))
+                let mut outcome = self.failed(&e.full());
+                if let AgentOutcome::Failed { fix, .. } = &mut outcome {
+                    *fix = e.fix;
+                }
+                Err(outcome)
             }
         }
     }
@@ -1088,7 +1105,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
 
     fn failed(&self, why: &str) -> AgentOutcome {
         AgentOutcome::Failed {
-            error: format!("{why}\n{}", self.progress()),
+            error: format!("{why}\n\n{}", self.progress()),
+            fix: None,
         }
     }
 }
