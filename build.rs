@@ -15,6 +15,7 @@ const COMMANDS: &[&str] = &[
     "new_chat",
     "list_conversations",
     "conversation_tasks",
+    "list_models",
     "pending_approvals",
     "send_message",
     "retry_task",

@@ -203,6 +203,15 @@ pub async fn test_provider(
     settings.test(&provider).await
 }
 
+/// The models the provider's server offers (onboarding's and Settings' model list).
+#[tauri::command]
+pub async fn list_models(
+    settings: State<'_, SettingsManager>,
+    provider: ProviderSettings,
+) -> Result<Vec<String>, String> {
+    settings.list_models(&provider).await
+}
+
 #[tauri::command]
 pub async fn detect_local_models(
     settings: State<'_, SettingsManager>,

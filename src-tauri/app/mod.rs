@@ -78,6 +78,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::new_chat,
             commands::list_conversations,
             commands::conversation_tasks,
+            commands::list_models,
             commands::pending_approvals,
             commands::send_message,
             commands::retry_task,

@@ -147,6 +147,11 @@ impl SettingsManager {
         zeta_llm::detect::test_connection(provider, &self.secrets, Some(&self.local)).await
     }
 
+    /// The models the provider's server offers, read with its stored key.
+    pub async fn list_models(&self, provider: &ProviderSettings) -> Result<Vec<String>, String> {
+        zeta_llm::detect::list_models(provider, &self.secrets).await
+    }
+
     pub async fn detect(&self) -> Vec<LocalEndpoint> {
         zeta_llm::detect::local_endpoints(&zeta_llm::detect::candidates()).await
     }

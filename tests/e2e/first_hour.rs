@@ -426,3 +426,104 @@ async fn errors_say_what_happened_and_offer_the_fix() {
     })
     .await;
 }
+
+/// The first run, as a newcomer walks it, at the default window size: a fresh home,
+/// onboarding with no server on this computer, a cloud-style provider (the scripted
+/// server as "another OpenAI-compatible server") set up with its API key (kept out of
+/// settings.json and sent to the server) and a model picked from the server's own list,
+/// tried and saved; then a typed request, an inline approval clicked, and the answer.
+/// Prints the time from the window's first appearance to the answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn first_run_to_an_answer_with_a_cloud_provider() {
+    use zeta_scripted_llm::{ScriptedServer, Step};
+    let work = tempfile::tempdir().expect("work");
+    let made = work.path().join("hello.txt");
+    let server = ScriptedServer::start(vec![
+        Step::text("OK"),
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", made.display())}),
+        ),
+        Step::text("Zeta: I made hello.txt for you."),
+    ])
+    .await
+    .expect("scripted server");
+    let setup = HomeSetup {
+        fresh: true,
+        // Nothing answers where Zeta looks for local servers.
+        env: vec![(
+            "ZETA_LOCAL_ENDPOINTS".into(),
+            "ollama=http://127.0.0.1:9".into(),
+        )],
+        ..HomeSetup::default()
+    };
+    with_app_home("first run", setup, async |app: &mut App| -> TestResult {
+        let started = std::time::Instant::now();
+        app.find("[data-testid=onboarding]").await?;
+        app.snapshot("first-run-1-welcome").await?;
+        app.find("[data-testid=source-cloud]").await?.click().await?;
+        app.find("select[aria-label='Provider kind'] option[value=compatible]")
+            .await?
+            .click()
+            .await?;
+        let address = app.find("input[aria-label='Base URL']").await?;
+        address.clear().await?;
+        address.send_keys(&server.openai_base_url()).await?;
+        app.find("input[aria-label='API key']")
+            .await?
+            .send_keys("sk-first-run-123")
+            .await?;
+        app.find("[data-testid=load-models]").await?.click().await?;
+        let list = match app.find("[data-testid=model-list]").await {
+            Ok(list) => list,
+            Err(e) => {
+                app.snapshot("first-run-no-models").await?;
+                return Err(e);
+            }
+        };
+        assert!(list.text().await?.contains("scripted"), "the server's models are listed");
+        app.snapshot("first-run-2-provider").await?;
+        app.find("[data-testid=onboarding-test]").await?.click().await?;
+        let result = app.find("[data-testid=onboarding-result]").await?;
+        let mut said = String::new();
+        for _ in 0..100 {
+            said = result.text().await?;
+            if said.contains("It works") {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(said.contains("It works") && said.contains("OK"), "{said}");
+        app.snapshot("first-run-3-tested").await?;
+        let settings = settings_on_disk(app);
+        assert!(settings.contains(&server.openai_base_url()), "{settings}");
+        assert!(!settings.contains("sk-first-run-123"), "the key is not in settings.json");
+        let sent_key = server.requests().iter().any(|r| {
+            r.headers
+                .iter()
+                .any(|(k, v)| k.eq_ignore_ascii_case("authorization") && v.contains("sk-first-run-123"))
+        });
+        assert!(sent_key, "the stored key reached the server");
+
+        app.find("[data-testid=onboarding-finish]").await?.click().await?;
+        app.type_keys("make a hello file").await?;
+        app.type_keys(&ENTER.to_string()).await?;
+        let allow = app.find("[data-testid=inline-approval] [data-testid=allow-once]").await?;
+        app.snapshot("first-run-4-approval").await?;
+        allow.click().await?;
+        let reply = wait_for(Duration::from_secs(30), || {
+            queued(app, "make a hello file").filter(|t| t["status"] == "done")
+        })
+        .ok_or("no answer")?;
+        assert_eq!(reply["reply"], "Zeta: I made hello.txt for you.");
+        assert!(made.exists(), "the approved command ran");
+        app.find(".bubble.agent .markdown").await?;
+        eprintln!(
+            "first run: {:.1} s from the welcome to the answer (scripted model, test-driven typing)",
+            started.elapsed().as_secs_f64()
+        );
+        app.snapshot("first-run-5-answer").await?;
+        Ok(())
+    })
+    .await;
+}

@@ -112,6 +112,10 @@ pub struct App {
     pub app_pid: u32,
     driver: Child,
     env: Vec<(String, String)>,
+    /// The processes under tauri-driver when the app was up (WebKitWebDriver, the app),
+    /// with their executables: ended by PID too, in case tauri-driver went first and they
+    /// were reparented out of its tree.
+    helpers: Vec<(u32, PathBuf)>,
 }
 
 impl App {
@@ -139,6 +143,7 @@ impl App {
         // The old driver is already gone and reaped: its Drop must not signal a PID that
         // may have been reused. Only the placeholder folder it holds is removed.
         let placeholder = old.home.path().to_path_buf();
+        old.end_helpers();
         std::mem::forget(old);
         let _ = std::fs::remove_dir_all(placeholder);
         Ok(())
@@ -173,6 +178,10 @@ impl App {
                 .find(|pid| exe_of(*pid).as_deref() == Some(bin.as_path()))
         })
         .ok_or("the app process did not appear under tauri-driver")?;
+        app.helpers = descendants(driver_pid)
+            .into_iter()
+            .filter_map(|pid| exe_of(pid).map(|exe| (pid, exe)))
+            .collect();
         Ok(app)
     }
 
@@ -204,6 +213,7 @@ impl App {
                 app_pid: 0,
                 driver,
                 env: Vec::new(),
+                helpers: Vec::new(),
             }),
             Err(e) => {
                 end_tree(driver.id());
@@ -283,6 +293,17 @@ impl App {
         Ok(())
     }
 
+    /// Ends the helpers that outlived tauri-driver: still the same program at that PID.
+    fn end_helpers(&self) {
+        let left: Vec<u32> = self
+            .helpers
+            .iter()
+            .filter(|(pid, exe)| !is_zombie(*pid) && exe_of(*pid).as_ref() == Some(exe))
+            .map(|(pid, _)| *pid)
+            .collect();
+        signal(&left, "KILL");
+    }
+
     pub fn is_running(&self) -> bool {
         Path::new(&format!("/proc/{}", self.app_pid)).exists() && !is_zombie(self.app_pid)
     }
@@ -293,6 +314,7 @@ impl Drop for App {
     fn drop(&mut self) {
         end_tree(self.driver.id());
         let _ = self.driver.wait();
+        self.end_helpers();
     }
 }
 

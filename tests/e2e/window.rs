@@ -291,18 +291,25 @@ async fn onboarding_finds_a_local_server_on_a_fresh_home_only() {
     };
     with_app_home("onboarding", setup, async |app: &mut App| -> TestResult {
         let dialog = app.find("[data-testid=onboarding]").await?;
-        let offered = app.find("[data-testid=use-detected]").await?;
+        // The server found is chosen for the user once the search ends.
+        let found = app.find("[data-testid=source-found]").await?;
+        for _ in 0..50 {
+            if found.is_selected().await? {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(found.is_selected().await?, "the found server is the choice");
         assert!(dialog
             .text()
             .await?
             .contains(&format!("Ollama at {}", server.base_url())));
-        offered.click().await?;
         app.find("[data-testid=onboarding-test]")
             .await?
             .click()
             .await?;
         let result = app.find("[data-testid=onboarding-result]").await?;
-        let said = wait_for_text(&result, "It answered").await?;
+        let said = wait_for_text(&result, "It works").await?;
         assert!(said.contains("OK"), "{said}");
         app.snapshot("onboarding").await?;
         app.find("[data-testid=onboarding-finish]")

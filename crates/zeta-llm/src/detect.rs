@@ -88,6 +88,77 @@ pub async fn local_endpoints(candidates: &[(ProviderKind, String)]) -> Vec<Local
     found
 }
 
+/// The models `provider`'s server offers, read from it with its stored key: OpenAI-
+/// compatible `/models`, Anthropic `/v1/models`, Ollama `/api/tags`. A refusal or an
+/// unreachable server is one plain sentence.
+pub async fn list_models(
+    provider: &ProviderSettings,
+    secrets: &SecretStore,
+) -> Result<Vec<String>, String> {
+    // Listing needs no model yet; the section is checked as it would be for a request.
+    let named = ProviderSettings {
+        model: Some(provider.model.trim())
+            .filter(|m| !m.is_empty())
+            .unwrap_or("(listing)")
+            .to_string(),
+        ..provider.clone()
+    };
+    let config = crate::config::ProviderConfig::from_settings(
+        &named,
+        crate::config::api_key_for(provider, true, Some(secrets)),
+    )
+    .map_err(|e| e.said())?;
+    let base = config.base_url.trim_end_matches('/').to_string();
+    if base.is_empty() {
+        return Err("Enter the server's address first.".into());
+    }
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let (url, list, field) = match provider.kind {
+        ProviderKind::Ollama => (format!("{base}/api/tags"), "models", "name"),
+        ProviderKind::Anthropic => (format!("{base}/v1/models"), "data", "id"),
+        _ => (format!("{base}/models"), "data", "id"),
+    };
+    let mut request = http.get(&url);
+    if let Some(key) = &config.api_key {
+        request = match provider.kind {
+            ProviderKind::Anthropic => request
+                .header("x-api-key", key.expose())
+                .header("anthropic-version", "2023-06-01"),
+            _ => request.bearer_auth(key.expose()),
+        };
+    }
+    let host = base.split_once("://").map_or(base.as_str(), |(_, h)| h);
+    let response = request
+        .send()
+        .await
+        .map_err(|_| format!("Zeta could not reach {host}. Check the address."))?;
+    match response.status().as_u16() {
+        200..=299 => {}
+        401 | 403 => return Err("The server rejected the API key.".into()),
+        404 => return Err(format!("{host} does not list models at this address.")),
+        status => return Err(format!("{host} refused the request (HTTP {status}).")),
+    }
+    let body: Value = response
+        .json()
+        .await
+        .map_err(|_| format!("{host} answered, but not with a list of models."))?;
+    let mut models: Vec<String> = body
+        .get(list)
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|m| m.get(field).and_then(Value::as_str).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    models.sort();
+    Ok(models)
+}
+
 /// Sends one short request to `provider` (keys from the environment and `secrets`) and
 /// returns the start of its answer, or why it failed. A `local` provider is served by
 /// `local` (started when needed; a first start loads the model, so allow for it).

@@ -46,6 +46,7 @@ export const backend = {
   saveSettings: (value: Settings) => invoke<SettingsView>("save_settings", { value }),
   setApiKey: (provider: ProviderSettings, key: string) => invoke<string>("set_api_key", { provider, key }),
   testProvider: (provider: ProviderSettings) => invoke<string>("test_provider", { provider }),
+  listModels: (provider: ProviderSettings) => invoke<string[]>("list_models", { provider }),
   detectLocalModels: () => invoke<LocalEndpoint[]>("detect_local_models"),
   finishOnboarding: () => invoke<void>("finish_onboarding"),
   memoryView: () => invoke<MemoryView>("memory_view"),

@@ -108,3 +108,31 @@ export function problemSummary(problems: Record<string, string>): string {
 export function isChanged(form: unknown, saved: unknown): boolean {
   return JSON.stringify(form) !== JSON.stringify(saved);
 }
+
+/** The model Zeta runs itself by default (catalog name). */
+export const DEFAULT_LOCAL_MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf";
+
+export type CloudChoice = "openai" | "anthropic" | "compatible" | "ollama";
+
+/** The providers onboarding offers, in words. */
+export const CLOUD_CHOICES: { value: CloudChoice; label: string }[] = [
+  { value: "openai", label: "OpenAI" },
+  { value: "anthropic", label: "Anthropic" },
+  { value: "compatible", label: "Another OpenAI-compatible server" },
+  { value: "ollama", label: "Ollama (on another computer)" },
+];
+
+/** The provider section a cloud choice starts from: its kind and usual address. */
+export function cloudProvider(choice: CloudChoice, base: ProviderSettings): ProviderSettings {
+  const start = { ...base, protocol: "auto" as const, model: "" };
+  switch (choice) {
+    case "openai":
+      return { ...start, kind: "openai", baseUrl: "https://api.openai.com/v1" };
+    case "anthropic":
+      return { ...start, kind: "anthropic", baseUrl: "https://api.anthropic.com" };
+    case "compatible":
+      return { ...start, kind: "openai", baseUrl: "" };
+    case "ollama":
+      return { ...start, kind: "ollama", baseUrl: "http://127.0.0.1:11434" };
+  }
+}
