@@ -16,6 +16,8 @@ const COMMANDS: &[&str] = &[
     "list_conversations",
     "conversation_tasks",
     "list_models",
+    "download_model",
+    "cancel_download",
     "pending_approvals",
     "send_message",
     "retry_task",

@@ -78,7 +78,7 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
         ModelsCommand::Download { what, sha256, name } => {
             let (url, sha256, name) = match catalog::find(&what) {
                 Some(k) => (
-                    k.url.to_string(),
+                    k.url(),
                     Some(sha256.unwrap_or_else(|| k.checksum.to_string())),
                     name.unwrap_or_else(|| k.name.to_string()),
                 ),

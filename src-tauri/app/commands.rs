@@ -5,6 +5,7 @@ use tauri::{Manager, State};
 use zeta_core::protocol::{ApprovalScope, StepChoice};
 use zeta_core::{Event, Op, Task, WorkerState};
 
+use super::download_manager::DownloadManager;
 use super::memory_manager::{MemoryManager, MemoryView};
 use super::queue_manager::{Conversations, QueueManager};
 use super::settings_manager::{SettingsManager, SettingsView};
@@ -201,6 +202,22 @@ pub async fn test_provider(
     provider: ProviderSettings,
 ) -> Result<String, String> {
     settings.test(&provider).await
+}
+
+/// Starts downloading catalogue model `name` (progress comes as `zeta:download`).
+#[tauri::command]
+pub fn download_model(
+    app: tauri::AppHandle,
+    downloads: State<'_, DownloadManager>,
+    name: String,
+) -> Result<(), String> {
+    downloads.start(app, &name)
+}
+
+/// Stops the running download; its bytes are kept for the next start.
+#[tauri::command]
+pub fn cancel_download(app: tauri::AppHandle, downloads: State<'_, DownloadManager>, name: String) {
+    downloads.cancel(&app, &name);
 }
 
 /// The models the provider's server offers (onboarding's and Settings' model list).

@@ -5,6 +5,7 @@ mod bridge;
 mod commands;
 mod confirm;
 mod control;
+mod download_manager;
 mod memory_manager;
 mod queue_manager;
 mod settings_manager;
@@ -79,6 +80,8 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::list_conversations,
             commands::conversation_tasks,
             commands::list_models,
+            commands::download_model,
+            commands::cancel_download,
             commands::pending_approvals,
             commands::send_message,
             commands::retry_task,
@@ -114,6 +117,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             ));
             app.manage(local);
             app.manage(memory_manager::MemoryManager::new(&home)?);
+            app.manage(download_manager::DownloadManager::new(&home));
             app.manage(WorkerTask(Mutex::new(Some(handle))));
             create_tray(app.handle());
             start_voice(app.handle(), &home);

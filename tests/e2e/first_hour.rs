@@ -527,3 +527,155 @@ async fn first_run_to_an_answer_with_a_cloud_provider() {
     })
     .await;
 }
+
+/// A slow file server for the model download (a Hugging Face mirror, as `HF_ENDPOINT`
+/// names one): `size` bytes at every path, ~0.5 MB/s, with Range requests answered 206.
+/// Returns its base URL and the Range start of each request.
+async fn slow_mirror(
+    size: usize,
+) -> std::io::Result<(String, std::sync::Arc<std::sync::Mutex<Vec<u64>>>)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let base = format!("http://{}", listener.local_addr()?);
+    let starts = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = std::sync::Arc::clone(&starts);
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let seen = std::sync::Arc::clone(&seen);
+            tokio::spawn(async move {
+                let mut head = vec![0u8; 8192];
+                let n = socket.read(&mut head).await.unwrap_or(0);
+                let head = String::from_utf8_lossy(&head[..n]).to_ascii_lowercase();
+                let from: u64 = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("range: bytes="))
+                    .and_then(|r| r.trim().trim_end_matches('-').parse().ok())
+                    .unwrap_or(0);
+                if let Ok(mut s) = seen.lock() {
+                    s.push(from);
+                }
+                let from = (from as usize).min(size);
+                let status = if from > 0 {
+                    format!(
+                        "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes {from}-{}/{size}\r\n",
+                        size - 1
+                    )
+                } else {
+                    "HTTP/1.1 200 OK\r\n".to_string()
+                };
+                let header = format!(
+                    "{status}Content-Length: {}\r\nConnection: close\r\n\r\n",
+                    size - from
+                );
+                if socket.write_all(header.as_bytes()).await.is_err() {
+                    return;
+                }
+                let chunk = vec![7u8; 32 * 1024];
+                let mut sent = from;
+                while sent < size {
+                    let n = chunk.len().min(size - sent);
+                    if socket.write_all(&chunk[..n]).await.is_err() {
+                        return;
+                    }
+                    sent += n;
+                    tokio::time::sleep(Duration::from_millis(60)).await;
+                }
+            });
+        }
+    });
+    Ok((base, starts))
+}
+
+/// Zeta's own model, downloaded from onboarding: a progress bar with the size and, once
+/// measured, the time left; Cancel keeps the bytes; Continue resumes where it stopped
+/// (a Range request); the file is checked by its checksum at the end, and this one,
+/// which is not the real model (the real one cannot be fetched here), is refused and
+/// removed, saying so plainly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_local_model_downloads_with_progress_cancel_and_resume() {
+    let size = 4_000_000;
+    let (mirror, starts) = slow_mirror(size).await.expect("mirror");
+    let setup = HomeSetup {
+        fresh: true,
+        env: vec![
+            (
+                "ZETA_LOCAL_ENDPOINTS".into(),
+                "ollama=http://127.0.0.1:9".into(),
+            ),
+            ("HF_ENDPOINT".into(), mirror),
+        ],
+        ..HomeSetup::default()
+    };
+    with_app_home(
+        "model download",
+        setup,
+        async |app: &mut App| -> TestResult {
+            app.find("[data-testid=source-local]")
+                .await?
+                .click()
+                .await?;
+            app.find("[data-testid=download-start]")
+                .await?
+                .click()
+                .await?;
+            let line = app.find("[data-testid=download-line]").await?;
+            let mut said = String::new();
+            for _ in 0..60 {
+                said = line.text().await?;
+                if said.contains("left") {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            assert!(said.contains("of 4 MB") && said.contains("left"), "{said}");
+            app.snapshot("onboarding-download").await?;
+            app.find("[data-testid=download-cancel]")
+                .await?
+                .click()
+                .await?;
+            let stopped = app.find("[data-testid=download-line]").await?;
+            let mut text = String::new();
+            for _ in 0..50 {
+                text = stopped.text().await?;
+                if text.contains("kept") {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            assert!(text.contains("kept"), "{text}");
+            let part = app
+                .home
+                .path()
+                .join("models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf.part");
+            let kept = std::fs::metadata(&part)?.len();
+            assert!(kept > 0 && (kept as usize) < size, "{kept} bytes kept");
+
+            app.find("[data-testid=download-start]")
+                .await?
+                .click()
+                .await?;
+            // The rest arrives at ~0.5 MB/s; then the checksum is checked.
+            let mut said = String::new();
+            for _ in 0..300 {
+                let alerts = app
+                    .client
+                    .find_all(Locator::Css(".download [role=alert]"))
+                    .await?;
+                if let Some(alert) = alerts.first() {
+                    said = alert.text().await.unwrap_or_default();
+                    if !said.is_empty() {
+                        break;
+                    }
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            assert!(said.contains("damaged"), "{said}");
+            let resumed = starts.lock().map(|s| s.clone()).unwrap_or_default();
+            assert_eq!(resumed.len(), 2, "{resumed:?}");
+            assert!(resumed[1] > 0, "the second request resumed: {resumed:?}");
+            assert!(!part.exists(), "a damaged file is not kept");
+            Ok(())
+        },
+    )
+    .await;
+}

@@ -66,8 +66,49 @@ pub const KNOWN: &[Known] = &[Known {
     ),
 ];
 
+impl Known {
+    /// Where to fetch it: its URL, or the same path on the Hugging Face mirror named by
+    /// `HF_ENDPOINT` (the variable Hugging Face's own tools read), for networks that
+    /// reach huggingface.co only through one.
+    pub fn url(&self) -> String {
+        mirrored(self.url, std::env::var("HF_ENDPOINT").ok().as_deref())
+    }
+}
+
+const HUGGING_FACE: &str = "https://huggingface.co";
+
+fn mirrored(url: &str, endpoint: Option<&str>) -> String {
+    match (
+        endpoint.map(|e| e.trim().trim_end_matches('/')),
+        url.strip_prefix(HUGGING_FACE),
+    ) {
+        (Some(endpoint), Some(path)) if !endpoint.is_empty() => format!("{endpoint}{path}"),
+        _ => url.to_string(),
+    }
+}
+
 pub fn find(name: &str) -> Option<&'static Known> {
     KNOWN
         .iter()
         .find(|k| k.name == name || k.name.trim_end_matches(".gguf") == name)
+}
+
+#[cfg(test)]
+mod mirror_tests {
+    use super::*;
+
+    #[test]
+    fn hf_endpoint_replaces_the_host_only() {
+        let url = "https://huggingface.co/Qwen/x/resolve/main/a.gguf";
+        assert_eq!(mirrored(url, None), url);
+        assert_eq!(mirrored(url, Some("")), url);
+        assert_eq!(
+            mirrored(url, Some("http://127.0.0.1:9/")),
+            "http://127.0.0.1:9/Qwen/x/resolve/main/a.gguf"
+        );
+        assert_eq!(
+            mirrored("https://example.com/a", Some("http://m")),
+            "https://example.com/a"
+        );
+    }
 }

@@ -22,6 +22,7 @@ pub struct InstalledModel {
     pub path: String,
 }
 
+#[derive(Debug, Clone)]
 pub struct ModelStore {
     dir: PathBuf,
 }

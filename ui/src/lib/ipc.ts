@@ -18,6 +18,7 @@ import type { TaskMetrics } from "../bindings/TaskMetrics";
 import type { WorkerState } from "../bindings/WorkerState";
 import type { ApprovalScope } from "../bindings/ApprovalScope";
 import type { Conversations } from "../bindings/Conversations";
+import type { DownloadState } from "../bindings/DownloadState";
 
 export const EVENT_NAME = "zeta:event";
 export const LOCAL_SERVER_EVENT = "zeta:local-server";
@@ -66,4 +67,8 @@ export const backend = {
   /** Zeta's own model server (the `local` provider), on every change. */
   onLocalServer: (handler: (state: LocalServerState) => void): Promise<UnlistenFn> =>
     listen<LocalServerState>(LOCAL_SERVER_EVENT, (e) => handler(e.payload)),
+  downloadModel: (name: string) => invoke<void>("download_model", { name }),
+  cancelDownload: (name: string) => invoke<void>("cancel_download", { name }),
+  onDownload: (handler: (state: DownloadState) => void): Promise<UnlistenFn> =>
+    listen<DownloadState>("zeta:download", (e) => handler(e.payload)),
 };

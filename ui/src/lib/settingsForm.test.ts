@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
-import { describeEndpoint, isChanged, moved, problemsByField, problemSummary, providerFor, describeLocalServer } from "./settingsForm";
+import { describeEndpoint, downloadLine, isChanged, moved, problemsByField, problemSummary, providerFor, describeLocalServer } from "./settingsForm";
 
 const base: ProviderSettings = {
   kind: "none", baseUrl: "", model: "", protocol: "json", stream: true, idleTimeoutMs: 120000, maxAttempts: 4, contextWindow: 32768, replyTimeoutSecs: 900, maxReplyBytes: 4194304,
@@ -57,5 +57,13 @@ describe("the save summary", () => {
   it("sees a change and its undoing", () => {
     expect(isChanged({ a: 1 }, { a: 1 })).toBe(false);
     expect(isChanged({ a: 2 }, { a: 1 })).toBe(true);
+  });
+});
+
+describe("the download line", () => {
+  it("gives the size, what was kept and an honest time left", () => {
+    expect(downloadLine({ received: 312e6, total: 1117e6, etaSecs: null, resumedFrom: 0 })).toBe("312 of 1,117 MB · measuring the speed…");
+    expect(downloadLine({ received: 312e6, total: 1117e6, etaSecs: 250, resumedFrom: 100e6 })).toBe("312 of 1,117 MB · continued from 100 MB · about 4 min left");
+    expect(downloadLine({ received: 5e6, total: null, etaSecs: 30, resumedFrom: 0 })).toBe("5 MB · less than a minute left");
   });
 });

@@ -136,3 +136,13 @@ export function cloudProvider(choice: CloudChoice, base: ProviderSettings): Prov
       return { ...start, kind: "ollama", baseUrl: "http://127.0.0.1:11434" };
   }
 }
+
+/** A download's progress in words: "312 of 1,117 MB · about 4 min left". */
+export function downloadLine(d: { received: number; total: number | null; etaSecs: number | null; resumedFrom: number }): string {
+  const mb = (n: number) => Math.round(n / 1e6).toLocaleString("en");
+  const size = d.total ? `${mb(d.received)} of ${mb(d.total)} MB` : `${mb(d.received)} MB`;
+  const resumed = d.resumedFrom > 0 ? ` · continued from ${mb(d.resumedFrom)} MB` : "";
+  let left = " · measuring the speed…";
+  if (d.etaSecs !== null) left = d.etaSecs < 60 ? " · less than a minute left" : ` · about ${Math.round(d.etaSecs / 60)} min left`;
+  return `${size}${resumed}${left}`;
+}
