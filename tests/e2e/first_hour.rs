@@ -67,7 +67,6 @@ async fn save_a_model_name(app: &App, name: &str, shot: &str) -> TestResult {
     let saved = wait_for(Duration::from_secs(5), || {
         Some(settings_on_disk(app)).filter(|t| t.contains(&want))
     });
-    app.snapshot(shot).await?;
     if saved.is_none() {
         let status = app
             .find("[data-testid=settings-status]")
@@ -81,6 +80,7 @@ async fn save_a_model_name(app: &App, name: &str, shot: &str) -> TestResult {
         .find_all(Locator::Css("[data-testid=unsaved]"))
         .await?;
     assert!(left.is_empty(), "saved: nothing is marked unsaved");
+    app.snapshot(shot).await?;
     Ok(())
 }
 

@@ -26,7 +26,7 @@ describe("MemoryPanel", () => {
     const app = mount(MemoryPanel, { target, props: {} });
     await vi.waitFor(() => expect(target.querySelectorAll("[data-testid=fact]")).toHaveLength(1));
     expect(target.textContent).toContain("Task 1: asked about backups");
-    expect(target.querySelector("[data-testid=job]")?.textContent).toContain("cron 0 9 * * 1-5");
+    expect(target.querySelector("[data-testid=job]")?.textContent).toContain("on weekdays at 09:00");
     (target.querySelector("[data-testid=fact] button") as HTMLButtonElement).click();
     await tick();
     await vi.waitFor(() => expect(target.querySelectorAll("[data-testid=fact]")).toHaveLength(0));

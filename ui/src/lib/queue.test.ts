@@ -294,3 +294,18 @@ describe("errors as people read them", () => {
     expect(view.live?.retrying).toBeNull();
   });
 });
+
+describe("a step that asked", () => {
+  it("counts its time from the answer, not from the question", () => {
+    let view = applyEvent(emptyView(), { type: "taskStarted", task: task(8, "running") }, 0);
+    view = applyEvent(view, { type: "toolCallStarted", taskId: 8, callId: "c1", tool: "shell", arguments: { command: "touch x" } }, 1000);
+    view = applyEvent(view, {
+      type: "approvalRequested", taskId: 8, callId: "c1", tool: "shell", arguments: { command: "touch x" },
+      target: "touch x", risk: "medium", reason: null, screenshot: null, timeoutSecs: 120, requiresPerson: false, allowance: null, highRisk: false,
+    }, 1000);
+    expect(duration(view.live!.steps[0])).toBe("waiting for you");
+    view = applyEvent(view, { type: "approvalResolved", taskId: 8, callId: "c1", approved: true, by: "user" }, 61000);
+    view = applyEvent(view, { type: "toolCallFinished", taskId: 8, callId: "c1", tool: "shell", ok: true, summary: "", output: "", images: [] }, 61500);
+    expect(duration(view.live!.steps[0])).toBe("0.5 s");
+  });
+});

@@ -24,6 +24,8 @@ export interface LiveStep {
   output: string;
   /** Screenshots, as data URLs. */
   images: string[];
+  /** Waiting for the user's answer: its time so far is not the tool's. */
+  waiting?: boolean;
 }
 
 /** A plan of the running task, with each step's progress. */
@@ -175,11 +177,14 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
       return withLive(view, event.taskId, (live) => ({
         ...live,
         approval: requestFrom(event),
+        steps: live.steps.map((s) => (s.callId === event.callId ? { ...s, waiting: true } : s)),
       }));
     case "approvalResolved":
       return withLive(view, event.taskId, (live) => ({
         ...live,
         approval: live.approval?.callId === event.callId ? null : live.approval,
+        // The tool's own time starts when the user answered.
+        steps: live.steps.map((s) => (s.callId === event.callId ? { ...s, waiting: false, startedAt: now } : s)),
         plan:
           live.plan?.callId === event.callId
             ? { ...live.plan, state: event.approved ? "running" : "denied" }
@@ -257,6 +262,7 @@ function keepActivity(
 
 /** How long a call took, in words ("0.4 s", "12 s"), or "running". */
 export function duration(step: LiveStep): string {
+  if (step.waiting) return "waiting for you";
   if (step.finishedAt === undefined) return "running";
   const secs = (step.finishedAt - step.startedAt) / 1000;
   return secs < 10 ? `${secs.toFixed(1)} s` : `${Math.round(secs)} s`;
