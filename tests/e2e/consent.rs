@@ -436,6 +436,8 @@ async fn editing_a_question_stops_its_time_limit() {
         "editing holds",
         Some(quick),
         async |app: &App| -> TestResult {
+            // At the narrowest window Zeta supports: the question still fits.
+            app.resize(360, 640).await?;
             let composer = app.find("textarea[aria-label=Message]").await?;
             composer.send_keys("make it").await?;
             composer.send_keys("\u{E007}").await?;
@@ -450,7 +452,15 @@ async fn editing_a_question_stops_its_time_limit() {
                 question.text().await?.contains("time limit is off"),
                 "the question says its clock stopped"
             );
-            app.snapshot("approval-editing").await?;
+            let wide = app
+                .client
+                .execute(
+                    "return document.documentElement.scrollWidth > window.innerWidth;",
+                    vec![],
+                )
+                .await?;
+            assert_eq!(wide, json!(false), "nothing scrolls sideways at 360 px");
+            app.snapshot("approval-editing-360").await?;
             app.find("[data-testid=allow-once]").await?.click().await?;
             wait_for(Duration::from_secs(30), || task_status(app, "make it"))
                 .ok_or("the task did not finish")?;
