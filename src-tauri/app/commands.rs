@@ -9,6 +9,7 @@ use super::download_manager::DownloadManager;
 use super::memory_manager::{MemoryManager, MemoryView};
 use super::queue_manager::{Conversations, QueueManager};
 use super::settings_manager::{SettingsManager, SettingsView};
+use super::setup_manager::SetupManager;
 use super::voice_manager::{HotkeyStatus, VoiceManager};
 use zeta_core::audit::AuditEntry;
 use zeta_core::metrics::TaskMetrics;
@@ -218,6 +219,24 @@ pub fn download_model(
 #[tauri::command]
 pub fn cancel_download(app: tauri::AppHandle, downloads: State<'_, DownloadManager>, name: String) {
     downloads.cancel(&app, &name);
+}
+
+/// The local model server program Zeta would run, in words (`None`: not installed).
+#[tauri::command]
+pub fn server_program(setup: State<'_, SetupManager>) -> Option<String> {
+    setup.program()
+}
+
+/// Installs the local model server (progress comes as `zeta:setup`).
+#[tauri::command]
+pub fn install_server(app: tauri::AppHandle, setup: State<'_, SetupManager>) -> Result<(), String> {
+    setup.start(app)
+}
+
+/// Stops the install; pip and what it started end.
+#[tauri::command]
+pub fn cancel_install(app: tauri::AppHandle, setup: State<'_, SetupManager>) {
+    setup.cancel(&app);
 }
 
 /// The models the provider's server offers (onboarding's and Settings' model list).

@@ -9,6 +9,7 @@ mod download_manager;
 mod memory_manager;
 mod queue_manager;
 mod settings_manager;
+mod setup_manager;
 mod tray;
 mod voice_manager;
 
@@ -82,6 +83,9 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::list_models,
             commands::download_model,
             commands::cancel_download,
+            commands::server_program,
+            commands::install_server,
+            commands::cancel_install,
             commands::pending_approvals,
             commands::send_message,
             commands::retry_task,
@@ -118,6 +122,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             app.manage(local);
             app.manage(memory_manager::MemoryManager::new(&home)?);
             app.manage(download_manager::DownloadManager::new(&home));
+            app.manage(setup_manager::SetupManager::default());
             app.manage(WorkerTask(Mutex::new(Some(handle))));
             create_tray(app.handle());
             start_voice(app.handle(), &home);

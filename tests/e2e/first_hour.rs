@@ -679,3 +679,100 @@ async fn the_local_model_downloads_with_progress_cancel_and_resume() {
     )
     .await;
 }
+
+/// Zeta's own model server, installed from onboarding: the install shows pip's progress
+/// against the ten-minute estimate, and Cancel ends pip and everything it started (its
+/// process group) and leaves nothing half-installed. (The real build takes ten minutes:
+/// the test cancels it.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_model_server_install_shows_progress_and_cancels_cleanly() {
+    let cache = tempfile::tempdir().expect("cache");
+    let setup = HomeSetup {
+        fresh: true,
+        env: vec![
+            (
+                "ZETA_LOCAL_ENDPOINTS".into(),
+                "ollama=http://127.0.0.1:9".into(),
+            ),
+            ("XDG_CACHE_HOME".into(), cache.path().display().to_string()),
+            ("PIP_NO_CACHE_DIR".into(), "1".into()),
+        ],
+        ..HomeSetup::default()
+    };
+    let venv = cache.path().join("zeta/llama-venv");
+    let staging = cache.path().join("zeta/llama-venv.installing");
+    with_app_home(
+        "server install",
+        setup,
+        async |app: &mut App| -> TestResult {
+            app.find("[data-testid=source-local]")
+                .await?
+                .click()
+                .await?;
+            app.find("[data-testid=setup-start]").await?.click().await?;
+            let line = app.find("[data-testid=setup-line]").await?;
+            let mut said = String::new();
+            for _ in 0..300 {
+                said = line.text().await.unwrap_or_default();
+                if said.contains("Installing") || said.contains("Collecting") {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            assert!(said.contains("of about 10 min"), "{said}");
+            let installer = wait_for(Duration::from_secs(20), || {
+                Some(processes_using(&staging)).filter(|p| !p.is_empty())
+            })
+            .ok_or("no installer process was seen")?;
+            app.snapshot("onboarding-server-install").await?;
+            app.find("[data-testid=setup-cancel]")
+                .await?
+                .click()
+                .await?;
+            let stopped = app.find("[data-testid=setup-line]").await?;
+            let mut text = String::new();
+            for _ in 0..50 {
+                text = stopped.text().await.unwrap_or_default();
+                if text.contains("Stopped") {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            assert!(text.contains("Stopped"), "{text}");
+            let left = wait_for(Duration::from_secs(10), || {
+                Some(processes_using(&staging)).filter(|p| p.is_empty())
+            });
+            assert!(
+                left.is_some(),
+                "pip and its children ended (were {installer:?})"
+            );
+            assert!(
+                !venv.exists(),
+                "no half-made environment passes for a server"
+            );
+            Ok(())
+        },
+    )
+    .await;
+}
+
+/// PIDs whose command line mentions `path`.
+fn processes_using(path: &std::path::Path) -> Vec<u32> {
+    let needle = path.display().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|c| {
+                    String::from_utf8_lossy(&c)
+                        .replace('\0', " ")
+                        .contains(&needle)
+                })
+                .unwrap_or(false)
+        })
+        .collect()
+}

@@ -19,6 +19,7 @@ import type { WorkerState } from "../bindings/WorkerState";
 import type { ApprovalScope } from "../bindings/ApprovalScope";
 import type { Conversations } from "../bindings/Conversations";
 import type { DownloadState } from "../bindings/DownloadState";
+import type { SetupState } from "../bindings/SetupState";
 
 export const EVENT_NAME = "zeta:event";
 export const LOCAL_SERVER_EVENT = "zeta:local-server";
@@ -69,6 +70,11 @@ export const backend = {
     listen<LocalServerState>(LOCAL_SERVER_EVENT, (e) => handler(e.payload)),
   downloadModel: (name: string) => invoke<void>("download_model", { name }),
   cancelDownload: (name: string) => invoke<void>("cancel_download", { name }),
+  serverProgram: () => invoke<string | null>("server_program"),
+  installServer: () => invoke<void>("install_server"),
+  cancelInstall: () => invoke<void>("cancel_install"),
+  onSetup: (handler: (state: SetupState) => void): Promise<UnlistenFn> =>
+    listen<SetupState>("zeta:setup", (e) => handler(e.payload)),
   onDownload: (handler: (state: DownloadState) => void): Promise<UnlistenFn> =>
     listen<DownloadState>("zeta:download", (e) => handler(e.payload)),
 };

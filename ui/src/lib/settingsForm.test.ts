@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
-import { describeEndpoint, downloadLine, isChanged, moved, problemsByField, problemSummary, providerFor, describeLocalServer } from "./settingsForm";
+import { describeEndpoint, downloadLine, setupLine, isChanged, moved, problemsByField, problemSummary, providerFor, describeLocalServer } from "./settingsForm";
 
 const base: ProviderSettings = {
   kind: "none", baseUrl: "", model: "", protocol: "json", stream: true, idleTimeoutMs: 120000, maxAttempts: 4, contextWindow: 32768, replyTimeoutSecs: 900, maxReplyBytes: 4194304,
@@ -65,5 +65,12 @@ describe("the download line", () => {
     expect(downloadLine({ received: 312e6, total: 1117e6, etaSecs: null, resumedFrom: 0 })).toBe("312 of 1,117 MB · measuring the speed…");
     expect(downloadLine({ received: 312e6, total: 1117e6, etaSecs: 250, resumedFrom: 100e6 })).toBe("312 of 1,117 MB · continued from 100 MB · about 4 min left");
     expect(downloadLine({ received: 5e6, total: null, etaSecs: 30, resumedFrom: 0 })).toBe("5 MB · less than a minute left");
+  });
+});
+
+describe("the server install line", () => {
+  it("says the time against the estimate and the latest step", () => {
+    expect(setupLine({ line: "Building wheel for llama-cpp-python", elapsedSecs: 240, estimateSecs: 600 })).toBe("4 of about 10 min · Building wheel for llama-cpp-python");
+    expect(setupLine({ line: "x", elapsedSecs: 700, estimateSecs: 600 })).toContain("longer than usual");
   });
 });

@@ -146,3 +146,11 @@ export function downloadLine(d: { received: number; total: number | null; etaSec
   if (d.etaSecs !== null) left = d.etaSecs < 60 ? " · less than a minute left" : ` · about ${Math.round(d.etaSecs / 60)} min left`;
   return `${size}${resumed}${left}`;
 }
+
+/** The server install's progress in words: "4 of about 10 min · Building wheel…". */
+export function setupLine(s: { line: string; elapsedSecs: number; estimateSecs: number }): string {
+  const mins = (n: number) => Math.max(0, Math.round(n / 60));
+  const over = s.elapsedSecs > s.estimateSecs ? " (longer than usual; it is still working)" : "";
+  const line = s.line.length > 90 ? `${s.line.slice(0, 89)}…` : s.line;
+  return `${mins(s.elapsedSecs)} of about ${mins(s.estimateSecs)} min${over} · ${line}`;
+}

@@ -2,8 +2,9 @@
 //! [`program`]) for a GGUF file in `$ZETA_HOME/models`, on a free 127.0.0.1 port, and talks
 //! to it over the same HTTP path as any provider. [`LocalServer`] is the handle the app and
 //! the CLI hold; its supervisor thread ([`supervisor`]) starts, restarts and stops the
-//! server and publishes its state.
+//! server and publishes its state. [`install`] installs the server program from the app.
 
+pub mod install;
 mod program;
 mod supervisor;
 

@@ -1,0 +1,99 @@
+//! Installing Zeta's own model server from the window (onboarding), held in Tauri state:
+//! one install at a time (`zeta_llm::local::install`), its lines and elapsed time sent as
+//! `zeta:setup` against the measured estimate; Cancel ends pip's whole process group.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use serde::Serialize;
+use tauri::{AppHandle, Emitter};
+use ts_rs::TS;
+use zeta_llm::local::install::{install_server, ESTIMATE_SECS};
+use zeta_llm::local::ServerProgram;
+
+/// The window's event for the install's progress.
+pub const SETUP_EVENT: &str = "zeta:setup";
+
+/// Where the server's install is.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(
+    tag = "state",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+#[ts(export)]
+pub enum SetupState {
+    Running {
+        /// pip's latest line.
+        line: String,
+        #[ts(type = "number")]
+        elapsed_secs: u64,
+        #[ts(type = "number")]
+        estimate_secs: u64,
+    },
+    Done,
+    Cancelled,
+    Failed {
+        said: String,
+    },
+}
+
+#[derive(Default)]
+pub struct SetupManager {
+    running: Mutex<Option<tauri::async_runtime::JoinHandle<()>>>,
+}
+
+impl SetupManager {
+    /// The server program Zeta would run now, in words; `None` when there is none.
+    pub fn program(&self) -> Option<String> {
+        ServerProgram::find().ok().map(|p| p.describe())
+    }
+
+    pub fn start(&self, app: AppHandle) -> Result<(), String> {
+        let mut running = self
+            .running
+            .lock()
+            .map_err(|_| "the setup state is unusable".to_string())?;
+        if running.as_ref().is_some_and(|h| !h.inner().is_finished()) {
+            return Err("The model server is already being installed.".into());
+        }
+        *running = Some(tauri::async_runtime::spawn(async move {
+            let started = Instant::now();
+            let mut last_sent: Option<Instant> = None;
+            let mut on_line = |line: String| {
+                let now = Instant::now();
+                if last_sent.is_some_and(|t| now.duration_since(t).as_millis() < 300) {
+                    return;
+                }
+                last_sent = Some(now);
+                let state = SetupState::Running {
+                    line,
+                    elapsed_secs: started.elapsed().as_secs(),
+                    estimate_secs: ESTIMATE_SECS,
+                };
+                let _ = app.emit(SETUP_EVENT, &state);
+            };
+            let venv = zeta_llm::local::default_venv();
+            let state = match install_server(&venv, &mut on_line).await {
+                Ok(_) => SetupState::Done,
+                Err(e) => SetupState::Failed {
+                    said: format!("The model server could not be installed: {e}"),
+                },
+            };
+            tracing::info!("model server install ended: {state:?}");
+            if let Err(e) = app.emit(SETUP_EVENT, &state) {
+                tracing::warn!("could not send the install's end to the window: {e}");
+            }
+        }));
+        Ok(())
+    }
+
+    /// Stops the install: dropping it ends pip's process group.
+    pub fn cancel(&self, app: &AppHandle) {
+        let handle = self.running.lock().ok().and_then(|mut r| r.take());
+        if let Some(handle) = handle {
+            handle.abort();
+            let _ = app.emit(SETUP_EVENT, &SetupState::Cancelled);
+        }
+    }
+}
