@@ -125,7 +125,7 @@ async fn settings_save_with_a_real_click_at_the_default_size_and_360_wide() {
                 .click()
                 .await?;
             let status = app.find("[data-testid=settings-status]").await?;
-            let said = wait_text(&status, "Not saved").await?;
+            let said = text_when(&status, "Not saved", 5).await;
             assert!(
                 said.contains("Base URL"),
                 "the summary names the field: {said:?}"
@@ -149,18 +149,18 @@ async fn settings_save_with_a_real_click_at_the_default_size_and_360_wide() {
     .await;
 }
 
-async fn wait_text(
-    el: &fantoccini::elements::Element,
-    want: &str,
-) -> Result<String, Box<dyn std::error::Error>> {
-    for _ in 0..50 {
-        let text = el.text().await?;
+/// The element's text once it contains `want`, or its last text after `secs` seconds
+/// (the caller's assertion then says what it showed). A stale read counts as no text.
+async fn text_when(el: &fantoccini::elements::Element, want: &str, secs: u64) -> String {
+    let mut text = String::new();
+    for _ in 0..secs * 10 {
+        text = el.text().await.unwrap_or_default();
         if text.contains(want) {
-            return Ok(text);
+            break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    Err(format!("never said {want:?}").into())
+    text
 }
 
 /// Opens Settings with a click and comes back to the chat with Ctrl+1.
@@ -485,14 +485,7 @@ async fn first_run_to_an_answer_with_a_cloud_provider() {
         app.snapshot("first-run-2-provider").await?;
         app.find("[data-testid=onboarding-test]").await?.click().await?;
         let result = app.find("[data-testid=onboarding-result]").await?;
-        let mut said = String::new();
-        for _ in 0..100 {
-            said = result.text().await?;
-            if said.contains("It works") {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        let said = text_when(&result, "It works", 10).await;
         assert!(said.contains("It works") && said.contains("OK"), "{said}");
         app.snapshot("first-run-3-tested").await?;
         let settings = settings_on_disk(app);
@@ -619,14 +612,7 @@ async fn the_local_model_downloads_with_progress_cancel_and_resume() {
                 .click()
                 .await?;
             let line = app.find("[data-testid=download-line]").await?;
-            let mut said = String::new();
-            for _ in 0..60 {
-                said = line.text().await?;
-                if said.contains("left") {
-                    break;
-                }
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
+            let said = text_when(&line, "left", 6).await;
             assert!(said.contains("of 4 MB") && said.contains("left"), "{said}");
             app.snapshot("onboarding-download").await?;
             app.find("[data-testid=download-cancel]")
@@ -634,14 +620,7 @@ async fn the_local_model_downloads_with_progress_cancel_and_resume() {
                 .click()
                 .await?;
             let stopped = app.find("[data-testid=download-line]").await?;
-            let mut text = String::new();
-            for _ in 0..50 {
-                text = stopped.text().await?;
-                if text.contains("kept") {
-                    break;
-                }
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
+            let text = text_when(&stopped, "kept", 5).await;
             assert!(text.contains("kept"), "{text}");
             let part = app
                 .home
@@ -711,14 +690,7 @@ async fn the_model_server_install_shows_progress_and_cancels_cleanly() {
                 .await?;
             app.find("[data-testid=setup-start]").await?.click().await?;
             let line = app.find("[data-testid=setup-line]").await?;
-            let mut said = String::new();
-            for _ in 0..300 {
-                said = line.text().await.unwrap_or_default();
-                if said.contains("Installing") || said.contains("Collecting") {
-                    break;
-                }
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
+            let said = text_when(&line, "Installing", 30).await;
             assert!(said.contains("of about 10 min"), "{said}");
             let installer = wait_for(Duration::from_secs(20), || {
                 Some(processes_using(&staging)).filter(|p| !p.is_empty())
@@ -730,14 +702,7 @@ async fn the_model_server_install_shows_progress_and_cancels_cleanly() {
                 .click()
                 .await?;
             let stopped = app.find("[data-testid=setup-line]").await?;
-            let mut text = String::new();
-            for _ in 0..50 {
-                text = stopped.text().await.unwrap_or_default();
-                if text.contains("Stopped") {
-                    break;
-                }
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
+            let text = text_when(&stopped, "Stopped", 5).await;
             assert!(text.contains("Stopped"), "{text}");
             let left = wait_for(Duration::from_secs(10), || {
                 Some(processes_using(&staging)).filter(|p| p.is_empty())
