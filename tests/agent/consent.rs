@@ -403,10 +403,65 @@ async fn a_single_call_approved_with_an_edit_runs_as_edited() {
     handle.await.expect("join").expect("worker");
 }
 
+/// `zeta run --approve ask TASK` with `answers` typed on its terminal (stdin).
+fn run_answering(s: &Setup, task: &str, answers: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_zeta"))
+        .args(["run", "--approve", "ask", task])
+        .env("ZETA_HOME", s.home.path())
+        .env("HOME", s.home.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("zeta");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(answers)
+        .expect("answers");
+    child.wait_with_output().expect("output")
+}
+
+/// On the terminal, `t` allows the same program for the rest of the task: the second
+/// `mkdir` asks nothing, and a different program (`touch`) asks again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_allows_a_program_for_the_task_with_t() {
+    let work = tempfile::tempdir().expect("work");
+    let p = |name: &str| work.path().join(name).display().to_string();
+    let steps = vec![
+        Step::call("shell", json!({"command": format!("mkdir -p {}", p("a"))})),
+        Step::call("shell", json!({"command": format!("mkdir -p {}", p("b"))})),
+        Step::call("shell", json!({"command": format!("touch {}", p("c"))})),
+        Step::text("Zeta: made them"),
+    ];
+    let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, ask_mode(30)).await;
+    let out = run_answering(&s, "make things", b"t\ny\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "Zeta: made them",
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("zeta: allow `shell`").count(), 2, "{stderr}");
+    assert!(
+        stderr.contains("[t] all `shell: mkdir` for this task"),
+        "{stderr}"
+    );
+    for made in ["a", "b", "c"] {
+        assert!(work.path().join(made).exists(), "{made}");
+    }
+    let decisions: Vec<String> = audit(&s).into_iter().map(|r| r.1).collect();
+    assert_eq!(
+        decisions,
+        ["asked-approved", "user-allowed", "asked-approved"]
+    );
+}
+
 /// The CLI asks about a plan on the terminal: `s 2` skips step 2, `y` approves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_cli_asks_about_a_plan_on_the_terminal() {
-    use std::io::Write;
     let work = tempfile::tempdir().expect("work");
     let (one, two) = (work.path().join("one"), work.path().join("two"));
     let plan = json!({
@@ -421,22 +476,7 @@ async fn the_cli_asks_about_a_plan_on_the_terminal() {
         Step::text("Zeta: one of two"),
     ];
     let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, ask_mode(30)).await;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_zeta"))
-        .args(["run", "--approve", "ask", "make two files"])
-        .env("ZETA_HOME", s.home.path())
-        .env("HOME", s.home.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("zeta");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"s 2\ny\n")
-        .expect("answers");
-    let out = child.wait_with_output().expect("output");
+    let out = run_answering(&s, "make two files", b"s 2\ny\n");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
