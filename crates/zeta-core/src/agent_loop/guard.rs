@@ -1,5 +1,7 @@
-//! Guardrails that stop the loop from spinning: the same tool call three times in a row,
-//! four tool failures in a row, and unparseable output after one corrective retry.
+//! Guardrails that stop the loop from spinning: the same tool call again in a row (the
+//! second time it is not run but answered with the earlier output and a hint, a small
+//! model often only needs that; the third time the loop stops with what it found), four
+//! tool failures in a row, and unparseable output after one corrective retry.
 
 use crate::model::ToolCall;
 
@@ -16,13 +18,23 @@ pub struct Guard {
     parse_failures: usize,
 }
 
+/// Whether a call repeats the one before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repeat {
+    /// Not the call just made: it runs.
+    No,
+    /// The same as the call just made: it gets that call's output again, with a hint.
+    Again,
+}
+
 /// Why the loop was stopped, in words for the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tripped(pub String);
 
 impl Guard {
-    /// Before running a call: trips when it is the third identical call in a row.
-    pub fn before_call(&mut self, call: &ToolCall) -> Result<(), Tripped> {
+    /// Before running a call: a repeat of the call just made, or a trip when it is the
+    /// third identical call in a row.
+    pub fn before_call(&mut self, call: &ToolCall) -> Result<Repeat, Tripped> {
         let key = (call.name.clone(), call.arguments.to_string());
         if self.last_call.as_ref() == Some(&key) {
             self.same_call_count += 1;
@@ -32,11 +44,15 @@ impl Guard {
         }
         if self.same_call_count >= SAME_CALL_LIMIT {
             return Err(Tripped(format!(
-                "I stopped because the model asked for the same `{}` call {SAME_CALL_LIMIT} times in a row ({}), which would not get anywhere.",
+                "the model asked for the same `{}` call {SAME_CALL_LIMIT} times in a row ({})",
                 call.name, call.arguments
             )));
         }
-        Ok(())
+        Ok(if self.same_call_count > 1 {
+            Repeat::Again
+        } else {
+            Repeat::No
+        })
     }
 
     /// After a call: trips on the fourth failure in a row.
@@ -83,13 +99,14 @@ mod tests {
     #[test]
     fn third_identical_call_in_a_row_trips() {
         let mut g = Guard::default();
-        assert!(g.before_call(&call("ls")).is_ok());
-        assert!(g.before_call(&call("ls")).is_ok());
-        assert!(
-            g.before_call(&call("pwd")).is_ok(),
+        assert_eq!(g.before_call(&call("ls")), Ok(Repeat::No));
+        assert_eq!(g.before_call(&call("ls")), Ok(Repeat::Again));
+        assert_eq!(
+            g.before_call(&call("pwd")),
+            Ok(Repeat::No),
             "a different call resets"
         );
-        assert!(g.before_call(&call("pwd")).is_ok());
+        assert_eq!(g.before_call(&call("pwd")), Ok(Repeat::Again));
         assert!(g.before_call(&call("pwd")).is_err());
     }
 

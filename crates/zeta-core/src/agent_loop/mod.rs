@@ -231,6 +231,8 @@ struct Run<'a, S, M> {
     /// What the user allowed for the rest of this task ("Allow for this task", and
     /// "Always allow", which is also saved).
     allowances: Vec<crate::policy::Allowance>,
+    /// The latest call's result: as the model was shown it, and as the tool printed it.
+    last_result: Option<(String, String)>,
     /// The latest screenshot the task took, for the dialog's thumbnail.
     last_screenshot: Option<ImageData>,
     metrics: crate::metrics::TaskMetrics,
@@ -341,6 +343,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             approved_steps: Vec::new(),
             approved_calls: Vec::new(),
             allowances: Vec::new(),
+            last_result: None,
             last_screenshot: None,
             metrics: Default::default(),
             counter: Default::default(),
@@ -751,8 +754,13 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         if self.ctx.cancel.is_cancelled() {
             return Err(self.cancelled());
         }
-        if let Err(tripped) = self.guard.before_call(&call) {
-            return Err(self.failed(&tripped.0));
+        match self.guard.before_call(&call) {
+            Err(tripped) => return Err(self.stopped_repeating(&tripped.0)),
+            Ok(guard::Repeat::Again) => {
+                self.answer_repeat(&call);
+                return Ok(());
+            }
+            Ok(guard::Repeat::No) => {}
         }
         self.emit_started(&call);
         let executed = if call.name == plan::NAME {
@@ -783,7 +791,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             output.content.clone()
         };
         let mut result = match self.mode {
-            Mode::Native => Message::tool_result(call.id.clone(), content),
+            Mode::Native => Message::tool_result(call.id.clone(), content.clone()),
             Mode::Json => Message::user(format!(
                 "{mark} {} {}\n{content}",
                 call.name,
@@ -791,6 +799,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             )),
         };
         result.images = output.images;
+        self.last_result = Some((content, output.content.clone()));
         self.messages.push(result);
         if self.ctx.cancel.is_cancelled() {
             return Err(self.cancelled());
@@ -798,6 +807,60 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         self.guard
             .after_call(output.ok)
             .map_err(|tripped| self.failed(&tripped.0))
+    }
+
+    /// A call identical to the one just made is not run again: it gets the earlier
+    /// output again, with a hint to use it or take another step.
+    fn answer_repeat(&mut self, call: &ToolCall) {
+        self.emit_started(call);
+        let earlier = self
+            .last_result
+            .as_ref()
+            .map(|(shown, _)| shown.clone())
+            .unwrap_or_default();
+        let content = format!(
+            "[Zeta] You just made this exact call; it was not run again. Its output is repeated \
+             below. If it answers the request, answer the user now, quoting what it printed; if \
+             not, take a different step (other arguments or another tool).\n{earlier}"
+        );
+        let output = ToolOutput {
+            ok: true,
+            content: content.clone(),
+            summary: "repeated: the earlier output was shown again".into(),
+            images: Vec::new(),
+        };
+        self.emit_finished(call, &output);
+        self.steps.push(format!(
+            "↻ {} {} (repeated)",
+            call.name,
+            short_args(&call.arguments)
+        ));
+        let message = match self.mode {
+            Mode::Native => Message::tool_result(call.id.clone(), content),
+            Mode::Json => Message::user(format!(
+                "↻ {} {}\n{content}",
+                call.name,
+                short_args(&call.arguments)
+            )),
+        };
+        self.messages.push(message);
+    }
+
+    /// The model kept asking for the same call: the task ends with an honest answer that
+    /// says it stopped, why, and what the call printed, rather than a bare failure.
+    fn stopped_repeating(&self, why: &str) -> AgentOutcome {
+        let found = self
+            .last_result
+            .as_ref()
+            .map(|(_, printed)| clip(printed.trim(), 1500))
+            .filter(|p| !p.is_empty());
+        let reply = match found {
+            Some(found) => {
+                format!("I stopped before finishing: {why}. What it printed:\n\n```\n{found}\n```")
+            }
+            None => format!("I stopped before finishing: {why}, and it printed nothing."),
+        };
+        AgentOutcome::Done { reply }
     }
 
     /// A large output as it enters the history: compressed (TACO), with where its full
