@@ -240,6 +240,33 @@ async fn finish_reading(task: tokio::task::JoinHandle<Capture>) -> Option<Captur
     }
 }
 
+/// What a small model should do after an ending that usually makes it give up or make
+/// something up: said in general terms, for any program.
+fn next_step(ending: &Ending, no_stdout: bool, no_stderr: bool) -> &'static str {
+    match ending {
+        Ending::Exited(Some(1)) if no_stdout && no_stderr => {
+            "\n(next: exit 1 with no output usually means nothing matched (grep, find, test). \
+             Before saying it is not there, search more broadly: ignore case (-i), a shorter \
+             pattern, another folder.)"
+        }
+        Ending::Exited(Some(126 | 127)) => {
+            "\n(next: that program is missing or cannot run here. Use another program that \
+             does the same; do not install software, and do not report a result this \
+             command could not give.)"
+        }
+        Ending::Exited(Some(0)) if no_stdout && no_stderr => {
+            "\n(next: if the request needs a value, this gave none: take another step that \
+             prints it.)"
+        }
+        Ending::Exited(Some(0)) => "",
+        Ending::Exited(Some(_)) => {
+            "\n(next: the command failed. Read what it printed, then fix the command or take \
+             another way; do not report a result it did not give.)"
+        }
+        _ => "",
+    }
+}
+
 fn render(
     command: &str,
     ending: Ending,
@@ -274,7 +301,8 @@ fn render(
     } else {
         ""
     };
-    let content = format!("$ {command}\n{status}{out}{err}{nothing}");
+    let next = next_step(&ending, out.is_empty(), err.is_empty());
+    let content = format!("$ {command}\n{status}{out}{err}{nothing}{next}");
     ToolOutput {
         ok,
         content,

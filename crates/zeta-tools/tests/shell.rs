@@ -193,3 +193,28 @@ async fn bad_arguments_are_clear_errors() {
         out.content
     );
 }
+
+/// Endings that make a small model give up or invent a result carry a general next step:
+/// no match, a missing program, an empty success, another failure. Output that answers
+/// gets none.
+#[tokio::test]
+async fn endings_that_stall_a_model_say_what_to_do_next() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(dir.path().join("notes.txt"), "Milk\n").expect("notes");
+    let (_c, ctx, _) = context(dir.path(), 10_000, 4000);
+    let cases = [
+        ("grep milk notes.txt", "nothing matched"),
+        ("find . -name '*.pdf' | grep -q .", "nothing matched"),
+        ("no-such-program-here --version", "program is missing"),
+        ("true", "gave none"),
+        ("ls /no/such/folder", "the command failed"),
+    ];
+    for (command, said) in cases {
+        let out = Shell.run(json!({ "command": command }), &ctx).await;
+        assert!(out.content.contains(said), "{command}: {}", out.content);
+    }
+    let answered = Shell
+        .run(json!({"command": "grep -i milk notes.txt"}), &ctx)
+        .await;
+    assert!(!answered.content.contains("(next:"), "{}", answered.content);
+}
