@@ -62,7 +62,10 @@ Work in steps: do one thing, look at its result, then decide the next step. \
 Chain dependent shell steps with && inside one command. \
 When a step fails, read the error and adapt; do not repeat a failing step unchanged. \
 Never claim a result you have not observed. When the task is complete, answer the user \
-briefly and concretely with what you found or did.
+briefly and concretely with what you found or did, naming each thing the request asked \
+about together with its value. \
+Zeta is your name, not the user's: facts about the user and this computer (names, \
+accounts, files, numbers) come only from what the tools printed.
 Before changing things in several steps, propose the whole plan with propose_plan: the user \
 approves it once and its steps run in order. Calls that change things outside an approved \
 plan may ask the user first; a refused call is final for that form of the call.
@@ -299,4 +302,22 @@ pub fn recall(summary: &str, facts: &[crate::memory::Fact]) -> Option<Recalled> 
         text: format!("(From memory; use it if relevant.)\n{}", parts.join("\n")),
         untrusted: !marked.is_empty() || !marked_facts.is_empty(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_protocols_say_whose_facts_are_whose_and_to_answer_every_part() {
+        let soul = default_soul_text(Soul::AutomationAgent);
+        for prompt in [native_prompt(soul), planner_prompt(soul, &[])] {
+            assert!(
+                prompt.contains("Zeta is your name, not the user's"),
+                "{prompt}"
+            );
+            assert!(prompt.contains("come only from what the tools printed"));
+            assert!(prompt.contains("naming each thing the request asked"));
+        }
+    }
 }
