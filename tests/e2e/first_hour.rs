@@ -11,6 +11,19 @@ use crate::harness::{wait_for, with_app_home, App, HomeSetup, TestResult};
 
 const ENTER: char = '\u{E007}';
 
+/// A home whose provider is the scripted server (no streaming, `attempts` tries per
+/// request) in `auto` mode.
+fn scripted_home(server: &zeta_scripted_llm::ScriptedServer, attempts: u32) -> HomeSetup {
+    HomeSetup {
+        settings: Some(json!({
+            "provider": {"kind": "openai", "baseUrl": server.openai_base_url(), "model": "scripted",
+                         "protocol": "tools", "stream": false, "maxAttempts": attempts},
+            "permissions": {"mode": "auto"}
+        })),
+        ..HomeSetup::default()
+    }
+}
+
 fn settings_on_disk(app: &App) -> String {
     std::fs::read_to_string(app.home.path().join("settings.json")).unwrap_or_default()
 }
@@ -265,14 +278,7 @@ async fn new_chat_starts_fresh_and_earlier_chats_can_be_read() {
     ])
     .await
     .expect("scripted server");
-    let setup = HomeSetup {
-        settings: Some(json!({
-            "provider": {"kind": "openai", "baseUrl": server.openai_base_url(), "model": "scripted",
-                         "protocol": "tools", "stream": false, "maxAttempts": 1},
-            "permissions": {"mode": "auto"}
-        })),
-        ..HomeSetup::default()
-    };
+    let setup = scripted_home(&server, 1);
     with_app_home(
         "conversations",
         setup,
@@ -368,14 +374,7 @@ async fn errors_say_what_happened_and_offer_the_fix() {
     ])
     .await
     .expect("scripted server");
-    let setup = HomeSetup {
-        settings: Some(json!({
-            "provider": {"kind": "openai", "baseUrl": server.openai_base_url(), "model": "scripted",
-                         "protocol": "tools", "stream": false, "maxAttempts": 2},
-            "permissions": {"mode": "auto"}
-        })),
-        ..HomeSetup::default()
-    };
+    let setup = scripted_home(&server, 2);
     with_app_home("errors", setup, async |app: &mut App| -> TestResult {
         let composer = app.find("textarea[aria-label=Message]").await?;
         composer.send_keys("check the disk").await?;

@@ -293,18 +293,10 @@ impl<A: Agent> Worker<A> {
                 scope,
             } => self.answer(call_id, true, None, steps, scope),
             Op::HoldApproval { call_id } => {
-                let held = self.running.as_ref().is_some_and(|r| {
-                    r.approvals
-                        .send(ApprovalMessage::Hold {
-                            call_id: call_id.clone(),
-                        })
-                        .is_ok()
-                });
-                if !held {
-                    self.emit_error(format!(
-                        "no running task is waiting for approval of {call_id}"
-                    ));
-                }
+                let hold = ApprovalMessage::Hold {
+                    call_id: call_id.clone(),
+                };
+                self.to_waiting_task(&call_id, hold);
             }
             Op::Deny { call_id, reason } => self.answer(
                 call_id,
@@ -338,17 +330,22 @@ impl<A: Agent> Worker<A> {
         steps: Vec<crate::protocol::StepChoice>,
         scope: crate::protocol::ApprovalScope,
     ) {
-        let sent = self.running.as_ref().is_some_and(|r| {
-            r.approvals
-                .send(ApprovalMessage::Answer(ApprovalAnswer {
-                    call_id: call_id.clone(),
-                    approved,
-                    reason,
-                    steps,
-                    scope,
-                }))
-                .is_ok()
+        let answer = ApprovalMessage::Answer(ApprovalAnswer {
+            call_id: call_id.clone(),
+            approved,
+            reason,
+            steps,
+            scope,
         });
+        self.to_waiting_task(&call_id, answer);
+    }
+
+    /// Hands `message` about request `call_id` to the running task; says so when none runs.
+    fn to_waiting_task(&mut self, call_id: &str, message: ApprovalMessage) {
+        let sent = self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.approvals.send(message).is_ok());
         if !sent {
             self.emit_error(format!(
                 "no running task is waiting for approval of {call_id}"

@@ -56,10 +56,7 @@ pub async fn local_endpoints(candidates: &[(ProviderKind, String)]) -> Vec<Local
     };
     let mut found = Vec::new();
     for (kind, base) in candidates {
-        let (url, list, field) = match kind {
-            ProviderKind::Ollama => (format!("{base}/api/tags"), "models", "name"),
-            _ => (format!("{base}/models"), "data", "id"),
-        };
+        let (url, list, field) = models_endpoint(*kind, base);
         let Ok(response) = http.get(&url).send().await else {
             continue;
         };
@@ -69,16 +66,7 @@ pub async fn local_endpoints(candidates: &[(ProviderKind, String)]) -> Vec<Local
         let Ok(body) = response.json::<Value>().await else {
             continue;
         };
-        let models = body
-            .get(list)
-            .and_then(Value::as_array)
-            .map(|items| {
-                items
-                    .iter()
-                    .filter_map(|m| m.get(field).and_then(Value::as_str).map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let models = model_names(&body, list, field);
         found.push(LocalEndpoint {
             kind: *kind,
             base_url: base.clone(),
@@ -86,6 +74,30 @@ pub async fn local_endpoints(candidates: &[(ProviderKind, String)]) -> Vec<Local
         });
     }
     found
+}
+
+/// Where a server of `kind` at `base` lists its models: the URL, the list's key and each
+/// model's name key (Ollama `/api/tags`, Anthropic `/v1/models`, OpenAI-compatible
+/// `/models`).
+fn models_endpoint(kind: ProviderKind, base: &str) -> (String, &'static str, &'static str) {
+    match kind {
+        ProviderKind::Ollama => (format!("{base}/api/tags"), "models", "name"),
+        ProviderKind::Anthropic => (format!("{base}/v1/models"), "data", "id"),
+        _ => (format!("{base}/models"), "data", "id"),
+    }
+}
+
+/// The model names in a models listing (empty when it holds none).
+fn model_names(body: &Value, list: &str, field: &str) -> Vec<String> {
+    body.get(list)
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|m| m.get(field).and_then(Value::as_str).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The models `provider`'s server offers, read from it with its stored key: OpenAI-
@@ -116,11 +128,7 @@ pub async fn list_models(
         .timeout(Duration::from_secs(10))
         .build()
         .map_err(|e| e.to_string())?;
-    let (url, list, field) = match provider.kind {
-        ProviderKind::Ollama => (format!("{base}/api/tags"), "models", "name"),
-        ProviderKind::Anthropic => (format!("{base}/v1/models"), "data", "id"),
-        _ => (format!("{base}/models"), "data", "id"),
-    };
+    let (url, list, field) = models_endpoint(provider.kind, &base);
     let mut request = http.get(&url);
     if let Some(key) = &config.api_key {
         request = match provider.kind {
@@ -145,16 +153,7 @@ pub async fn list_models(
         .json()
         .await
         .map_err(|_| format!("{host} answered, but not with a list of models."))?;
-    let mut models: Vec<String> = body
-        .get(list)
-        .and_then(Value::as_array)
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(|m| m.get(field).and_then(Value::as_str).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut models = model_names(&body, list, field);
     models.sort();
     Ok(models)
 }
