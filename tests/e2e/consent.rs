@@ -332,8 +332,10 @@ async fn inline_approvals_reach_as_far_as_clicked_and_settings_takes_them_back()
             })
             .ok_or("the approved write did not happen")?;
 
-            // mkdir: allowed for this task; the second mkdir asks nothing.
-            let for_task = app.find("[data-testid=allow-task]").await?;
+            // mkdir: allowed for this task; the second mkdir asks nothing. (The write's
+            // question, with its own "for this task" button, may still be on screen for a
+            // moment: wait for the mkdir one, as a person would.)
+            let for_task = wait_for_button(app, "allow-task", "`mkdir`").await?;
             assert_eq!(
                 for_task.text().await?,
                 "Allow `mkdir` commands for this task"
