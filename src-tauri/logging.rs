@@ -57,7 +57,7 @@ struct PrivateLog {
 
 impl PrivateLog {
     fn open(path: std::path::PathBuf) -> std::io::Result<Self> {
-        let file = zeta_core::home::open_private(&path, true)?;
+        let file = zeta_protocol::home::open_private(&path, true)?;
         let written = file.metadata()?.len();
         Ok(Self {
             path,
@@ -70,7 +70,7 @@ impl PrivateLog {
         let mut old = self.path.clone().into_os_string();
         old.push(".1");
         std::fs::rename(&self.path, old)?;
-        self.file = zeta_core::home::open_private(&self.path, true)?;
+        self.file = zeta_protocol::home::open_private(&self.path, true)?;
         self.written = 0;
         Ok(())
     }

@@ -162,14 +162,14 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
         ModelsCommand::Use { name } => {
             let m = store.get(&name)?;
             let path = home.settings_file();
-            let mut settings = Settings::read_file(&path)?
-                .unwrap_or_else(|| Settings::from_json_text("{}"))
+            let mut settings = zeta_core::settings::read_file(&path)?
+                .unwrap_or_else(|| zeta_core::settings::from_json_text("{}"))
                 .settings;
             match m.kind {
                 ModelKind::Gguf => use_local_llm(&mut settings, &m.name),
                 ModelKind::Whisper => settings.voice.model = m.name.clone(),
             }
-            settings.save(&path)?;
+            zeta_core::settings::save(&settings, &path)?;
             println!(
                 "{} is now the {} model",
                 m.name,

@@ -6,7 +6,7 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use zeta_core::{Settings, ZetaHome};
+use zeta_core::ZetaHome;
 use zeta_llm::config::{key_name, key_names, kind_name};
 use zeta_llm::{Backend, Secret, SecretStore};
 
@@ -23,7 +23,7 @@ pub enum SecretCommand {
 
 pub fn run(home: &ZetaHome, command: SecretCommand) -> anyhow::Result<ExitCode> {
     let store = SecretStore::for_home(home.root());
-    let settings = Settings::load_or_create(&home.settings_file())?.settings;
+    let settings = zeta_core::settings::load_or_create(&home.settings_file())?.settings;
     let default_name = || kind_name(settings.provider.kind).to_string();
     match command {
         SecretCommand::Set { name } => {

@@ -2,8 +2,8 @@
 //! on stderr, answers read from stdin), or all yes / all no for scripts (`--approve`).
 
 use zeta_core::policy::Allowance;
-use zeta_core::protocol::{ApprovalScope, PlanStepView, StepChoice};
 use zeta_core::Op;
+use zeta_protocol::{ApprovalScope, PlanStepView, StepChoice};
 
 /// How the CLI answers approval requests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

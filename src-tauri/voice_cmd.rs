@@ -11,18 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use zeta_core::{Settings, ZetaHome};
+use zeta_core::ZetaHome;
+use zeta_protocol::control;
 use zeta_voice::Transcriber;
-
-/// The configured voice model: a file name in `$ZETA_HOME/models`, or a path.
-pub fn configured_model(home: &ZetaHome, settings: &Settings) -> PathBuf {
-    let configured = Path::new(&settings.voice.model);
-    if configured.is_absolute() {
-        configured.to_path_buf()
-    } else {
-        home.models_dir().join(configured)
-    }
-}
 
 pub fn transcribe(
     home: &ZetaHome,
@@ -30,8 +21,8 @@ pub fn transcribe(
     model: Option<PathBuf>,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let settings = Settings::load_or_create(&home.settings_file())?.settings;
-    let model = model.unwrap_or_else(|| configured_model(home, &settings));
+    let settings = zeta_core::settings::load_or_create(&home.settings_file())?.settings;
+    let model = model.unwrap_or_else(|| home.voice_model(&settings.voice.model));
     let samples = zeta_voice::audio::read_wav(file)?;
     let transcriber = Transcriber::new(&model, &settings.voice.language);
     let t = transcriber.transcribe(&samples)?;
@@ -60,8 +51,19 @@ pub enum ListenAction {
     Status,
 }
 
+impl From<ListenAction> for control::ListenAction {
+    fn from(action: ListenAction) -> Self {
+        match action {
+            ListenAction::Start => control::ListenAction::Start,
+            ListenAction::Stop => control::ListenAction::Stop,
+            ListenAction::Toggle => control::ListenAction::Toggle,
+            ListenAction::Status => control::ListenAction::Status,
+        }
+    }
+}
+
 pub fn listen(home: &ZetaHome, action: ListenAction) -> anyhow::Result<ExitCode> {
-    let path = home.root().join(crate::app::CONTROL_SOCKET);
+    let path = home.control_socket();
     let mut stream = UnixStream::connect(&path).map_err(|e| {
         anyhow::anyhow!(
             "Zeta is not running for {} ({}: {e}); start the app first",
@@ -70,28 +72,22 @@ pub fn listen(home: &ZetaHome, action: ListenAction) -> anyhow::Result<ExitCode>
         )
     })?;
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let word = match action {
-        ListenAction::Start => "start",
-        ListenAction::Stop => "stop",
-        ListenAction::Toggle => "toggle",
-        ListenAction::Status => "status",
-    };
-    stream.write_all(format!("listen {word}\n").as_bytes())?;
+    let request = control::ControlRequest::Listen(action.into());
+    stream.write_all(format!("{}\n", request.line()).as_bytes())?;
     let mut reply = String::new();
     BufReader::new(&stream).read_line(&mut reply)?;
-    let reply: serde_json::Value = serde_json::from_str(reply.trim())
+    let reply: control::ControlReply = serde_json::from_str(reply.trim())
         .map_err(|e| anyhow::anyhow!("the app's reply was not understood ({e}): {reply:?}"))?;
-    if let Some(error) = reply["error"].as_str() {
-        anyhow::bail!("the app refused: {error}");
-    }
-    let state = reply["state"].as_str().unwrap_or("unknown");
-    println!("{state}");
+    let (state, hotkey) = match reply {
+        control::ControlReply::Error { error } => anyhow::bail!("the app refused: {error}"),
+        control::ControlReply::Voice { state, hotkey } => (state, hotkey),
+    };
+    println!("{}", state.as_str());
     if action == ListenAction::Status {
-        if let Some(hotkey) = reply.get("hotkey").filter(|h| !h.is_null()) {
-            let shortcut = hotkey["shortcut"].as_str().unwrap_or("?");
-            match hotkey["error"].as_str() {
-                None => println!("hotkey {shortcut}: registered"),
-                Some(e) => println!("hotkey {shortcut}: not registered ({e})"),
+        if let Some(hotkey) = hotkey {
+            match hotkey.error {
+                None => println!("hotkey {}: registered", hotkey.shortcut),
+                Some(e) => println!("hotkey {}: not registered ({e})", hotkey.shortcut),
             }
         }
     }

@@ -2,8 +2,8 @@
 //! which command is set in `src-tauri/capabilities`.
 
 use tauri::{Manager, State};
-use zeta_core::protocol::{ApprovalScope, StepChoice};
 use zeta_core::{Event, Op, Task, WorkerState};
+use zeta_protocol::{ApprovalScope, StepChoice};
 
 use super::download_manager::DownloadManager;
 use super::memory_manager::{MemoryManager, MemoryView};

@@ -1,27 +1,21 @@
 //! The running app's control socket, `$ZETA_HOME/control.sock` (owner-only): how
 //! `zeta listen` starts and stops a recording from a terminal when the hotkey is not
-//! available. One request line (`listen start|stop|toggle|status`), one JSON reply line.
+//! available. The requests and replies are zeta-protocol's `control` types.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use tauri::{AppHandle, Manager};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use zeta_core::ZetaHome;
+use zeta_protocol::control::{ControlReply, ControlRequest, ListenAction};
 
 use super::voice_manager::VoiceManager;
-
-pub const SOCKET: &str = "control.sock";
-
-pub fn socket_path(home: &ZetaHome) -> PathBuf {
-    home.root().join(SOCKET)
-}
 
 /// Serves the socket until the app exits. A stale socket from a crashed run is replaced
 /// (single-instance makes sure no other app for this home is running).
 pub async fn serve(app: AppHandle, home: ZetaHome) {
-    let path = socket_path(&home);
+    let path = home.control_socket();
     let _ = std::fs::remove_file(&path);
     let listener = match UnixListener::bind(&path) {
         Ok(l) => l,
@@ -62,35 +56,43 @@ async fn answer(app: &AppHandle, stream: UnixStream) -> std::io::Result<()> {
     let (read, mut write) = stream.into_split();
     let mut line = String::new();
     BufReader::new(read).read_line(&mut line).await?;
-    let reply = match app.try_state::<VoiceManager>() {
-        None => serde_json::json!({"error": "voice is not available in this app"}),
-        Some(voice) => request(&voice, line.trim()).await,
+    let reply = match (
+        app.try_state::<VoiceManager>(),
+        ControlRequest::parse(&line),
+    ) {
+        (_, Err(error)) => ControlReply::Error { error },
+        (None, Ok(_)) => ControlReply::Error {
+            error: "voice is not available in this app".into(),
+        },
+        (Some(voice), Ok(ControlRequest::Listen(action))) => listen(&voice, action).await,
     };
-    write.write_all(format!("{reply}\n").as_bytes()).await?;
+    let text = serde_json::to_string(&reply).map_err(std::io::Error::other)?;
+    write.write_all(format!("{text}\n").as_bytes()).await?;
     write.shutdown().await
 }
 
-async fn request(voice: &VoiceManager, line: &str) -> serde_json::Value {
+async fn listen(voice: &VoiceManager, action: ListenAction) -> ControlReply {
     let listener = voice.listener();
     let before = listener.state();
-    match line {
-        "listen start" => listener.start(),
-        "listen stop" => listener.stop(),
-        "listen toggle" => listener.toggle(),
-        "listen status" => {}
-        other => return serde_json::json!({"error": format!("unknown request {other:?}")}),
+    match action {
+        ListenAction::Start => listener.start(),
+        ListenAction::Stop => listener.stop(),
+        ListenAction::Toggle => listener.toggle(),
+        ListenAction::Status => return status(voice),
     }
     // The session acts on its own thread: give it a moment to change state.
-    if line != "listen status" {
-        for _ in 0..40 {
-            if listener.state() != before {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
+    for _ in 0..40 {
+        if listener.state() != before {
+            break;
         }
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    serde_json::json!({
-        "state": listener.state(),
-        "hotkey": voice.hotkey_status(),
-    })
+    status(voice)
+}
+
+fn status(voice: &VoiceManager) -> ControlReply {
+    ControlReply::Voice {
+        state: voice.listener().state(),
+        hotkey: voice.hotkey_status(),
+    }
 }

@@ -13,11 +13,6 @@ mod setup_manager;
 mod tray;
 mod voice_manager;
 
-pub use control::SOCKET as CONTROL_SOCKET;
-pub use voice_manager::{
-    HotkeyStatus, ALTERNATIVES as VOICE_ALTERNATIVES, STATUS_FILE as VOICE_STATUS_FILE,
-};
-
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -198,7 +193,7 @@ fn create_tray(app: &AppHandle) {
 /// Nothing here stops the app: a bad settings file, no display or no model only disable
 /// parts of voice, and say so.
 fn start_voice(app: &AppHandle, home: &ZetaHome) {
-    let settings = match zeta_core::Settings::load_or_create(&home.settings_file()) {
+    let settings = match zeta_core::settings::load_or_create(&home.settings_file()) {
         Ok(loaded) => loaded.settings,
         Err(e) => {
             tracing::warn!("voice uses default settings: {e}");

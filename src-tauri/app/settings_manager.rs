@@ -71,14 +71,14 @@ impl SettingsManager {
     }
 
     fn onboarded_marker(&self) -> std::path::PathBuf {
-        self.home.root().join("onboarded")
+        self.home.onboarded_marker()
     }
 
     pub fn view(&self) -> Result<SettingsView, String> {
         let path = self.home.settings_file();
-        let loaded = Settings::read_file(&path)
+        let loaded = zeta_core::settings::read_file(&path)
             .map_err(|e| e.to_string())?
-            .unwrap_or_else(|| Settings::from_json_text("{}"));
+            .unwrap_or_else(|| zeta_core::settings::from_json_text("{}"));
         let keys = std::iter::once(&loaded.settings.provider)
             .chain(&loaded.settings.fallback_providers)
             .filter(|p| p.kind != ProviderKind::None)
@@ -123,9 +123,8 @@ impl SettingsManager {
                 message,
             }]
         };
-        let valid = Settings::validate_json_text(&settings.to_string())?;
-        valid
-            .save(&self.home.settings_file())
+        let valid = zeta_core::settings::validate_json_text(&settings.to_string())?;
+        zeta_core::settings::save(&valid, &self.home.settings_file())
             .map_err(|e| fail(e.to_string()))?;
         tracing::info!("settings saved from the settings window");
         self.view().map_err(fail)
@@ -157,7 +156,7 @@ impl SettingsManager {
     }
 
     pub fn finish_onboarding(&self) -> Result<(), String> {
-        zeta_core::home::write_private(&self.onboarded_marker(), b"onboarding finished\n")
+        zeta_protocol::home::write_private(&self.onboarded_marker(), b"onboarding finished\n")
             .map_err(|e| format!("could not record that onboarding is done: {e}"))
     }
 }

@@ -7,12 +7,10 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Emitter, Manager};
 use tauri_plugin_global_shortcut::{GlobalShortcutExt, ShortcutState};
-use ts_rs::TS;
-use zeta_core::settings::HotkeyMode;
 use zeta_core::{Settings, ZetaHome};
+use zeta_protocol::voice::HOTKEY_ALTERNATIVES as ALTERNATIVES;
 use zeta_voice::capture::CaptureOptions;
 use zeta_voice::listener::{Listener, ListenerConfig, VoiceEvent};
 use zeta_voice::ptt::Edge;
@@ -25,24 +23,8 @@ use crate::desktop;
 pub const VOICE_EVENT: &str = "zeta:voice";
 /// The hotkey's registration, sent when it changes.
 pub const HOTKEY_EVENT: &str = "zeta:hotkey";
-/// Where the app records the hotkey's registration for `zeta doctor`.
-pub const STATUS_FILE: &str = "voice.json";
-/// Said wherever the hotkey does not work.
-pub const ALTERNATIVES: &str =
-    "use the tray menu's \"Start listening\" item, or `zeta listen` from a terminal";
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct HotkeyStatus {
-    pub shortcut: String,
-    pub mode: HotkeyMode,
-    pub registered: bool,
-    /// Why it could not be registered.
-    pub error: Option<String>,
-    /// What to do instead (when not registered).
-    pub alternatives: Option<String>,
-}
+pub use zeta_protocol::voice::HotkeyStatus;
 
 pub struct VoiceManager {
     listener: Listener,
@@ -123,10 +105,10 @@ impl VoiceManager {
     }
 
     fn write_status(&self, status: &HotkeyStatus) {
-        let path = self.home.root().join(STATUS_FILE);
+        let path = self.home.voice_status_file();
         let written = serde_json::to_vec_pretty(status)
             .map_err(std::io::Error::other)
-            .and_then(|bytes| zeta_core::home::write_private(&path, &bytes));
+            .and_then(|bytes| zeta_protocol::home::write_private(&path, &bytes));
         if let Err(e) = written {
             tracing::warn!("could not write {}: {e}", path.display());
         }
@@ -134,7 +116,7 @@ impl VoiceManager {
 
     /// The app is quitting: `zeta doctor` should not read a stale registration.
     pub fn forget_status(&self) {
-        let _ = std::fs::remove_file(self.home.root().join(STATUS_FILE));
+        let _ = std::fs::remove_file(self.home.voice_status_file());
     }
 }
 
@@ -172,7 +154,7 @@ pub fn config(home: &ZetaHome, settings: &Settings) -> ListenerConfig {
             max: Duration::from_secs(u64::from(settings.voice.max_recording_secs)),
         },
         mode: settings.hotkey.mode,
-        model: crate::voice_cmd::configured_model(home, settings),
+        model: home.voice_model(&settings.voice.model),
         language: settings.voice.language.clone(),
     }
 }

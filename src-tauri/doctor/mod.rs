@@ -53,7 +53,7 @@ fn from_probe(name: &'static str, probe: Probe, missing: Level, fix: &str) -> Ch
 
 /// Runs every check and prints them. Fails (exit 1) only when something is broken.
 pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
-    let settings = Settings::load_or_create(&home.settings_file());
+    let settings = zeta_core::settings::load_or_create(&home.settings_file());
     let mut checks = vec![
         from_probe(
             "display",

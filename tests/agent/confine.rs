@@ -53,7 +53,8 @@ fn landlock_here() -> bool {
     match zeta_tools::confine::support() {
         zeta_tools::confine::Support::Available => true,
         zeta_tools::confine::Support::Missing(why) => {
-            eprintln!("SKIPPED: this kernel cannot confine processes: {why}");
+            let why = format!("this kernel cannot confine processes: {why}");
+            zeta_test_support::cannot_run(zeta_test_support::Needs::Landlock, "confinement", why);
             false
         }
     }
@@ -78,6 +79,12 @@ async fn a_named_write_outside_asks_even_in_auto_mode_and_runs_only_when_approve
                 "write_file",
                 json!({"path": p.outside.join("w.txt"), "content": "w"}),
             ),
+            // A relative path in a command run in another folder (named relative to the
+            // task's folder, the home) is judged from that folder.
+            Step::call(
+                "shell",
+                json!({"command": "echo moved > moved.txt", "workdir": "../outside"}),
+            ),
             Step::text("Zeta: done"),
         ];
         let s = Setup::new(Wire::OpenAi, Proto::Native, steps).await;
@@ -92,10 +99,14 @@ async fn a_named_write_outside_asks_even_in_auto_mode_and_runs_only_when_approve
         let asked = asked(&out);
         assert_eq!(
             asked.len(),
-            2,
-            "{at}: only the two writes outside ask: {asked:?}"
+            3,
+            "{at}: only the three writes outside ask: {asked:?}"
         );
-        for (request, path) in asked.iter().zip([&target, &p.outside.join("w.txt")]) {
+        let moved = p.outside.join("moved.txt");
+        for (request, path) in asked
+            .iter()
+            .zip([&target, &p.outside.join("w.txt"), &moved])
+        {
             let reason = request["reason"].as_str().unwrap_or_default();
             assert!(
                 reason.contains(&path.display().to_string()) && reason.contains("outside"),
@@ -104,6 +115,11 @@ async fn a_named_write_outside_asks_even_in_auto_mode_and_runs_only_when_approve
         }
         assert_eq!(target.exists(), should_write, "{at}");
         assert_eq!(p.outside.join("w.txt").exists(), should_write, "{at}");
+        assert_eq!(
+            moved.exists(),
+            should_write,
+            "{at}: the command ran in ../outside"
+        );
         s.assert_invariants();
     }
 }

@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use zeta_core::protocol::{StepChoice, StepStatus};
 use zeta_core::{ApprovalScope, Event, Op};
+use zeta_protocol::{StepChoice, StepStatus};
 use zeta_scripted_llm::{Step, Wire};
 
 use crate::harness::{self, *};
@@ -495,10 +495,9 @@ async fn the_cli_asks_about_a_plan_on_the_terminal() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mouse_plan_carries_the_latest_screenshot() {
     if std::env::var_os("DISPLAY").is_none() {
-        if std::env::var_os("ZETA_E2E_REQUIRED").is_some() {
-            panic!("DISPLAY is not set: scripts/test.sh runs this under Xvfb");
-        }
-        eprintln!("SKIPPED a_mouse_plan_carries_the_latest_screenshot: no DISPLAY (scripts/test.sh provides Xvfb)");
+        let why = "no DISPLAY (scripts/test.sh provides Xvfb)";
+        let test = "a_mouse_plan_carries_the_latest_screenshot";
+        zeta_test_support::cannot_run(zeta_test_support::Needs::Desktop, test, why);
         return;
     }
     let plan = json!({

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 use std::process::{Command, Output};
+pub use zeta_test_support::procs::live_group_members;
 
 use serde_json::{json, Value};
 use zeta_core::{spawn_worker, Core, Event, WorkerOptions, ZetaHome};
@@ -203,33 +204,6 @@ pub fn write(path: &Path, text: &str) {
         std::fs::create_dir_all(parent).expect("mkdir");
     }
     std::fs::write(path, text).expect("write");
-}
-
-/// Live (not zombie) processes in process group `pgid`, from /proc.
-pub fn live_group_members(pgid: i32) -> Vec<i32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        let Some((_, rest)) = stat.rsplit_once(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.get(2).and_then(|g| g.parse::<i32>().ok()) == Some(pgid)
-            && fields.first() != Some(&"Z")
-        {
-            found.push(pid);
-        }
-    }
-    found
 }
 
 /// A folder outside the temporary folders, which confined commands may write whole: the

@@ -337,7 +337,7 @@ async fn cancel_mid_tool_kills_the_group_and_ends_cancelled() {
         .expect("pgid");
     assert_eq!(
         live_group_members(pgid),
-        Vec::<i32>::new(),
+        Vec::<u32>::new(),
         "processes left in group {pgid}"
     );
     assert_eq!(s.requests().len(), 1, "no model call after the cancel");

@@ -227,12 +227,8 @@ async fn with_a_secret_service_the_key_goes_to_the_os_keyring() {
                 .unwrap_or(true)
         });
     if let Some(tool) = missing {
-        if std::env::var_os("ZETA_E2E_REQUIRED").is_some() {
-            panic!("{tool} is missing (scripts/setup.sh --tests installs it)");
-        }
-        eprintln!(
-            "SKIPPED keyring test: {tool} is not installed (scripts/setup.sh --tests installs it)"
-        );
+        let why = format!("{tool} is not installed (scripts/setup.sh --tests installs it)");
+        zeta_test_support::cannot_run(zeta_test_support::Needs::Desktop, "keyring test", why);
         return;
     }
     let keyring = Keyring::start().expect("start a private keyring");

@@ -692,7 +692,7 @@ async fn the_model_server_install_shows_progress_and_cancels_cleanly() {
             let said = text_when(&line, "Installing", 30).await;
             assert!(said.contains("of about 10 min"), "{said}");
             let installer = wait_for(Duration::from_secs(20), || {
-                Some(processes_using(&staging)).filter(|p| !p.is_empty())
+                Some(zeta_test_support::procs::processes_using(&staging)).filter(|p| !p.is_empty())
             })
             .ok_or("no installer process was seen")?;
             app.snapshot("onboarding-server-install").await?;
@@ -704,7 +704,7 @@ async fn the_model_server_install_shows_progress_and_cancels_cleanly() {
             let text = text_when(&stopped, "Stopped", 5).await;
             assert!(text.contains("Stopped"), "{text}");
             let left = wait_for(Duration::from_secs(10), || {
-                Some(processes_using(&staging)).filter(|p| p.is_empty())
+                Some(zeta_test_support::procs::processes_using(&staging)).filter(|p| p.is_empty())
             });
             assert!(
                 left.is_some(),
@@ -718,25 +718,4 @@ async fn the_model_server_install_shows_progress_and_cancels_cleanly() {
         },
     )
     .await;
-}
-
-/// PIDs whose command line mentions `path`.
-fn processes_using(path: &std::path::Path) -> Vec<u32> {
-    let needle = path.display().to_string();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline"))
-                .map(|c| {
-                    String::from_utf8_lossy(&c)
-                        .replace('\0', " ")
-                        .contains(&needle)
-                })
-                .unwrap_or(false)
-        })
-        .collect()
 }

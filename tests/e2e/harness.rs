@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use zeta_test_support::procs;
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
@@ -61,10 +62,8 @@ where
     F: AsyncFnOnce(&mut App) -> TestResult,
 {
     if let Some(reason) = missing_prerequisite() {
-        if std::env::var_os("ZETA_E2E_REQUIRED").is_some() {
-            panic!("{name}: cannot run: {reason}");
-        }
-        eprintln!("SKIPPED {name}: {reason} (run scripts/test.sh, which provides them)");
+        let why = format!("{reason} (run scripts/test.sh, which provides them)");
+        zeta_test_support::cannot_run(zeta_test_support::Needs::Desktop, name, why);
         return;
     }
     let _serial = SERIAL
@@ -173,12 +172,12 @@ impl App {
         let bin = zeta_bin().canonicalize()?;
         let driver_pid = app.driver.id();
         app.app_pid = wait_for(Duration::from_secs(20), || {
-            descendants(driver_pid)
+            procs::descendants(driver_pid)
                 .into_iter()
                 .find(|pid| exe_of(*pid).as_deref() == Some(bin.as_path()))
         })
         .ok_or("the app process did not appear under tauri-driver")?;
-        app.helpers = descendants(driver_pid)
+        app.helpers = procs::descendants(driver_pid)
             .into_iter()
             .filter_map(|pid| exe_of(pid).map(|exe| (pid, exe)))
             .collect();
@@ -298,14 +297,18 @@ impl App {
         let left: Vec<u32> = self
             .helpers
             .iter()
-            .filter(|(pid, exe)| !is_zombie(*pid) && exe_of(*pid).as_ref() == Some(exe))
+            .filter(|(pid, exe)| {
+                !procs::stat(*pid).is_some_and(|p| p.is_zombie())
+                    && exe_of(*pid).as_ref() == Some(exe)
+            })
             .map(|(pid, _)| *pid)
             .collect();
         signal(&left, "KILL");
     }
 
     pub fn is_running(&self) -> bool {
-        Path::new(&format!("/proc/{}", self.app_pid)).exists() && !is_zombie(self.app_pid)
+        Path::new(&format!("/proc/{}", self.app_pid)).exists()
+            && !procs::stat(self.app_pid).is_some_and(|p| p.is_zombie())
     }
 }
 
@@ -320,13 +323,16 @@ impl Drop for App {
 
 /// SIGTERM to `pid` and all its descendants (deepest first), then SIGKILL to survivors.
 pub fn end_tree(pid: u32) {
-    let mut pids = descendants(pid);
+    let mut pids = procs::descendants(pid);
     pids.reverse();
     pids.push(pid);
     signal(&pids, "TERM");
     let gone = wait_for(Duration::from_secs(5), || {
         pids.iter()
-            .all(|p| !Path::new(&format!("/proc/{p}")).exists() || is_zombie(*p))
+            .all(|p| {
+                !Path::new(&format!("/proc/{p}")).exists()
+                    || procs::stat(*p).is_some_and(|p| p.is_zombie())
+            })
             .then_some(())
     });
     if gone.is_none() {
@@ -343,50 +349,6 @@ fn signal(pids: &[u32], sig: &str) {
         .args(pids.iter().map(u32::to_string))
         .stderr(Stdio::null())
         .status();
-}
-
-/// All descendants of `pid`, parents before children, read from /proc.
-pub fn descendants(pid: u32) -> Vec<u32> {
-    let mut parent_of = Vec::new();
-    if let Ok(entries) = std::fs::read_dir("/proc") {
-        for entry in entries.flatten() {
-            let Some(child) = entry
-                .file_name()
-                .to_str()
-                .and_then(|s| s.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            if let Some(ppid) = stat_field(child, 1).and_then(|s| s.parse::<u32>().ok()) {
-                parent_of.push((child, ppid));
-            }
-        }
-    }
-    let mut found = vec![pid];
-    let mut i = 0;
-    while i < found.len() {
-        let parent = found[i];
-        found.extend(
-            parent_of
-                .iter()
-                .filter(|(_, pp)| *pp == parent)
-                .map(|(c, _)| *c),
-        );
-        i += 1;
-    }
-    found.remove(0);
-    found
-}
-
-/// Field `n` after the command name in /proc/PID/stat (0 = state, 1 = ppid).
-fn stat_field(pid: u32, n: usize) -> Option<String> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after_name = stat.rsplit_once(')')?.1;
-    after_name.split_whitespace().nth(n).map(str::to_string)
-}
-
-fn is_zombie(pid: u32) -> bool {
-    stat_field(pid, 0).as_deref() == Some("Z")
 }
 
 fn exe_of(pid: u32) -> Option<PathBuf> {

@@ -8,6 +8,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use zeta_test_support::Needs;
 
 pub const MODEL: &str = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf";
 
@@ -39,11 +40,9 @@ pub fn local() -> Result<Local, String> {
 pub fn available() -> Option<Local> {
     match local() {
         Ok(local) => Some(local),
-        Err(why) if std::env::var("ZETA_LOCAL_MODEL_REQUIRED").is_ok_and(|v| v == "1") => {
-            panic!("the local model test is required but: {why}")
-        }
         Err(why) => {
-            eprintln!("SKIPPED local model test: {why}; run scripts/local-model.sh to get them");
+            let why = format!("{why}; run scripts/local-model.sh to get them");
+            zeta_test_support::cannot_run(Needs::LocalModel, "local model test", why);
             None
         }
     }

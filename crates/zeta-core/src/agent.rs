@@ -5,9 +5,9 @@ use std::future::Future;
 
 use tokio::sync::{broadcast, mpsc, watch};
 
-use crate::protocol::Event;
 use crate::queue::Task;
 use crate::settings::Settings;
+use zeta_protocol::Event;
 
 /// How a task ended, as the agent reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,9 +103,9 @@ pub struct ApprovalAnswer {
     pub approved: bool,
     pub reason: Option<String>,
     /// Steps skipped or edited by the user (plans; index 0 for a single call).
-    pub steps: Vec<crate::protocol::StepChoice>,
+    pub steps: Vec<zeta_protocol::StepChoice>,
     /// How far a yes reaches (`ApprovalScope::Once` for a no).
-    pub scope: crate::protocol::ApprovalScope,
+    pub scope: zeta_protocol::ApprovalScope,
 }
 
 /// Carries out one task. Implemented by the agent loop (and by test agents).

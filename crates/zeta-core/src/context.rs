@@ -209,7 +209,7 @@ pub fn hard_compact(messages: &mut Vec<Message>, keep_tail: usize) -> bool {
     let plan_at = folded.iter().rposition(|m| {
         m.tool_calls
             .iter()
-            .any(|c| c.name == crate::agent_loop::plan::NAME)
+            .any(|c| c.name == crate::tool::PROPOSE_PLAN)
     });
     let mut kept_plan = Vec::new();
     let mut summary = Vec::new();

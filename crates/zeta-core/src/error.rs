@@ -8,6 +8,9 @@ pub enum CoreError {
     #[error("Zeta home folder: {0}")]
     Home(String),
 
+    #[error(transparent)]
+    HomeFolder(#[from] zeta_protocol::HomeError),
+
     #[error("could not {what} {path}: {source}")]
     Io {
         what: &'static str,

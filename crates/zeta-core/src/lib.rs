@@ -1,6 +1,7 @@
-//! zeta-core: everything Zeta does without a GUI, a provider or a platform API.
+//! zeta-core: everything Zeta does without a GUI, a provider or a platform API. The words
+//! it speaks (`Op` in, `Event` out, tasks, settings types, the home's layout) are
+//! zeta-protocol's.
 //!
-//! - [`protocol`]: the queue pair, `Op` in and `Event` out.
 //! - [`queue`]: the SQLite task queue with seed 000's semantics.
 //! - [`worker`]: the one worker that takes tasks from the queue and runs them.
 //! - [`recovery`]: what a restart does with a task Zeta was running when it stopped.
@@ -15,7 +16,6 @@
 //! - [`context`]: token counts, compaction and large-output compression (seed 003).
 //! - [`memory`]: facts the agent saved, full-text search, the long-term summary.
 //! - [`scheduler`]: scheduled jobs (cron or once) enqueued as tasks when due.
-//! - [`home`]: where the files live (`$ZETA_HOME`), owner-only.
 //! - [`bounded`]: size-limited reads of the text files Zeta takes from outside.
 
 pub mod agent;
@@ -25,13 +25,11 @@ pub mod bounded;
 pub mod context;
 pub mod db;
 pub mod error;
-pub mod home;
 pub mod lock;
 pub mod memory;
 pub mod metrics;
 pub mod model;
 pub mod policy;
-pub mod protocol;
 pub mod queue;
 pub mod recovery;
 pub mod scheduler;
@@ -42,8 +40,9 @@ pub mod worker;
 pub use agent::{Agent, AgentOutcome, CancelToken, TaskContext, Unconfigured};
 pub use agent_loop::{AgentLoop, Confinement};
 pub use error::CoreError;
-pub use home::ZetaHome;
-pub use protocol::{ApprovalScope, Event, Op, WorkerState};
-pub use queue::{ConversationSummary, Task, TaskQueue, TaskStatus};
+pub use queue::TaskQueue;
 pub use settings::{LoadedSettings, Settings, SettingsProblem};
 pub use worker::{spawn_worker, Core, WorkerOptions};
+pub use zeta_protocol::{
+    ApprovalScope, ConversationSummary, Event, Op, Task, TaskStatus, WorkerState, ZetaHome,
+};

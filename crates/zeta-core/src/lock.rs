@@ -7,7 +7,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 
 use crate::error::CoreError;
-use crate::home::ZetaHome;
+use zeta_protocol::home::ZetaHome;
 
 /// Held while this process is the worker; released on drop or process exit.
 #[derive(Debug)]

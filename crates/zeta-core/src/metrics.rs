@@ -3,43 +3,10 @@
 //! `Event::TaskMetrics` when the task ends, and stores them beside the audit log.
 
 use rusqlite::params;
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
+pub use zeta_protocol::metrics::TaskMetrics;
 
-use crate::audit::{AuditLog, CallDecision};
+use crate::audit::AuditLog;
 use crate::error::CoreError;
-
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct TaskMetrics {
-    #[ts(type = "number")]
-    pub task_id: i64,
-    pub llm_requests: u32,
-    pub llm_failures: u32,
-    pub tool_calls: u32,
-    pub tool_failures: u32,
-    /// Calls refused: denied by policy or the user, blocked, or rate-limited.
-    pub denials: u32,
-    pub compactions: u32,
-    #[ts(type = "number")]
-    pub tokens_in: u64,
-    #[ts(type = "number")]
-    pub tokens_out: u64,
-}
-
-impl TaskMetrics {
-    /// Counts one call by how it was decided and whether it succeeded.
-    pub fn count_call(&mut self, decision: CallDecision, ok: bool) {
-        self.tool_calls += 1;
-        if !ok {
-            self.tool_failures += 1;
-        }
-        if decision.refused() {
-            self.denials += 1;
-        }
-    }
-}
 
 impl AuditLog {
     pub fn record_metrics(&self, m: &TaskMetrics) -> Result<(), CoreError> {
@@ -93,6 +60,7 @@ impl AuditLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::CallDecision;
 
     #[test]
     fn metrics_are_counted_stored_and_read_back() {

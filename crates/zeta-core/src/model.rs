@@ -2,6 +2,8 @@
 //! conversation (`Message`, `ToolCall`, `ToolSpec`), one request (`ModelRequest`), and the
 //! `Model` trait that zeta-llm implements for each wire format.
 
+pub use zeta_protocol::task::Fix;
+
 use std::future::Future;
 
 use serde::{Deserialize, Serialize};
@@ -119,36 +121,6 @@ pub struct ModelReply {
     pub text: String,
     pub tool_calls: Vec<ToolCall>,
     pub usage: Usage,
-}
-
-/// What fixes a failure, offered as a button where it is shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub enum Fix {
-    /// The model settings are missing or wrong (a URL, a model name).
-    OpenSettings,
-    /// The provider refused the API key, or needs one.
-    SetKey,
-    /// It may work a moment later (a server down, a timeout, a rate limit).
-    Retry,
-}
-
-impl Fix {
-    /// The text stored in the queue.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Fix::OpenSettings => "openSettings",
-            Fix::SetKey => "setKey",
-            Fix::Retry => "retry",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        [Fix::OpenSettings, Fix::SetKey, Fix::Retry]
-            .into_iter()
-            .find(|f| f.as_str() == text)
-    }
 }
 
 /// A model call that failed after the provider's own retries and fallbacks: one plain

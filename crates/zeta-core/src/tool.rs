@@ -3,13 +3,17 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use ts_rs::TS;
+
+pub use zeta_protocol::risk::Risk;
+
+/// The loop's own tool that shows a whole plan before any of it runs
+/// (`agent_loop::plan`); compaction keeps its calls whole.
+pub const PROPOSE_PLAN: &str = "propose_plan";
 
 use crate::agent::CancelToken;
 use crate::model::{ImageData, ToolSpec};
@@ -71,19 +75,6 @@ impl ToolOutput {
 
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolOutput> + Send + 'a>>;
 
-/// How much harm a call could do, as the confirmation dialog labels it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-#[ts(export)]
-pub enum Risk {
-    /// Reads only, or opens something the user can close.
-    Low,
-    /// Changes something that can be put back (a new file, a click, typed text).
-    Medium,
-    /// May destroy or overwrite data, or change the system.
-    High,
-}
-
 pub trait Tool: Send + Sync {
     fn spec(&self) -> ToolSpec;
     /// True when running it can change something outside Zeta.
@@ -119,8 +110,14 @@ pub trait Tool: Send + Sync {
             None => text,
         }
     }
-    /// How risky this call is.
-    fn risk(&self, _arguments: &Value) -> Risk {
+    /// The folder this call runs in, where its relative paths point: the task's working
+    /// folder `base`, unless the call names another (the shell's `workdir`). Its commands
+    /// are judged from there.
+    fn workdir(&self, _arguments: &Value, base: &Path) -> PathBuf {
+        base.to_path_buf()
+    }
+    /// How risky this call is, run from `workdir` (see `Tool::workdir`).
+    fn risk(&self, _arguments: &Value, _workdir: &Path) -> Risk {
         if self.has_side_effects() {
             Risk::Medium
         } else {

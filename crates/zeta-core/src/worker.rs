@@ -17,11 +17,10 @@ use crate::agent::{
 };
 use crate::audit::AuditLog;
 use crate::error::CoreError;
-use crate::home::ZetaHome;
 use crate::lock::WorkerLock;
-use crate::protocol::{Event, Op, WorkerState};
 use crate::queue::{Task, TaskQueue};
-use crate::settings::Settings;
+use zeta_protocol::home::ZetaHome;
+use zeta_protocol::{Event, Op, WorkerState};
 
 #[derive(Debug, Clone)]
 pub struct WorkerOptions {
@@ -303,7 +302,7 @@ impl<A: Agent> Worker<A> {
                 false,
                 reason,
                 Vec::new(),
-                crate::protocol::ApprovalScope::Once,
+                zeta_protocol::ApprovalScope::Once,
             ),
             Op::PauseQueue => {
                 self.paused = true;
@@ -327,8 +326,8 @@ impl<A: Agent> Worker<A> {
         call_id: String,
         approved: bool,
         reason: Option<String>,
-        steps: Vec<crate::protocol::StepChoice>,
-        scope: crate::protocol::ApprovalScope,
+        steps: Vec<zeta_protocol::StepChoice>,
+        scope: zeta_protocol::ApprovalScope,
     ) {
         let answer = ApprovalMessage::Answer(ApprovalAnswer {
             call_id: call_id.clone(),
@@ -367,7 +366,7 @@ impl<A: Agent> Worker<A> {
     fn start(&mut self, task: Task) {
         let id = task.id;
         self.emit(Event::TaskStarted { task: task.clone() });
-        let settings = match Settings::load_or_create(&self.home.settings_file()) {
+        let settings = match crate::settings::load_or_create(&self.home.settings_file()) {
             Ok(loaded) => {
                 if !loaded.problems.is_empty() {
                     for p in &loaded.problems {

@@ -186,7 +186,7 @@ pub fn api_key_for(
 }
 
 /// Every provider to try, primary first. Settings must already carry the environment
-/// overrides (`Settings::load_or_create` applies them). A `local` provider without a
+/// overrides (`zeta_core::settings::load_or_create` applies them). A `local` provider without a
 /// baseUrl is served by `local` (Zeta's own server); without one it cannot be used.
 pub fn providers_from_settings(
     settings: &Settings,

@@ -15,6 +15,8 @@ use crate::ct2::{self, Model};
 use crate::{io, mel, ModelError};
 
 const GGML_MAGIC: u32 = 0x6767_6d6c;
+/// More mel bands than any Whisper has: a shape beyond it is a damaged file.
+const MAX_MELS: usize = 512;
 
 /// Converts the faster-whisper folder `dir` (model.bin, vocabulary.txt or .json) to `out`.
 pub fn convert(dir: &Path, out: &Path) -> Result<(), ModelError> {
@@ -87,6 +89,14 @@ fn floats(model: &Model, name: &str) -> Result<(Vec<usize>, Vec<f32>), String> {
             v.dtype
         )
     })?;
+    let expected = v.dims.iter().try_fold(1usize, |n, d| n.checked_mul(*d));
+    if v.dims.is_empty() || expected != Some(values.len()) {
+        return Err(format!(
+            "{name} has shape {:?} but holds {} values",
+            v.dims,
+            values.len()
+        ));
+    }
     Ok((v.dims.clone(), values))
 }
 
@@ -137,6 +147,12 @@ pub(crate) fn ggml_bytes(model: &Model, vocabulary: &[String]) -> Result<Vec<u8>
     };
     let (n_audio_ctx, n_audio_state, n_text_ctx, n_mels) =
         (*n_audio_ctx, *n_audio_state, *n_text_ctx, *n_mels);
+    // Whisper has 80 or 128 mel bands; the filterbank is computed for this many.
+    if !(1..=MAX_MELS).contains(&n_mels) {
+        return Err(format!(
+            "conv1 expects {n_mels} mel bands (Whisper uses 80 or 128)"
+        ));
+    }
     let (n_audio_layer, n_text_layer) = (layers(model, "encoder"), layers(model, "decoder"));
     let eot = vocabulary
         .iter()
@@ -192,12 +208,10 @@ pub(crate) fn ggml_bytes(model: &Model, vocabulary: &[String]) -> Result<Vec<u8>
             false,
         )?;
         let (dims, values) = floats(model, &format!("encoder/{conv}/bias"))?;
-        out.tensor(
-            &format!("encoder.{conv}.bias"),
-            &[dims[0], 1],
-            &values,
-            true,
-        );
+        let [n] = dims[..] else {
+            return Err(format!("encoder/{conv}/bias has shape {dims:?}, not [n]"));
+        };
+        out.tensor(&format!("encoder.{conv}.bias"), &[n, 1], &values, true);
     }
     put(
         &mut out,
@@ -256,12 +270,27 @@ pub(crate) fn ggml_bytes(model: &Model, vocabulary: &[String]) -> Result<Vec<u8>
 }
 
 /// Rows `part * n .. (part + 1) * n` of a fused [k·n, cols] matrix (or a fused bias).
-fn rows(dims: &[usize], values: &[f32], part: usize, parts: usize) -> (Vec<usize>, Vec<f32>) {
-    let n = dims[0] / parts;
-    let cols: usize = dims[1..].iter().product();
+/// `dims` and `values` agree (see `floats`); a first dimension that does not split into
+/// `parts` is an error.
+fn rows(
+    dims: &[usize],
+    values: &[f32],
+    part: usize,
+    parts: usize,
+) -> Result<(Vec<usize>, Vec<f32>), String> {
+    let Some((&first, rest)) = dims.split_first().filter(|(f, _)| *f % parts == 0) else {
+        return Err(format!(
+            "a fused projection of shape {dims:?} does not split into {parts}"
+        ));
+    };
+    let n = first / parts;
+    let size = n * rest.iter().product::<usize>();
+    let taken = values
+        .get(part * size..(part + 1) * size)
+        .ok_or_else(|| format!("a fused projection of shape {dims:?} is short"))?;
     let mut d = dims.to_vec();
     d[0] = n;
-    (d, values[part * n * cols..(part + 1) * n * cols].to_vec())
+    Ok((d, taken.to_vec()))
 }
 
 fn layer_norm(out: &mut Out, model: &Model, from: &str, to: &str) -> Result<(), String> {
@@ -290,10 +319,10 @@ fn self_attention(out: &mut Out, model: &Model, c: &str, w: &str) -> Result<(), 
     let (dims, weight) = floats(model, &format!("{c}/self_attention/linear_0/weight"))?;
     let (bdims, bias) = floats(model, &format!("{c}/self_attention/linear_0/bias"))?;
     for (part, name) in ["query", "key", "value"].iter().enumerate() {
-        let (d, v) = rows(&dims, &weight, part, 3);
+        let (d, v) = rows(&dims, &weight, part, 3)?;
         out.tensor(&format!("{w}.attn.{name}.weight"), &d, &v, false);
         if *name != "key" {
-            let (d, v) = rows(&bdims, &bias, part, 3);
+            let (d, v) = rows(&bdims, &bias, part, 3)?;
             out.tensor(&format!("{w}.attn.{name}.bias"), &d, &v, false);
         }
     }
@@ -320,11 +349,11 @@ fn cross_attention(out: &mut Out, model: &Model, c: &str, w: &str) -> Result<(),
     )?;
     let (dims, weight) = floats(model, &format!("{c}/attention/linear_1/weight"))?;
     let (bdims, bias) = floats(model, &format!("{c}/attention/linear_1/bias"))?;
-    let (d, v) = rows(&dims, &weight, 0, 2);
+    let (d, v) = rows(&dims, &weight, 0, 2)?;
     out.tensor(&format!("{w}.cross_attn.key.weight"), &d, &v, false);
-    let (d, v) = rows(&dims, &weight, 1, 2);
+    let (d, v) = rows(&dims, &weight, 1, 2)?;
     out.tensor(&format!("{w}.cross_attn.value.weight"), &d, &v, false);
-    let (d, v) = rows(&bdims, &bias, 1, 2);
+    let (d, v) = rows(&bdims, &bias, 1, 2)?;
     out.tensor(&format!("{w}.cross_attn.value.bias"), &d, &v, false);
     linear(
         out,
@@ -387,9 +416,121 @@ mod tests {
     #[test]
     fn fused_rows_split_in_order() {
         let values: Vec<f32> = (0..12).map(|v| v as f32).collect();
-        let (d, v) = rows(&[6, 2], &values, 1, 3);
-        assert_eq!((d, v), (vec![2, 2], vec![4.0, 5.0, 6.0, 7.0]));
-        let (d, v) = rows(&[4], &[1.0, 2.0, 3.0, 4.0], 1, 2);
-        assert_eq!((d, v), (vec![2], vec![3.0, 4.0]));
+        let split = rows(&[6, 2], &values, 1, 3);
+        assert_eq!(split, Ok((vec![2, 2], vec![4.0, 5.0, 6.0, 7.0])));
+        let split = rows(&[4], &[1.0, 2.0, 3.0, 4.0], 1, 2);
+        assert_eq!(split, Ok((vec![2], vec![3.0, 4.0])));
+        assert!(rows(&[5, 2], &values, 0, 3).is_err());
+        assert!(rows(&[], &values, 0, 3).is_err());
+        assert!(rows(&[6, 4], &values, 2, 3).is_err());
+    }
+
+    /// A tiny but complete Whisper of the shapes the converter expects (state 4, one
+    /// layer each side, 80 mel bands), in f32.
+    fn tiny_model() -> Model {
+        use crate::ct2::{DType, Variable};
+        let (s, f, v, ctx, mels) = (4, 8, 6, 3, 80);
+        let mut shapes: Vec<(String, Vec<usize>)> = vec![
+            ("decoder/embeddings/weight".into(), vec![v, s]),
+            ("encoder/position_encodings/encodings".into(), vec![ctx, s]),
+            ("decoder/position_encodings/encodings".into(), vec![ctx, s]),
+            ("encoder/conv1/weight".into(), vec![s, mels, 3]),
+            ("encoder/conv1/bias".into(), vec![s]),
+            ("encoder/conv2/weight".into(), vec![s, s, 3]),
+            ("encoder/conv2/bias".into(), vec![s]),
+        ];
+        let norm = |shapes: &mut Vec<(String, Vec<usize>)>, at: &str| {
+            for p in ["gamma", "beta"] {
+                shapes.push((format!("{at}/layer_norm/{p}"), vec![s]));
+            }
+        };
+        let linear = |shapes: &mut Vec<(String, Vec<usize>)>, at: &str, out: usize, inp: usize| {
+            shapes.push((format!("{at}/weight"), vec![out, inp]));
+            shapes.push((format!("{at}/bias"), vec![out]));
+        };
+        for side in ["encoder", "decoder"] {
+            let layer = format!("{side}/layer_0");
+            norm(&mut shapes, &format!("{layer}/self_attention"));
+            linear(
+                &mut shapes,
+                &format!("{layer}/self_attention/linear_0"),
+                3 * s,
+                s,
+            );
+            linear(
+                &mut shapes,
+                &format!("{layer}/self_attention/linear_1"),
+                s,
+                s,
+            );
+            norm(&mut shapes, &format!("{layer}/ffn"));
+            linear(&mut shapes, &format!("{layer}/ffn/linear_0"), f, s);
+            linear(&mut shapes, &format!("{layer}/ffn/linear_1"), s, f);
+            norm(&mut shapes, side);
+        }
+        norm(&mut shapes, "decoder/layer_0/attention");
+        linear(&mut shapes, "decoder/layer_0/attention/linear_0", s, s);
+        linear(&mut shapes, "decoder/layer_0/attention/linear_1", 2 * s, s);
+        linear(&mut shapes, "decoder/layer_0/attention/linear_2", s, s);
+        let variables = shapes
+            .into_iter()
+            .map(|(name, dims)| {
+                let n: usize = dims.iter().product();
+                let data = (0..n).flat_map(|i| (i as f32).to_le_bytes()).collect();
+                (
+                    name,
+                    Variable {
+                        dims,
+                        dtype: DType::F32,
+                        data,
+                    },
+                )
+            })
+            .collect();
+        Model {
+            name: "WhisperSpec".into(),
+            variables,
+        }
+    }
+
+    fn vocabulary() -> Vec<String> {
+        ["a", "b", "<|endoftext|>"].map(String::from).to_vec()
+    }
+
+    /// Every variable of a model that converts, damaged four ways (no shape, half its
+    /// data, one row too many, quantised), is an error that names what is wrong: never a
+    /// panic, never a file.
+    #[test]
+    fn damaged_models_are_errors_not_panics() {
+        assert!(ggml_bytes(&tiny_model(), &vocabulary()).is_ok());
+        let names: Vec<String> = tiny_model().variables.keys().cloned().collect();
+        let mut cases = 0;
+        for name in &names {
+            for damage in 0..4 {
+                let mut model = tiny_model();
+                let Some(v) = model.variables.get_mut(name) else {
+                    continue;
+                };
+                match damage {
+                    0 => v.dims.clear(),
+                    1 => v.data.truncate(v.data.len() / 2),
+                    2 => v.dims[0] += 1,
+                    _ => v.dtype = crate::ct2::DType::I8,
+                }
+                let result = std::panic::catch_unwind(|| ggml_bytes(&model, &vocabulary()));
+                match result {
+                    Ok(Err(reason)) => assert!(!reason.is_empty()),
+                    Ok(Ok(_)) => panic!("{name} damaged ({damage}) still converted"),
+                    Err(_) => panic!("{name} damaged ({damage}) panicked"),
+                }
+                cases += 1;
+            }
+        }
+        assert!(cases >= 4 * 40, "{cases}");
+        let mut model = tiny_model();
+        if let Some(v) = model.variables.get_mut("encoder/conv1/weight") {
+            v.dims = vec![4, usize::MAX / 8, 3];
+        }
+        assert!(ggml_bytes(&model, &vocabulary()).is_err());
     }
 }

@@ -10,6 +10,7 @@
 use std::path::PathBuf;
 
 use zeta_models::{ModelKind, ModelStore};
+use zeta_test_support::Needs;
 
 fn source() -> Option<PathBuf> {
     let dir = std::env::var_os("ZETA_WHISPER_SRC")
@@ -20,15 +21,11 @@ fn source() -> Option<PathBuf> {
     if dir.join("tiny.en/model.bin").is_file() {
         return Some(dir);
     }
-    assert!(
-        std::env::var("ZETA_WHISPER_REQUIRED").map_or(true, |v| v != "1"),
-        "no faster-whisper tiny.en in {} (scripts/whisper-model.sh fetches it)",
+    let why = format!(
+        "no faster-whisper tiny.en in {}; scripts/whisper-model.sh fetches it",
         dir.display()
     );
-    eprintln!(
-        "SKIPPED: no faster-whisper tiny.en in {}; run scripts/whisper-model.sh",
-        dir.display()
-    );
+    zeta_test_support::cannot_run(Needs::Whisper, "converter test", why);
     None
 }
 
@@ -49,12 +46,8 @@ fn npy_f32(path: &std::path::Path) -> Vec<f32> {
 fn base_converts_to_the_size_of_whisper_cpp_s_ggml_base() {
     let Some(src) = source() else { return };
     if !src.join("base/model.bin").is_file() {
-        assert!(
-            std::env::var("ZETA_WHISPER_REQUIRED").map_or(true, |v| v != "1"),
-            "no faster-whisper base in {}",
-            src.display()
-        );
-        eprintln!("SKIPPED: no faster-whisper base in {}", src.display());
+        let why = format!("no faster-whisper base in {}", src.display());
+        zeta_test_support::cannot_run(Needs::Whisper, "base converter test", why);
         return;
     }
     let home = tempfile::tempdir().expect("dir");

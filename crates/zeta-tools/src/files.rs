@@ -14,7 +14,9 @@ use zeta_core::tool::{Risk, Tool, ToolContext, ToolFuture, ToolOutput};
 const MAX_READ_BYTES: u64 = 10 * 1024 * 1024;
 const MAX_SEARCH_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
-pub fn resolve(path: &str, ctx: &ToolContext) -> PathBuf {
+/// `path` as the tools open it: `~` is the home folder, and a relative path is taken from
+/// `workdir`.
+pub fn resolve(path: &str, workdir: &Path) -> PathBuf {
     let expanded = match path.strip_prefix("~") {
         Some(rest) if rest.is_empty() || rest.starts_with('/') => std::env::var_os("HOME")
             .map(|h| PathBuf::from(h).join(rest.trim_start_matches('/')))
@@ -24,7 +26,7 @@ pub fn resolve(path: &str, ctx: &ToolContext) -> PathBuf {
     if expanded.is_absolute() {
         expanded
     } else {
-        ctx.workdir.join(expanded)
+        workdir.join(expanded)
     }
 }
 
@@ -86,7 +88,7 @@ impl Tool for ReadFile {
                 Ok(a) => a,
                 Err(e) => return e,
             };
-            let path = resolve(&args.path, ctx);
+            let path = resolve(&args.path, &ctx.workdir);
             let mut bytes = Vec::new();
             let read = std::fs::File::open(&path)
                 .and_then(|f| f.take(MAX_READ_BYTES).read_to_end(&mut bytes));
@@ -158,18 +160,10 @@ impl Tool for WriteFile {
     fn target(&self, arguments: &Value) -> String {
         crate::describe::text(arguments, "path").to_string()
     }
-    fn risk(&self, arguments: &Value) -> Risk {
-        // Overwriting is high; a new file is medium. A relative path is judged from the
-        // home folder, where tools run.
-        let path = crate::describe::text(arguments, "path");
-        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-        let expanded = match (path.strip_prefix("~/"), home) {
-            (Some(rest), Some(home)) => home.join(rest),
-            (_, _) if std::path::Path::new(path).is_absolute() => path.into(),
-            (_, Some(home)) => home.join(path),
-            (_, None) => path.into(),
-        };
-        if expanded.exists() {
+    fn risk(&self, arguments: &Value, workdir: &Path) -> Risk {
+        // Overwriting is high; a new file is medium. The path is the one `run` writes.
+        let path = resolve(crate::describe::text(arguments, "path"), workdir);
+        if path.exists() {
             Risk::High
         } else {
             Risk::Medium
@@ -214,7 +208,7 @@ impl Tool for WriteFile {
                 Ok(a) => a,
                 Err(e) => return e,
             };
-            let path = resolve(&args.path, ctx);
+            let path = resolve(&args.path, &ctx.workdir);
             let written = (|| {
                 if let Some(parent) = path.parent() {
                     std::fs::create_dir_all(parent)?;
@@ -287,7 +281,7 @@ impl Tool for ListDirectory {
                 Ok(a) => a,
                 Err(e) => return e,
             };
-            let path = resolve(&args.path, ctx);
+            let path = resolve(&args.path, &ctx.workdir);
             let entries = match std::fs::read_dir(&path) {
                 Ok(e) => e,
                 Err(e) => {
@@ -345,8 +339,24 @@ fn default_results() -> usize {
 }
 
 impl Tool for SearchFiles {
+    /// The folder searched (the working folder when none is named), then what is looked
+    /// for: `~/logs: named *.log, containing "error"`.
     fn target(&self, arguments: &Value) -> String {
-        crate::describe::text(arguments, "path").to_string()
+        let root = match crate::describe::text(arguments, "root") {
+            "" => ".",
+            root => root,
+        };
+        let mut what = Vec::new();
+        if let Some(name) = arguments.get("name").and_then(Value::as_str) {
+            what.push(format!("named {name}"));
+        }
+        if let Some(content) = arguments.get("content").and_then(Value::as_str) {
+            what.push(format!(
+                "containing \"{}\"",
+                crate::describe::clip(content, 80)
+            ));
+        }
+        crate::describe::clip(&format!("{root}: {}", what.join(", ")), 300)
     }
     fn spec(&self) -> ToolSpec {
         spec(
@@ -376,7 +386,7 @@ impl Tool for SearchFiles {
                     "search_files: give `name` (a glob), `content` (text), or both",
                 );
             }
-            let root = resolve(&args.root, ctx);
+            let root = resolve(&args.root, &ctx.workdir);
             if !root.is_dir() {
                 return ToolOutput::error(format!(
                     "search_files: {} is not a folder",
@@ -491,4 +501,33 @@ fn search(
         }
     }
     (hits, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dialog names the folder searched and what is looked for (it read `path`, an
+    /// argument `search_files` does not have, and showed nothing).
+    #[test]
+    fn a_search_names_its_folder_and_what_it_looks_for() {
+        let target = SearchFiles.target(&json!({"root": "~/logs", "name": "*.log"}));
+        assert_eq!(target, "~/logs: named *.log");
+        let target = SearchFiles.target(&json!({"content": "error", "name": "*.rs"}));
+        assert_eq!(target, ".: named *.rs, containing \"error\"");
+    }
+
+    /// Overwriting is judged on the file `run` would write: a relative path from the
+    /// task's folder, not from the home.
+    #[test]
+    fn overwriting_is_judged_on_the_file_that_would_be_written() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("kept.txt"), "x").expect("write");
+        let args = json!({"path": "kept.txt", "content": "y"});
+        assert_eq!(WriteFile.risk(&args, dir.path()), Risk::High);
+        let args = json!({"path": "new.txt", "content": "y"});
+        assert_eq!(WriteFile.risk(&args, dir.path()), Risk::Medium);
+        let args = json!({"path": dir.path().join("kept.txt"), "content": "y"});
+        assert_eq!(WriteFile.risk(&args, Path::new("/")), Risk::High);
+    }
 }

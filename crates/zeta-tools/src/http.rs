@@ -42,7 +42,7 @@ impl Tool for HttpRequest {
         };
         format!("{method} {}", crate::describe::text(arguments, "url"))
     }
-    fn risk(&self, arguments: &Value) -> Risk {
+    fn risk(&self, arguments: &Value, _workdir: &std::path::Path) -> Risk {
         match crate::describe::text(arguments, "method") {
             "" | "GET" | "HEAD" | "OPTIONS" => Risk::Low,
             "DELETE" => Risk::High,

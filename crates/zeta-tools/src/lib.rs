@@ -68,9 +68,9 @@ pub fn configure<S: zeta_core::agent_loop::ModelSource>(
     tools.register(Arc::new(zeta_core::scheduler::ListScheduled(scheduler)));
     let snapshot_dir = workdir.clone();
     Ok(
-        zeta_core::AgentLoop::new(models, tools, home.root().join("souls"), workdir)
+        zeta_core::AgentLoop::new(models, tools, home.souls_dir(), workdir)
             .with_memory(memory)
-            .with_outputs_dir(home.root().join("outputs"))
+            .with_outputs_dir(home.outputs_dir())
             .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir)))
             .with_confinement(zeta_core::Confinement {
                 zeta_home: home.root().to_path_buf(),

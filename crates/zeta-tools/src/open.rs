@@ -70,7 +70,7 @@ impl Tool for OpenUrl {
     fn target(&self, arguments: &Value) -> String {
         crate::describe::text(arguments, "url").to_string()
     }
-    fn risk(&self, _arguments: &Value) -> Risk {
+    fn risk(&self, _arguments: &Value, _workdir: &std::path::Path) -> Risk {
         Risk::Low
     }
     fn spec(&self) -> ToolSpec {

@@ -34,7 +34,7 @@ impl Tool for RunCode {
             crate::describe::clip(code, 400)
         )
     }
-    fn risk(&self, arguments: &Value) -> Risk {
+    fn risk(&self, arguments: &Value, _workdir: &std::path::Path) -> Risk {
         let worst = self
             .commands(arguments)
             .iter()

@@ -36,7 +36,13 @@ impl Tool for Shell {
     fn target(&self, arguments: &Value) -> String {
         crate::describe::clip(crate::describe::text(arguments, "command"), 400)
     }
-    fn risk(&self, arguments: &Value) -> Risk {
+    fn workdir(&self, arguments: &Value, base: &std::path::Path) -> std::path::PathBuf {
+        match crate::describe::text(arguments, "workdir") {
+            "" => base.to_path_buf(),
+            dir => crate::files::resolve(dir, base),
+        }
+    }
+    fn risk(&self, arguments: &Value, _workdir: &std::path::Path) -> Risk {
         zeta_core::policy::command_risk(crate::describe::text(arguments, "command"))
     }
     fn spec(&self) -> ToolSpec {
@@ -100,11 +106,10 @@ enum Ending {
 }
 
 async fn run_command(args: &Args, ctx: &ToolContext) -> ToolOutput {
-    let workdir = args
-        .workdir
-        .as_deref()
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| ctx.workdir.clone());
+    let workdir = match args.workdir.as_deref() {
+        Some(dir) if !dir.is_empty() => crate::files::resolve(dir, &ctx.workdir),
+        _ => ctx.workdir.clone(),
+    };
     let argv = ["-c".to_string(), args.command.clone()];
     run_process("bash", &argv, &args.command, &workdir, ctx).await
 }

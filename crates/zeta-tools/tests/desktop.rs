@@ -22,10 +22,8 @@ static SERIAL: Mutex<()> = Mutex::new(());
 
 fn display_or_skip(name: &str) -> Option<std::sync::MutexGuard<'static, ()>> {
     if std::env::var_os("DISPLAY").is_none() {
-        if std::env::var_os("ZETA_E2E_REQUIRED").is_some() {
-            panic!("{name}: DISPLAY is not set");
-        }
-        eprintln!("SKIPPED {name}: no DISPLAY (run scripts/test.sh, which starts Xvfb)");
+        let why = "no DISPLAY (run scripts/test.sh, which starts Xvfb)";
+        zeta_test_support::cannot_run(zeta_test_support::Needs::Desktop, name, why);
         return None;
     }
     Some(SERIAL.lock().unwrap_or_else(|p| p.into_inner()))

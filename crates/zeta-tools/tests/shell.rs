@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde_json::json;
 use zeta_core::tool::{Tool, ToolContext};
 use zeta_core::CancelToken;
+use zeta_test_support::procs::live_group_members;
 use zeta_tools::shell::Shell;
 
 fn context(
@@ -38,34 +39,6 @@ fn context(
         }),
     };
     (cancel_tx, ctx, streamed)
-}
-
-/// Processes whose process group is `pgid`, from /proc.
-fn group_members(pgid: i32) -> Vec<i32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        let Some((_, rest)) = stat.rsplit_once(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        // After the name: state, ppid, pgrp.
-        if fields.get(2).and_then(|g| g.parse::<i32>().ok()) == Some(pgid)
-            && fields.first() != Some(&"Z")
-        {
-            found.push(pid);
-        }
-    }
-    found
 }
 
 fn read_pgid(dir: &Path) -> i32 {
@@ -113,8 +86,8 @@ async fn timeout_kills_the_whole_process_group() {
     let pgid = read_pgid(dir.path());
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(
-        group_members(pgid),
-        Vec::<i32>::new(),
+        live_group_members(pgid),
+        Vec::<u32>::new(),
         "orphans left in group {pgid}"
     );
 }
@@ -146,7 +119,7 @@ async fn cancel_kills_the_whole_process_group() {
     assert_eq!(out.summary, "cancelled");
     let pgid = read_pgid(dir.path());
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(group_members(pgid), Vec::<i32>::new());
+    assert_eq!(live_group_members(pgid), Vec::<u32>::new());
 }
 
 #[tokio::test]
@@ -217,4 +190,31 @@ async fn endings_that_stall_a_model_say_what_to_do_next() {
         .run(json!({"command": "grep -i milk notes.txt"}), &ctx)
         .await;
     assert!(!answered.content.contains("(next:"), "{}", answered.content);
+}
+
+/// `workdir` is taken from the task's folder, as every path a tool is given: a relative
+/// one names a folder inside it, `~` the home.
+#[tokio::test]
+async fn a_relative_workdir_is_inside_the_task_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("sub")).expect("sub");
+    let (_cancel, ctx, _) = context(dir.path(), 10_000, 10_000);
+    let out = Shell
+        .run(json!({"command": "pwd", "workdir": "sub"}), &ctx)
+        .await;
+    assert!(out.ok, "{}", out.content);
+    let sub = dir.path().join("sub").canonicalize().expect("canonical");
+    assert!(
+        out.content.contains(&sub.display().to_string()),
+        "{}",
+        out.content
+    );
+    assert_eq!(
+        Shell.workdir(&json!({"command": "ls", "workdir": "sub"}), dir.path()),
+        dir.path().join("sub")
+    );
+    assert_eq!(
+        Shell.workdir(&json!({"command": "ls"}), dir.path()),
+        dir.path()
+    );
 }

@@ -17,52 +17,11 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-use ts_rs::TS;
-
 use crate::capture::{CaptureOptions, Ended, Recording};
 use crate::ptt::{Action, Edge, Mode, PushToTalk};
 use crate::{Transcriber, Transcript, VoiceError};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "lowercase")]
-#[ts(export)]
-pub enum VoiceState {
-    Idle,
-    Listening,
-    Transcribing,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(tag = "kind", rename_all = "camelCase")]
-#[ts(export)]
-pub enum VoiceEvent {
-    State {
-        state: VoiceState,
-    },
-    /// RMS level of the microphone, 0..1, while listening.
-    Level {
-        level: f32,
-    },
-    /// What was heard; it becomes a task.
-    #[serde(rename_all = "camelCase")]
-    Heard {
-        text: String,
-        speech_secs: f32,
-        #[ts(type = "number")]
-        whisper_ms: u64,
-    },
-    /// The recording held no speech (silence or noise): no task.
-    NothingHeard,
-    /// Worth telling but not a failure: the length cap, a lost device (what was recorded
-    /// is still transcribed).
-    Notice {
-        message: String,
-    },
-    Error {
-        message: String,
-    },
-}
+pub use zeta_protocol::voice::{VoiceEvent, VoiceState};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListenerConfig {

@@ -6,7 +6,7 @@
 //! is ignored, and a release only counts once [`REPEAT_GAP_MS`] pass without a press: a
 //! held key neither restarts nor stops a recording.
 
-pub use zeta_core::settings::HotkeyMode as Mode;
+pub use zeta_protocol::settings::HotkeyMode as Mode;
 
 /// A release followed by a press within this many milliseconds is auto-repeat. Generous:
 /// events reach the app late on a busy machine, and the listener transcribes during the

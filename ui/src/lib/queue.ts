@@ -2,6 +2,7 @@
 // functions: the component holds the state, these compute the next one.
 
 import type { Event } from "../bindings/Event";
+import type { CompactionKind } from "../bindings/CompactionKind";
 import type { StepStatus } from "../bindings/StepStatus";
 import type { Task } from "../bindings/Task";
 import type { TaskMetrics } from "../bindings/TaskMetrics";
@@ -56,7 +57,7 @@ export interface Live {
   /** The latest request's size and the model's window, in tokens. */
   context: { tokens: number; window: number } | null;
   /** Compactions so far: kind and tokens before and after. */
-  compactions: { kind: string; before: number; after: number }[];
+  compactions: { kind: CompactionKind; before: number; after: number }[];
   /** The model request failed and is being tried again (cleared when the model answers). */
   retrying: { said: string; attempt: number; waitMs: number } | null;
 }

@@ -20,8 +20,8 @@ use crate::model::{Model, ToolCall};
 use crate::policy::{
     allowance_for, covered, decide, judge_with_writes, tool_permission, Decision, ShellEnv, Verdict,
 };
-use crate::protocol::{ApprovalScope, Event};
 use crate::tool::{Risk, Tool, ToolOutput};
+use zeta_protocol::{ApprovalScope, Event};
 
 /// A call cleared to run.
 pub(super) struct Admitted {
@@ -76,7 +76,7 @@ pub(super) struct Answer {
     pub approved: bool,
     pub by: Decider,
     pub reason: Option<String>,
-    pub steps: Vec<crate::protocol::StepChoice>,
+    pub steps: Vec<zeta_protocol::StepChoice>,
     pub scope: ApprovalScope,
 }
 
@@ -275,7 +275,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 Decider::Validator,
             ));
         }
-        let env = ShellEnv::current(&self.agent.workdir);
+        let env = ShellEnv::current(&tool.workdir(arguments, &self.agent.workdir));
         let mut unknowable = None;
         let mut outside: Vec<PathBuf> = Vec::new();
         for command in tool.commands(arguments) {
@@ -377,7 +377,10 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             Offer::Allowances => allowance_for(&call.name, &tool.commands(&call.arguments)),
             Offer::OnceOnly => None,
         };
-        let risk = tool.risk(&call.arguments);
+        let risk = tool.risk(
+            &call.arguments,
+            &tool.workdir(&call.arguments, &self.agent.workdir),
+        );
         let screenshot = self.screenshot_for([call.name.as_str()]).await;
         self.emit(Event::ApprovalRequested {
             task_id: self.task_id(),

@@ -23,7 +23,6 @@ use crate::model::{
     ImageData, Message, Model, ModelReply, ModelRequest, ResponseFormat, ToolCall, ToolSpec,
 };
 use crate::policy::{instruction_like, wrap_untrusted, SessionCounts, TaskCounts};
-use crate::protocol::Event;
 use crate::settings::{Protocol, Settings};
 use crate::tool::{ToolContext, ToolOutput, ToolRegistry};
 use gate::{Consent, Refused};
@@ -31,6 +30,7 @@ use guard::Guard;
 use planner::{
     clip, leaked_tool_call, parse_plan, parse_verdict, plan_schema, verdict_schema, Step, Verdict,
 };
+use zeta_protocol::{CompactionKind, Event};
 
 /// Where each task's model comes from: built from that task's settings, so that a
 /// provider change takes effect on the next task.
@@ -611,7 +611,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let mut now = before;
         if now > soft && crate::context::soft_compact(&mut self.messages, 2) {
             now = self.counter.request(&self.messages, tools);
-            self.compacted("soft", before, now);
+            self.compacted(CompactionKind::Soft, before, now);
         }
         // Fold older turns, keeping less and less of the recent ones, until it fits.
         let mut keep_tail = 8;
@@ -619,7 +619,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             let start = now;
             if crate::context::hard_compact(&mut self.messages, keep_tail) {
                 now = self.counter.request(&self.messages, tools);
-                self.compacted("hard", start, now);
+                self.compacted(CompactionKind::Hard, start, now);
             }
             keep_tail /= 2;
         }
@@ -635,18 +635,18 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         now
     }
 
-    fn compacted(&mut self, kind: &str, before: usize, after: usize) {
+    fn compacted(&mut self, kind: CompactionKind, before: usize, after: usize) {
         self.metrics.compactions += 1;
         tracing::info!(
             task = self.task_id(),
-            kind,
+            kind = kind.as_str(),
             before,
             after,
             "context compacted"
         );
         self.emit(Event::Compacted {
             task_id: self.task_id(),
-            kind: kind.to_string(),
+            kind,
             before: before as u32,
             after: after as u32,
         });
@@ -884,8 +884,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 })
                 .collect();
             let path = dir.join(format!("{safe}.txt"));
-            match crate::home::create_private_dir(&dir)
-                .and_then(|_| crate::home::write_private(&path, content.as_bytes()))
+            match zeta_protocol::home::create_private_dir(&dir)
+                .and_then(|_| zeta_protocol::home::write_private(&path, content.as_bytes()))
             {
                 Ok(()) => Some(path),
                 Err(e) => {

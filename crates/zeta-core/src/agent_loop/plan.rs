@@ -15,10 +15,10 @@ use super::gate::{denied_output, Consent};
 use super::{clip, ModelSource, Run};
 use crate::model::{ImageData, Model, ToolCall, ToolSpec};
 use crate::policy::{decide, tool_permission, wrap_untrusted, Decision};
-use crate::protocol::{Event, PlanStepView, StepStatus};
 use crate::tool::ToolOutput;
+use zeta_protocol::{Event, PlanStepView, StepStatus};
 
-pub const NAME: &str = "propose_plan";
+pub const NAME: &str = crate::tool::PROPOSE_PLAN;
 
 /// The tool as the model sees it.
 pub fn spec() -> ToolSpec {
@@ -176,7 +176,10 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 tool: step.tool.clone(),
                 params: step.params.clone(),
                 target: tool.target(&step.params),
-                risk: tool.risk(&step.params),
+                risk: tool.risk(
+                    &step.params,
+                    &tool.workdir(&step.params, &self.agent.workdir),
+                ),
                 side_effects,
                 can_fail: step.can_fail,
                 fallback: step.fallback.clone(),

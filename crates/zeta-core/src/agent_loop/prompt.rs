@@ -40,9 +40,9 @@ pub fn soul_text(souls_dir: &Path, soul: Soul) -> String {
         Ok(_) => default_soul_text(soul).to_string(),
         Err(BoundedReadError::NotFound) => {
             let text = default_soul_text(soul);
-            if let Err(e) = crate::home::create_private_dir(souls_dir)
-                .and_then(|_| crate::home::write_private(&path, format!("{text}\n").as_bytes()))
-            {
+            if let Err(e) = zeta_protocol::home::create_private_dir(souls_dir).and_then(|_| {
+                zeta_protocol::home::write_private(&path, format!("{text}\n").as_bytes())
+            }) {
                 tracing::warn!("could not write {}: {e}", path.display());
             }
             text.to_string()

@@ -8,33 +8,9 @@
 //! an interpreter, `sudo`, `xargs`…), or one whose name is computed, gets no allowance:
 //! "always allow `bash`" would allow everything.
 
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
+pub use zeta_protocol::settings::Allowance;
 
 use super::shell::{is_interpreter, programs};
-
-/// One standing approval, as stored under `permissions.alwaysAllow` in settings.json.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct Allowance {
-    /// The tool's name (`shell`, `write_file`…).
-    pub tool: String,
-    /// For the shell: the program the command runs (`git`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub program: Option<String>,
-}
-
-impl Allowance {
-    /// "shell: git", "write_file".
-    pub fn describe(&self) -> String {
-        match &self.program {
-            Some(program) => format!("{}: {program}", self.tool),
-            None => self.tool.clone(),
-        }
-    }
-}
 
 /// Programs that run other programs (interpreters are told by `shell::is_interpreter`):
 /// an allowance for them would allow anything.

@@ -5,31 +5,9 @@
 //! the task's soul (`permissions.souls`), the user's setting for the tool
 //! (`permissions.tools`), then the soul's built-in default.
 
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
+pub use zeta_protocol::settings::{PermissionMode, ToolPermission};
 
 use crate::settings::{PermissionSettings, Soul};
-
-/// The global mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub enum PermissionMode {
-    /// Side-effecting calls ask first (the default).
-    Ask,
-    /// Everything runs without asking (blocked commands still never run).
-    Auto,
-    /// Side-effecting calls are refused.
-    ReadOnly,
-}
-
-/// A per-tool setting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum ToolPermission {
-    Allow,
-    Ask,
-    Deny,
-}
 
 /// What each soul asks of its tools before the user says otherwise (seed 001: tools are
 /// configured per soul). The careful souls ask even in `auto` mode.

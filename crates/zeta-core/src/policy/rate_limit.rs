@@ -5,33 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
-
-/// The limits for one tool. A missing number falls back to `permissions.defaultRateLimit`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", default)]
-pub struct RateLimit {
-    pub per_task: Option<u32>,
-    pub per_session: Option<u32>,
-}
-
-/// The limits that apply when a tool has none of its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", default)]
-pub struct DefaultRateLimit {
-    pub per_task: u32,
-    pub per_session: u32,
-}
-
-impl Default for DefaultRateLimit {
-    fn default() -> Self {
-        Self {
-            per_task: 60,
-            per_session: 1000,
-        }
-    }
-}
+pub use zeta_protocol::settings::{DefaultRateLimit, RateLimit};
 
 /// A call that went over a limit; its `Display` is what the model reads.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -227,7 +227,7 @@ impl Supervisor {
         tracing::info!(?state, "the local model server is ready");
         match serde_json::to_vec_pretty(&state) {
             Ok(json) => {
-                if let Err(e) = zeta_core::home::write_private(&self.status_file, &json) {
+                if let Err(e) = zeta_protocol::home::write_private(&self.status_file, &json) {
                     tracing::warn!("could not write {}: {e}", self.status_file.display());
                 }
             }
@@ -256,7 +256,7 @@ impl Supervisor {
     }
 
     fn log_files(&self) -> std::io::Result<(Stdio, Stdio)> {
-        let mut file = zeta_core::home::open_private(&self.log, true)?;
+        let mut file = zeta_protocol::home::open_private(&self.log, true)?;
         writeln!(file, "--- zeta: starting the local model server ---")?;
         Ok((Stdio::from(file.try_clone()?), Stdio::from(file)))
     }

@@ -1,101 +1,13 @@
-//! The core's queue pair: `Op`s go in, `Event`s come out. The desktop app, the CLI and the
-//! tests are listeners on the same event stream.
+//! What comes out of the core, in order: `Event`, and the views it carries (a plan's
+//! steps, the worker's state).
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::queue::Task;
-use crate::settings::SettingsProblem;
-use crate::tool::Risk;
-
-/// A request to the core.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(
-    tag = "type",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-#[ts(export)]
-pub enum Op {
-    /// Append a task to the queue.
-    EnqueueTask {
-        sender: String,
-        message: String,
-    },
-    /// Cancel a pending task, or stop the running one.
-    CancelTask {
-        #[ts(type = "number")]
-        id: i64,
-    },
-    /// A message from the user: injected into the running task at its next iteration,
-    /// or enqueued as a new task when none runs.
-    UserMessage {
-        sender: String,
-        text: String,
-    },
-    /// Let the running task's call or plan `call_id` run. `steps` holds the user's
-    /// changes: a step (index 0 for a single call) skipped or run with edited parameters.
-    Approve {
-        call_id: String,
-        #[serde(default)]
-        steps: Vec<StepChoice>,
-        /// How far the yes reaches: this call, the rest of the task, or always (a single
-        /// call's `allowance` only; anything else is taken as once).
-        #[serde(default)]
-        scope: ApprovalScope,
-    },
-    /// The user is editing call or plan `call_id`: its time limit stops until they answer.
-    HoldApproval {
-        call_id: String,
-    },
-    /// Refuse the running task's call `call_id`; the model is told, with the reason.
-    Deny {
-        call_id: String,
-        reason: Option<String>,
-    },
-    /// "New chat": later tasks join a new conversation and do not get the earlier
-    /// conversation's last answer as context. A task already running finishes where it is.
-    NewConversation,
-    /// Stop taking new tasks (the running one finishes).
-    PauseQueue,
-    ResumeQueue,
-    /// Cancel the running task (recorded as cancelled) and stop the worker.
-    Shutdown,
-    /// Zeta is being stopped (SIGTERM, a logout): cut the running task's current call
-    /// short (its process group is killed), put the task back as interrupted, to resume on
-    /// the next start, and stop the worker.
-    Interrupt,
-}
-
-/// How far a yes to one call reaches.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub enum ApprovalScope {
-    /// This call only.
-    #[default]
-    Once,
-    /// Calls with the same allowance for the rest of this task.
-    Task,
-    /// Calls with the same allowance from now on (kept in settings.json under
-    /// `permissions.alwaysAllow`, where the settings window lists and removes them).
-    Always,
-}
-
-/// The user's change to one step when approving a plan (or a single call, index 0).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct StepChoice {
-    pub index: u32,
-    /// Do not run this step.
-    #[serde(default)]
-    pub skip: bool,
-    /// Run the step with these parameters instead of the proposed ones.
-    #[serde(default)]
-    #[ts(type = "unknown")]
-    pub params: Option<serde_json::Value>,
-}
+use crate::metrics::TaskMetrics;
+use crate::risk::Risk;
+use crate::settings::{Allowance, SettingsProblem};
+use crate::task::Task;
 
 /// One step of a proposed plan, as the confirmation dialog shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -126,6 +38,26 @@ pub enum StepStatus {
     Done,
     Failed,
     Skipped,
+}
+
+/// How a conversation was compacted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum CompactionKind {
+    /// Old tool outputs shrunk.
+    Soft,
+    /// Older turns folded into a summary.
+    Hard,
+}
+
+impl CompactionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompactionKind::Soft => "soft",
+            CompactionKind::Hard => "hard",
+        }
+    }
 }
 
 /// Why the worker is or is not taking tasks.
@@ -170,12 +102,11 @@ pub enum Event {
         context_tokens: u32,
         context_window: u32,
     },
-    /// The conversation was compacted to fit the window: `kind` is `soft` (old outputs
-    /// shrunk) or `hard` (older turns folded into a summary).
+    /// The conversation was compacted to fit the window.
     Compacted {
         #[ts(type = "number")]
         task_id: i64,
-        kind: String,
+        kind: CompactionKind,
         before: u32,
         after: u32,
     },
@@ -236,7 +167,7 @@ pub enum Event {
         requires_person: bool,
         /// What "Allow for this task" and "Always allow" would cover (the tool and, for
         /// the shell, the command's program); `None`: only this call can be approved.
-        allowance: Option<crate::policy::Allowance>,
+        allowance: Option<Allowance>,
         /// A high-risk call: a key press alone (Enter) does not approve it.
         high_risk: bool,
     },
@@ -288,7 +219,7 @@ pub enum Event {
     },
     /// What the task used, sent just before `TaskFinished`.
     TaskMetrics {
-        metrics: crate::metrics::TaskMetrics,
+        metrics: TaskMetrics,
     },
     /// The task reached `done`, `failed` or `cancelled`; `task` carries the reply or error.
     TaskFinished {

@@ -6,13 +6,30 @@
 //! (`create_private_dir`, `open_private`, `write_private`). A home that other users can
 //! read, from an older Zeta or made by hand, is tightened once when it is opened, and
 //! `notice` says so.
+//!
+//! Every path in the home is named here, once (`ZetaHome`'s methods); nothing else joins
+//! names onto its root.
 
 use std::fs::{DirBuilder, File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::error::CoreError;
+/// The home could not be found or made.
+#[derive(Debug, thiserror::Error)]
+pub enum HomeError {
+    #[error(
+        "Zeta home folder: neither ZETA_HOME nor HOME is set; set ZETA_HOME to a writable folder"
+    )]
+    NotSet,
+    #[error("could not {what} {path}: {source}")]
+    Io {
+        what: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
 
 /// The resolved home folder. Cheap to clone; every path Zeta writes hangs off it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,17 +41,12 @@ pub struct ZetaHome {
 
 impl ZetaHome {
     /// Resolves `$ZETA_HOME`, else `$HOME/.zeta`, and creates the folder and its subfolders.
-    pub fn from_env() -> Result<Self, CoreError> {
+    pub fn from_env() -> Result<Self, HomeError> {
         let root = match std::env::var_os("ZETA_HOME").filter(|v| !v.is_empty()) {
             Some(dir) => PathBuf::from(dir),
             None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
                 Some(home) => PathBuf::from(home).join(".zeta"),
-                None => {
-                    return Err(CoreError::Home(
-                        "neither ZETA_HOME nor HOME is set; set ZETA_HOME to a writable folder"
-                            .into(),
-                    ))
-                }
+                None => return Err(HomeError::NotSet),
             },
         };
         Self::at(root)
@@ -42,11 +54,11 @@ impl ZetaHome {
 
     /// Uses `root` as the home folder, creating it and its subfolders (0700) when missing,
     /// and tightening it when others can read it.
-    pub fn at(root: impl Into<PathBuf>) -> Result<Self, CoreError> {
+    pub fn at(root: impl Into<PathBuf>) -> Result<Self, HomeError> {
         let root = root.into();
         let io_err = |what, path: &Path| {
             let path = path.to_path_buf();
-            move |source| CoreError::Io { what, path, source }
+            move |source| HomeError::Io { what, path, source }
         };
         for dir in [root.clone(), root.join("models"), root.join("logs")] {
             create_private_dir(&dir).map_err(io_err("create folder", &dir))?;
@@ -87,6 +99,35 @@ impl ZetaHome {
     }
     pub fn worker_lock_file(&self) -> PathBuf {
         self.root.join("worker.lock")
+    }
+    /// The soul files (`<soul>.md`) that replace the built-in system prompts.
+    pub fn souls_dir(&self) -> PathBuf {
+        self.root.join("souls")
+    }
+    /// API keys, when no keyring service runs (owner-only).
+    pub fn secrets_file(&self) -> PathBuf {
+        self.root.join("secrets.json")
+    }
+    /// The running app's control socket (`zeta listen`).
+    pub fn control_socket(&self) -> PathBuf {
+        self.root.join("control.sock")
+    }
+    /// The running app's voice state, for `zeta doctor`.
+    pub fn voice_status_file(&self) -> PathBuf {
+        self.root.join("voice.json")
+    }
+    /// The Whisper model a settings value names: a file name in `models/`, or a path.
+    pub fn voice_model(&self, configured: &str) -> PathBuf {
+        let configured = Path::new(configured);
+        if configured.is_absolute() {
+            configured.to_path_buf()
+        } else {
+            self.models_dir().join(configured)
+        }
+    }
+    /// Present once the user finished (or skipped) onboarding.
+    pub fn onboarded_marker(&self) -> PathBuf {
+        self.root.join("onboarded")
     }
 }
 

@@ -1,0 +1,163 @@
+//! The loader against bad files, environment overrides and saving.
+
+use super::*;
+
+#[test]
+fn bad_fields_are_named_and_valid_fields_kept() {
+    let loaded = from_json_text(
+        r#"{"maxIterations": "many", "commandTimeoutMs": 5000,
+            "provider": {"kind": "openai", "baseUrl": 7, "model": "gpt"},
+            "colour": "blue", "maxOutputLength": 0}"#,
+    );
+    let s = &loaded.settings;
+    assert_eq!(s.max_iterations, 50);
+    assert_eq!(s.command_timeout_ms, 5000);
+    assert_eq!(s.max_output_length, 4000);
+    assert_eq!(s.provider.kind, ProviderKind::Openai);
+    assert_eq!(s.provider.model, "gpt");
+    assert_eq!(s.provider.base_url, "");
+    let fields: Vec<&str> = loaded.problems.iter().map(|p| p.field.as_str()).collect();
+    assert!(fields.contains(&"maxIterations"), "{fields:?}");
+    assert!(fields.contains(&"provider.baseUrl"), "{fields:?}");
+    assert!(fields.contains(&"colour"), "{fields:?}");
+    assert!(fields.contains(&"maxOutputLength"), "{fields:?}");
+    assert_eq!(loaded.problems.len(), 4, "{:?}", loaded.problems);
+}
+
+#[test]
+fn malformed_json_gives_defaults_and_a_located_problem() {
+    let loaded = from_json_text("{\n  \"maxIterations\": 5,\n  oops\n}");
+    assert_eq!(loaded.settings, Settings::default());
+    assert_eq!(loaded.problems.len(), 1);
+    assert!(
+        loaded.problems[0].message.contains("line 3"),
+        "{:?}",
+        loaded.problems
+    );
+}
+
+#[test]
+fn unknown_enum_value_is_rejected_by_name() {
+    let loaded = from_json_text(r#"{"soul": "pirate", "hotkey": {"mode": "toggle"}}"#);
+    assert_eq!(loaded.settings.soul, Soul::AutomationAgent);
+    assert_eq!(loaded.settings.hotkey.mode, HotkeyMode::Toggle);
+    assert_eq!(loaded.problems.len(), 1);
+    assert_eq!(loaded.problems[0].field, "soul");
+    assert!(loaded.problems[0].message.contains("pirate"));
+}
+
+#[test]
+fn missing_file_is_created_and_existing_file_never_rewritten() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("settings.json");
+    let first = load_or_create(&path).expect("load");
+    assert!(first.created);
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+    assert_eq!(written["maxIterations"], 50);
+    assert_eq!(written["commandTimeoutMs"], 30000);
+    assert_eq!(written["maxOutputLength"], 4000);
+
+    let broken = "{ \"maxIterations\": 7, broken";
+    std::fs::write(&path, broken).expect("write");
+    let second = load_or_create(&path).expect("load");
+    assert!(!second.created);
+    assert_eq!(second.problems.len(), 1);
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), broken);
+}
+
+#[test]
+fn environment_overrides_the_provider_and_bad_values_are_reported() {
+    let mut loaded = from_json_text(r#"{"provider": {"kind": "ollama", "model": "m"}}"#);
+    let env = |name: &str| match name {
+        "ZETA_LLM_PROVIDER" => Some("openai".to_string()),
+        "ZETA_LLM_BASE_URL" => Some("http://127.0.0.1:9/v1".to_string()),
+        "ZETA_LLM_PROTOCOL" => Some("smoke-signals".to_string()),
+        _ => None,
+    };
+    apply_env_overrides(&mut loaded.settings, env, &mut loaded.problems);
+    let p = &loaded.settings.provider;
+    assert_eq!(p.kind, ProviderKind::Openai);
+    assert_eq!(p.base_url, "http://127.0.0.1:9/v1");
+    assert_eq!(p.model, "m");
+    assert_eq!(p.protocol, Protocol::Auto);
+    assert_eq!(loaded.problems.len(), 1);
+    assert_eq!(loaded.problems[0].field, "ZETA_LLM_PROTOCOL");
+}
+
+#[test]
+fn per_tool_permissions_are_a_map() {
+    let loaded = from_json_text(
+        r#"{"permissions": {"mode": "auto", "tools": {"shell": "ask", "write_file": "deny"}}}"#,
+    );
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+    assert_eq!(loaded.settings.permissions.tools.len(), 2);
+    let loaded = from_json_text(r#"{"permissions": {"tools": {"shell": "sometimes"}}}"#);
+    assert_eq!(loaded.problems[0].field, "permissions.tools");
+    assert!(loaded.settings.permissions.tools.is_empty());
+}
+
+#[test]
+fn rate_limits_and_soul_permissions_load() {
+    let loaded = from_json_text(
+        r#"{"permissions": {"rateLimits": {"shell": {"perTask": 3}},
+            "defaultRateLimit": {"perTask": 5},
+            "souls": {"safe_assistant": {"shell": "deny"}}}}"#,
+    );
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+    let p = &loaded.settings.permissions;
+    assert_eq!(p.rate_limits["shell"].per_task, Some(3));
+    assert_eq!(p.default_rate_limit.per_task, 5);
+    assert_eq!(p.default_rate_limit.per_session, 1000);
+    assert_eq!(
+        p.souls[&Soul::SafeAssistant]["shell"],
+        crate::policy::ToolPermission::Deny
+    );
+    let loaded = from_json_text(
+        r#"{"permissions": {"defaultRateLimit": {"perTask": 0}, "souls": {"pirate": {}}}}"#,
+    );
+    let fields: Vec<_> = loaded.problems.iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        ["permissions.souls", "permissions.defaultRateLimit"]
+    );
+}
+
+#[test]
+fn a_save_round_trips_and_validation_names_every_bad_field() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("settings.json");
+    let mut s = Settings::default();
+    s.provider.base_url = "http://127.0.0.1:11434".into();
+    s.max_iterations = 12;
+    save(&s, &path).expect("save");
+    let back = load_or_create(&path).expect("load");
+    assert_eq!(back.settings.max_iterations, 12);
+    assert_eq!(back.settings.provider.base_url, "http://127.0.0.1:11434");
+    let bad = validate_json_text(r#"{"provider": {"baseUrl": "ftp://x"}, "maxIterations": 0}"#)
+        .expect_err("invalid");
+    let fields: Vec<_> = bad.iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(fields, ["maxIterations", "provider.baseUrl"]);
+}
+
+#[test]
+fn soul_caps_iterations() {
+    let loaded = from_json_text(r#"{"soul": "safe_assistant", "maxIterations": 40}"#);
+    assert_eq!(loaded.settings.effective_max_iterations(), 10);
+    let loaded = from_json_text(r#"{"maxIterations": 7}"#);
+    assert_eq!(loaded.settings.effective_max_iterations(), 7);
+}
+
+/// A value that cannot be written as JSON (here, a map with non-string keys) is an error
+/// and leaves the file as it was; it used to replace the user's file with `{}`.
+#[test]
+fn a_save_that_cannot_be_written_leaves_the_file_alone() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, "{\"maxIterations\": 7}\n").expect("write");
+    let unwritable: std::collections::BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into();
+    let error = write_json(&path, &unwritable).expect_err("refused");
+    assert!(error.to_string().contains("unchanged"), "{error}");
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert_eq!(text, "{\"maxIterations\": 7}\n");
+}

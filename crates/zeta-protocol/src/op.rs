@@ -1,0 +1,94 @@
+//! What goes into the core: `Op`, and the user's answers it carries (`ApprovalScope`,
+//! `StepChoice`).
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// A request to the core.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+#[ts(export)]
+pub enum Op {
+    /// Append a task to the queue.
+    EnqueueTask {
+        sender: String,
+        message: String,
+    },
+    /// Cancel a pending task, or stop the running one.
+    CancelTask {
+        #[ts(type = "number")]
+        id: i64,
+    },
+    /// A message from the user: injected into the running task at its next iteration,
+    /// or enqueued as a new task when none runs.
+    UserMessage {
+        sender: String,
+        text: String,
+    },
+    /// Let the running task's call or plan `call_id` run. `steps` holds the user's
+    /// changes: a step (index 0 for a single call) skipped or run with edited parameters.
+    Approve {
+        call_id: String,
+        #[serde(default)]
+        steps: Vec<StepChoice>,
+        /// How far the yes reaches: this call, the rest of the task, or always (a single
+        /// call's `allowance` only; anything else is taken as once).
+        #[serde(default)]
+        scope: ApprovalScope,
+    },
+    /// The user is editing call or plan `call_id`: its time limit stops until they answer.
+    HoldApproval {
+        call_id: String,
+    },
+    /// Refuse the running task's call `call_id`; the model is told, with the reason.
+    Deny {
+        call_id: String,
+        reason: Option<String>,
+    },
+    /// "New chat": later tasks join a new conversation and do not get the earlier
+    /// conversation's last answer as context. A task already running finishes where it is.
+    NewConversation,
+    /// Stop taking new tasks (the running one finishes).
+    PauseQueue,
+    ResumeQueue,
+    /// Cancel the running task (recorded as cancelled) and stop the worker.
+    Shutdown,
+    /// Zeta is being stopped (SIGTERM, a logout): cut the running task's current call
+    /// short (its process group is killed), put the task back as interrupted, to resume on
+    /// the next start, and stop the worker.
+    Interrupt,
+}
+
+/// How far a yes to one call reaches.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub enum ApprovalScope {
+    /// This call only.
+    #[default]
+    Once,
+    /// Calls with the same allowance for the rest of this task.
+    Task,
+    /// Calls with the same allowance from now on (kept in settings.json under
+    /// `permissions.alwaysAllow`, where the settings window lists and removes them).
+    Always,
+}
+
+/// The user's change to one step when approving a plan (or a single call, index 0).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct StepChoice {
+    pub index: u32,
+    /// Do not run this step.
+    #[serde(default)]
+    pub skip: bool,
+    /// Run the step with these parameters instead of the proposed ones.
+    #[serde(default)]
+    #[ts(type = "unknown")]
+    pub params: Option<serde_json::Value>,
+}

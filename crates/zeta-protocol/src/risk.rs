@@ -1,0 +1,17 @@
+//! How much harm a call could do, as the approval question and the plan dialog label it.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// How much harm a call could do, as the confirmation dialog labels it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum Risk {
+    /// Reads only, or opens something the user can close.
+    Low,
+    /// Changes something that can be put back (a new file, a click, typed text).
+    Medium,
+    /// May destroy or overwrite data, or change the system.
+    High,
+}
