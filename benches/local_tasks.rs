@@ -6,6 +6,9 @@
 //! `cargo bench --profile dev --bench local_tasks` (needs `scripts/local-model.sh` first;
 //! about 20 minutes on 2 cores). `ZETA_BENCH_TASKS=1,3` runs some tasks only.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "../tests/local_model/support.rs"]
 mod support;
 

@@ -49,6 +49,13 @@ if [[ "$node_ok" != yes ]]; then
   exit 1
 fi
 
+# The suite checks formatting and lints first.
+if $for_tests && ! { cargo fmt --version && cargo clippy --version; } >/dev/null 2>&1; then
+  command -v rustup >/dev/null || { echo "setup: cargo fmt and cargo clippy are missing: install rustfmt and clippy" >&2; exit 1; }
+  say "installing rustfmt and clippy"
+  rustup component add rustfmt clippy
+fi
+
 if $for_tests && ! command -v tauri-driver >/dev/null; then
   say "installing tauri-driver (major 2) with cargo"
   cargo install tauri-driver --version "^2" --locked

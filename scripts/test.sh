@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Installs what is missing, then runs the whole test suite: the UI's unit tests and type
-# check, and `cargo test` for the workspace (end-to-end tests included) on a private
+# Installs what is missing, then runs the whole test suite: formatting and lints (no
+# unwrap or expect outside tests), the UI's unit tests and type check, and `cargo test` for the workspace (end-to-end tests included) on a private
 # Xvfb display with a DBus session and an XEmbed tray. Everything it starts it ends by PID.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
 
 say() { printf '\033[1m[test]\033[0m %s\n' "$*"; }
+
+say "formatting and lints (cargo fmt --check, cargo clippy -D warnings)"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 say "UI unit tests and type check"
 (cd ui && npx vitest run && npx svelte-check --tsconfig ./tsconfig.json --threshold error)

@@ -302,26 +302,6 @@ fn host_port(url: &str) -> Option<(String, u16)> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::host_port;
-
-    #[test]
-    fn host_and_port_come_from_the_url() {
-        assert_eq!(
-            host_port("http://127.0.0.1:8080/v1"),
-            Some(("127.0.0.1".into(), 8080))
-        );
-        assert_eq!(
-            host_port("https://api.openai.com/v1"),
-            Some(("api.openai.com".into(), 443))
-        );
-        assert_eq!(host_port("http://[::1]:11434"), Some(("::1".into(), 11434)));
-        assert_eq!(host_port("ftp://x"), None);
-        assert_eq!(host_port("http://:99999"), None);
-    }
-}
-
 /// The `local` provider: its model file, the server program, and the server a running
 /// Zeta started (from `$ZETA_HOME/local-server.json`).
 fn local_check(home: &ZetaHome, p: &zeta_core::settings::ProviderSettings) -> Check {
@@ -369,4 +349,24 @@ fn local_check(home: &ZetaHome, p: &zeta_core::settings::ProviderSettings) -> Ch
         ),
         None,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_port;
+
+    #[test]
+    fn host_and_port_come_from_the_url() {
+        assert_eq!(
+            host_port("http://127.0.0.1:8080/v1"),
+            Some(("127.0.0.1".into(), 8080))
+        );
+        assert_eq!(
+            host_port("https://api.openai.com/v1"),
+            Some(("api.openai.com".into(), 443))
+        );
+        assert_eq!(host_port("http://[::1]:11434"), Some(("::1".into(), 11434)));
+        assert_eq!(host_port("ftp://x"), None);
+        assert_eq!(host_port("http://:99999"), None);
+    }
 }

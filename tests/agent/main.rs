@@ -2,6 +2,9 @@
 //! provider client over HTTP to a scripted server on 127.0.0.1, and real shell commands in
 //! temporary folders. Every scenario also checks the request log for orphaned tool results.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod cli;
 mod confine;
 mod consent;

@@ -1,6 +1,12 @@
 //! End-to-end tests of the real app binary under X (Xvfb from `scripts/test.sh`), driven
 //! through tauri-driver + WebKitWebDriver for the webview and xdotool for the tray.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+// One test at a time holds the screen (a std mutex, held through the test's awaits on
+// purpose: the tests share one display and pointer).
+#![allow(clippy::await_holding_lock)]
+
 mod consent;
 mod first_hour;
 mod harness;

@@ -8,6 +8,9 @@
 //! `scripts/test.sh` when they are present), where it fails.
 //! One command: `cargo test -p zeta --test local_model -- --nocapture`.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::path::Path;

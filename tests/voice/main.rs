@@ -11,6 +11,9 @@
 //! Without the cached files or espeak-ng the tests say so and pass, unless
 //! `ZETA_WHISPER_REQUIRED=1` (set by `scripts/test.sh` once it fetched the models).
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod hotkey;
 mod support;
 

@@ -5,6 +5,9 @@
 //!
 //! `cargo bench -p zeta-core --bench token_count`
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::Instant;
 
 fn main() {

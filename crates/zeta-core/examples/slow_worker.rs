@@ -2,6 +2,9 @@
 //! takes `SLOW_WORKER_MS` milliseconds per task and replies `reply to <message>`. It prints
 //! one line per event so the test can tell when a task is under way.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::Duration;
 
 use zeta_core::{spawn_worker, Agent, AgentOutcome, Event, TaskContext, WorkerOptions, ZetaHome};

@@ -198,7 +198,7 @@ impl Scheduler {
     pub fn fire_due(&self, now: i64) -> Result<Vec<Task>, CoreError> {
         // Called on every worker tick: a plain read first, so the write lock is taken
         // only when a job is due.
-        if !self.next_due()?.is_some_and(|due| due <= now) {
+        if self.next_due()?.is_none_or(|due| due > now) {
             return Ok(Vec::new());
         }
         let ids = self.db.with(|c| {

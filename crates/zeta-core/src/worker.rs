@@ -62,20 +62,21 @@ impl Core {
     }
 }
 
+/// What `spawn_worker` returns: the handle to send Ops, the first event receiver, and
+/// the worker's join handle.
+pub type Spawned = (
+    Core,
+    broadcast::Receiver<Event>,
+    JoinHandle<Result<(), CoreError>>,
+);
+
 /// Starts the worker on the current tokio runtime. The returned receiver sees every
 /// event from the first one on.
 pub fn spawn_worker<A: Agent>(
     home: ZetaHome,
     agent: A,
     options: WorkerOptions,
-) -> Result<
-    (
-        Core,
-        broadcast::Receiver<Event>,
-        JoinHandle<Result<(), CoreError>>,
-    ),
-    CoreError,
-> {
+) -> Result<Spawned, CoreError> {
     let queue = TaskQueue::open(&home.database_file())?;
     let audit = AuditLog::open(&home.database_file())?;
     let scheduler = crate::scheduler::Scheduler::open(&home.database_file())?;
@@ -295,7 +296,7 @@ impl<A: Agent> Worker<A> {
                 let hold = ApprovalMessage::Hold {
                     call_id: call_id.clone(),
                 };
-                self.to_waiting_task(&call_id, hold);
+                self.hand_to_waiting_task(&call_id, hold);
             }
             Op::Deny { call_id, reason } => self.answer(
                 call_id,
@@ -336,11 +337,11 @@ impl<A: Agent> Worker<A> {
             steps,
             scope,
         });
-        self.to_waiting_task(&call_id, answer);
+        self.hand_to_waiting_task(&call_id, answer);
     }
 
     /// Hands `message` about request `call_id` to the running task; says so when none runs.
-    fn to_waiting_task(&mut self, call_id: &str, message: ApprovalMessage) {
+    fn hand_to_waiting_task(&mut self, call_id: &str, message: ApprovalMessage) {
         let sent = self
             .running
             .as_ref()

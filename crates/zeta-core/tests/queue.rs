@@ -1,6 +1,9 @@
 //! Queue semantics through the real worker and a real SQLite file: concurrent producers,
 //! FIFO processing, context chaining, and recovery after a worker is SIGKILLed mid-task.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

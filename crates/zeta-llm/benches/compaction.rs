@@ -8,6 +8,9 @@
 //! and bytes sent with and without compaction, the reduction, and whether the final answer
 //! is the same.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use serde_json::json;
 use zeta_core::{spawn_worker, AgentLoop, Event, Op, TaskStatus, WorkerOptions, ZetaHome};
 use zeta_llm::SettingsModels;

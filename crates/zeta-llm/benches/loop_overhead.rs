@@ -8,6 +8,9 @@
 //!   B. the scripted server over HTTP, OpenAI format, streamed, and a no-op tool;
 //!   C. B with the real `shell` tool running `true` (adds a bash spawn per step).
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

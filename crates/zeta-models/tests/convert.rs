@@ -7,6 +7,9 @@
 //! whisper.cpp's own ggml-base.bin (147,951,465 bytes).
 //! Without the cached files it says so and passes, unless `ZETA_WHISPER_REQUIRED=1`.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::PathBuf;
 
 use zeta_models::{ModelKind, ModelStore};

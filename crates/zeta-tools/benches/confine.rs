@@ -6,6 +6,9 @@
 //! Run: `cargo bench -p zeta-tools --bench confine`. Prints median, min and max of 60
 //! calls each.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;

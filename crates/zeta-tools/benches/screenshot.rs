@@ -5,6 +5,9 @@
 //! --bench screenshot`). It fills the screen with a busy, photo-like image first (ImageMagick
 //! plasma), so JPEG sizes and times are not those of a black screen.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::process::{Child, Command};
 use std::time::Duration;
 

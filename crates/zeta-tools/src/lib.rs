@@ -3,7 +3,7 @@
 //! - [`shell`]: `bash -c` in its own process group, with timeout, kill and capped output.
 //! - [`run_code`]: a Python, bash or Node program run from a temporary folder.
 //! - [`files`]: read_file, write_file, list_directory, search_files.
-//! - [`http`]: http_request.
+//! - [`http`]: the `http_request` tool.
 //! - [`open`]: open_url, open_app (no shell strings).
 //! - [`screen`]: screenshot (capture, downscale, encode, coordinate mapping).
 //! - [`input`]: mouse and keyboard.

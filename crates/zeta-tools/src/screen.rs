@@ -110,14 +110,15 @@ fn capture(target: Target) -> Result<Captured, String> {
             m.height().map_err(err)?,
         ))
     };
-    let grab = |m: &xcap::Monitor| -> Result<(image::RgbaImage, (i32, i32, u32, u32)), String> {
+    type Geometry = (i32, i32, u32, u32);
+    let grab = |m: &xcap::Monitor| -> Result<(image::RgbaImage, Geometry), String> {
         let g = geometry(m)?;
         let img = m
             .capture_image()
             .map_err(|e| format!("capture failed: {e}"))?;
         Ok((img, g))
     };
-    let single = |img: image::RgbaImage, (x, y, w, _h): (i32, i32, u32, u32)| Captured {
+    let single = |img: image::RgbaImage, (x, y, w, _h): Geometry| Captured {
         density: img.width() as f64 / w.max(1) as f64,
         width: img.width(),
         height: img.height(),

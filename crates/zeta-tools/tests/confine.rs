@@ -6,6 +6,9 @@
 //! The test home lies under the target folder, outside the temporary folders (which are
 //! writable whole).
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use zeta_test_support::Needs;

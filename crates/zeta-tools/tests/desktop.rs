@@ -3,6 +3,12 @@
 //! pointer read back with xdotool, a click seen by a real window (xev), text typed into a
 //! real xterm and read back from the file it wrote.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+// One test at a time holds the screen (a std mutex, held through the test's awaits on
+// purpose: the tests share one display and pointer).
+#![allow(clippy::await_holding_lock)]
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

@@ -1,6 +1,9 @@
 //! The shell tool against real bash: exit codes, process-group kill on timeout and on
 //! cancel (no orphans), head-and-tail truncation, binary output, bad arguments.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

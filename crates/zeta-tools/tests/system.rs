@@ -1,6 +1,9 @@
 //! File, code, HTTP and URL tools on real files, real interpreters and a real HTTP server
 //! on 127.0.0.1, including the clear errors bad arguments get.
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

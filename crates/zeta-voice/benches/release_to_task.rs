@@ -11,6 +11,9 @@
 //! `cargo bench -p zeta-voice --bench release_to_task` (needs `scripts/whisper-model.sh`,
 //! espeak-ng and sox). `ZETA_BENCH_RUNS=N` sets the runs (default 7).
 
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::mpsc;

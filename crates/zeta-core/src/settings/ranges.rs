@@ -133,7 +133,7 @@ pub(super) fn reset_out_of_range(s: &mut Settings, problems: &mut Vec<SettingsPr
         })
     };
     let url = s.provider.base_url.trim();
-    if !url.is_empty() && !(url.starts_with("http://") || url.starts_with("https://")) {
+    if !url.is_empty() && !url.starts_with("http://") && !url.starts_with("https://") {
         bad(
             "provider.baseUrl",
             format!("{url:?} must start with http:// or https://; using none"),

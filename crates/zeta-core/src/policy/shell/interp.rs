@@ -57,11 +57,11 @@ pub fn run(walker: &mut Walker, program: &str, args: &[Word], stdin: Stdin) {
         )
     });
     if let Some(i) = code_flag {
-        match args.get(i + 1) {
-            Some(code) => match code.values.as_deref() {
+        if let Some(code) = args.get(i + 1) {
+            match code.values.as_deref() {
                 Some(codes) => {
-                    for c in codes.to_vec() {
-                        judge_code(walker, &c);
+                    for c in codes {
+                        judge_code(walker, c);
                     }
                 }
                 None if code.fetched => walker.find(block(
@@ -71,8 +71,7 @@ pub fn run(walker: &mut Walker, program: &str, args: &[Word], stdin: Stdin) {
                 None => walker.ask(format!(
                     "{program} runs code that is only known when it runs"
                 )),
-            },
-            None => {}
+            }
         }
         return;
     }

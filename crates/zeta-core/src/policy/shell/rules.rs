@@ -511,7 +511,7 @@ fn judge_program(walker: &mut Walker, path: &str, args: &[Word], stdin: Stdin) -
             ));
         }
     }
-    if walker.functions.iter().any(|f| *f == program) && walker.piped_or_background {
+    if walker.functions.contains(&program.to_string()) && walker.piped_or_background {
         walker.find(block(
             "fork bomb",
             format!("the function {program} starts copies of itself"),
@@ -997,8 +997,8 @@ fn run_script(walker: &mut Walker, script: Option<&Word>, positional: &[Word]) {
     let Some(script) = script else { return };
     match script.values.as_deref() {
         Some(values) => {
-            for v in values.to_vec() {
-                walker.nested(&v, positional);
+            for v in values {
+                walker.nested(v, positional);
             }
         }
         None if script.fetched => walker.find(block(
