@@ -1,26 +1,52 @@
-//! The agent that runs tasks: the core loop, with each task's model built from that task's
-//! settings (zeta-llm), the tools, memory and environment snapshot from zeta-tools.
-//! Commands run in the user's home folder. A `local` provider is served by Zeta's own
-//! llama.cpp server (zeta-llm's `LocalServer`).
+//! The composition root: the agent that runs tasks, built in dependency order from the
+//! lower layers. The stores in the home's database (memory, scheduled jobs), zeta-tools'
+//! tools with the memory and scheduling tools on those stores, each task's model built
+//! from that task's settings (zeta-llm; a `local` provider is served by Zeta's own
+//! llama.cpp server), and the environment snapshot and write confinement. The app, the
+//! CLI and the tests all run this one agent.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use zeta_core::{AgentLoop, CoreError, ZetaHome};
+use zeta_core::store::memory::MemoryStore;
+use zeta_core::store::scheduler::Scheduler;
+use zeta_core::{AgentLoop, Confinement, CoreError, ZetaHome};
 use zeta_llm::{LocalServer, SecretStore, SettingsModels};
+use zeta_tools::{confine, environment, memory, schedule};
 
 pub type ConfiguredAgent = AgentLoop<SettingsModels>;
 
-/// The agent; `local` runs the model server when the provider is `local` (the caller
-/// stops it when it exits).
+/// Where commands run: the user's home folder, else Zeta's.
+pub fn user_workdir(home: &ZetaHome) -> PathBuf {
+    std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir())
+        .unwrap_or_else(|| home.root().to_path_buf())
+}
+
+/// The agent for `home`, running commands in `workdir`; `local` runs the model server
+/// when the provider is `local` (the caller stops it when it exits).
 pub fn configured_agent(
     home: &ZetaHome,
     local: Arc<LocalServer>,
+    workdir: PathBuf,
 ) -> Result<ConfiguredAgent, CoreError> {
-    let workdir = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_dir())
-        .unwrap_or_else(|| home.root().to_path_buf());
+    let db = home.database_file();
+    let memory = MemoryStore::open(&db)?;
+    let scheduler = Scheduler::open(&db)?;
+    let mut tools = zeta_tools::registry();
+    tools.register(Arc::new(memory::MemorySave(memory.clone())));
+    tools.register(Arc::new(memory::MemorySearch(memory.clone())));
+    tools.register(Arc::new(schedule::ScheduleTask(scheduler.clone())));
+    tools.register(Arc::new(schedule::ListScheduled(scheduler)));
     let models = SettingsModels::new(SecretStore::for_home(home.root())).with_local_server(local);
-    zeta_tools::configure(models, home, workdir)
+    let snapshot_dir = workdir.clone();
+    Ok(AgentLoop::new(models, tools, home.souls_dir(), workdir)
+        .with_memory(memory)
+        .with_outputs_dir(home.outputs_dir())
+        .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir)))
+        .with_confinement(Confinement {
+            zeta_home: home.root().to_path_buf(),
+            enforced: confine::support() == confine::Support::Available,
+        }))
 }

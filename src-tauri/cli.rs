@@ -10,9 +10,9 @@ use zeta_core::{
     spawn_worker, CoreError, Event, Op, Task, TaskQueue, TaskStatus, WorkerOptions, ZetaHome,
 };
 
-use crate::agent::configured_agent;
 use crate::signals::{self, Stop};
 use crate::terminal_approval::{answer_call, answer_plan, Approve, CallAsked};
+use zeta_app::agent::{configured_agent, user_workdir};
 
 #[derive(Debug, Parser)]
 #[command(name = "zeta", version, about = "Zeta, a desktop computer-use agent")]
@@ -136,7 +136,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             runtime()?.block_on(run_one(home, message, json, Approve::or_default(approve)))
         }
         Command::Audit { json, limit } => {
-            let entries = zeta_core::audit::AuditLog::open(&home.database_file())?.recent(limit)?;
+            let entries =
+                zeta_core::store::audit::AuditLog::open(&home.database_file())?.recent(limit)?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&entries)?);
             } else if entries.is_empty() {
@@ -206,7 +207,7 @@ async fn process_queue(
     };
     let local = zeta_llm::LocalServer::new(home.root());
     let watcher = tokio::spawn(report_local_server(local.subscribe()));
-    let agent = configured_agent(home, std::sync::Arc::clone(&local))?;
+    let agent = configured_agent(home, std::sync::Arc::clone(&local), user_workdir(home))?;
     let (core, mut events, handle) = spawn_worker(home.clone(), agent, options)?;
     // The printer answers approvals through `ops`. The event stream ends when the worker
     // does, because the worker's is then the last event sender left.

@@ -1,6 +1,5 @@
 //! Zeta's one binary: `zeta` opens the desktop app; `zeta <command>` is the CLI.
 
-mod agent;
 mod app;
 mod cli;
 mod desktop;

@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
-use zeta_core::memory::MemoryStore;
-use zeta_core::scheduler::{describe, Scheduler, When};
+use zeta_core::store::memory::MemoryStore;
+use zeta_core::store::scheduler::{describe, Scheduler, When};
 use zeta_core::ZetaHome;
 
 #[derive(Debug, clap::Subcommand)]

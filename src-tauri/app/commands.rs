@@ -11,9 +11,9 @@ use super::queue_manager::{Conversations, QueueManager};
 use super::settings_manager::{SettingsManager, SettingsView};
 use super::setup_manager::SetupManager;
 use super::voice_manager::{HotkeyStatus, VoiceManager};
-use zeta_core::audit::AuditEntry;
-use zeta_core::metrics::TaskMetrics;
 use zeta_core::settings::ProviderSettings;
+use zeta_core::store::audit::AuditEntry;
+use zeta_core::store::metrics::TaskMetrics;
 use zeta_core::SettingsProblem;
 use zeta_llm::detect::LocalEndpoint;
 

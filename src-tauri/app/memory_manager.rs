@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 use ts_rs::TS;
-use zeta_core::memory::{Fact, MemoryStore};
-use zeta_core::scheduler::{Job, Scheduler};
+use zeta_core::store::memory::{Fact, MemoryStore};
+use zeta_core::store::scheduler::{Job, Scheduler};
 use zeta_core::{CoreError, ZetaHome};
 
 #[derive(Debug, Clone, Serialize, TS)]

@@ -20,11 +20,11 @@ use tauri::{AppHandle, Manager, RunEvent, WindowEvent};
 use zeta_core::{spawn_worker, CoreError, Op, WorkerOptions, ZetaHome};
 use zeta_llm::LocalServer;
 
-use crate::agent::configured_agent;
 use crate::desktop;
 use queue_manager::QueueManager;
 use tray::TrayManager;
 use voice_manager::VoiceManager;
+use zeta_app::agent::{configured_agent, user_workdir};
 
 /// The label of the chat window in tauri.conf.json.
 const CHAT_WINDOW: &str = "chat";
@@ -101,7 +101,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
         ])
         .setup(move |app| {
             let local = LocalServer::new(home.root());
-            let agent = configured_agent(&home, Arc::clone(&local))?;
+            let agent = configured_agent(&home, Arc::clone(&local), user_workdir(&home))?;
             let (core, events, handle) = tauri::async_runtime::block_on(async {
                 spawn_worker(home.clone(), agent, WorkerOptions::default())
             })?;

@@ -14,7 +14,7 @@ pub struct QueueManager {
     /// `ApprovalRequested` and `PlanProposed` events not answered yet, oldest first.
     pending: Mutex<Vec<Event>>,
     /// Reads the audit log and metrics for the queue panel.
-    audit: zeta_core::audit::AuditLog,
+    audit: zeta_core::store::audit::AuditLog,
 }
 
 impl QueueManager {
@@ -25,7 +25,7 @@ impl QueueManager {
             reader: Mutex::new(reader),
             worker_state: Mutex::new(None),
             pending: Mutex::new(Vec::new()),
-            audit: zeta_core::audit::AuditLog::open(&home.database_file())?,
+            audit: zeta_core::store::audit::AuditLog::open(&home.database_file())?,
         })
     }
 
@@ -77,11 +77,14 @@ impl QueueManager {
     }
 
     /// The tool calls of task `id`, from the audit log.
-    pub fn activity(&self, id: i64) -> Result<Vec<zeta_core::audit::AuditEntry>, CoreError> {
+    pub fn activity(&self, id: i64) -> Result<Vec<zeta_core::store::audit::AuditEntry>, CoreError> {
         self.audit.for_task(id)
     }
 
-    pub fn metrics(&self, limit: u32) -> Result<Vec<zeta_core::metrics::TaskMetrics>, CoreError> {
+    pub fn metrics(
+        &self,
+        limit: u32,
+    ) -> Result<Vec<zeta_core::store::metrics::TaskMetrics>, CoreError> {
         self.audit.recent_metrics(limit)
     }
 

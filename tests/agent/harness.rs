@@ -8,7 +8,6 @@ pub use zeta_test_support::procs::live_group_members;
 
 use serde_json::{json, Value};
 use zeta_core::{spawn_worker, Core, Event, WorkerOptions, ZetaHome};
-use zeta_llm::SettingsModels;
 use zeta_scripted_llm::{Recorded, ScriptedServer, Step, Wire};
 
 pub const WIRES: [Wire; 3] = [Wire::OpenAi, Wire::Anthropic, Wire::Ollama];
@@ -134,9 +133,10 @@ impl Setup {
         tokio::task::JoinHandle<Result<(), zeta_core::CoreError>>,
     ) {
         let home = ZetaHome::at(self.home.path()).expect("home");
-        let models = SettingsModels::new(zeta_llm::SecretStore::for_home(self.home.path()));
-        let agent = zeta_tools::configure(models, &home, self.home.path().to_path_buf())
-            .expect("configure the agent");
+        let local = zeta_llm::LocalServer::new(self.home.path());
+        let workdir = self.home.path().to_path_buf();
+        let agent =
+            zeta_app::agent::configured_agent(&home, local, workdir).expect("configure the agent");
         spawn_worker(home, agent, WorkerOptions::default()).expect("spawn worker")
     }
 }

@@ -5,8 +5,8 @@ use std::future::Future;
 
 use tokio::sync::{broadcast, mpsc, watch};
 
-use crate::queue::Task;
 use crate::settings::Settings;
+use crate::store::queue::Task;
 use zeta_protocol::Event;
 
 /// How a task ended, as the agent reports it.
@@ -83,7 +83,7 @@ pub struct TaskContext {
     /// Answers to approval requests.
     pub approvals: mpsc::UnboundedReceiver<ApprovalMessage>,
     /// Where each tool call and its decision is recorded.
-    pub audit: Option<crate::audit::AuditLog>,
+    pub audit: Option<crate::store::audit::AuditLog>,
     /// The settings file, where "Always allow" is saved (`None`: nowhere).
     pub settings_file: Option<std::path::PathBuf>,
 }

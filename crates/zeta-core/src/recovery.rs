@@ -12,7 +12,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 
-use crate::queue::now_ms;
+use crate::store::queue::now_ms;
 
 /// Starts per task at most: the first run and two resumptions.
 pub const MAX_ATTEMPTS: u32 = 3;
@@ -153,8 +153,8 @@ fn describe(call: Option<&(String, String)>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::{AuditLog, CallState};
-    use crate::queue::{TaskQueue, TaskStatus};
+    use crate::store::audit::{AuditLog, CallState};
+    use crate::store::queue::{TaskQueue, TaskStatus};
 
     fn setup() -> (tempfile::TempDir, TaskQueue, AuditLog) {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -195,8 +195,8 @@ mod tests {
                 "c1",
                 "shell",
                 &args,
-                crate::audit::CallDecision::Allowed,
-                crate::audit::Decider::Policy,
+                crate::store::audit::CallDecision::Allowed,
+                crate::store::audit::Decider::Policy,
             )
             .expect("begin");
         assert_eq!(audit.for_task(t.id).expect("read")[0].state, "running");
@@ -245,8 +245,8 @@ mod tests {
                 "c1",
                 "shell",
                 &serde_json::json!({"command": "sleep 9"}),
-                crate::audit::CallDecision::Allowed,
-                crate::audit::Decider::Policy,
+                crate::store::audit::CallDecision::Allowed,
+                crate::store::audit::Decider::Policy,
             )
             .expect("begin");
         audit

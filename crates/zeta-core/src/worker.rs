@@ -15,10 +15,10 @@ use tokio::task::JoinHandle;
 use crate::agent::{
     Agent, AgentOutcome, ApprovalAnswer, ApprovalMessage, CancelToken, TaskContext,
 };
-use crate::audit::AuditLog;
 use crate::error::CoreError;
 use crate::lock::WorkerLock;
-use crate::queue::{Task, TaskQueue};
+use crate::store::audit::AuditLog;
+use crate::store::queue::{Task, TaskQueue};
 use zeta_protocol::home::ZetaHome;
 use zeta_protocol::{Event, Op, WorkerState};
 
@@ -79,7 +79,7 @@ pub fn spawn_worker<A: Agent>(
 ) -> Result<Spawned, CoreError> {
     let queue = TaskQueue::open(&home.database_file())?;
     let audit = AuditLog::open(&home.database_file())?;
-    let scheduler = crate::scheduler::Scheduler::open(&home.database_file())?;
+    let scheduler = crate::store::scheduler::Scheduler::open(&home.database_file())?;
     let (ops_tx, ops_rx) = mpsc::unbounded_channel();
     let (events, first_rx) = broadcast::channel(4096);
     let worker = Worker {
@@ -142,7 +142,7 @@ struct Worker<A> {
     options: WorkerOptions,
     queue: TaskQueue,
     audit: AuditLog,
-    scheduler: crate::scheduler::Scheduler,
+    scheduler: crate::store::scheduler::Scheduler,
     events: broadcast::Sender<Event>,
     lock: Option<WorkerLock>,
     paused: bool,
@@ -191,7 +191,7 @@ impl<A: Agent> Worker<A> {
                 joined = join_running(&mut self.running) => self.finish(joined),
                 _ = tick.tick() => {
                     if self.lock.is_some() && self.stopping.is_none() {
-                        let fired = self.scheduler.fire_due(crate::queue::now_ms());
+                        let fired = self.scheduler.fire_due(crate::store::queue::now_ms());
                         for task in self.tolerate(fired)?.unwrap_or_default() {
                             tracing::info!(task = task.id, "a scheduled job is due");
                             self.emit(Event::TaskQueued { task });

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use zeta_core::model::ToolSpec;
+
+use crate::args::parse;
 use zeta_core::tool::{Risk, Tool, ToolContext, ToolFuture, ToolOutput};
 
 /// Largest file `read_file` opens, and largest file `search_files` looks inside.
@@ -28,11 +30,6 @@ pub fn resolve(path: &str, workdir: &Path) -> PathBuf {
     } else {
         workdir.join(expanded)
     }
-}
-
-fn parse<T: for<'de> Deserialize<'de>>(tool: &str, arguments: Value) -> Result<T, ToolOutput> {
-    serde_json::from_value(arguments)
-        .map_err(|e| ToolOutput::error(format!("{tool}: bad arguments: {e}")))
 }
 
 fn spec(name: &str, description: &str, parameters: Value) -> ToolSpec {

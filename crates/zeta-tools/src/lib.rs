@@ -7,10 +7,13 @@
 //! - [`open`]: open_url, open_app (no shell strings).
 //! - [`screen`]: screenshot (capture, downscale, encode, coordinate mapping).
 //! - [`input`]: mouse and keyboard.
+//! - [`memory`]: memory_save, memory_search.
+//! - [`schedule`]: schedule_task, list_scheduled.
 //! - [`capture`]: capped output capture (head and tail kept, binary detected).
 //! - [`confine`]: Landlock confinement of the processes `shell` and `run_code` start.
 //! - [`environment`]: the snapshot of the computer that opens each task's prompt.
 
+mod args;
 pub mod capture;
 pub mod confine;
 mod describe;
@@ -18,8 +21,10 @@ pub mod environment;
 pub mod files;
 pub mod http;
 pub mod input;
+pub mod memory;
 pub mod open;
 pub mod run_code;
+pub mod schedule;
 pub mod screen;
 pub mod shell;
 
@@ -46,35 +51,4 @@ pub fn registry() -> ToolRegistry {
     tools.register(Arc::new(input::Mouse(screen.clone(), input.clone())));
     tools.register(Arc::new(input::KeyboardTool(screen, input)));
     tools
-}
-
-/// The agent loop as the app and CLI run it for `home`: this crate's tools plus the ones
-/// that keep state in the home's database (memory_save, memory_search, schedule_task,
-/// list_scheduled), memory, and the environment snapshot.
-pub fn configure<S: zeta_core::agent_loop::ModelSource>(
-    models: S,
-    home: &zeta_core::ZetaHome,
-    workdir: std::path::PathBuf,
-) -> Result<zeta_core::AgentLoop<S>, zeta_core::CoreError> {
-    let db = home.database_file();
-    let memory = zeta_core::memory::MemoryStore::open(&db)?;
-    let scheduler = zeta_core::scheduler::Scheduler::open(&db)?;
-    let mut tools = registry();
-    tools.register(Arc::new(zeta_core::memory::MemorySave(memory.clone())));
-    tools.register(Arc::new(zeta_core::memory::MemorySearch(memory.clone())));
-    tools.register(Arc::new(zeta_core::scheduler::ScheduleTask(
-        scheduler.clone(),
-    )));
-    tools.register(Arc::new(zeta_core::scheduler::ListScheduled(scheduler)));
-    let snapshot_dir = workdir.clone();
-    Ok(
-        zeta_core::AgentLoop::new(models, tools, home.souls_dir(), workdir)
-            .with_memory(memory)
-            .with_outputs_dir(home.outputs_dir())
-            .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir)))
-            .with_confinement(zeta_core::Confinement {
-                zeta_home: home.root().to_path_buf(),
-                enforced: confine::support() == confine::Support::Available,
-            }),
-    )
 }

@@ -15,11 +15,11 @@ use serde_json::Value;
 
 use super::{ModelSource, Run};
 use crate::agent::{ApprovalAnswer, ApprovalMessage};
-use crate::audit::{CallDecision, Decider};
 use crate::model::{Model, ToolCall};
 use crate::policy::{
     allowance_for, covered, decide, judge_with_writes, tool_permission, Decision, ShellEnv, Verdict,
 };
+use crate::store::audit::{CallDecision, Decider};
 use crate::tool::{Risk, Tool, ToolOutput};
 use zeta_protocol::{ApprovalScope, Event};
 

@@ -5,11 +5,14 @@
 //! Cancellation is checked at every iteration boundary and before and after every tool
 //! call. User messages sent while the task runs are injected at the next boundary.
 
+mod finish;
 mod gate;
 pub mod guard;
 pub mod plan;
 pub mod planner;
 pub mod prompt;
+#[cfg(test)]
+mod tests;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,13 +21,14 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 
 use crate::agent::{Agent, AgentOutcome, TaskContext};
-use crate::audit::{CallDecision, Decider};
 use crate::model::{
     ImageData, Message, Model, ModelReply, ModelRequest, ResponseFormat, ToolCall, ToolSpec,
 };
 use crate::policy::{instruction_like, wrap_untrusted, SessionCounts, TaskCounts};
 use crate::settings::{Protocol, Settings};
+use crate::store::audit::{CallDecision, Decider};
 use crate::tool::{ToolContext, ToolOutput, ToolRegistry};
+use finish::Finishing;
 use gate::{Consent, Refused};
 use guard::Guard;
 use planner::{
@@ -83,7 +87,7 @@ pub struct AgentLoop<S> {
     /// Every tool's spec, the loop's own included; built once (the tools do not change).
     specs: Vec<ToolSpec>,
     /// What is remembered across tasks (the long-term summary and saved facts).
-    memory: Option<crate::memory::MemoryStore>,
+    memory: Option<crate::store::memory::MemoryStore>,
     /// Describes the computer for the system prompt (seed 001), gathered per task.
     environment: Option<Environment>,
     /// Where the full text of compressed tool outputs is kept (`<dir>/task-<id>/<call>.txt`).
@@ -138,7 +142,7 @@ impl<S: ModelSource> AgentLoop<S> {
 
     /// Remembers across tasks: the long-term summary and facts matching the request open
     /// each task, and each finished task adds a line to the summary.
-    pub fn with_memory(mut self, memory: crate::memory::MemoryStore) -> Self {
+    pub fn with_memory(mut self, memory: crate::store::memory::MemoryStore) -> Self {
         self.memory = Some(memory);
         self
     }
@@ -235,25 +239,15 @@ struct Run<'a, S, M> {
     last_result: Option<(String, String)>,
     /// The latest screenshot the task took, for the dialog's thumbnail.
     last_screenshot: Option<ImageData>,
-    metrics: crate::metrics::TaskMetrics,
+    metrics: crate::store::metrics::TaskMetrics,
     counter: crate::context::Counter,
     /// The context window in force: the setting, or the server's when smaller.
     window: u32,
-    /// An answer was sent back because nothing had run (once per task).
-    pushed_back: bool,
-    /// Verification turns so far, and how many steps had run at the last one.
-    verifications: u32,
-    verified_at: Option<usize>,
-    /// The answer a check was asked about, kept in case the confirmation is empty.
-    unchecked_answer: Option<String>,
-    /// The next reply answers a planner-protocol verification turn.
-    verifying: bool,
-    /// Each call with the start of its output, for the verification turn.
-    seen: Vec<String>,
+    /// Whether an answer stands or goes back for a check (`verify`), and what it falls
+    /// back to (see `finish`).
+    finishing: Finishing,
     /// The planner protocol's schema for this task (its tool names fixed at the start).
     plan_schema: Value,
-    /// The last non-empty answer the model wrote, kept for a final reply that is empty.
-    last_reply: Option<String>,
     /// Side-effecting calls (tool, arguments) that ran, or were cut short, in an earlier
     /// start of this task (after a crash or a signal): repeating one asks a person.
     earlier_calls: Vec<(String, Value)>,
@@ -272,9 +266,6 @@ fn planner_tools(specs: &[ToolSpec], settings: &Settings) -> Vec<ToolSpec> {
         .cloned()
         .collect()
 }
-
-/// Verification turns per task at most.
-const MAX_VERIFICATIONS: u32 = 2;
 
 impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     fn new(agent: &'a AgentLoop<S>, model: M, ctx: TaskContext) -> Self {
@@ -329,6 +320,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             })
             .filter_map(|e| Some((e.tool, serde_json::from_str(&e.arguments).ok()?)))
             .collect();
+        let finishing = Finishing::new(ctx.settings.verifies(), mode == Mode::Json);
         Self {
             agent,
             model,
@@ -348,13 +340,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             metrics: Default::default(),
             counter: Default::default(),
             window,
-            pushed_back: false,
-            verifications: 0,
-            verified_at: None,
-            unchecked_answer: None,
-            verifying: false,
-            seen: Vec::new(),
-            last_reply: None,
+            finishing,
             plan_schema,
             earlier_calls,
             writable: agent.confinement.as_ref().map(|c| {
@@ -423,7 +409,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             self.inject_user_messages();
             let format = match self.mode {
                 Mode::Native => ResponseFormat::Native,
-                Mode::Json if self.verifying => ResponseFormat::JsonSchema(verdict_schema()),
+                Mode::Json if self.finishing.expects_verdict() => {
+                    ResponseFormat::JsonSchema(verdict_schema())
+                }
                 Mode::Json => ResponseFormat::JsonSchema(self.plan_schema.clone()),
             };
             let context_tokens = self.fit_context(&format);
@@ -454,7 +442,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             };
             match step {
                 Step::Final(text) => {
-                    if let Some(check) = self.check_before_finish(&text) {
+                    let request = &self.ctx.task.message;
+                    if let Some(check) = self.finishing.check(request, &text, self.steps.len()) {
                         tracing::info!(
                             task = self.task_id(),
                             "answer sent back for a check: {}",
@@ -462,19 +451,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                         );
                         self.messages.push(Message::assistant(reply.text));
                         self.messages.push(Message::user(check));
-                        self.unchecked_answer = Some(text);
                         continue;
                     }
-                    // A confirmation that repeats nothing keeps the answer it confirms, or
-                    // the last answer the model wrote.
-                    let text = match self
-                        .unchecked_answer
-                        .take()
-                        .or_else(|| self.last_reply.take())
-                    {
-                        Some(earlier) if text.trim().is_empty() => earlier,
-                        _ => text,
-                    };
+                    let text = self.finishing.final_answer(text);
                     return self.finish(text);
                 }
                 Step::Calls(calls) => {
@@ -494,60 +473,18 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         self.summarise_at_cap().await
     }
 
-    /// With `verify` in force, the message that sends an answer back before the task ends:
-    /// once when nothing has run yet, and once per stretch of new calls (twice at most)
-    /// to compare the request with what was done. `None` lets the answer stand.
-    fn check_before_finish(&mut self, answer: &str) -> Option<String> {
-        if !self.ctx.settings.verifies() {
-            return None;
-        }
-        let json = self.mode == Mode::Json;
-        if self.steps.is_empty() {
-            if self.pushed_back {
-                return None;
-            }
-            self.pushed_back = true;
-            return Some(prompt::nothing_run_prompt(json));
-        }
-        if self.verified_at == Some(self.steps.len()) || self.verifications >= MAX_VERIFICATIONS {
-            return None;
-        }
-        self.verifications += 1;
-        self.verified_at = Some(self.steps.len());
-        let request = &self.ctx.task.message;
-        if json {
-            self.verifying = true;
-            Some(prompt::verdict_prompt(request, &self.seen, answer))
-        } else {
-            Some(prompt::verify_prompt(request, &self.seen))
-        }
-    }
-
     /// The reply read as a step; in the planner protocol a verification turn's reply is a
     /// verdict, which continues with its command or ends with the answer it checked.
     fn interpret_or_verdict(&mut self, reply: &ModelReply) -> Result<Step, String> {
-        if !std::mem::take(&mut self.verifying) {
+        if !self.finishing.expects_verdict() {
             return self.interpret(reply);
         }
         let id = self.next_call_id();
-        Ok(match parse_verdict(&reply.text, &id) {
-            Verdict::Continue(call) => {
-                tracing::info!(task = self.task_id(), "the check found an unfinished part");
-                Step::Calls(vec![call])
-            }
-            Verdict::Unfinished => {
-                // Back to the planner, with the answer kept in case nothing more comes.
-                self.last_reply = self.unchecked_answer.take().or(self.last_reply.take());
-                return Err(prompt::UNFINISHED_PROMPT.to_string());
-            }
-            Verdict::Finished { unable } => {
-                let answer = self.unchecked_answer.take().unwrap_or_default();
-                Step::Final(match unable {
-                    Some(unable) => format!("{answer}\n\nNot done: {unable}"),
-                    None => answer,
-                })
-            }
-        })
+        let verdict = parse_verdict(&reply.text, &id);
+        if matches!(verdict, Verdict::Continue(_)) {
+            tracing::info!(task = self.task_id(), "the check found an unfinished part");
+        }
+        self.finishing.verdict(verdict)
     }
 
     /// The cap was reached: one more call without tools; its text is the answer.
@@ -703,7 +640,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             Mode::Json => {
                 let id = self.next_call_id();
                 if let Some(answer) = planner::reply_of(&reply.text) {
-                    self.last_reply = Some(answer);
+                    self.finishing.wrote(answer);
                 }
                 parse_plan(&reply.text, &id)
             }
@@ -780,7 +717,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let output = executed.output;
         let mark = if output.ok { "✓" } else { "✗" };
         let line = format!("{mark} {} {}", call.name, short_args(&call.arguments));
-        self.seen.push(format!(
+        self.finishing.saw(format!(
             "{line}\n   printed: {}",
             clip(&output.content.replace('\n', " | "), 300)
         ));
@@ -980,9 +917,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         };
         // A call that ended while the task was being stopped was cut short.
         let state = if !output.ok && self.ctx.cancel.is_cancelled() {
-            crate::audit::CallState::Interrupted
+            crate::store::audit::CallState::Interrupted
         } else {
-            crate::audit::CallState::Finished
+            crate::store::audit::CallState::Finished
         };
         if let Err(e) = audit.complete(row, state, output.ok, &output.summary) {
             tracing::warn!("could not complete the audit log row {row}: {e}");
@@ -1176,7 +1113,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
 
 /// The task's audit rows from its earlier starts whose call ran or was cut short (the
 /// calls the gate let through), oldest first. Empty on a first start.
-fn earlier_attempts(ctx: &TaskContext) -> Vec<crate::audit::AuditEntry> {
+fn earlier_attempts(ctx: &TaskContext) -> Vec<crate::store::audit::AuditEntry> {
     if ctx.task.attempts <= 1 && ctx.task.interrupted.is_none() {
         return Vec::new();
     }

@@ -5,7 +5,7 @@
 //! Later calls that match an approved step do not ask again; any other side-effecting
 //! call goes through the policy as usual.
 
-use crate::audit::{CallDecision, Decider};
+use crate::store::audit::{CallDecision, Decider};
 use std::sync::OnceLock;
 
 use serde::Deserialize;
@@ -140,12 +140,15 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         // Check every step before showing anything: an impossible plan is sent back whole.
         let mut views = Vec::new();
         let mut problems = Vec::new();
+        // What refused each impossible step; a blocked one makes the whole refusal a block.
+        let mut refusals: Vec<CallDecision> = Vec::new();
         let mut needs_approval = false;
         let permissions = &self.ctx.settings.permissions;
         for (i, step) in proposal.steps.iter().enumerate() {
             let n = i + 1;
             if step.tool == NAME {
                 problems.push(format!("step {n}: a plan cannot contain another plan"));
+                refusals.push(CallDecision::Invalid);
                 continue;
             }
             let tool = match self.static_checks(&step.tool, &step.params) {
@@ -158,6 +161,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 }
                 Err(refused) => {
                     problems.push(format!("step {n}: {}", refused.output.content));
+                    refusals.push(refused.decision);
                     continue;
                 }
             };
@@ -165,7 +169,10 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             let changes = side_effects || tool.keeps_state();
             let per_tool = tool_permission(permissions, self.ctx.settings.soul, &step.tool);
             match decide(permissions.mode, per_tool, side_effects, &step.tool) {
-                Decision::Deny(reason) => problems.push(format!("step {n}: {reason}")),
+                Decision::Deny(reason) => {
+                    problems.push(format!("step {n}: {reason}"));
+                    refusals.push(CallDecision::Denied);
+                }
                 Decision::Ask => needs_approval = true,
                 Decision::Allow if changes && self.tainted.is_some() => needs_approval = true,
                 Decision::Allow => {}
@@ -186,7 +193,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             });
         }
         if !problems.is_empty() {
-            let blocked = problems.iter().any(|p| p.contains("blocked ("));
+            let blocked = refusals.contains(&CallDecision::Blocked);
             return refuse(
                 format!(
                     "The plan was not shown to the user and nothing ran:\n{}\nPropose a plan without these steps, or tell the user.",

@@ -206,8 +206,8 @@ pub fn first_user_turn(
 /// what ran in the earlier starts, so the model checks before it repeats a change.
 /// `None` on a first start.
 pub fn resumed_note(
-    task: &crate::queue::Task,
-    earlier: &[crate::audit::AuditEntry],
+    task: &crate::store::queue::Task,
+    earlier: &[crate::store::audit::AuditEntry],
 ) -> Option<String> {
     if task.attempts <= 1 && task.interrupted.is_none() {
         return None;
@@ -256,9 +256,9 @@ pub struct Recalled {
 /// What the agent remembers for this request: the long-term summary and matching facts,
 /// marked as its own notes (not the user's words). Lines and facts from tasks that had
 /// read untrusted input come wrapped as untrusted data. `None` when there is nothing.
-pub fn recall(summary: &str, facts: &[crate::memory::Fact]) -> Option<Recalled> {
-    use crate::memory::UNTRUSTED_LINE;
+pub fn recall(summary: &str, facts: &[crate::store::memory::Fact]) -> Option<Recalled> {
     use crate::policy::wrap_untrusted;
+    use crate::store::memory::UNTRUSTED_LINE;
     let mut parts = Vec::new();
     let (marked, plain): (Vec<&str>, Vec<&str>) = summary
         .lines()

@@ -1,5 +1,5 @@
 //! A shared connection to the Zeta database for the stores beside the queue (audit,
-//! metrics, memory, scheduler): opened through `TaskQueue::open`, so the schema is
+//! metrics, memory, scheduler): opened through `schema::open`, so the schema is
 //! migrated, and every error names the database file.
 
 use std::path::{Path, PathBuf};
@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex};
 use rusqlite::Connection;
 
 use crate::error::CoreError;
-use crate::queue::TaskQueue;
 
 #[derive(Clone)]
 pub struct SharedDb {
@@ -19,7 +18,7 @@ pub struct SharedDb {
 impl SharedDb {
     pub fn open(db: &Path) -> Result<Self, CoreError> {
         Ok(Self {
-            conn: Arc::new(Mutex::new(TaskQueue::open(db)?.into_connection())),
+            conn: Arc::new(Mutex::new(super::schema::open(db)?)),
             path: db.to_path_buf(),
         })
     }

@@ -5,8 +5,8 @@
 use rusqlite::params;
 pub use zeta_protocol::metrics::TaskMetrics;
 
-use crate::audit::AuditLog;
 use crate::error::CoreError;
+use crate::store::audit::AuditLog;
 
 impl AuditLog {
     pub fn record_metrics(&self, m: &TaskMetrics) -> Result<(), CoreError> {
@@ -60,7 +60,7 @@ impl AuditLog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::CallDecision;
+    use crate::store::audit::CallDecision;
 
     #[test]
     fn metrics_are_counted_stored_and_read_back() {

@@ -15,9 +15,9 @@ use ts_rs::TS;
 
 pub use zeta_protocol::decision::{CallDecision, CallState, Decider};
 
-use crate::db::SharedDb;
 use crate::error::CoreError;
-use crate::queue::now_ms;
+use crate::store::db::SharedDb;
+use crate::store::queue::now_ms;
 
 /// One audited call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -124,7 +124,7 @@ impl AuditLog {
     /// Marks the task as having read input the user did not type (it then feeds later
     /// tasks as untrusted data).
     pub fn mark_task_untrusted(&self, task_id: i64) -> Result<(), CoreError> {
-        self.with_conn(|conn| crate::queue::mark_untrusted(conn, task_id))
+        self.with_conn(|conn| crate::store::queue::mark_untrusted(conn, task_id))
     }
 
     /// The newest `limit` entries, oldest first.

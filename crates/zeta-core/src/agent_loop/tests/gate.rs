@@ -1,0 +1,124 @@
+//! The gate, call by call: what never runs, what is invalid, what asks and who decided.
+
+use serde_json::json;
+
+use super::scripted::{call, run_task, settings, text, Person};
+use crate::agent::AgentOutcome;
+use crate::policy::PermissionMode::{self, Ask, Auto, ReadOnly};
+
+fn decided(decision: &str, by: &str) -> Vec<(String, String)> {
+    vec![(decision.to_string(), by.to_string())]
+}
+
+/// A family of commands no mode lets run: the call is refused before anything runs,
+/// nobody is asked, the audit says the blocklist decided, and the model is told why.
+#[tokio::test]
+async fn a_blocked_command_never_runs_in_any_mode() {
+    let commands = [
+        "rm -rf /",
+        "rm -rf ~",
+        "sudo rm -rf --no-preserve-root /",
+        "dd if=/dev/zero of=/dev/sda",
+        "mkfs.ext4 /dev/sda1",
+        ":(){ :|:& };:",
+    ];
+    for mode in [Ask, Auto, ReadOnly] {
+        for command in commands {
+            let replies = vec![call("c1", "touch", json!({"command": command})), text("ok")];
+            let ran = run_task(settings(mode), replies, Person::Approves).await;
+            let at = format!("{mode:?} {command}");
+            assert!(ran.runs.is_empty(), "{at}: it ran");
+            assert_eq!(ran.asked(), 0, "{at}: a blocked call asks nobody");
+            assert_eq!(ran.decisions(), decided("blocked", "blocklist"), "{at}");
+            assert!(
+                ran.model.request_text(1).contains("never runs this"),
+                "{at}: the model is told"
+            );
+        }
+    }
+}
+
+/// No such tool, or arguments that do not fit its schema: invalid, decided by the
+/// validator, nothing run, the model told what is wrong.
+#[tokio::test]
+async fn unknown_tools_and_arguments_off_the_schema_are_invalid() {
+    let cases = [
+        (
+            "nope",
+            json!({"command": "ls"}),
+            "There is no tool named `nope`",
+        ),
+        ("touch", json!({}), "\"command\" is a required property"),
+        ("touch", json!({"command": 5}), "/command"),
+        ("touch", json!({"command": "ls", "extra": 1}), "extra"),
+    ];
+    for (tool, arguments, told) in cases {
+        let replies = vec![call("c1", tool, arguments.clone()), text("ok")];
+        let ran = run_task(settings(Auto), replies, Person::Approves).await;
+        assert!(ran.runs.is_empty(), "{tool} {arguments}");
+        assert_eq!(
+            ran.decisions(),
+            decided("invalid", "validator"),
+            "{arguments}"
+        );
+        let second = ran.model.request_text(1);
+        assert!(second.contains(told), "{arguments}: {second}");
+    }
+}
+
+/// The mode decides whether a change asks; the person's answer decides whether it runs.
+#[tokio::test]
+async fn the_mode_and_the_person_decide_a_change() {
+    // Mode, answer, questions asked, ran, (decision, decided by).
+    type Case = (
+        PermissionMode,
+        Person,
+        usize,
+        bool,
+        (&'static str, &'static str),
+    );
+    let cases: [Case; 4] = [
+        (Ask, Person::Approves, 1, true, ("asked-approved", "user")),
+        (Ask, Person::Denies, 1, false, ("asked-denied", "user")),
+        (Auto, Person::Denies, 0, true, ("allowed", "policy")),
+        (ReadOnly, Person::Approves, 0, false, ("denied", "policy")),
+    ];
+    for (mode, person, asked, runs, (decision, by)) in cases {
+        let replies = vec![
+            call("c1", "touch", json!({"command": "touch notes.txt"})),
+            text("ok"),
+        ];
+        let ran = run_task(settings(mode), replies, person).await;
+        let at = format!("{mode:?} {person:?}");
+        assert_eq!(ran.asked(), asked, "{at}");
+        assert_eq!(ran.runs.len(), usize::from(runs), "{at}");
+        assert_eq!(ran.decisions(), decided(decision, by), "{at}");
+        assert_eq!(
+            ran.outcome,
+            AgentOutcome::Done { reply: "ok".into() },
+            "{at}"
+        );
+    }
+}
+
+/// A command whose effect is known only when it runs asks a person even in `auto` mode.
+#[tokio::test]
+async fn a_command_known_only_when_it_runs_asks_even_in_auto_mode() {
+    let commands = [
+        "$CMD -rf build",
+        "eval \"$CLEANUP\"",
+        "bash -c \"$SCRIPT\"",
+        "echo cm0gLXJmIGJ1aWxk | base64 -d | sh",
+    ];
+    for command in commands {
+        let replies = vec![call("c1", "touch", json!({"command": command})), text("ok")];
+        let ran = run_task(settings(Auto), replies, Person::Denies).await;
+        assert_eq!(ran.asked(), 1, "{command}: {:?}", ran.decisions());
+        assert!(ran.runs.is_empty(), "{command}");
+        assert_eq!(
+            ran.decisions(),
+            decided("asked-denied", "user"),
+            "{command}"
+        );
+    }
+}

@@ -1,0 +1,7 @@
+//! The loop in process, against a scripted model (`Scripted`): the gate's decisions, plans
+//! and the finish check, each read back from the audit log, the events and the requests
+//! the model was sent. No HTTP and no binary: the end-to-end tests cover those.
+
+mod gate;
+mod plan;
+mod scripted;

@@ -1,0 +1,260 @@
+//! A model that answers from a script, in order, and keeps every request it was sent; a
+//! test tool that records its runs; and one task run end to end with an audit log in a
+//! temporary database.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{json, Value};
+use tokio::sync::{broadcast, mpsc};
+
+use crate::agent::{Agent, AgentOutcome, ApprovalAnswer, ApprovalMessage, Inbox, TaskContext};
+use crate::agent_loop::{AgentLoop, FixedModel};
+use crate::model::{Model, ModelError, ModelReply, ModelRequest, ToolCall, ToolSpec, Usage};
+use crate::settings::Settings;
+use crate::store::audit::{AuditEntry, AuditLog};
+use crate::tool::{Tool, ToolContext, ToolFuture, ToolOutput, ToolRegistry};
+use crate::CancelToken;
+use zeta_protocol::{ApprovalScope, Event, Task, TaskStatus};
+
+/// One scripted reply: text, or calls.
+pub fn text(text: &str) -> ModelReply {
+    ModelReply {
+        text: text.into(),
+        tool_calls: Vec::new(),
+        usage: Usage::default(),
+    }
+}
+
+pub fn call(id: &str, name: &str, arguments: Value) -> ModelReply {
+    ModelReply {
+        text: String::new(),
+        tool_calls: vec![ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments,
+        }],
+        usage: Usage::default(),
+    }
+}
+
+/// Answers each request with the next scripted reply; past the script, an error.
+#[derive(Default)]
+pub struct Scripted {
+    replies: Mutex<VecDeque<ModelReply>>,
+    pub requests: Mutex<Vec<ModelRequest>>,
+}
+
+impl Scripted {
+    pub fn new(replies: Vec<ModelReply>) -> Arc<Self> {
+        Arc::new(Self {
+            replies: Mutex::new(replies.into()),
+            requests: Mutex::default(),
+        })
+    }
+
+    /// The text of every message of request `n` (0-based), joined.
+    pub fn request_text(&self, n: usize) -> String {
+        let requests = self.requests.lock().unwrap();
+        requests[n]
+            .messages
+            .iter()
+            .map(|m| m.content.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+impl Model for Scripted {
+    async fn complete(
+        &self,
+        request: &ModelRequest,
+        _on_delta: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<ModelReply, ModelError> {
+        self.requests.lock().unwrap().push(request.clone());
+        self.replies
+            .lock()
+            .unwrap()
+            .pop_front()
+            .ok_or_else(|| ModelError::new("the script has ended", "", None))
+    }
+    fn supports_native_tools(&self) -> bool {
+        true
+    }
+}
+
+/// A tool that changes things, hands `command` to the shell judge, and counts its runs.
+pub struct Touch {
+    pub runs: Arc<Mutex<Vec<Value>>>,
+}
+
+impl Tool for Touch {
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "touch".into(),
+            description: "run a command".into(),
+            parameters: json!({"type": "object", "properties": {"command": {"type": "string"}},
+                "required": ["command"], "additionalProperties": false}),
+        }
+    }
+    fn has_side_effects(&self) -> bool {
+        true
+    }
+    fn taints(&self, _arguments: &Value, _output: &ToolOutput) -> bool {
+        false
+    }
+    fn commands(&self, arguments: &Value) -> Vec<String> {
+        arguments
+            .get("command")
+            .and_then(Value::as_str)
+            .map(|c| vec![c.to_string()])
+            .unwrap_or_default()
+    }
+    fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+        self.runs.lock().unwrap().push(arguments);
+        Box::pin(async { ToolOutput::ok("done", "done") })
+    }
+}
+
+/// How the person at the screen answers each question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Person {
+    Approves,
+    Denies,
+}
+
+/// What one task left behind.
+pub struct Ran {
+    pub outcome: AgentOutcome,
+    pub audit: Vec<AuditEntry>,
+    pub events: Vec<Event>,
+    pub runs: Vec<Value>,
+    pub model: Arc<Scripted>,
+}
+
+impl Ran {
+    pub fn decisions(&self) -> Vec<(String, String)> {
+        self.audit
+            .iter()
+            .map(|e| (e.decision.clone(), e.decided_by.clone()))
+            .collect()
+    }
+    pub fn asked(&self) -> usize {
+        self.events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::ApprovalRequested { .. } | Event::PlanProposed { .. }
+                )
+            })
+            .count()
+    }
+}
+
+/// Runs one task of `message` with `settings` against `replies`, the `touch` tool
+/// registered, `person` answering every question.
+pub async fn run_task(settings: Settings, replies: Vec<ModelReply>, person: Person) -> Ran {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = AuditLog::open(&dir.path().join("zeta.db")).unwrap();
+    let runs = Arc::new(Mutex::new(Vec::new()));
+    let mut tools = ToolRegistry::new();
+    tools.register(Arc::new(Touch {
+        runs: Arc::clone(&runs),
+    }));
+    let model = Scripted::new(replies);
+    let agent = AgentLoop::new(
+        FixedModel(Arc::clone(&model)),
+        tools,
+        dir.path().join("souls"),
+        PathBuf::from(dir.path()),
+    );
+    let (events, mut seen) = broadcast::channel(256);
+    let (approve, approvals) = mpsc::unbounded_channel();
+    let (_cancel_tx, cancel) = CancelToken::new();
+    let ctx = TaskContext {
+        task: task(),
+        settings,
+        cancel,
+        events,
+        inbox: Inbox::default(),
+        approvals,
+        audit: Some(audit.clone()),
+        settings_file: None,
+    };
+    // The person: answers each question as it appears.
+    let answering = tokio::spawn(async move {
+        let mut all = Vec::new();
+        while let Ok(event) = seen.recv().await {
+            let call_id = match &event {
+                Event::ApprovalRequested { call_id, .. } => Some(call_id.clone()),
+                Event::PlanProposed {
+                    call_id,
+                    needs_approval: true,
+                    ..
+                } => Some(call_id.clone()),
+                _ => None,
+            };
+            if let Some(call_id) = call_id {
+                let _ = approve.send(ApprovalMessage::Answer(ApprovalAnswer {
+                    call_id,
+                    approved: person == Person::Approves,
+                    reason: None,
+                    steps: Vec::new(),
+                    scope: ApprovalScope::Once,
+                }));
+            }
+            let finished = matches!(event, Event::TaskMetrics { .. });
+            all.push(event);
+            if finished {
+                break;
+            }
+        }
+        all
+    });
+    let outcome = agent.run(ctx).await;
+    let events = answering.await.unwrap();
+    let audit = audit.for_task(1).unwrap();
+    let runs = runs.lock().unwrap().clone();
+    Ran {
+        outcome,
+        audit,
+        events,
+        runs,
+        model,
+    }
+}
+
+fn task() -> Task {
+    Task {
+        id: 1,
+        sender: "test".into(),
+        message: "make the file".into(),
+        status: TaskStatus::Running,
+        previous_context: None,
+        result: None,
+        reply: None,
+        error: None,
+        created_at: 0,
+        started_at: Some(0),
+        finished_at: None,
+        attempts: 1,
+        interrupted: None,
+        untrusted: false,
+        previous_untrusted: false,
+        denied_calls: 0,
+        failed_calls: 0,
+        conversation: 1,
+        fix: None,
+    }
+}
+
+/// Settings with `mode` and the native protocol.
+pub fn settings(mode: crate::policy::PermissionMode) -> Settings {
+    let mut s = Settings::default();
+    s.permissions.mode = mode;
+    s.provider.protocol = crate::settings::Protocol::Tools;
+    s.verify = crate::settings::Verify::Never;
+    s
+}
