@@ -123,19 +123,60 @@ pub struct ModelReply {
     pub usage: Usage,
 }
 
-/// A model call that failed after the provider's own retries and fallbacks: one plain
-/// sentence for the user, the details for whoever asks, and what fixes it.
+/// What kind of failure a model call ended in, so the loop can treat each as it needs:
+/// a request too large for the window is shrunk and sent again; the others end the task
+/// with their sentence and fix. The provider maps its own errors into these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelFailure {
+    /// No provider, or settings that do not make one.
+    Unconfigured,
+    /// The provider refused the API key, or needs one.
+    Auth,
+    /// The request did not fit the model's context window.
+    ContextOverflow,
+    /// Too many requests (the provider's retries are spent).
+    RateLimited,
+    /// The server could not be reached or did not answer in time (retries spent).
+    Unreachable,
+    /// The server failed, or its reply could not be read (retries spent).
+    Server,
+    /// The reply ran too long or grew too large, and was stopped.
+    Runaway,
+    /// The provider refused the request for another reason (a model name, an address).
+    Refused,
+}
+
+impl ModelFailure {
+    /// Whether the same request may work a moment later, unchanged.
+    pub fn is_retryable(self) -> bool {
+        matches!(
+            self,
+            ModelFailure::RateLimited | ModelFailure::Unreachable | ModelFailure::Server
+        )
+    }
+}
+
+/// A model call that failed after the provider's own retries and fallbacks: what kind of
+/// failure, one plain sentence for the user, the details for whoever asks, and what fixes
+/// it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{said}")]
 pub struct ModelError {
+    pub failure: ModelFailure,
     pub said: String,
     pub details: String,
     pub fix: Option<Fix>,
 }
 
 impl ModelError {
-    pub fn new(said: impl Into<String>, details: impl Into<String>, fix: Option<Fix>) -> Self {
+    pub fn new(
+        failure: ModelFailure,
+        said: impl Into<String>,
+        details: impl Into<String>,
+        fix: Option<Fix>,
+    ) -> Self {
         Self {
+            failure,
             said: said.into(),
             details: details.into(),
             fix,
@@ -150,6 +191,19 @@ impl ModelError {
             format!("{}\n\n{}", self.said, self.details)
         }
     }
+}
+
+/// What a model can do, as its provider knows it: the loop asks the model instead of
+/// guessing from the settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Capabilities {
+    /// Native tool calls (decides `protocol: auto`).
+    pub native_tools: bool,
+    /// User turns may carry images.
+    pub images: bool,
+    /// A small model that fumbles tool arguments and answers before looking: the planner
+    /// offers it the shell only, and `verify: auto` checks its answers.
+    pub small: bool,
 }
 
 /// The provider is about to try again after a failed request.
@@ -174,17 +228,12 @@ pub trait Model: Send + Sync + 'static {
         on_delta: &mut (dyn FnMut(&str) + Send),
     ) -> impl Future<Output = Result<ModelReply, ModelError>> + Send;
 
-    /// Whether the endpoint takes native tool calls (decides `protocol: auto`).
-    fn supports_native_tools(&self) -> bool;
+    /// What the model can do (native tools, images, whether it is small).
+    fn capabilities(&self) -> Capabilities;
 
     /// Tells `listener` of each retry from now on (the chat shows them). Models that do
     /// not retry ignore it.
     fn watch_retries(&self, _listener: RetryListener) {}
-
-    /// Whether user turns may carry images.
-    fn supports_images(&self) -> bool {
-        false
-    }
 
     /// The context window the server reports for this model, when it says (asked once
     /// per task; the smaller of this and `provider.contextWindow` is used).

@@ -54,8 +54,11 @@ impl Model for Instant_ {
             }
         })
     }
-    fn supports_native_tools(&self) -> bool {
-        true
+    fn capabilities(&self) -> zeta_core::model::Capabilities {
+        zeta_core::model::Capabilities {
+            native_tools: true,
+            ..Default::default()
+        }
     }
 }
 

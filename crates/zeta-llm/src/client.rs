@@ -11,7 +11,8 @@ use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
 use serde_json::Value;
 use zeta_core::model::{
-    Model, ModelError, ModelReply, ModelRequest, ResponseFormat, RetryListener, Retrying,
+    Capabilities, Model, ModelError, ModelFailure, ModelReply, ModelRequest, ResponseFormat,
+    RetryListener, Retrying,
 };
 use zeta_core::settings::{ProviderKind, Settings};
 
@@ -30,13 +31,13 @@ struct Provider {
 
 pub struct LlmClient {
     providers: Vec<Provider>,
-    native_tools: bool,
+    capabilities: Capabilities,
     /// Told of each retry (the chat shows "trying again in 2 s").
     on_retry: std::sync::Mutex<Option<RetryListener>>,
 }
 
 impl LlmClient {
-    pub fn new(configs: Vec<ProviderConfig>, native_tools: bool) -> Result<Self, LlmError> {
+    pub fn new(configs: Vec<ProviderConfig>, capabilities: Capabilities) -> Result<Self, LlmError> {
         if configs.is_empty() {
             return Err(LlmError::Config("no provider to call".into()));
         }
@@ -61,20 +62,29 @@ impl LlmClient {
             .collect::<Result<Vec<_>, LlmError>>()?;
         Ok(Self {
             providers,
-            native_tools,
+            capabilities,
             on_retry: std::sync::Mutex::new(None),
         })
     }
 
-    /// The providers from settings (with `ZETA_LLM_*` applied), primary first. A local
-    /// model gets the JSON planner under `protocol: auto`; the others native tools.
+    /// The providers from settings (with `ZETA_LLM_*` applied), primary first. Zeta's own
+    /// local model is a small one: the JSON planner under `protocol: auto`, the shell only,
+    /// answers checked; the others take native tools.
     pub fn from_settings(
         settings: &Settings,
         secrets: Option<&SecretStore>,
         local: Option<&Arc<LocalServer>>,
     ) -> Result<Self, LlmError> {
-        let native = settings.provider.kind != ProviderKind::Local;
-        Self::new(providers_from_settings(settings, secrets, local)?, native)
+        let small = settings.provider.kind == ProviderKind::Local;
+        let capabilities = Capabilities {
+            native_tools: !small,
+            images: true,
+            small,
+        };
+        Self::new(
+            providers_from_settings(settings, secrets, local)?,
+            capabilities,
+        )
     }
 
     async fn call_with_retries(
@@ -296,23 +306,29 @@ impl Model for LlmClient {
             .map(|(model, e)| format!("{model}: {e}"))
             .collect();
         Err(match failures.first() {
-            Some((_, first)) => ModelError::new(first.said(), details.join("\nthen "), first.fix()),
-            None => ModelError::new("No language model is set up yet.", "", None),
+            Some((_, first)) => ModelError::new(
+                first.failure(),
+                first.said(),
+                details.join("\nthen "),
+                first.fix(),
+            ),
+            None => ModelError::new(
+                ModelFailure::Unconfigured,
+                "No language model is set up yet.",
+                "",
+                None,
+            ),
         })
     }
 
-    fn supports_native_tools(&self) -> bool {
-        self.native_tools
+    fn capabilities(&self) -> Capabilities {
+        self.capabilities
     }
 
     fn watch_retries(&self, listener: RetryListener) {
         if let Ok(mut slot) = self.on_retry.lock() {
             *slot = Some(listener);
         }
-    }
-
-    fn supports_images(&self) -> bool {
-        true
     }
 
     async fn context_window(&self) -> Option<u32> {

@@ -2,7 +2,7 @@
 //! words (never a URL twice, a JSON body or a variable name) and what fixes it
 //! (`zeta_core::model::Fix`). The full error stays available as the details.
 
-use zeta_core::model::{Fix, ModelError};
+use zeta_core::model::{Fix, ModelError, ModelFailure};
 
 use crate::error::LlmError;
 use crate::local::LocalError;
@@ -13,10 +13,63 @@ fn host(endpoint: &str) -> &str {
     rest.split('/').next().unwrap_or(rest)
 }
 
+/// What servers say when a request does not fit the model's context window: llama.cpp
+/// ("exceeds the available context size"), OpenAI ("maximum context length",
+/// "context_length_exceeded"), Anthropic ("prompt is too long"), Ollama and vLLM
+/// ("context length", "too many tokens").
+const OVERFLOW_WORDS: &[&str] = &[
+    "context size",
+    "context length",
+    "context_length",
+    "context window",
+    "prompt is too long",
+    "too many tokens",
+    "maximum context",
+];
+
 impl LlmError {
+    /// The request did not fit the model's window (a refusal that says so).
+    pub fn is_context_overflow(&self) -> bool {
+        match self {
+            LlmError::Client {
+                status: 400 | 413 | 422,
+                body,
+                ..
+            } => {
+                let body = body.to_lowercase();
+                OVERFLOW_WORDS.iter().any(|w| body.contains(w))
+            }
+            _ => false,
+        }
+    }
+
+    /// The kind of failure, as the core treats it.
+    pub fn failure(&self) -> ModelFailure {
+        match self {
+            LlmError::Client { status: 401, .. } | LlmError::Client { status: 403, .. } => {
+                ModelFailure::Auth
+            }
+            e if e.is_context_overflow() => ModelFailure::ContextOverflow,
+            LlmError::Client { .. } => ModelFailure::Refused,
+            LlmError::RateLimited { .. } => ModelFailure::RateLimited,
+            LlmError::Timeout { .. } | LlmError::Connect { .. } => ModelFailure::Unreachable,
+            LlmError::Server { .. } | LlmError::Malformed { .. } | LlmError::StreamCut { .. } => {
+                ModelFailure::Server
+            }
+            LlmError::Deadline { .. } | LlmError::TooLarge { .. } => ModelFailure::Runaway,
+            LlmError::Config(message) if message.contains("key") => ModelFailure::Auth,
+            LlmError::Config(_) => ModelFailure::Unconfigured,
+            LlmError::Local(LocalError::Failed(_) | LocalError::Stopped) => ModelFailure::Server,
+            LlmError::Local(_) => ModelFailure::Unconfigured,
+        }
+    }
+
     /// One plain sentence for the user.
     pub fn said(&self) -> String {
         match self {
+            e if e.is_context_overflow() => {
+                "The conversation grew past what the model can read at once.".into()
+            }
             LlmError::Client { status: 401, .. } | LlmError::Client { status: 403, .. } => {
                 "The provider rejected the API key.".into()
             }
@@ -99,7 +152,7 @@ impl LlmError {
 
     /// As the core takes it: the sentence, this error as the details, and the fix.
     pub fn to_model_error(&self) -> ModelError {
-        ModelError::new(self.said(), self.to_string(), self.fix())
+        ModelError::new(self.failure(), self.said(), self.to_string(), self.fix())
     }
 }
 
@@ -169,5 +222,66 @@ mod tests {
             LlmError::Config("no provider configured: …".into()).fix(),
             Some(Fix::OpenSettings)
         );
+    }
+
+    /// Refusals for a request too large for the window, as each server words them, are a
+    /// context overflow; other refusals are not.
+    #[test]
+    fn context_overflows_are_told_apart_from_other_refusals() {
+        let refusal = |status: u16, body: &str| LlmError::Client {
+            endpoint: "http://127.0.0.1:8080/v1/chat/completions".into(),
+            status,
+            body: body.into(),
+        };
+        let overflows = [
+            (
+                400,
+                r#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}"#,
+            ),
+            (
+                400,
+                r#"{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9001 tokens.","code":"context_length_exceeded"}}"#,
+            ),
+            (
+                400,
+                r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#,
+            ),
+            (
+                400,
+                r#"{"object":"error","message":"This model's maximum context length is 4096 tokens.","type":"BadRequestError"}"#,
+            ),
+            (413, "Request too large: too many tokens"),
+            (
+                422,
+                r#"{"detail":"Input validation error: inputs tokens + max_new_tokens must be <= 4096. Context length exceeded"}"#,
+            ),
+        ];
+        for (status, body) in overflows {
+            let e = refusal(status, body);
+            assert_eq!(e.failure(), ModelFailure::ContextOverflow, "{body}");
+            assert!(e.said().contains("can read at once"), "{}", e.said());
+        }
+        let others = [
+            (400, r#"{"error":{"message":"model 'qwen9' not found"}}"#),
+            (
+                400,
+                r#"{"error":{"message":"Invalid 'messages[1].content': expected a string"}}"#,
+            ),
+            (404, "context length exceeded"),
+            (401, "maximum context length"),
+            (422, r#"{"detail":"temperature must be between 0 and 2"}"#),
+        ];
+        for (status, body) in others {
+            let failure = refusal(status, body).failure();
+            assert_ne!(failure, ModelFailure::ContextOverflow, "{status} {body}");
+        }
+        assert_eq!(client(401).failure(), ModelFailure::Auth);
+        let limited = LlmError::RateLimited {
+            endpoint: "http://h:1/x".into(),
+            retry_after: None,
+        };
+        assert_eq!(limited.failure(), ModelFailure::RateLimited);
+        assert!(limited.failure().is_retryable());
+        assert!(!ModelFailure::ContextOverflow.is_retryable());
     }
 }

@@ -39,22 +39,14 @@ pub struct Settings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Verify {
-    /// On for the `local` provider, off for the others.
+    /// On for a small model (the model says so; Zeta's own `local` one is), off for the
+    /// others.
     Auto,
     Always,
     Never,
 }
 
 impl Settings {
-    /// Whether `verify` is in force for this task's provider.
-    pub fn verifies(&self) -> bool {
-        match self.verify {
-            Verify::Always => true,
-            Verify::Never => false,
-            Verify::Auto => self.provider.kind == ProviderKind::Local,
-        }
-    }
-
     /// The iteration cap in force: the smaller of `maxIterations` and the soul's limit.
     pub fn effective_max_iterations(&self) -> u32 {
         self.max_iterations.min(self.soul.iteration_limit())

@@ -22,7 +22,8 @@ use tokio::sync::broadcast;
 
 use crate::agent::{Agent, AgentOutcome, TaskContext};
 use crate::model::{
-    ImageData, Message, Model, ModelReply, ModelRequest, ResponseFormat, ToolCall, ToolSpec,
+    Capabilities, ImageData, Message, Model, ModelError, ModelFailure, ModelReply, ModelRequest,
+    ResponseFormat, ToolCall, ToolSpec,
 };
 use crate::policy::{instruction_like, wrap_untrusted, SessionCounts, TaskCounts};
 use crate::settings::{Protocol, Settings};
@@ -55,14 +56,11 @@ impl<M: Model> Model for Arc<M> {
     {
         self.as_ref().complete(request, on_delta)
     }
-    fn supports_native_tools(&self) -> bool {
-        self.as_ref().supports_native_tools()
+    fn capabilities(&self) -> crate::model::Capabilities {
+        self.as_ref().capabilities()
     }
     fn watch_retries(&self, listener: crate::model::RetryListener) {
         self.as_ref().watch_retries(listener)
-    }
-    fn supports_images(&self) -> bool {
-        self.as_ref().supports_images()
     }
     fn context_window(&self) -> impl std::future::Future<Output = Option<u32>> + Send {
         self.as_ref().context_window()
@@ -255,11 +253,11 @@ struct Run<'a, S, M> {
     writable: Option<Arc<crate::policy::Writable>>,
 }
 
-/// The tools the planner protocol offers: all of them, except for the `local` provider,
-/// whose small models fumble tool arguments (seen with a 1.5B model calling
-/// `list_directory` with no path three times): there it is seed 000's shell only.
-fn planner_tools(specs: &[ToolSpec], settings: &Settings) -> Vec<ToolSpec> {
-    let shell_only = settings.provider.kind == crate::settings::ProviderKind::Local;
+/// The tools the planner protocol offers: all of them, except to a small model, which
+/// fumbles tool arguments (seen with a 1.5B model calling `list_directory` with no path
+/// three times): there it is seed 000's shell only.
+fn planner_tools(specs: &[ToolSpec], capabilities: Capabilities) -> Vec<ToolSpec> {
+    let shell_only = capabilities.small;
     specs
         .iter()
         .filter(|t| !shell_only || t.name == planner::SHELL_TOOL)
@@ -270,14 +268,15 @@ fn planner_tools(specs: &[ToolSpec], settings: &Settings) -> Vec<ToolSpec> {
 impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     fn new(agent: &'a AgentLoop<S>, model: M, ctx: TaskContext) -> Self {
         let window = ctx.settings.provider.context_window;
+        let capabilities = model.capabilities();
         let mode = match ctx.settings.provider.protocol {
             Protocol::Tools => Mode::Native,
             Protocol::Json => Mode::Json,
-            Protocol::Auto if model.supports_native_tools() => Mode::Native,
+            Protocol::Auto if capabilities.native_tools => Mode::Native,
             Protocol::Auto => Mode::Json,
         };
         let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
-        let offered = planner_tools(agent.specs(), &ctx.settings);
+        let offered = planner_tools(agent.specs(), capabilities);
         let names: Vec<&str> = offered.iter().map(|t| t.name.as_str()).collect();
         let plan_schema = plan_schema(&names);
         let mut system = match mode {
@@ -320,7 +319,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             })
             .filter_map(|e| Some((e.tool, serde_json::from_str(&e.arguments).ok()?)))
             .collect();
-        let finishing = Finishing::new(ctx.settings.verifies(), mode == Mode::Json);
+        let verifies = match ctx.settings.verify {
+            crate::settings::Verify::Always => true,
+            crate::settings::Verify::Never => false,
+            crate::settings::Verify::Auto => capabilities.small,
+        };
+        let finishing = Finishing::new(verifies, mode == Mode::Json);
         Self {
             agent,
             model,
@@ -589,7 +593,50 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         });
     }
 
+    /// One model request for the conversation as it stands. A request the server says
+    /// is too large for the model's window is shrunk (the window taken as three quarters
+    /// of what was sent, the conversation compacted to it) and sent once more; any other
+    /// failure ends the task with its sentence and fix.
     async fn call_model(&mut self, format: ResponseFormat) -> Result<ModelReply, AgentOutcome> {
+        let mut shrunk = false;
+        loop {
+            let error = match self.request_once(&format).await? {
+                Ok(reply) => return Ok(reply),
+                Err(e) => e,
+            };
+            self.metrics.llm_failures += 1;
+            if error.failure == ModelFailure::ContextOverflow && !shrunk {
+                shrunk = true;
+                let tools: &[ToolSpec] = match format {
+                    ResponseFormat::Native => self.agent.specs(),
+                    _ => &[],
+                };
+                let sent = self.counter.request(&self.messages, tools);
+                let window = (sent * 3 / 4).clamp(1024, self.window as usize) as u32;
+                tracing::warn!(
+                    task = self.task_id(),
+                    sent,
+                    window,
+                    "the request did not fit the model's window; compacting and sending it again"
+                );
+                self.window = window;
+                self.fit_context(&format);
+                continue;
+            }
+            let mut outcome = self.failed(&error.full());
+            if let AgentOutcome::Failed { fix, .. } = &mut outcome {
+                *fix = error.fix;
+            }
+            return Err(outcome);
+        }
+    }
+
+    /// Sends the conversation once. The outer `Err` is a cancel; the inner one the model's
+    /// failure.
+    async fn request_once(
+        &mut self,
+        format: &ResponseFormat,
+    ) -> Result<Result<ModelReply, ModelError>, AgentOutcome> {
         let tools = match format {
             ResponseFormat::Native => self.agent.specs().to_vec(),
             _ => Vec::new(),
@@ -597,7 +644,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let request = ModelRequest {
             messages: self.messages.clone(),
             tools,
-            format,
+            format: format.clone(),
         };
         let events = self.ctx.events.clone();
         let task_id = self.task_id();
@@ -616,22 +663,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             result = self.model.complete(&request, &mut on_delta) => result,
             _ = cancel.cancelled() => return Err(self.cancelled()),
         };
-        match result {
-            Ok(reply) => {
-                tracing::debug!(task = task_id, text = %clip(&reply.text, 600), calls = reply.tool_calls.len(), "model reply");
-                self.metrics.tokens_in += reply.usage.input_tokens;
-                self.metrics.tokens_out += reply.usage.output_tokens;
-                Ok(reply)
-            }
-            Err(e) => {
-                self.metrics.llm_failures += 1;
-                let mut outcome = self.failed(&e.full());
-                if let AgentOutcome::Failed { fix, .. } = &mut outcome {
-                    *fix = e.fix;
-                }
-                Err(outcome)
-            }
+        if let Ok(reply) = &result {
+            tracing::debug!(task = task_id, text = %clip(&reply.text, 600), calls = reply.tool_calls.len(), "model reply");
+            self.metrics.tokens_in += reply.usage.input_tokens;
+            self.metrics.tokens_out += reply.usage.output_tokens;
         }
+        Ok(result)
     }
 
     /// What the reply asks for. `Err` is the corrective hint for the model.
@@ -1059,7 +1096,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             workdir: self.agent.workdir.clone(),
             command_timeout_ms: self.ctx.settings.command_timeout_ms,
             max_output_length: self.ctx.settings.max_output_length as usize,
-            images_supported: self.model.supports_images(),
+            images_supported: self.model.capabilities().images,
             screenshot: self.ctx.settings.screenshot.clone(),
             untrusted_input: self.tainted.is_some(),
             confine: self.writable.clone(),

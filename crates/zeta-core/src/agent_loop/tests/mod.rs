@@ -3,5 +3,6 @@
 //! the model was sent. No HTTP and no binary: the end-to-end tests cover those.
 
 mod gate;
+mod model;
 mod plan;
 mod scripted;

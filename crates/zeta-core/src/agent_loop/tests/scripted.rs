@@ -11,7 +11,10 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::agent::{Agent, AgentOutcome, ApprovalAnswer, ApprovalMessage, Inbox, TaskContext};
 use crate::agent_loop::{AgentLoop, FixedModel};
-use crate::model::{Model, ModelError, ModelReply, ModelRequest, ToolCall, ToolSpec, Usage};
+use crate::model::{
+    Capabilities, Model, ModelError, ModelFailure, ModelReply, ModelRequest, ToolCall, ToolSpec,
+    Usage,
+};
 use crate::settings::Settings;
 use crate::store::audit::{AuditEntry, AuditLog};
 use crate::tool::{Tool, ToolContext, ToolFuture, ToolOutput, ToolRegistry};
@@ -42,12 +45,13 @@ pub fn call(id: &str, name: &str, arguments: Value) -> ModelReply {
 /// Answers each request with the next scripted reply; past the script, an error.
 #[derive(Default)]
 pub struct Scripted {
-    replies: Mutex<VecDeque<ModelReply>>,
+    replies: Mutex<VecDeque<Result<ModelReply, ModelError>>>,
     pub requests: Mutex<Vec<ModelRequest>>,
 }
 
 impl Scripted {
-    pub fn new(replies: Vec<ModelReply>) -> Arc<Self> {
+    /// The replies in order; a failure is the model call failing.
+    pub fn with_failures(replies: Vec<Result<ModelReply, ModelError>>) -> Arc<Self> {
         Arc::new(Self {
             replies: Mutex::new(replies.into()),
             requests: Mutex::default(),
@@ -73,14 +77,21 @@ impl Model for Scripted {
         _on_delta: &mut (dyn FnMut(&str) + Send),
     ) -> Result<ModelReply, ModelError> {
         self.requests.lock().unwrap().push(request.clone());
-        self.replies
-            .lock()
-            .unwrap()
-            .pop_front()
-            .ok_or_else(|| ModelError::new("the script has ended", "", None))
+        self.replies.lock().unwrap().pop_front().unwrap_or_else(|| {
+            Err(ModelError::new(
+                ModelFailure::Refused,
+                "the script has ended",
+                "",
+                None,
+            ))
+        })
     }
-    fn supports_native_tools(&self) -> bool {
-        true
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            native_tools: true,
+            images: false,
+            small: false,
+        }
     }
 }
 
@@ -156,6 +167,15 @@ impl Ran {
 /// Runs one task of `message` with `settings` against `replies`, the `touch` tool
 /// registered, `person` answering every question.
 pub async fn run_task(settings: Settings, replies: Vec<ModelReply>, person: Person) -> Ran {
+    run_scripted(settings, replies.into_iter().map(Ok).collect(), person).await
+}
+
+/// `run_task` with a script whose replies may be failures.
+pub async fn run_scripted(
+    settings: Settings,
+    replies: Vec<Result<ModelReply, ModelError>>,
+    person: Person,
+) -> Ran {
     let dir = tempfile::tempdir().unwrap();
     let audit = AuditLog::open(&dir.path().join("zeta.db")).unwrap();
     let runs = Arc::new(Mutex::new(Vec::new()));
@@ -163,7 +183,7 @@ pub async fn run_task(settings: Settings, replies: Vec<ModelReply>, person: Pers
     tools.register(Arc::new(Touch {
         runs: Arc::clone(&runs),
     }));
-    let model = Scripted::new(replies);
+    let model = Scripted::with_failures(replies);
     let agent = AgentLoop::new(
         FixedModel(Arc::clone(&model)),
         tools,
