@@ -11,6 +11,7 @@ pub mod guard;
 pub mod plan;
 pub mod planner;
 pub mod prompt;
+mod protocol;
 #[cfg(test)]
 mod tests;
 
@@ -32,9 +33,8 @@ use crate::tool::{ToolContext, ToolOutput, ToolRegistry};
 use finish::Finishing;
 use gate::{Consent, Refused};
 use guard::Guard;
-use planner::{
-    clip, leaked_tool_call, parse_plan, parse_verdict, plan_schema, verdict_schema, Step, Verdict,
-};
+use planner::{clip, parse_plan, parse_verdict, Step, Verdict};
+use protocol::{short_args, StepProtocol};
 use zeta_protocol::{CompactionKind, Event};
 
 /// Where each task's model comes from: built from that task's settings, so that a
@@ -203,19 +203,13 @@ impl<S: ModelSource> Agent for AgentLoop<S> {
     }
 }
 
-/// Which way the model is asked for steps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Native,
-    Json,
-}
-
 /// One task's run: its conversation, guardrails and progress.
 struct Run<'a, S, M> {
     agent: &'a AgentLoop<S>,
     model: M,
     ctx: TaskContext,
-    mode: Mode,
+    /// How steps are asked for and read: native tool calls or the JSON planner.
+    protocol: Box<dyn StepProtocol>,
     messages: Vec<Message>,
     guard: Guard,
     /// One line per tool call, for the progress reported on cancel or failure.
@@ -244,8 +238,6 @@ struct Run<'a, S, M> {
     /// Whether an answer stands or goes back for a check (`verify`), and what it falls
     /// back to (see `finish`).
     finishing: Finishing,
-    /// The planner protocol's schema for this task (its tool names fixed at the start).
-    plan_schema: Value,
     /// Side-effecting calls (tool, arguments) that ran, or were cut short, in an earlier
     /// start of this task (after a crash or a signal): repeating one asks a person.
     earlier_calls: Vec<(String, Value)>,
@@ -269,20 +261,21 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     fn new(agent: &'a AgentLoop<S>, model: M, ctx: TaskContext) -> Self {
         let window = ctx.settings.provider.context_window;
         let capabilities = model.capabilities();
-        let mode = match ctx.settings.provider.protocol {
-            Protocol::Tools => Mode::Native,
-            Protocol::Json => Mode::Json,
-            Protocol::Auto if capabilities.native_tools => Mode::Native,
-            Protocol::Auto => Mode::Json,
+        let native = match ctx.settings.provider.protocol {
+            Protocol::Tools => true,
+            Protocol::Json => false,
+            Protocol::Auto => capabilities.native_tools,
+        };
+        let protocol: Box<dyn StepProtocol> = if native {
+            Box::new(protocol::Native)
+        } else {
+            Box::new(protocol::Planner::new(planner_tools(
+                agent.specs(),
+                capabilities,
+            )))
         };
         let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
-        let offered = planner_tools(agent.specs(), capabilities);
-        let names: Vec<&str> = offered.iter().map(|t| t.name.as_str()).collect();
-        let plan_schema = plan_schema(&names);
-        let mut system = match mode {
-            Mode::Native => prompt::native_prompt(&soul),
-            Mode::Json => prompt::planner_prompt(&soul, &offered),
-        };
+        let mut system = protocol.system_prompt(&soul);
         if let Some(environment) = &agent.environment {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
         }
@@ -324,12 +317,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             crate::settings::Verify::Never => false,
             crate::settings::Verify::Auto => capabilities.small,
         };
-        let finishing = Finishing::new(verifies, mode == Mode::Json);
+        let finishing = Finishing::new(verifies, protocol.answers_checks_with_verdicts());
         Self {
             agent,
             model,
             ctx,
-            mode,
+            protocol,
             messages: vec![Message::system(system), Message::user(first)],
             guard: Guard::default(),
             steps: Vec::new(),
@@ -345,7 +338,6 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             counter: Default::default(),
             window,
             finishing,
-            plan_schema,
             earlier_calls,
             writable: agent.confinement.as_ref().map(|c| {
                 let home = crate::policy::ShellEnv::current(&agent.workdir).home;
@@ -411,13 +403,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 return self.cancelled();
             }
             self.inject_user_messages();
-            let format = match self.mode {
-                Mode::Native => ResponseFormat::Native,
-                Mode::Json if self.finishing.expects_verdict() => {
-                    ResponseFormat::JsonSchema(verdict_schema())
-                }
-                Mode::Json => ResponseFormat::JsonSchema(self.plan_schema.clone()),
-            };
+            let format = self.protocol.format(self.finishing.expects_verdict());
             let context_tokens = self.fit_context(&format);
             self.emit(Event::IterationStarted {
                 task_id: self.task_id(),
@@ -461,10 +447,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                     return self.finish(text);
                 }
                 Step::Calls(calls) => {
-                    let assistant = match self.mode {
-                        Mode::Native => Message::assistant_calls(reply.text, calls.clone()),
-                        Mode::Json => Message::assistant(reply.text),
-                    };
+                    let assistant = self.protocol.assistant_turn(reply.text, &calls);
                     self.messages.push(assistant);
                     for call in calls {
                         if let Err(outcome) = self.run_call(call).await {
@@ -648,7 +631,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         };
         let events = self.ctx.events.clone();
         let task_id = self.task_id();
-        let stream_text = self.mode == Mode::Native;
+        let stream_text = self.protocol.streams_text();
         let mut on_delta = move |text: &str| {
             if stream_text && !text.is_empty() {
                 let _ = events.send(Event::LlmDelta {
@@ -671,45 +654,27 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         Ok(result)
     }
 
-    /// What the reply asks for. `Err` is the corrective hint for the model.
+    /// What the reply asks for, read by the task's protocol. `Err` is the corrective hint
+    /// for the model.
     fn interpret(&mut self, reply: &ModelReply) -> Result<Step, String> {
-        match self.mode {
-            Mode::Json => {
-                let id = self.next_call_id();
-                if let Some(answer) = planner::reply_of(&reply.text) {
-                    self.finishing.wrote(answer);
-                }
-                parse_plan(&reply.text, &id)
-            }
-            Mode::Native if !reply.tool_calls.is_empty() => {
-                let bad: Vec<&ToolCall> = reply
-                    .tool_calls
-                    .iter()
-                    .filter(|c| !c.arguments.is_object())
-                    .collect();
-                if let Some(first) = bad.first() {
-                    let hint = format!(
-                        "The arguments of your `{}` call were not a JSON object ({}). Call it again with valid JSON arguments.",
-                        first.name,
-                        clip(&first.arguments.to_string(), 200)
-                    );
-                    // Not run, but on record like every other call the model asked for.
-                    for call in bad {
-                        let output = ToolOutput::error("the arguments were not a JSON object");
-                        self.record(call, &output, CallDecision::Invalid, Decider::Validator);
-                    }
-                    return Err(hint);
-                }
-                Ok(Step::Calls(reply.tool_calls.clone()))
-            }
-            Mode::Native => {
-                let id = self.next_call_id();
-                match leaked_tool_call(&reply.text, &self.tool_names(), &id) {
-                    Some(call) => Ok(Step::Calls(vec![call])),
-                    None => Ok(Step::Final(reply.text.clone())),
-                }
-            }
+        let agent = self.agent;
+        let mut names = agent.tools.names();
+        names.push(plan::NAME);
+        let (task_id, calls_made) = (self.task_id(), &mut self.calls_made);
+        let mut next_id = || {
+            *calls_made += 1;
+            format!("call_{task_id}_{calls_made}")
+        };
+        let reading = self.protocol.read(reply, &names, &mut next_id);
+        if let Some(answer) = reading.wrote {
+            self.finishing.wrote(answer);
         }
+        // Not run, but on record like every other call the model asked for.
+        for call in &reading.malformed {
+            let output = ToolOutput::error("the arguments were not a JSON object");
+            self.record(call, &output, CallDecision::Invalid, Decider::Validator);
+        }
+        reading.step
     }
 
     fn next_call_id(&mut self) -> String {
@@ -764,14 +729,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         } else {
             output.content.clone()
         };
-        let mut result = match self.mode {
-            Mode::Native => Message::tool_result(call.id.clone(), content.clone()),
-            Mode::Json => Message::user(format!(
-                "{mark} {} {}\n{content}",
-                call.name,
-                short_args(&call.arguments)
-            )),
-        };
+        let mut result = self.protocol.result_turn(&call, mark, content.clone());
         result.images = output.images;
         self.last_result = Some((content, output.content.clone()));
         self.messages.push(result);
@@ -809,14 +767,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             call.name,
             short_args(&call.arguments)
         ));
-        let message = match self.mode {
-            Mode::Native => Message::tool_result(call.id.clone(), content),
-            Mode::Json => Message::user(format!(
-                "↻ {} {}\n{content}",
-                call.name,
-                short_args(&call.arguments)
-            )),
-        };
+        let message = self.protocol.result_turn(call, "↻", content);
         self.messages.push(message);
     }
 
@@ -1166,13 +1117,5 @@ fn earlier_attempts(ctx: &TaskContext) -> Vec<crate::store::audit::AuditEntry> {
             tracing::warn!("could not read the task's earlier calls: {e}");
             Vec::new()
         }
-    }
-}
-
-/// A call's arguments in one short line: a command as is, anything else as JSON.
-fn short_args(arguments: &Value) -> String {
-    match arguments.get("command").and_then(Value::as_str) {
-        Some(command) => clip(command, 120),
-        None => clip(&arguments.to_string(), 120),
     }
 }

@@ -1,0 +1,261 @@
+//! How the model is asked for steps, as one trait with two implementations, so the loop
+//! never branches on it: `Native` (the provider's own tool calls) and `Planner` (seed
+//! 000's JSON planner, `{command, reasoning, reply, done}` sent as structured output, for
+//! models without tool calls). Each says how the conversation is written down and how a
+//! reply is read.
+
+use serde_json::Value;
+
+use super::planner::{self, clip, leaked_tool_call, parse_plan, plan_schema, verdict_schema, Step};
+use super::prompt;
+use crate::model::{Message, ModelReply, ResponseFormat, ToolCall, ToolSpec};
+
+/// What a reply asks for, read by a protocol.
+pub(super) struct Reading {
+    /// The step, or the corrective hint for the model.
+    pub step: Result<Step, String>,
+    /// The answer the model wrote, kept for a final answer that comes back empty.
+    pub wrote: Option<String>,
+    /// Calls whose arguments were not a JSON object: not run, but put on record.
+    pub malformed: Vec<ToolCall>,
+}
+
+impl Reading {
+    fn step(step: Result<Step, String>) -> Self {
+        Self {
+            step,
+            wrote: None,
+            malformed: Vec::new(),
+        }
+    }
+}
+
+pub(super) trait StepProtocol: Send + Sync {
+    /// The system prompt around the soul's text.
+    fn system_prompt(&self, soul: &str) -> String;
+    /// How the next reply is asked for; `verdict`: it answers a check.
+    fn format(&self, verdict: bool) -> ResponseFormat;
+    /// Whether reply text streams to the chat as it comes (the planner's is JSON).
+    fn streams_text(&self) -> bool;
+    /// Checks are answered with a verdict (see `finish`).
+    fn answers_checks_with_verdicts(&self) -> bool;
+    /// The assistant's turn that asked for `calls`.
+    fn assistant_turn(&self, text: String, calls: &[ToolCall]) -> Message;
+    /// A call's result as the model reads it; `mark` is ✓, ✗ or ↻.
+    fn result_turn(&self, call: &ToolCall, mark: &str, content: String) -> Message;
+    /// What `reply` asks for; `next_id` names a call the protocol has to make up.
+    fn read(
+        &self,
+        reply: &ModelReply,
+        tool_names: &[&str],
+        next_id: &mut dyn FnMut() -> String,
+    ) -> Reading;
+}
+
+/// A call's arguments in a few words: the command itself, or the arguments as JSON.
+pub(super) fn short_args(arguments: &Value) -> String {
+    match arguments.get("command").and_then(Value::as_str) {
+        Some(command) => clip(command, 120),
+        None => clip(&arguments.to_string(), 120),
+    }
+}
+
+/// The provider's own tool calls.
+pub(super) struct Native;
+
+impl StepProtocol for Native {
+    fn system_prompt(&self, soul: &str) -> String {
+        prompt::native_prompt(soul)
+    }
+    fn format(&self, _verdict: bool) -> ResponseFormat {
+        ResponseFormat::Native
+    }
+    fn streams_text(&self) -> bool {
+        true
+    }
+    fn answers_checks_with_verdicts(&self) -> bool {
+        false
+    }
+    fn assistant_turn(&self, text: String, calls: &[ToolCall]) -> Message {
+        Message::assistant_calls(text, calls.to_vec())
+    }
+    fn result_turn(&self, call: &ToolCall, _mark: &str, content: String) -> Message {
+        Message::tool_result(call.id.clone(), content)
+    }
+    fn read(
+        &self,
+        reply: &ModelReply,
+        tool_names: &[&str],
+        next_id: &mut dyn FnMut() -> String,
+    ) -> Reading {
+        if reply.tool_calls.is_empty() {
+            // A call leaked into the text (fenced JSON, `<tool_call>`) still runs.
+            let id = next_id();
+            return Reading::step(Ok(match leaked_tool_call(&reply.text, tool_names, &id) {
+                Some(call) => Step::Calls(vec![call]),
+                None => Step::Final(reply.text.clone()),
+            }));
+        }
+        let malformed: Vec<ToolCall> = reply
+            .tool_calls
+            .iter()
+            .filter(|c| !c.arguments.is_object())
+            .cloned()
+            .collect();
+        let Some(first) = malformed.first() else {
+            return Reading::step(Ok(Step::Calls(reply.tool_calls.clone())));
+        };
+        let hint = format!(
+            "The arguments of your `{}` call were not a JSON object ({}). Call it again with valid JSON arguments.",
+            first.name,
+            clip(&first.arguments.to_string(), 200)
+        );
+        Reading {
+            step: Err(hint),
+            wrote: None,
+            malformed,
+        }
+    }
+}
+
+/// Seed 000's JSON planner, for models without tool calls.
+pub(super) struct Planner {
+    /// The plan's schema, its tool names fixed at the start of the task.
+    schema: Value,
+    /// The tools it offers.
+    offered: Vec<ToolSpec>,
+}
+
+impl Planner {
+    pub fn new(offered: Vec<ToolSpec>) -> Self {
+        let names: Vec<&str> = offered.iter().map(|t| t.name.as_str()).collect();
+        Self {
+            schema: plan_schema(&names),
+            offered,
+        }
+    }
+}
+
+impl StepProtocol for Planner {
+    fn system_prompt(&self, soul: &str) -> String {
+        prompt::planner_prompt(soul, &self.offered)
+    }
+    fn format(&self, verdict: bool) -> ResponseFormat {
+        if verdict {
+            ResponseFormat::JsonSchema(verdict_schema())
+        } else {
+            ResponseFormat::JsonSchema(self.schema.clone())
+        }
+    }
+    fn streams_text(&self) -> bool {
+        false
+    }
+    fn answers_checks_with_verdicts(&self) -> bool {
+        true
+    }
+    fn assistant_turn(&self, text: String, _calls: &[ToolCall]) -> Message {
+        Message::assistant(text)
+    }
+    fn result_turn(&self, call: &ToolCall, mark: &str, content: String) -> Message {
+        Message::user(format!(
+            "{mark} {} {}\n{content}",
+            call.name,
+            short_args(&call.arguments)
+        ))
+    }
+    fn read(
+        &self,
+        reply: &ModelReply,
+        _tool_names: &[&str],
+        next_id: &mut dyn FnMut() -> String,
+    ) -> Reading {
+        let id = next_id();
+        Reading {
+            wrote: planner::reply_of(&reply.text),
+            step: parse_plan(&reply.text, &id),
+            malformed: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Usage;
+    use serde_json::json;
+
+    fn reply(text: &str, calls: Vec<ToolCall>) -> ModelReply {
+        ModelReply {
+            text: text.into(),
+            tool_calls: calls,
+            usage: Usage::default(),
+        }
+    }
+
+    fn shell(arguments: Value) -> ToolCall {
+        ToolCall {
+            id: "c1".into(),
+            name: "shell".into(),
+            arguments,
+        }
+    }
+
+    fn ids() -> impl FnMut() -> String {
+        let mut n = 0;
+        move || {
+            n += 1;
+            format!("call_{n}")
+        }
+    }
+
+    #[test]
+    fn native_reads_calls_answers_leaked_calls_and_malformed_arguments() {
+        let names = ["shell"];
+        let mut next = ids();
+        let r = Native.read(
+            &reply("", vec![shell(json!({"command": "ls"}))]),
+            &names,
+            &mut next,
+        );
+        assert_eq!(
+            r.step,
+            Ok(Step::Calls(vec![shell(json!({"command": "ls"}))]))
+        );
+        let r = Native.read(&reply("All done.", vec![]), &names, &mut next);
+        assert_eq!(r.step, Ok(Step::Final("All done.".into())));
+        let leaked = "```json\n{\"name\": \"shell\", \"arguments\": {\"command\": \"df -h\"}}\n```";
+        let r = Native.read(&reply(leaked, vec![]), &names, &mut next);
+        assert!(
+            matches!(&r.step, Ok(Step::Calls(c)) if c[0].name == "shell"),
+            "{:?}",
+            r.step
+        );
+        let r = Native.read(&reply("", vec![shell(json!("ls"))]), &names, &mut next);
+        assert!(r.step.is_err_and(|hint| hint.contains("not a JSON object")));
+        assert_eq!(r.malformed.len(), 1);
+    }
+
+    #[test]
+    fn the_planner_reads_its_json_and_keeps_what_it_wrote() {
+        let p = Planner::new(vec![ToolSpec {
+            name: "shell".into(),
+            description: "run".into(),
+            parameters: json!({"type": "object"}),
+        }]);
+        let mut next = ids();
+        let step = r#"{"command": "df -h", "reasoning": "disk", "reply": "", "done": false}"#;
+        let r = p.read(&reply(step, vec![]), &[], &mut next);
+        assert!(matches!(&r.step, Ok(Step::Calls(c)) if c[0].arguments["command"] == "df -h"));
+        let done = r#"{"command": "", "reasoning": "", "reply": "42 GB free", "done": true}"#;
+        let r = p.read(&reply(done, vec![]), &[], &mut next);
+        assert_eq!(r.step, Ok(Step::Final("42 GB free".into())));
+        assert_eq!(r.wrote.as_deref(), Some("42 GB free"));
+        assert!(p
+            .read(&reply("not json", vec![]), &[], &mut next)
+            .step
+            .is_err());
+        assert!(matches!(p.format(true), ResponseFormat::JsonSchema(s) if s != p.schema));
+        let turn = p.result_turn(&shell(json!({"command": "df"})), "✓", "42G".into());
+        assert_eq!(turn.content, "✓ shell df\n42G");
+    }
+}
