@@ -3,14 +3,8 @@
 mod app;
 mod cli;
 mod desktop;
-mod doctor;
 mod logging;
-mod memory_cmd;
-mod models_cmd;
-mod secret_cmd;
 mod signals;
-mod terminal_approval;
-mod voice_cmd;
 
 use std::process::ExitCode;
 

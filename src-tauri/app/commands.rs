@@ -1,6 +1,8 @@
 //! IPC commands the windows call: thin wrappers over `QueueManager`. Which window may call
 //! which command is set in `src-tauri/capabilities`.
 
+use std::sync::Arc;
+
 use tauri::{Manager, State};
 use zeta_core::{Event, Op, Task, WorkerState};
 use zeta_protocol::{ApprovalScope, StepChoice};
@@ -21,7 +23,7 @@ use zeta_llm::detect::LocalEndpoint;
 const MAX_MESSAGE_CHARS: usize = 20_000;
 
 #[tauri::command]
-pub fn enqueue_task(queue: State<'_, QueueManager>, message: String) -> Result<(), String> {
+pub fn enqueue_task(queue: State<'_, Arc<QueueManager>>, message: String) -> Result<(), String> {
     let message = checked_message(&message)?;
     queue.enqueue("chat", message).map_err(|e| e.to_string())
 }
@@ -40,7 +42,10 @@ fn checked_message(message: &str) -> Result<&str, String> {
 }
 
 #[tauri::command]
-pub fn list_tasks(queue: State<'_, QueueManager>, limit: Option<u32>) -> Result<Vec<Task>, String> {
+pub fn list_tasks(
+    queue: State<'_, Arc<QueueManager>>,
+    limit: Option<u32>,
+) -> Result<Vec<Task>, String> {
     queue
         .recent(limit.unwrap_or(200).min(1000))
         .map_err(|e| e.to_string())
@@ -48,7 +53,7 @@ pub fn list_tasks(queue: State<'_, QueueManager>, limit: Option<u32>) -> Result<
 
 /// "New chat": later tasks start a new conversation.
 #[tauri::command]
-pub fn new_chat(queue: State<'_, QueueManager>) -> Result<(), String> {
+pub fn new_chat(queue: State<'_, Arc<QueueManager>>) -> Result<(), String> {
     queue
         .core()
         .submit(Op::NewConversation)
@@ -57,18 +62,21 @@ pub fn new_chat(queue: State<'_, QueueManager>) -> Result<(), String> {
 
 /// The conversation new tasks join, and the earlier ones, newest first.
 #[tauri::command]
-pub fn list_conversations(queue: State<'_, QueueManager>) -> Result<Conversations, String> {
+pub fn list_conversations(queue: State<'_, Arc<QueueManager>>) -> Result<Conversations, String> {
     queue.conversations(200).map_err(|e| e.to_string())
 }
 
 /// The tasks of one conversation, for reading it again.
 #[tauri::command]
-pub fn conversation_tasks(queue: State<'_, QueueManager>, id: i64) -> Result<Vec<Task>, String> {
+pub fn conversation_tasks(
+    queue: State<'_, Arc<QueueManager>>,
+    id: i64,
+) -> Result<Vec<Task>, String> {
     queue.conversation_tasks(id, 500).map_err(|e| e.to_string())
 }
 
 #[tauri::command]
-pub fn cancel_task(queue: State<'_, QueueManager>, id: i64) -> Result<(), String> {
+pub fn cancel_task(queue: State<'_, Arc<QueueManager>>, id: i64) -> Result<(), String> {
     queue
         .core()
         .submit(Op::CancelTask { id })
@@ -76,7 +84,7 @@ pub fn cancel_task(queue: State<'_, QueueManager>, id: i64) -> Result<(), String
 }
 
 #[tauri::command]
-pub fn set_paused(queue: State<'_, QueueManager>, paused: bool) -> Result<(), String> {
+pub fn set_paused(queue: State<'_, Arc<QueueManager>>, paused: bool) -> Result<(), String> {
     let op = if paused {
         Op::PauseQueue
     } else {
@@ -86,13 +94,13 @@ pub fn set_paused(queue: State<'_, QueueManager>, paused: bool) -> Result<(), St
 }
 
 #[tauri::command]
-pub fn worker_state(queue: State<'_, QueueManager>) -> Option<WorkerState> {
+pub fn worker_state(queue: State<'_, Arc<QueueManager>>) -> Option<WorkerState> {
     queue.worker_state()
 }
 
 #[tauri::command]
 pub fn approve_call(
-    queue: State<'_, QueueManager>,
+    queue: State<'_, Arc<QueueManager>>,
     call_id: String,
     steps: Option<Vec<StepChoice>>,
     scope: Option<ApprovalScope>,
@@ -109,7 +117,7 @@ pub fn approve_call(
 
 #[tauri::command]
 pub fn deny_call(
-    queue: State<'_, QueueManager>,
+    queue: State<'_, Arc<QueueManager>>,
     call_id: String,
     reason: Option<String>,
 ) -> Result<(), String> {
@@ -121,7 +129,7 @@ pub fn deny_call(
 
 /// The user is editing the request `call_id`: its time limit stops until they answer.
 #[tauri::command]
-pub fn hold_approval(queue: State<'_, QueueManager>, call_id: String) -> Result<(), String> {
+pub fn hold_approval(queue: State<'_, Arc<QueueManager>>, call_id: String) -> Result<(), String> {
     queue
         .core()
         .submit(Op::HoldApproval { call_id })
@@ -130,21 +138,24 @@ pub fn hold_approval(queue: State<'_, QueueManager>, call_id: String) -> Result<
 
 /// Hides the chat window (Esc). A call waiting inline moves to the confirmation dialog.
 #[tauri::command]
-pub fn hide_chat(window: tauri::WebviewWindow) -> Result<(), String> {
+pub fn hide_chat(
+    window: tauri::WebviewWindow,
+    queue: State<'_, Arc<QueueManager>>,
+) -> Result<(), String> {
     window.hide().map_err(|e| e.to_string())?;
-    super::confirm::refresh(window.app_handle());
+    super::confirm::refresh(window.app_handle(), &queue);
     Ok(())
 }
 
 /// Requests waiting for the user, oldest first (the confirmation dialog reads them on open).
 #[tauri::command]
-pub fn pending_approvals(queue: State<'_, QueueManager>) -> Vec<Event> {
+pub fn pending_approvals(queue: State<'_, Arc<QueueManager>>) -> Vec<Event> {
     queue.pending()
 }
 
 /// A message from the composer: injected into the running task, or a new task.
 #[tauri::command]
-pub fn send_message(queue: State<'_, QueueManager>, message: String) -> Result<(), String> {
+pub fn send_message(queue: State<'_, Arc<QueueManager>>, message: String) -> Result<(), String> {
     let message = checked_message(&message)?;
     queue
         .core()
@@ -157,7 +168,7 @@ pub fn send_message(queue: State<'_, QueueManager>, message: String) -> Result<(
 
 /// Runs a finished task's request again, as a new task.
 #[tauri::command]
-pub fn retry_task(queue: State<'_, QueueManager>, id: i64) -> Result<(), String> {
+pub fn retry_task(queue: State<'_, Arc<QueueManager>>, id: i64) -> Result<(), String> {
     let task = queue.task(id).map_err(|e| e.to_string())?;
     queue
         .enqueue("chat", &task.message)
@@ -166,7 +177,10 @@ pub fn retry_task(queue: State<'_, QueueManager>, id: i64) -> Result<(), String>
 
 /// Every tool call of one task, for its transcript.
 #[tauri::command]
-pub fn task_activity(queue: State<'_, QueueManager>, id: i64) -> Result<Vec<AuditEntry>, String> {
+pub fn task_activity(
+    queue: State<'_, Arc<QueueManager>>,
+    id: i64,
+) -> Result<Vec<AuditEntry>, String> {
     queue.activity(id).map_err(|e| e.to_string())
 }
 
@@ -182,7 +196,7 @@ pub fn save_settings(
     value: serde_json::Value,
 ) -> Result<SettingsView, Vec<SettingsProblem>> {
     let view = settings.save(value)?;
-    if let Some(voice) = tauri::Manager::try_state::<VoiceManager>(&app) {
+    if let Some(voice) = tauri::Manager::try_state::<Arc<VoiceManager>>(&app) {
         voice.apply(&app, &view.settings);
     }
     Ok(view)
@@ -263,7 +277,7 @@ pub fn finish_onboarding(settings: State<'_, SettingsManager>) -> Result<(), Str
 /// The newest tasks' metrics (seed 001), oldest first.
 #[tauri::command]
 pub fn task_metrics(
-    queue: State<'_, QueueManager>,
+    queue: State<'_, Arc<QueueManager>>,
     limit: Option<u32>,
 ) -> Result<Vec<TaskMetrics>, String> {
     queue
@@ -294,12 +308,12 @@ pub fn remove_job(memory: State<'_, MemoryManager>, id: i64) -> Result<MemoryVie
 
 /// The chat window's microphone button: start or stop a recording.
 #[tauri::command]
-pub fn voice_listen(voice: State<'_, VoiceManager>) {
+pub fn voice_listen(voice: State<'_, Arc<VoiceManager>>) {
     voice.listener().toggle();
 }
 
 /// Whether the push-to-talk hotkey is registered (and what to do if not).
 #[tauri::command]
-pub fn hotkey_status(voice: State<'_, VoiceManager>) -> Option<HotkeyStatus> {
+pub fn hotkey_status(voice: State<'_, Arc<VoiceManager>>) -> Option<HotkeyStatus> {
     voice.hotkey_status()
 }

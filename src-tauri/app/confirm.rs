@@ -13,8 +13,8 @@ pub const CONFIRM_WINDOW: &str = "confirm";
 
 /// Shows the dialog when a request waits that the chat cannot show (a plan, or anything
 /// while the chat is hidden or minimized), and hides it otherwise.
-pub fn refresh(app: &AppHandle) {
-    let pending = app.state::<QueueManager>().pending();
+pub fn refresh(app: &AppHandle, queue: &QueueManager) {
+    let pending = queue.pending();
     let chat_shown = app
         .get_webview_window(super::CHAT_WINDOW)
         .is_some_and(|w| w.is_visible().unwrap_or(false) && !w.is_minimized().unwrap_or(false));
@@ -46,8 +46,7 @@ fn show_or_hide(app: &AppHandle, waiting: bool) {
 }
 
 /// The user closed the dialog: everything it showed counts as denied.
-pub fn closed(app: &AppHandle) {
-    let queue = app.state::<QueueManager>();
+pub fn closed(queue: &QueueManager) {
     for event in queue.pending() {
         let call_id = match event {
             Event::ApprovalRequested { call_id, .. } | Event::PlanProposed { call_id, .. } => {

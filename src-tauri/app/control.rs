@@ -2,9 +2,9 @@
 //! `zeta listen` starts and stops a recording from a terminal when the hotkey is not
 //! available. The requests and replies are zeta-protocol's `control` types.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use tauri::{AppHandle, Manager};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use zeta_core::ZetaHome;
@@ -14,7 +14,7 @@ use super::voice_manager::VoiceManager;
 
 /// Serves the socket until the app exits. A stale socket from a crashed run is replaced
 /// (single-instance makes sure no other app for this home is running).
-pub async fn serve(app: AppHandle, home: ZetaHome) {
+pub async fn serve(voice: Arc<VoiceManager>, home: ZetaHome) {
     let path = home.control_socket();
     let _ = std::fs::remove_file(&path);
     let listener = match UnixListener::bind(&path) {
@@ -37,9 +37,9 @@ pub async fn serve(app: AppHandle, home: ZetaHome) {
     loop {
         match listener.accept().await {
             Ok((stream, _)) => {
-                let app = app.clone();
+                let voice = Arc::clone(&voice);
                 tauri::async_runtime::spawn(async move {
-                    if let Err(e) = answer(&app, stream).await {
+                    if let Err(e) = answer(&voice, stream).await {
                         tracing::debug!("control socket: {e}");
                     }
                 });
@@ -52,19 +52,13 @@ pub async fn serve(app: AppHandle, home: ZetaHome) {
     }
 }
 
-async fn answer(app: &AppHandle, stream: UnixStream) -> std::io::Result<()> {
+async fn answer(voice: &VoiceManager, stream: UnixStream) -> std::io::Result<()> {
     let (read, mut write) = stream.into_split();
     let mut line = String::new();
     BufReader::new(read).read_line(&mut line).await?;
-    let reply = match (
-        app.try_state::<VoiceManager>(),
-        ControlRequest::parse(&line),
-    ) {
-        (_, Err(error)) => ControlReply::Error { error },
-        (None, Ok(_)) => ControlReply::Error {
-            error: "voice is not available in this app".into(),
-        },
-        (Some(voice), Ok(ControlRequest::Listen(action))) => listen(&voice, action).await,
+    let reply = match ControlRequest::parse(&line) {
+        Err(error) => ControlReply::Error { error },
+        Ok(ControlRequest::Listen(action)) => listen(voice, action).await,
     };
     let text = serde_json::to_string(&reply).map_err(std::io::Error::other)?;
     write.write_all(format!("{text}\n").as_bytes()).await?;

@@ -1,13 +1,19 @@
-//! The desktop app: tray, chat window, IPC commands and the event bridge around one core
+//! The desktop app: tray, chat window, IPC commands and the router around one core
 //! worker. Closing the window hides it; Quit (tray) stops the worker and exits.
+//!
+//! This is the composition root: `setup` builds the managers in dependency order (the
+//! worker, the queue's handle, the settings, memory, downloads, setup, the tray, voice),
+//! each knowing only lower layers and, for what happens to it, the router's inbox; the
+//! router is built last, holding the handles it fans out to.
 
-mod bridge;
 mod commands;
 mod confirm;
 mod control;
 mod download_manager;
+mod heard;
 mod memory_manager;
 mod queue_manager;
+mod router;
 mod settings_manager;
 mod setup_manager;
 mod tray;
@@ -56,7 +62,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
         .plugin(
             tauri_plugin_global_shortcut::Builder::new()
                 .with_handler(|app, _shortcut, event| {
-                    if let Some(voice) = app.try_state::<VoiceManager>() {
+                    if let Some(voice) = app.try_state::<Arc<VoiceManager>>() {
                         voice.key(event.state);
                     }
                 })
@@ -100,48 +106,65 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::hotkey_status,
         ])
         .setup(move |app| {
+            let handle = app.handle().clone();
             let local = LocalServer::new(home.root());
             let agent = configured_agent(&home, Arc::clone(&local), user_workdir(&home))?;
-            let (core, events, handle) = tauri::async_runtime::block_on(async {
+            let (core, events, worker) = tauri::async_runtime::block_on(async {
                 spawn_worker(home.clone(), agent, WorkerOptions::default())
             })?;
-            app.manage(QueueManager::new(core, &home)?);
+            let queue = Arc::new(QueueManager::new(core, &home)?);
+            app.manage(Arc::clone(&queue));
             app.manage(settings_manager::SettingsManager::new(
                 &home,
                 Arc::clone(&local),
             ));
-            tauri::async_runtime::spawn(bridge::forward_local_server(
-                app.handle().clone(),
+            tauri::async_runtime::spawn(router::forward_local_server(
+                handle.clone(),
                 local.subscribe(),
             ));
             app.manage(local);
             app.manage(memory_manager::MemoryManager::new(&home)?);
             app.manage(download_manager::DownloadManager::new(&home));
             app.manage(setup_manager::SetupManager::default());
-            app.manage(WorkerTask(Mutex::new(Some(handle))));
-            create_tray(app.handle());
-            start_voice(app.handle(), &home);
+            app.manage(WorkerTask(Mutex::new(Some(worker))));
+            let (inbox, heard) = tokio::sync::mpsc::unbounded_channel();
+            let tray = create_tray(&handle, inbox.clone());
+            let voice = start_voice(&handle, &home, inbox);
+            if let Some(voice) = &voice {
+                app.manage(Arc::clone(voice));
+            }
             // SIGTERM (logout, shutdown) or SIGINT: the running task is interrupted, to
             // resume on the next start, and the app exits; a second signal exits at once.
-            let stopping = app.handle().clone();
+            let stopping = handle.clone();
             tauri::async_runtime::block_on(async move {
                 crate::signals::watch(move |_| stop(&stopping, Op::Interrupt))
             });
-            tauri::async_runtime::spawn(bridge::forward(app.handle().clone(), events));
+            let router = router::Router {
+                app: handle,
+                queue,
+                tray,
+                voice,
+            };
+            tauri::async_runtime::spawn(router.run(events, heard));
             Ok(())
         })
         .on_window_event(|window, event| {
             if let WindowEvent::CloseRequested { api, .. } = event {
                 api.prevent_close();
+                let queue = window.app_handle().try_state::<Arc<QueueManager>>();
                 if window.label() == confirm::CONFIRM_WINDOW {
-                    confirm::closed(window.app_handle());
+                    if let Some(queue) = &queue {
+                        confirm::closed(queue);
+                    }
                 }
                 if let Err(e) = window.hide() {
                     tracing::warn!("could not hide the window: {e}");
                 }
                 if window.label() != confirm::CONFIRM_WINDOW {
                     // A call asked inline must still reach the user: the dialog takes it.
-                    confirm::refresh(window.app_handle());
+                    if let Some(queue) = &queue {
+                        confirm::refresh(window.app_handle(), queue);
+                    }
                 }
             }
         })
@@ -152,7 +175,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             if let Some(local) = app.try_state::<Arc<LocalServer>>() {
                 local.stop();
             }
-            if let Some(voice) = app.try_state::<VoiceManager>() {
+            if let Some(voice) = app.try_state::<Arc<VoiceManager>>() {
                 voice.forget_status();
             }
             tracing::info!("Zeta stopped");
@@ -176,23 +199,29 @@ fn navigation_guard<R: tauri::Runtime>() -> tauri::plugin::TauriPlugin<R> {
 }
 
 /// The tray needs a tray host and libayatana-appindicator; without them the app goes on.
-fn create_tray(app: &AppHandle) {
-    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| TrayManager::create(app)));
+fn create_tray(app: &AppHandle, inbox: heard::Inbox) -> Option<TrayManager> {
+    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        TrayManager::create(app, inbox)
+    }));
     match built {
-        Ok(Ok(tray)) => {
-            app.manage(tray);
+        Ok(Ok(tray)) => Some(tray),
+        Ok(Err(e)) => {
+            tracing::warn!("no tray icon ({e}); use the chat window or the zeta CLI");
+            None
         }
-        Ok(Err(e)) => tracing::warn!("no tray icon ({e}); use the chat window or the zeta CLI"),
-        Err(_) => tracing::warn!(
-            "no tray icon (the AppIndicator library could not be loaded); use the chat window or the zeta CLI"
-        ),
+        Err(_) => {
+            tracing::warn!(
+                "no tray icon (the AppIndicator library could not be loaded); use the chat window or the zeta CLI"
+            );
+            None
+        }
     }
 }
 
 /// Push-to-talk: the voice session, its hotkey and the control socket for `zeta listen`.
 /// Nothing here stops the app: a bad settings file, no display or no model only disable
 /// parts of voice, and say so.
-fn start_voice(app: &AppHandle, home: &ZetaHome) {
+fn start_voice(app: &AppHandle, home: &ZetaHome, inbox: heard::Inbox) -> Option<Arc<VoiceManager>> {
     let settings = match zeta_core::settings::load_or_create(&home.settings_file()) {
         Ok(loaded) => loaded.settings,
         Err(e) => {
@@ -200,13 +229,17 @@ fn start_voice(app: &AppHandle, home: &ZetaHome) {
             zeta_core::Settings::default()
         }
     };
-    match VoiceManager::new(app, home, &settings) {
+    match VoiceManager::new(home, &settings, inbox) {
         Ok(voice) => {
             voice.register_hotkey(app, &settings);
-            app.manage(voice);
-            tauri::async_runtime::spawn(control::serve(app.clone(), home.clone()));
+            let voice = Arc::new(voice);
+            tauri::async_runtime::spawn(control::serve(Arc::clone(&voice), home.clone()));
+            Some(voice)
         }
-        Err(e) => tracing::error!("voice is not available: {e}"),
+        Err(e) => {
+            tracing::error!("voice is not available: {e}");
+            None
+        }
     }
 }
 
@@ -262,7 +295,9 @@ pub fn show_chat(app: &AppHandle) {
         tracing::warn!("could not show the chat window: {e}");
     }
     // A single call the dialog showed while the chat was hidden is asked inline again.
-    confirm::refresh(app);
+    if let Some(queue) = app.try_state::<Arc<QueueManager>>() {
+        confirm::refresh(app, &queue);
+    }
 }
 
 /// Stops the worker (the running task is recorded as cancelled) and exits.
@@ -276,14 +311,12 @@ pub fn quit(app: &AppHandle) {
 fn stop(app: &AppHandle, op: Op) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
-        let queue = app.state::<QueueManager>();
-        let _ = queue.core().submit(op);
+        if let Some(queue) = app.try_state::<Arc<QueueManager>>() {
+            let _ = queue.core().submit(op);
+        }
         let handle = app
-            .state::<WorkerTask>()
-            .0
-            .lock()
-            .ok()
-            .and_then(|mut h| h.take());
+            .try_state::<WorkerTask>()
+            .and_then(|w| w.0.lock().ok().and_then(|mut h| h.take()));
         if let Some(handle) = handle {
             match tokio::time::timeout(Duration::from_secs(5), handle).await {
                 Ok(Ok(Err(e))) => tracing::error!("worker ended with an error: {e}"),

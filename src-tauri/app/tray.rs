@@ -1,18 +1,18 @@
 //! The tray icon: its menu (Open chat, Start/Stop listening, Pause/Resume queue, Quit) and
 //! one icon per state (idle, working, needs approval, listening, transcribing). While voice
-//! is active its state is shown over the queue's. Kept in Tauri state as `TrayManager`.
+//! is active its state is shown over the queue's. A click on the menu goes to the router
+//! (`TrayItem`); the tray knows no other manager.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use tauri::image::Image;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
-use tauri::{AppHandle, Manager, Wry};
+use tauri::{AppHandle, Wry};
 
 use zeta_voice::listener::VoiceState;
 
-use super::queue_manager::QueueManager;
-use super::voice_manager::VoiceManager;
+use super::heard::{Heard, Inbox, TrayItem};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TrayStatus {
@@ -45,17 +45,19 @@ impl TrayStatus {
     }
 }
 
+/// Cheap to clone: the router holds one.
+#[derive(Clone)]
 pub struct TrayManager {
     tray: TrayIcon<Wry>,
     pause_item: MenuItem<Wry>,
     listen_item: MenuItem<Wry>,
     /// The queue's status and, while voice is active, voice's (shown instead).
-    status: Mutex<(TrayStatus, Option<TrayStatus>)>,
+    status: Arc<Mutex<(TrayStatus, Option<TrayStatus>)>>,
 }
 
 impl TrayManager {
-    /// Builds the tray icon and its menu.
-    pub fn create(app: &AppHandle) -> tauri::Result<Self> {
+    /// Builds the tray icon and its menu; clicks go to `inbox`.
+    pub fn create(app: &AppHandle, inbox: Inbox) -> tauri::Result<Self> {
         let open = MenuItem::with_id(app, "open", "Open chat", true, None::<&str>)?;
         let listen_item = MenuItem::with_id(app, "listen", "Start listening", true, None::<&str>)?;
         let pause_item = MenuItem::with_id(app, "pause", "Pause queue", true, None::<&str>)?;
@@ -66,32 +68,24 @@ impl TrayManager {
             .icon(Image::from_bytes(TrayStatus::Idle.icon_bytes())?)
             .tooltip(TrayStatus::Idle.tooltip())
             .menu(&menu)
-            .on_menu_event(|app, event| match event.id.as_ref() {
-                "open" => super::show_chat(app),
-                "pause" => {
-                    let queue = app.state::<QueueManager>();
-                    let op = if queue.is_paused() {
-                        zeta_core::Op::ResumeQueue
-                    } else {
-                        zeta_core::Op::PauseQueue
-                    };
-                    if let Err(e) = queue.core().submit(op) {
-                        tracing::error!("tray: {e}");
-                    }
+            .on_menu_event(move |_app, event| {
+                let item = match event.id.as_ref() {
+                    "open" => TrayItem::OpenChat,
+                    "pause" => TrayItem::PauseOrResume,
+                    "listen" => TrayItem::Listen,
+                    "quit" => TrayItem::Quit,
+                    other => return tracing::debug!("tray: unknown menu item {other}"),
+                };
+                if inbox.send(Heard::Menu(item)).is_err() {
+                    tracing::warn!("tray: the app is stopping; {item:?} ignored");
                 }
-                "listen" => match app.try_state::<VoiceManager>() {
-                    Some(voice) => voice.listener().toggle(),
-                    None => tracing::warn!("tray: voice is not available"),
-                },
-                "quit" => super::quit(app),
-                other => tracing::debug!("tray: unknown menu item {other}"),
             })
             .build(app)?;
         Ok(Self {
             tray,
             pause_item,
             listen_item,
-            status: Mutex::new((TrayStatus::Idle, None)),
+            status: Arc::new(Mutex::new((TrayStatus::Idle, None))),
         })
     }
 

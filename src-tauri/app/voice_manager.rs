@@ -1,26 +1,23 @@
-//! Push-to-talk in the app, held in Tauri state: the voice session (`zeta_voice::Listener`),
-//! the global hotkey that drives it, and what its events do — `zeta:voice` to the window,
-//! the tray's listening/transcribing icon, and a heard command into the queue (sender
-//! `voice`). Whether the hotkey could be registered is kept in `$ZETA_HOME/voice.json` for
-//! `zeta doctor`, with the alternatives: the tray item and `zeta listen`.
+//! Push-to-talk in the app, held in Tauri state: the voice session (`zeta_voice::Listener`)
+//! and the global hotkey that drives it. Its events go to the router, which shows them
+//! (window, tray) and queues what was heard. Whether the hotkey could be registered is
+//! kept in `$ZETA_HOME/voice.json` for `zeta doctor`, with the alternatives: the tray item
+//! and `zeta listen`.
 
 use std::sync::Mutex;
 use std::time::Duration;
 
-use tauri::{AppHandle, Emitter, Manager};
+use tauri::{AppHandle, Emitter};
 use tauri_plugin_global_shortcut::{GlobalShortcutExt, ShortcutState};
 use zeta_core::{Settings, ZetaHome};
 use zeta_protocol::voice::HOTKEY_ALTERNATIVES as ALTERNATIVES;
 use zeta_voice::capture::CaptureOptions;
-use zeta_voice::listener::{Listener, ListenerConfig, VoiceEvent};
+use zeta_voice::listener::{Listener, ListenerConfig};
 use zeta_voice::ptt::Edge;
 
-use super::queue_manager::QueueManager;
-use super::tray::TrayManager;
+use super::heard::{Heard, Inbox};
 use crate::desktop;
 
-/// The window's event for everything voice does.
-pub const VOICE_EVENT: &str = "zeta:voice";
 /// The hotkey's registration, sent when it changes.
 pub const HOTKEY_EVENT: &str = "zeta:hotkey";
 
@@ -34,10 +31,12 @@ pub struct VoiceManager {
 
 impl VoiceManager {
     /// Starts the voice session (nothing is loaded or opened until the first recording).
-    pub fn new(app: &AppHandle, home: &ZetaHome, settings: &Settings) -> anyhow::Result<Self> {
-        let handle = app.clone();
+    /// Its events go to `inbox` (the router).
+    pub fn new(home: &ZetaHome, settings: &Settings, inbox: Inbox) -> anyhow::Result<Self> {
         let listener = Listener::spawn(config(home, settings), move |event| {
-            on_event(&handle, event)
+            if inbox.send(Heard::Voice(event)).is_err() {
+                tracing::debug!("a voice event after the router stopped");
+            }
         })?;
         Ok(Self {
             listener,
@@ -156,40 +155,5 @@ pub fn config(home: &ZetaHome, settings: &Settings) -> ListenerConfig {
         mode: settings.hotkey.mode,
         model: home.voice_model(&settings.voice.model),
         language: settings.voice.language.clone(),
-    }
-}
-
-/// Runs on the voice threads: window, tray, and the queue.
-fn on_event(app: &AppHandle, event: VoiceEvent) {
-    match &event {
-        VoiceEvent::State { state } => {
-            if let Some(tray) = app.try_state::<TrayManager>() {
-                tray.set_voice(*state);
-            }
-        }
-        VoiceEvent::Heard {
-            text, whisper_ms, ..
-        } => {
-            tracing::info!(%text, whisper_ms, "heard a voice command");
-        }
-        VoiceEvent::NothingHeard => tracing::info!("the recording held no speech: no task"),
-        VoiceEvent::Notice { message } => tracing::warn!("voice: {message}"),
-        VoiceEvent::Error { message } => tracing::error!("voice: {message}"),
-        VoiceEvent::Level { .. } => {}
-    }
-    // The window shows what was heard before the task exists.
-    if let Err(e) = app.emit(VOICE_EVENT, &event) {
-        tracing::warn!("could not send a voice event: {e}");
-    }
-    if let VoiceEvent::Heard { text, .. } = &event {
-        if let Err(e) = app.state::<QueueManager>().enqueue("voice", text) {
-            tracing::error!("could not queue the voice command: {e}");
-            let _ = app.emit(
-                VOICE_EVENT,
-                &VoiceEvent::Error {
-                    message: format!("could not queue {text:?}: {e}"),
-                },
-            );
-        }
     }
 }

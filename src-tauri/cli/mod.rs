@@ -1,6 +1,13 @@
 //! The command line: `zeta` with no command opens the app; the commands below work
 //! without a display and never open a window.
 
+mod approval;
+mod doctor;
+mod memory;
+mod models;
+mod secret;
+mod voice;
+
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -10,8 +17,8 @@ use zeta_core::{
     spawn_worker, CoreError, Event, Op, Task, TaskQueue, TaskStatus, WorkerOptions, ZetaHome,
 };
 
+use crate::cli::approval::{answer_call, answer_plan, Approve, CallAsked};
 use crate::signals::{self, Stop};
-use crate::terminal_approval::{answer_call, answer_plan, Approve, CallAsked};
 use zeta_app::agent::{configured_agent, user_workdir};
 
 #[derive(Debug, Parser)]
@@ -68,10 +75,10 @@ pub enum Command {
     },
     /// What the agent remembers: list, search or forget saved facts.
     #[command(subcommand)]
-    Memory(crate::memory_cmd::MemoryCommand),
+    Memory(crate::cli::memory::MemoryCommand),
     /// Scheduled jobs: list, add or remove.
     #[command(subcommand)]
-    Schedule(crate::memory_cmd::ScheduleCommand),
+    Schedule(crate::cli::memory::ScheduleCommand),
     /// Print what Whisper hears in a WAV file (the configured model unless --model).
     Transcribe {
         file: std::path::PathBuf,
@@ -84,14 +91,14 @@ pub enum Command {
     /// Start or stop a voice recording in the running app (when the hotkey is unavailable).
     Listen {
         #[arg(value_enum, default_value = "toggle")]
-        action: crate::voice_cmd::ListenAction,
+        action: crate::cli::voice::ListenAction,
     },
     /// Model files: list, download (resumable, sha256-checked), import, use.
     #[command(subcommand)]
-    Models(crate::models_cmd::ModelsCommand),
+    Models(crate::cli::models::ModelsCommand),
     /// Store or remove API keys (in the OS keyring, or an owner-only file without one).
     #[command(subcommand)]
-    Secret(crate::secret_cmd::SecretCommand),
+    Secret(crate::cli::secret::SecretCommand),
     /// Check the display, tray, DBus, audio, settings, database, models and LLM endpoint.
     Doctor {
         #[arg(long)]
@@ -157,22 +164,22 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                         e.tool,
                         e.decision,
                         e.decided_by,
-                        one_line(&e.summary, 40),
-                        one_line(&e.arguments, 60)
+                        zeta_core::text::one_line(&e.summary, 40),
+                        zeta_core::text::one_line(&e.arguments, 60)
                     );
                 }
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Doctor { json } => Ok(crate::doctor::run(&home, json)),
-        Command::Secret(command) => crate::secret_cmd::run(&home, command),
-        Command::Models(command) => crate::models_cmd::run(&home, command),
+        Command::Doctor { json } => Ok(crate::cli::doctor::run(&home, json)),
+        Command::Secret(command) => crate::cli::secret::run(&home, command),
+        Command::Models(command) => crate::cli::models::run(&home, command),
         Command::Transcribe { file, model, json } => {
-            crate::voice_cmd::transcribe(&home, &file, model, json)
+            crate::cli::voice::transcribe(&home, &file, model, json)
         }
-        Command::Listen { action } => crate::voice_cmd::listen(&home, action),
-        Command::Memory(command) => crate::memory_cmd::memory(&home, command),
-        Command::Schedule(command) => crate::memory_cmd::schedule(&home, command),
+        Command::Listen { action } => crate::cli::voice::listen(&home, action),
+        Command::Memory(command) => crate::cli::memory::memory(&home, command),
+        Command::Schedule(command) => crate::cli::memory::schedule(&home, command),
     }
 }
 
@@ -472,7 +479,7 @@ fn print_table(tasks: &[Task]) {
             t.id,
             t.status,
             t.sender,
-            one_line(&t.message, 60)
+            zeta_core::text::one_line(&t.message, 60)
         );
         if let Some(outcome) = outcome {
             println!(
@@ -480,7 +487,7 @@ fn print_table(tasks: &[Task]) {
                 "",
                 "",
                 "",
-                one_line(&outcome, 60)
+                zeta_core::text::one_line(&outcome, 60)
             );
         }
         if let Some(note) = calls_note(t) {
@@ -505,13 +512,4 @@ fn calls_note(task: &Task) -> Option<String> {
         parts.push(format!("{} failed", task.failed_calls));
     }
     (!parts.is_empty()).then(|| parts.join(", "))
-}
-
-fn one_line(text: &str, max: usize) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= max {
-        flat
-    } else {
-        format!("{}…", flat.chars().take(max - 1).collect::<String>())
-    }
 }

@@ -132,7 +132,7 @@ fn confinement_check() -> Check {
 }
 
 fn secrets_check(home: &ZetaHome) -> Check {
-    let (keyring, detail) = crate::secret_cmd::backend_line(home);
+    let (keyring, detail) = crate::cli::secret::backend_line(home);
     if keyring {
         check("secrets", Level::Ok, detail, None)
     } else {

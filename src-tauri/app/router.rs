@@ -1,0 +1,163 @@
+//! The one router for everything the app hears: the core's events, the voice session's
+//! events and the tray menu's clicks. From here, and only here, each goes where it must:
+//! the windows (`zeta:event`, `zeta:voice`), the tray icon, the queue's list of requests
+//! waiting for the user, the confirmation dialog, and a heard command into the queue. The
+//! managers never call each other; they hand what happens to the router.
+
+use std::sync::Arc;
+
+use tauri::{AppHandle, Emitter};
+use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::sync::mpsc;
+use zeta_core::{Event, Op, WorkerState};
+use zeta_voice::listener::VoiceEvent;
+
+use super::heard::{Heard, TrayItem};
+use super::queue_manager::QueueManager;
+use super::tray::{TrayManager, TrayStatus};
+use super::voice_manager::VoiceManager;
+
+/// The event name the webview listens to for the core's events.
+pub const EVENT_NAME: &str = "zeta:event";
+/// The window's event for everything voice does.
+pub const VOICE_EVENT: &str = "zeta:voice";
+/// The local model server's state, sent on every change.
+pub const LOCAL_SERVER_EVENT: &str = "zeta:local-server";
+
+/// The router and the handles it fans out to, built last by the composition root.
+pub struct Router {
+    pub app: AppHandle,
+    pub queue: Arc<QueueManager>,
+    pub tray: Option<TrayManager>,
+    pub voice: Option<Arc<VoiceManager>>,
+}
+
+impl Router {
+    /// Runs until the core's event stream ends.
+    pub async fn run(
+        self,
+        mut core: broadcast::Receiver<Event>,
+        mut heard: mpsc::UnboundedReceiver<Heard>,
+    ) {
+        loop {
+            tokio::select! {
+                event = core.recv() => match event {
+                    Ok(event) => self.core_event(event),
+                    // The window missed some events: have it reload the queue.
+                    Err(RecvError::Lagged(n)) => {
+                        tracing::warn!("the router lagged by {n} events");
+                        self.core_event(Event::QueueChanged);
+                    }
+                    Err(RecvError::Closed) => return,
+                },
+                Some(heard) = heard.recv() => match heard {
+                    Heard::Voice(event) => self.voice_event(event),
+                    Heard::Menu(item) => self.menu(item),
+                },
+            }
+        }
+    }
+
+    fn core_event(&self, event: Event) {
+        self.mirror_on_tray(&event);
+        if let Event::WorkerStateChanged { state } = &event {
+            self.queue.set_worker_state(state.clone());
+        }
+        if self.queue.track_pending(&event) {
+            super::confirm::refresh(&self.app, &self.queue);
+        }
+        if let Err(e) = self.app.emit(EVENT_NAME, &event) {
+            tracing::warn!("could not forward an event to the window: {e}");
+        }
+    }
+
+    fn mirror_on_tray(&self, event: &Event) {
+        let Some(tray) = &self.tray else { return };
+        match event {
+            Event::TaskStarted { .. } | Event::ApprovalResolved { .. } => {
+                tray.set_status(TrayStatus::Working)
+            }
+            Event::ApprovalRequested { .. }
+            | Event::PlanProposed {
+                needs_approval: true,
+                ..
+            } => tray.set_status(TrayStatus::NeedsApproval),
+            Event::TaskFinished { task } if task.started_at.is_some() => {
+                tray.set_status(TrayStatus::Idle)
+            }
+            Event::WorkerStateChanged { state } => {
+                tray.set_paused(matches!(state, WorkerState::Paused))
+            }
+            _ => {}
+        }
+    }
+
+    /// Runs for each voice event: the tray, the window, and a heard command into the queue.
+    fn voice_event(&self, event: VoiceEvent) {
+        match &event {
+            VoiceEvent::State { state } => {
+                if let Some(tray) = &self.tray {
+                    tray.set_voice(*state);
+                }
+            }
+            VoiceEvent::Heard {
+                text, whisper_ms, ..
+            } => {
+                tracing::info!(%text, whisper_ms, "heard a voice command");
+            }
+            VoiceEvent::NothingHeard => tracing::info!("the recording held no speech: no task"),
+            VoiceEvent::Notice { message } => tracing::warn!("voice: {message}"),
+            VoiceEvent::Error { message } => tracing::error!("voice: {message}"),
+            VoiceEvent::Level { .. } => {}
+        }
+        // The window shows what was heard before the task exists.
+        if let Err(e) = self.app.emit(VOICE_EVENT, &event) {
+            tracing::warn!("could not send a voice event: {e}");
+        }
+        if let VoiceEvent::Heard { text, .. } = &event {
+            if let Err(e) = self.queue.enqueue("voice", text) {
+                tracing::error!("could not queue the voice command: {e}");
+                let _ = self.app.emit(
+                    VOICE_EVENT,
+                    &VoiceEvent::Error {
+                        message: format!("could not queue {text:?}: {e}"),
+                    },
+                );
+            }
+        }
+    }
+
+    fn menu(&self, item: TrayItem) {
+        match item {
+            TrayItem::OpenChat => super::show_chat(&self.app),
+            TrayItem::PauseOrResume => {
+                let op = if self.queue.is_paused() {
+                    Op::ResumeQueue
+                } else {
+                    Op::PauseQueue
+                };
+                if let Err(e) = self.queue.core().submit(op) {
+                    tracing::error!("tray: {e}");
+                }
+            }
+            TrayItem::Listen => match &self.voice {
+                Some(voice) => voice.listener().toggle(),
+                None => tracing::warn!("tray: voice is not available"),
+            },
+            TrayItem::Quit => super::quit(&self.app),
+        }
+    }
+}
+
+/// Forwards the local model server's state to the webviews until the server's handle is gone.
+pub async fn forward_local_server(
+    app: AppHandle,
+    mut state: tokio::sync::watch::Receiver<zeta_llm::LocalServerState>,
+) {
+    while state.changed().await.is_ok() {
+        let now = state.borrow_and_update().clone();
+        if let Err(e) = app.emit(LOCAL_SERVER_EVENT, &now) {
+            tracing::warn!("could not forward the local server's state: {e}");
+        }
+    }
+}
