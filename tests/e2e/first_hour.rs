@@ -250,16 +250,27 @@ async fn ask(app: &App, text: &str) -> TestResult {
 }
 
 /// True when the conversation shows its latest message (scrolled to the end).
+/// Whether the conversation shows its latest message, waiting up to 3 s for the scroll to
+/// settle (a loaded machine renders late, as a person would see).
 async fn at_latest(app: &App) -> Result<bool, Box<dyn std::error::Error>> {
-    let v = app
-        .client
-        .execute(
-            "const c = document.querySelector('.conversation'); \
-             return c.scrollHeight > c.clientHeight && c.scrollTop + c.clientHeight >= c.scrollHeight - 4;",
-            vec![],
-        )
-        .await?;
-    Ok(v.as_bool().unwrap_or(false))
+    let deadline = std::time::Instant::now() + Duration::from_secs(3);
+    loop {
+        let v = app
+            .client
+            .execute(
+                "const c = document.querySelector('.conversation'); \
+                 return c.scrollHeight > c.clientHeight && c.scrollTop + c.clientHeight >= c.scrollHeight - 4;",
+                vec![],
+            )
+            .await?;
+        if v.as_bool().unwrap_or(false) {
+            return Ok(true);
+        }
+        if std::time::Instant::now() > deadline {
+            return Ok(false);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Conversations (item 7): the chat opens at the latest message after a return, New chat

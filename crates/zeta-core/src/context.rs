@@ -357,12 +357,7 @@ pub fn compress_output(text: &str, max_chars: usize) -> Option<String> {
     let tail_n = 10.min(folded.len() - head_n);
     let head = folded[..head_n].join("\n");
     let tail = folded[folded.len() - tail_n..].join("\n");
-    let clip = |s: String, n: usize| -> String {
-        match s.char_indices().nth(n) {
-            Some((at, _)) => format!("{}…", &s[..at]),
-            None => s,
-        }
-    };
+    let clip = |s: String, n: usize| crate::text::clip(&s, n);
     Some(format!(
         "[{total_lines} lines; showing the first {head_n} and last {tail_n} after folding repeats]\n{}\n[… {} lines left out …]\n{}",
         clip(head, max_chars * 2 / 3),

@@ -13,6 +13,7 @@
 //! - [`settings`]: `settings.json`, read fresh for every task.
 //! - [`policy`]: blocked commands and the permission decision.
 //! - [`context`]: token counts, compaction and large-output compression (seed 003).
+//! - [`text`]: text cut to fit where it is shown.
 //! - [`bounded`]: size-limited reads of the text files Zeta takes from outside.
 
 pub mod agent;
@@ -26,6 +27,7 @@ pub mod policy;
 pub mod recovery;
 pub mod settings;
 pub mod store;
+pub mod text;
 pub mod tool;
 pub mod worker;
 

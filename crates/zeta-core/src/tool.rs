@@ -104,11 +104,7 @@ pub trait Tool: Send + Sync {
     /// What the call acts on, in one line for the confirmation dialog: the command, path,
     /// URL, app or screen point.
     fn target(&self, arguments: &Value) -> String {
-        let text = arguments.to_string();
-        match text.char_indices().nth(160) {
-            Some((at, _)) => format!("{}…", &text[..at]),
-            None => text,
-        }
+        crate::text::clip(&arguments.to_string(), 160)
     }
     /// The folder this call runs in, where its relative paths point: the task's working
     /// folder `base`, unless the call names another (the shell's `workdir`). Its commands

@@ -20,7 +20,7 @@ use crate::config::{providers_from_settings, ProviderConfig, WireFormat};
 use crate::error::LlmError;
 use crate::local::LocalServer;
 use crate::secrets::SecretStore;
-use crate::wire::{self, StreamState};
+use crate::wire::{self, Framing, StreamState};
 
 struct Provider {
     config: ProviderConfig,
@@ -150,16 +150,8 @@ impl LlmClient {
             None => c.endpoint(),
         };
         let stream = c.stream;
-        let mut body = match c.wire {
-            WireFormat::OpenAi => wire::openai::body(
-                req,
-                &c.model,
-                stream,
-                p.json_object_schema.load(Ordering::Relaxed),
-            ),
-            WireFormat::Anthropic => wire::anthropic::body(req, &c.model, stream),
-            WireFormat::Ollama => wire::ollama::body(req, &c.model, stream),
-        };
+        let json_object_schema = p.json_object_schema.load(Ordering::Relaxed);
+        let mut body = c.wire.body(req, &c.model, stream, json_object_schema);
         if c.is_managed_local() {
             // A small local model drifts at the server's default temperature; greedy
             // decoding makes a task repeatable.
@@ -221,20 +213,14 @@ impl LlmClient {
                 endpoint: endpoint.clone(),
                 message: format!("{e}: {}", text.chars().take(200).collect::<String>()),
             })?;
-            let parsed = match c.wire {
-                WireFormat::OpenAi => wire::openai::parse(&value),
-                WireFormat::Anthropic => wire::anthropic::parse(&value),
-                WireFormat::Ollama => wire::ollama::parse(&value),
-            };
-            let reply = parsed.map_err(|message| LlmError::Malformed { endpoint, message })?;
+            let reply = c
+                .wire
+                .parse(&value)
+                .map_err(|message| LlmError::Malformed { endpoint, message })?;
             on_delta(&reply.text);
             return Ok(reply);
         }
-        let mut state: Box<dyn StreamState> = match c.wire {
-            WireFormat::OpenAi => Box::<wire::openai::Stream>::default(),
-            WireFormat::Anthropic => Box::<wire::anthropic::Stream>::default(),
-            WireFormat::Ollama => Box::<wire::ollama::Stream>::default(),
-        };
+        let mut state: Box<dyn StreamState> = c.wire.stream_state();
         let malformed = |message| LlmError::Malformed {
             endpoint: endpoint.clone(),
             message,
@@ -247,8 +233,8 @@ impl LlmClient {
             BodyError::TooLarge => too_large(),
             BodyError::Http(e) => cut(e.to_string()),
         };
-        match c.wire {
-            WireFormat::OpenAi | WireFormat::Anthropic => {
+        match c.wire.framing() {
+            Framing::ServerSentEvents => {
                 let mut events = capped(response, limit).eventsource();
                 while let Some(event) = events.next().await {
                     let event = event.map_err(|e| match e {
@@ -260,7 +246,7 @@ impl LlmClient {
                     }
                 }
             }
-            WireFormat::Ollama => {
+            Framing::JsonLines => {
                 let mut bytes = std::pin::pin!(capped(response, limit));
                 let mut pending = Vec::new();
                 'read: while let Some(chunk) = bytes.next().await {

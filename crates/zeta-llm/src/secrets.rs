@@ -103,7 +103,7 @@ impl SecretStore {
             match probe {
                 Ok(_) | Err(keyring::Error::NoEntry) => Backend::Keyring,
                 Err(e) => {
-                    let why = one_line(&e.to_string());
+                    let why = zeta_core::text::flatten(&e.to_string());
                     // `zeta secret status` and `zeta doctor` say so; not on every command.
                     tracing::info!(
                         "the OS keyring cannot be used ({why}); API keys are kept in {} (mode 0600)",
@@ -128,7 +128,9 @@ impl SecretStore {
             Backend::Keyring => match self.entry(name)?.get_password() {
                 Ok(key) => Ok(Some(Secret(key))),
                 Err(keyring::Error::NoEntry) => Ok(None),
-                Err(e) => Err(SecretError::Keyring(one_line(&e.to_string()))),
+                Err(e) => Err(SecretError::Keyring(zeta_core::text::flatten(
+                    &e.to_string(),
+                ))),
             },
             Backend::File { .. } => Ok(self.read_file()?.remove(name).map(Secret)),
         }
@@ -141,7 +143,7 @@ impl SecretStore {
             Backend::Keyring => self
                 .entry(name)?
                 .set_password(key.expose())
-                .map_err(|e| SecretError::Keyring(one_line(&e.to_string())))?,
+                .map_err(|e| SecretError::Keyring(zeta_core::text::flatten(&e.to_string())))?,
             Backend::File { .. } => {
                 let mut all = self.read_file()?;
                 all.insert(name.to_string(), key.expose().to_string());
@@ -158,7 +160,9 @@ impl SecretStore {
             Backend::Keyring => match self.entry(name)?.delete_credential() {
                 Ok(()) => Ok(true),
                 Err(keyring::Error::NoEntry) => Ok(false),
-                Err(e) => Err(SecretError::Keyring(one_line(&e.to_string()))),
+                Err(e) => Err(SecretError::Keyring(zeta_core::text::flatten(
+                    &e.to_string(),
+                ))),
             },
             Backend::File { .. } => {
                 let mut all = self.read_file()?;
@@ -173,7 +177,7 @@ impl SecretStore {
 
     fn entry(&self, name: &str) -> Result<keyring::Entry, SecretError> {
         keyring::Entry::new(&self.service, name)
-            .map_err(|e| SecretError::Keyring(one_line(&e.to_string())))
+            .map_err(|e| SecretError::Keyring(zeta_core::text::flatten(&e.to_string())))
     }
 
     fn read_file(&self) -> Result<BTreeMap<String, String>, SecretError> {
@@ -243,10 +247,6 @@ fn check_name(name: &str) -> Result<(), SecretError> {
         return Err(SecretError::BadName(n));
     }
     Ok(())
-}
-
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `text` with every occurrence of each secret replaced by `[redacted]`.

@@ -10,13 +10,7 @@ pub fn text<'a>(arguments: &'a Value, key: &str) -> &'a str {
         .unwrap_or_default()
 }
 
-/// `s` cut to at most `max` characters, with an ellipsis when cut.
-pub fn clip(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &s[..at]),
-        None => s.to_string(),
-    }
-}
+pub use zeta_core::text::clip;
 
 /// The number argument `key` as text, or "?".
 pub fn number(arguments: &Value, key: &str) -> String {

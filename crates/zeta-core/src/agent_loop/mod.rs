@@ -29,11 +29,12 @@ use crate::model::{
 use crate::policy::{instruction_like, wrap_untrusted, SessionCounts, TaskCounts};
 use crate::settings::{Protocol, Settings};
 use crate::store::audit::{CallDecision, Decider};
+use crate::text::clip;
 use crate::tool::{ToolContext, ToolOutput, ToolRegistry};
 use finish::Finishing;
 use gate::{Consent, Refused};
 use guard::Guard;
-use planner::{clip, parse_plan, parse_verdict, Step, Verdict};
+use planner::{parse_plan, parse_verdict, Step, Verdict};
 use protocol::{short_args, StepProtocol};
 use zeta_protocol::{CompactionKind, Event};
 

@@ -98,46 +98,103 @@ struct Step {
     fallback: Option<String>,
 }
 
+/// A refused plan: nothing showed and nothing ran.
+fn refused(content: String, decision: CallDecision, decided_by: Decider) -> PlanResult {
+    PlanResult {
+        output: ToolOutput {
+            ok: false,
+            summary: content.lines().next().unwrap_or_default().to_string(),
+            content,
+            images: Vec::new(),
+        },
+        decision,
+        decided_by,
+    }
+}
+
+/// The plan's steps as checked: how the dialog shows them, and whether the user must
+/// approve before any runs.
+struct Checked {
+    views: Vec<PlanStepView>,
+    needs_approval: bool,
+}
+
 impl<S: ModelSource, M: Model> Run<'_, S, M> {
+    /// `propose_plan`: the plan is read and every step checked first; then it is shown,
+    /// approved (when it must be) with the user's skips and edits, and run in order.
     pub(super) async fn run_plan(&mut self, call: &ToolCall) -> PlanResult {
-        let refuse = |content: String, decision, by| PlanResult {
-            output: ToolOutput {
-                ok: false,
-                summary: content.lines().next().unwrap_or_default().to_string(),
-                content,
-                images: Vec::new(),
-            },
-            decision,
-            decided_by: by,
+        let proposal = match read_proposal(call) {
+            Ok(proposal) => proposal,
+            Err(refusal) => return refusal,
         };
-        if let Some(v) = validator() {
-            let problems: Vec<String> = v
-                .iter_errors(&call.arguments)
-                .map(|e| format!("{} {e}", e.instance_path()))
-                .collect();
-            if !problems.is_empty() {
-                return refuse(
-                    format!(
-                        "The plan does not match propose_plan's schema: {}",
-                        problems.join("; ")
-                    ),
-                    CallDecision::Invalid,
-                    Decider::Validator,
-                );
+        let Checked {
+            views,
+            needs_approval,
+        } = match self.check_steps(&proposal) {
+            Ok(checked) => checked,
+            Err(refusal) => return refusal,
+        };
+        let timeout_secs = self.ctx.settings.permissions.approval_timeout_secs;
+        let screenshot = self
+            .screenshot_for(proposal.steps.iter().map(|s| s.tool.as_str()))
+            .await;
+        self.emit(Event::PlanProposed {
+            task_id: self.task_id(),
+            call_id: call.id.clone(),
+            goal: proposal.goal.clone(),
+            risks: proposal.risks.clone(),
+            steps: views,
+            needs_approval,
+            screenshot,
+            timeout_secs,
+        });
+
+        let mut steps: Vec<Step> = proposal
+            .steps
+            .into_iter()
+            .map(|s| Step {
+                tool: s.tool,
+                params: s.params,
+                skip: false,
+                edited: false,
+                can_fail: s.can_fail,
+                fallback: s.fallback,
+            })
+            .collect();
+        let (decision, decided_by, consent) = if needs_approval {
+            match self.approval(&call.id, &mut steps, timeout_secs).await {
+                Ok(approved) => approved,
+                Err(refusal) => return refusal,
             }
-        }
-        let proposal: Proposal = match serde_json::from_value(call.arguments.clone()) {
-            Ok(p) => p,
-            Err(e) => {
-                return refuse(
-                    format!("The plan could not be read: {e}"),
-                    CallDecision::Invalid,
-                    Decider::Validator,
-                )
-            }
+        } else {
+            (CallDecision::Allowed, Decider::Policy, Consent::None)
         };
 
-        // Check every step before showing anything: an impossible plan is sent back whole.
+        let (report, images, all_ok) = self.run_steps(&call.id, &mut steps, consent).await;
+        let changed = steps.iter().any(|s| s.skip || s.edited);
+        let head = match (decided_by, changed) {
+            (Decider::User, true) => {
+                "The user approved the plan with changes (marked below). Results:"
+            }
+            (Decider::User, false) => "The user approved the plan. Results:",
+            _ => "The plan ran (no approval was needed). Results:",
+        };
+        let ran = steps.iter().filter(|s| !s.skip).count();
+        PlanResult {
+            output: ToolOutput {
+                ok: all_ok,
+                content: format!("{head}\n{report}"),
+                summary: format!("plan: {ran} of {} steps run", steps.len()),
+                images,
+            },
+            decision,
+            decided_by,
+        }
+    }
+
+    /// Every step checked before anything shows (schema, blocked commands, policy): a plan
+    /// with an impossible step is refused whole, with the decision of its worst step.
+    fn check_steps(&self, proposal: &Proposal) -> Result<Checked, PlanResult> {
         let mut views = Vec::new();
         let mut problems = Vec::new();
         // What refused each impossible step; a blocked one makes the whole refusal a block.
@@ -194,7 +251,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         }
         if !problems.is_empty() {
             let blocked = refusals.contains(&CallDecision::Blocked);
-            return refuse(
+            return Err(refused(
                 format!(
                     "The plan was not shown to the user and nothing ran:\n{}\nPropose a plan without these steps, or tell the user.",
                     problems.join("\n")
@@ -209,94 +266,56 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 } else {
                     Decider::Policy
                 },
-            );
+            ));
         }
-
-        let timeout_secs = permissions.approval_timeout_secs;
-        let screenshot = self
-            .screenshot_for(proposal.steps.iter().map(|s| s.tool.as_str()))
-            .await;
-        self.emit(Event::PlanProposed {
-            task_id: self.task_id(),
-            call_id: call.id.clone(),
-            goal: proposal.goal.clone(),
-            risks: proposal.risks.clone(),
-            steps: views,
+        Ok(Checked {
+            views,
             needs_approval,
-            screenshot,
-            timeout_secs,
-        });
+        })
+    }
 
-        let mut steps: Vec<Step> = proposal
-            .steps
-            .into_iter()
-            .map(|s| Step {
-                tool: s.tool,
-                params: s.params,
-                skip: false,
-                edited: false,
-                can_fail: s.can_fail,
-                fallback: s.fallback,
-            })
-            .collect();
-        let (decision, decided_by, consent) = if needs_approval {
-            let answer = self.wait_for_answer(&call.id, timeout_secs).await;
-            if !answer.approved {
-                for i in 0..steps.len() {
-                    self.step_update(
-                        &call.id,
-                        i,
-                        StepStatus::Skipped,
-                        "not run: the plan was not approved",
-                    );
-                }
-                let mut output = denied_output(&answer, timeout_secs);
-                output.content = format!("The plan was not run. {}", output.content);
-                return PlanResult {
-                    output,
-                    decision: CallDecision::AskedDenied,
-                    decided_by: answer.by,
-                };
+    /// Waits for the user's answer; `Ok` with how it was decided once the user's skips and
+    /// edits are applied to `steps`, `Err` when the plan was not approved (every step
+    /// marked skipped).
+    async fn approval(
+        &mut self,
+        plan_id: &str,
+        steps: &mut [Step],
+        timeout_secs: u32,
+    ) -> Result<(CallDecision, Decider, Consent), PlanResult> {
+        let answer = self.wait_for_answer(plan_id, timeout_secs).await;
+        if !answer.approved {
+            for i in 0..steps.len() {
+                self.step_update(
+                    plan_id,
+                    i,
+                    StepStatus::Skipped,
+                    "not run: the plan was not approved",
+                );
             }
-            for choice in answer.steps {
-                let Some(step) = steps.get_mut(choice.index as usize) else {
-                    continue;
-                };
-                step.skip = choice.skip;
-                if let Some(params) = choice.params.filter(|p| *p != step.params) {
-                    step.params = params;
-                    step.edited = true;
-                }
-            }
-            (
-                CallDecision::AskedApproved,
-                Decider::User,
-                Consent::PlanApproved,
-            )
-        } else {
-            (CallDecision::Allowed, Decider::Policy, Consent::None)
-        };
-
-        let (report, images, all_ok) = self.run_steps(&call.id, &mut steps, consent).await;
-        let changed = steps.iter().any(|s| s.skip || s.edited);
-        let head = match (decided_by, changed) {
-            (Decider::User, true) => {
-                "The user approved the plan with changes (marked below). Results:"
-            }
-            (Decider::User, false) => "The user approved the plan. Results:",
-            _ => "The plan ran (no approval was needed). Results:",
-        };
-        let ran = steps.iter().filter(|s| !s.skip).count();
-        PlanResult {
-            output: ToolOutput {
-                ok: all_ok,
-                content: format!("{head}\n{report}"),
-                summary: format!("plan: {ran} of {} steps run", steps.len()),
-                images,
-            },
-            decision,
-            decided_by,
+            let mut output = denied_output(&answer, timeout_secs);
+            output.content = format!("The plan was not run. {}", output.content);
+            return Err(PlanResult {
+                output,
+                decision: CallDecision::AskedDenied,
+                decided_by: answer.by,
+            });
         }
+        for choice in answer.steps {
+            let Some(step) = steps.get_mut(choice.index as usize) else {
+                continue;
+            };
+            step.skip = choice.skip;
+            if let Some(params) = choice.params.filter(|p| *p != step.params) {
+                step.params = params;
+                step.edited = true;
+            }
+        }
+        Ok((
+            CallDecision::AskedApproved,
+            Decider::User,
+            Consent::PlanApproved,
+        ))
     }
 
     /// Runs the steps in order; returns the report, the images they produced, and whether
@@ -394,4 +413,31 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             summary: summary.to_string(),
         });
     }
+}
+
+/// The plan as proposed, when it fits the schema.
+fn read_proposal(call: &ToolCall) -> Result<Proposal, PlanResult> {
+    if let Some(v) = validator() {
+        let problems: Vec<String> = v
+            .iter_errors(&call.arguments)
+            .map(|e| format!("{} {e}", e.instance_path()))
+            .collect();
+        if !problems.is_empty() {
+            return Err(refused(
+                format!(
+                    "The plan does not match propose_plan's schema: {}",
+                    problems.join("; ")
+                ),
+                CallDecision::Invalid,
+                Decider::Validator,
+            ));
+        }
+    }
+    serde_json::from_value(call.arguments.clone()).map_err(|e| {
+        refused(
+            format!("The plan could not be read: {e}"),
+            CallDecision::Invalid,
+            Decider::Validator,
+        )
+    })
 }

@@ -2,6 +2,7 @@
 //! (`{"command","reasoning","reply","done"}` plus optional `"tool"`/`"args"`), and tool calls
 //! that a model leaked into plain text instead of using native tool calling.
 
+use crate::text::clip;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -295,14 +296,6 @@ fn balanced_end(bytes: &[u8], open: usize) -> Option<usize> {
         }
     }
     None
-}
-
-pub fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        format!("{}…", text.chars().take(max).collect::<String>())
-    }
 }
 
 #[cfg(test)]

@@ -6,9 +6,10 @@
 
 use serde_json::Value;
 
-use super::planner::{self, clip, leaked_tool_call, parse_plan, plan_schema, verdict_schema, Step};
+use super::planner::{self, leaked_tool_call, parse_plan, plan_schema, verdict_schema, Step};
 use super::prompt;
 use crate::model::{Message, ModelReply, ResponseFormat, ToolCall, ToolSpec};
+use crate::text::clip;
 
 /// What a reply asks for, read by a protocol.
 pub(super) struct Reading {

@@ -126,7 +126,7 @@ impl MemoryStore {
     pub fn note_task(&self, line: &str, untrusted: bool) -> Result<(), CoreError> {
         let mut lines: Vec<String> = self.summary()?.lines().map(str::to_string).collect();
         let mark = if untrusted { UNTRUSTED_LINE } else { "" };
-        lines.push(format!("{mark}{}", one_line(line, 240)));
+        lines.push(format!("{mark}{}", crate::text::one_line(line, 240)));
         while lines.iter().map(|l| l.len() + 1).sum::<usize>() > SUMMARY_MAX_CHARS
             && lines.len() > 1
         {
@@ -178,14 +178,6 @@ fn fts_query(query: &str) -> Option<String> {
         .map(|w| format!("\"{w}\"*"))
         .collect();
     (!words.is_empty()).then(|| words.join(" OR "))
-}
-
-fn one_line(text: &str, max: usize) -> String {
-    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match flat.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &flat[..at]),
-        None => flat,
-    }
 }
 
 #[cfg(test)]

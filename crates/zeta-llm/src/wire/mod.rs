@@ -6,7 +6,61 @@ pub mod ollama;
 pub mod openai;
 
 use serde_json::{json, Value};
-use zeta_core::model::{ModelReply, ToolCall, ToolSpec, Usage};
+use zeta_core::model::{ModelReply, ModelRequest, ToolCall, ToolSpec, Usage};
+
+use crate::config::WireFormat;
+
+/// How a streamed response is cut into events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// Server-sent events (`data: …`).
+    ServerSentEvents,
+    /// One JSON object a line.
+    JsonLines,
+}
+
+impl WireFormat {
+    /// The request body for `req`; `json_object_schema`: the OpenAI-compatible server
+    /// takes a schema only as `json_object` (see `openai::body`).
+    pub fn body(
+        self,
+        req: &ModelRequest,
+        model: &str,
+        stream: bool,
+        json_object_schema: bool,
+    ) -> Value {
+        match self {
+            WireFormat::OpenAi => openai::body(req, model, stream, json_object_schema),
+            WireFormat::Anthropic => anthropic::body(req, model, stream),
+            WireFormat::Ollama => ollama::body(req, model, stream),
+        }
+    }
+
+    /// A whole (not streamed) response.
+    pub fn parse(self, value: &Value) -> Result<ModelReply, String> {
+        match self {
+            WireFormat::OpenAi => openai::parse(value),
+            WireFormat::Anthropic => anthropic::parse(value),
+            WireFormat::Ollama => ollama::parse(value),
+        }
+    }
+
+    /// A fresh accumulator for a streamed response.
+    pub fn stream_state(self) -> Box<dyn StreamState> {
+        match self {
+            WireFormat::OpenAi => Box::<openai::Stream>::default(),
+            WireFormat::Anthropic => Box::<anthropic::Stream>::default(),
+            WireFormat::Ollama => Box::<ollama::Stream>::default(),
+        }
+    }
+
+    pub fn framing(self) -> Framing {
+        match self {
+            WireFormat::OpenAi | WireFormat::Anthropic => Framing::ServerSentEvents,
+            WireFormat::Ollama => Framing::JsonLines,
+        }
+    }
+}
 
 /// Accumulates a streamed response.
 pub trait StreamState: Send {

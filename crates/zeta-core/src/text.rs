@@ -1,0 +1,37 @@
+//! Text cut to fit where it is shown: a line in a table, a dialog's target, a log line, a
+//! step in a prompt. Cuts fall between characters, never inside one.
+
+/// `text` cut to at most `max` characters, with an ellipsis when cut.
+pub fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// `text` with every run of white space (newlines included) as one space.
+pub fn flatten(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `text` on one line, cut to at most `max` characters.
+pub fn one_line(text: &str, max: usize) -> String {
+    clip(&flatten(text), max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_fall_between_characters() {
+        assert_eq!(clip("héllo wörld", 5), "héllo…");
+        assert_eq!(clip("héllo", 5), "héllo");
+        assert_eq!(clip("", 0), "");
+        assert_eq!(clip("ab", 0), "…");
+        assert_eq!(clip("日本語のテキスト", 3), "日本語…");
+        assert_eq!(one_line("  a\n\tb  c\r\n", 10), "a b c");
+        assert_eq!(one_line("line one\nline two", 6), "line o…");
+        assert_eq!(flatten("x\n\ny"), "x y");
+    }
+}
