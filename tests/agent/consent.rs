@@ -405,23 +405,7 @@ async fn a_single_call_approved_with_an_edit_runs_as_edited() {
 
 /// `zeta run --approve ask TASK` with `answers` typed on its terminal (stdin).
 fn run_answering(s: &Setup, task: &str, answers: &[u8]) -> std::process::Output {
-    use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_zeta"))
-        .args(["run", "--approve", "ask", task])
-        .env("ZETA_HOME", s.home.path())
-        .env("HOME", s.home.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("zeta");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(answers)
-        .expect("answers");
-    child.wait_with_output().expect("output")
+    zeta_with_stdin(s, &["run", "--approve", "ask", task], answers)
 }
 
 /// On the terminal, `t` allows the same program for the rest of the task: the second

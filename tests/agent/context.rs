@@ -14,15 +14,7 @@ pub const STEPS: usize = 40;
 
 /// The scripted task: 40 distinct noisy commands, then the answer.
 pub fn noisy_script() -> Vec<Step> {
-    (0..STEPS)
-        .map(|i| {
-            Step::call(
-                "shell",
-                json!({"command": format!("head -c 3000 /dev/urandom | base64 # step {i}")}),
-            )
-        })
-        .chain([Step::text("Zeta: 40 samples taken.")])
-        .collect()
+    zeta_scripted_llm::noisy_script(STEPS)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -224,3 +224,27 @@ pub fn outside_tmp() -> tempfile::TempDir {
     std::fs::create_dir_all(&base).expect("a test folder outside /tmp");
     tempfile::tempdir_in(base).expect("a test folder outside /tmp")
 }
+
+/// The real `zeta` with `args`, in the setup's home, with `stdin` typed on its input (an
+/// answer on the terminal, a key piped in); no API key from the environment.
+pub fn zeta_with_stdin(s: &Setup, args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zeta"))
+        .args(args)
+        .env("ZETA_HOME", s.home.path())
+        .env("HOME", s.home.path())
+        .env_remove("ZETA_LLM_API_KEY")
+        .env_remove("OPENAI_API_KEY")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("zeta");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("write stdin");
+    child.wait_with_output().expect("zeta output")
+}

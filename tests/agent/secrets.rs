@@ -13,27 +13,6 @@ use crate::harness::*;
 
 const KEY: &str = "sk-test-Zeta-4f9a2c7e1b";
 
-fn zeta_with_stdin(s: &Setup, args: &[&str], stdin: &str) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_zeta"))
-        .args(args)
-        .env("ZETA_HOME", s.home.path())
-        .env("HOME", s.home.path())
-        .env_remove("ZETA_LLM_API_KEY")
-        .env_remove("OPENAI_API_KEY")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("zeta");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write key");
-    child.wait_with_output().expect("zeta output")
-}
-
 fn run_logged(s: &Setup, task: &str) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_zeta"))
         .args(["run", "--json", task])
@@ -77,7 +56,11 @@ async fn a_stored_key_is_used_and_never_leaks() {
         },
     ];
     let s = Setup::new(Wire::OpenAi, Proto::Native, steps).await;
-    let stored = zeta_with_stdin(&s, &["secret", "set", "openai"], &format!("{KEY}\n"));
+    let stored = zeta_with_stdin(
+        &s,
+        &["secret", "set", "openai"],
+        format!("{KEY}\n").as_bytes(),
+    );
     assert!(stored.status.success(), "{stored:?}");
     let said = String::from_utf8_lossy(&stored.stderr).to_string();
     assert!(
@@ -118,8 +101,8 @@ async fn a_stored_key_is_used_and_never_leaks() {
         "the echoed key is cut out: {error}"
     );
 
-    let status = zeta_with_stdin(&s, &["secret", "status"], "");
-    let doctor = zeta_with_stdin(&s, &["doctor", "--json"], "");
+    let status = zeta_with_stdin(&s, &["secret", "status"], b"");
+    let doctor = zeta_with_stdin(&s, &["doctor", "--json"], b"");
     // Stopped tasks leave their trace in stdout (events), stderr (logs), every file in the
     // home but the key file itself (database, WAL, logs), and the CLI's reports.
     let mut seen: Vec<(String, Vec<u8>)> = [
@@ -151,7 +134,7 @@ async fn a_stored_key_is_used_and_never_leaks() {
     assert!(status.contains("a key is stored"), "{status}");
 
     // Removing the key stops its use.
-    let removed = zeta_with_stdin(&s, &["secret", "delete", "openai"], "");
+    let removed = zeta_with_stdin(&s, &["secret", "delete", "openai"], b"");
     assert!(removed.status.success());
     assert!(!std::fs::read_to_string(&file).expect("file").contains(KEY));
 }

@@ -144,18 +144,7 @@ pub fn errors(truth: &[String], heard: &[String]) -> usize {
 /// 48 kHz stereo that cpal asks the ALSA file device for.
 pub fn mic_file(dir: &Path, speech: Option<&str>) -> PathBuf {
     let raw = dir.join("mic.raw");
-    let to_raw = [
-        "-r",
-        "48000",
-        "-c",
-        "2",
-        "-b",
-        "32",
-        "-e",
-        "floating-point",
-        "-t",
-        "raw",
-    ];
+    let to_raw = zeta_test_support::sound::MIC_RAW;
     let ok = match speech {
         Some(text) => {
             let wav = speak(dir, "command", text);

@@ -19,15 +19,7 @@ use zeta_scripted_llm::{ScriptedServer, Step};
 const STEPS: usize = 40;
 
 fn script() -> Vec<Step> {
-    (0..STEPS)
-        .map(|i| {
-            Step::call(
-                "shell",
-                json!({"command": format!("head -c 3000 /dev/urandom | base64 # step {i}")}),
-            )
-        })
-        .chain([Step::text("Zeta: 40 samples taken.")])
-        .collect()
+    zeta_scripted_llm::noisy_script(STEPS)
 }
 
 struct Run {

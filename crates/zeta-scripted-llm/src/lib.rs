@@ -254,3 +254,18 @@ fn plain(status: StatusCode, text: String) -> Response {
         .body(Body::from(json!({"error": {"message": text}}).to_string()))
         .unwrap_or_default()
 }
+
+/// A long task that fills the context: `steps` distinct commands that each print about
+/// 4 KB of random text, then the answer. The agent tests and the compaction benchmark
+/// run it.
+pub fn noisy_script(steps: usize) -> Vec<Step> {
+    (0..steps)
+        .map(|i| {
+            Step::call(
+                "shell",
+                json!({"command": format!("head -c 3000 /dev/urandom | base64 # step {i}")}),
+            )
+        })
+        .chain([Step::text(format!("Zeta: {steps} samples taken."))])
+        .collect()
+}

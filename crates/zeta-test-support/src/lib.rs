@@ -1,8 +1,10 @@
 //! What Zeta's test suites share (a dev-dependency only): the process table read from
-//! /proc ([`procs`]), and how a test that needs what this machine lacks says so
-//! ([`cannot_run`]): it prints why and passes, unless the suite requires it.
+//! /proc ([`procs`]), a microphone recording's format ([`sound`]), and how a test that
+//! needs what this machine lacks says so ([`cannot_run`]): it prints why and passes,
+//! unless the suite requires it.
 
 pub mod procs;
+pub mod sound;
 
 use std::fmt::Display;
 

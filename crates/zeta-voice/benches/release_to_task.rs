@@ -98,18 +98,7 @@ fn clip(dir: &Path) -> (PathBuf, PathBuf) {
     let mic = dir.join("mic.raw");
     run(Command::new("sox")
         .arg(&wav16)
-        .args([
-            "-r",
-            "48000",
-            "-c",
-            "2",
-            "-b",
-            "32",
-            "-e",
-            "floating-point",
-            "-t",
-            "raw",
-        ])
+        .args(zeta_test_support::sound::MIC_RAW)
         .arg(&mic));
     (wav16, mic)
 }
