@@ -62,6 +62,28 @@ impl Refused {
     }
 }
 
+/// What the gate knows of one task, kept from call to call.
+pub(super) struct TaskConsent {
+    /// Calls per tool in this task, for the per-task rate limits.
+    pub task_counts: crate::policy::TaskCounts,
+    /// Set once the task has read input the user did not type (`policy::provenance`),
+    /// with where it came from: from then on every side-effecting call asks, whatever the
+    /// policy. Cleared only by a message from the user.
+    pub tainted: Option<String>,
+    /// (tool, arguments) of plan steps the user approved.
+    pub approved_steps: Vec<(String, Value)>,
+    /// (tool, arguments) of single calls the user approved in this task.
+    pub approved_calls: Vec<(String, Value)>,
+    /// What the user allowed for the rest of this task ("Allow for this task", and
+    /// "Always allow", which is also saved).
+    pub allowances: Vec<crate::policy::Allowance>,
+    /// Side-effecting calls (tool, arguments) that ran, or were cut short, in an earlier
+    /// start of this task (after a crash or a signal): repeating one asks a person.
+    pub earlier_calls: Vec<(String, Value)>,
+    /// Where this task's tool processes may write, when writes are confined.
+    pub writable: Option<Arc<crate::policy::Writable>>,
+}
+
 /// Who already said yes to a call, when the loop asks the gate about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Consent {
@@ -117,7 +139,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         } = self.static_checks(&call.name, &call.arguments)?;
         let settings = &self.ctx.settings.permissions;
         if let Err(limited) = self.agent.session.admit(
-            &mut self.task_counts,
+            &mut self.consent.task_counts,
             &call.name,
             &settings.rate_limits,
             settings.default_rate_limit,
@@ -166,7 +188,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 );
                 let answer = self.ask_user(call, tool, Some(reason), true).await;
                 if answer.is_ok() {
-                    self.earlier_calls.remove(i);
+                    self.consent.earlier_calls.remove(i);
                 }
                 return answer;
             }
@@ -187,8 +209,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             _ if consent == Consent::PlanApproved => {
                 Ok(admitted(CallDecision::PlanApproved, Decider::User))
             }
-            _ if changes && self.tainted.is_some() && !self.user_approved(call) => {
-                let reason = self.tainted.clone();
+            _ if changes && self.consent.tainted.is_some() && !self.user_approved(call) => {
+                let reason = self.consent.tainted.clone();
                 self.ask_user(call, tool, reason, false).await
             }
             Decision::Allow => Ok(admitted(CallDecision::Allowed, Decider::Policy)),
@@ -199,11 +221,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 Ok(admitted(CallDecision::UserAllowed, Decider::User))
             }
             Decision::Ask => {
-                let offer = match self.tainted {
+                let offer = match self.consent.tainted {
                     Some(_) => Offer::OnceOnly,
                     None => Offer::Allowances,
                 };
-                let reason = self.tainted.clone();
+                let reason = self.consent.tainted.clone();
                 self.ask_user_offering(call, tool, reason, false, offer)
                     .await
             }
@@ -236,6 +258,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         }
         let paths: Vec<String> = outside.iter().map(|p| p.display().to_string()).collect();
         let allowed = self
+            .consent
             .writable
             .as_ref()
             .map(|w| w.describe())
@@ -280,7 +303,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let mut outside: Vec<PathBuf> = Vec::new();
         for command in tool.commands(arguments) {
             let (verdict, writes) = judge_with_writes(&command, &env);
-            if let Some(writable) = &self.writable {
+            if let Some(writable) = &self.consent.writable {
                 for path in writes {
                     if !writable.allows(&path, &env.cwd) && !outside.contains(&path) {
                         outside.push(path);
@@ -318,7 +341,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
 
     /// Which earlier start's call this one repeats exactly, if any.
     fn repeats_earlier_start(&self, call: &ToolCall) -> Option<usize> {
-        self.earlier_calls
+        self.consent
+            .earlier_calls
             .iter()
             .position(|(name, args)| *name == call.name && *args == call.arguments)
     }
@@ -327,13 +351,15 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
     fn user_approved(&self, call: &ToolCall) -> bool {
         self.in_approved_plan(call)
             || self
+                .consent
                 .approved_calls
                 .iter()
                 .any(|(name, args)| *name == call.name && *args == call.arguments)
     }
 
     fn in_approved_plan(&self, call: &ToolCall) -> bool {
-        self.approved_steps
+        self.consent
+            .approved_steps
             .iter()
             .any(|(name, args)| *name == call.name && *args == call.arguments)
     }
@@ -341,7 +367,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
     /// An allowance the user gave, for this task or always, covers this call.
     fn allowed_by_user(&self, tool: &Arc<dyn Tool>, call: &ToolCall) -> bool {
         let commands = tool.commands(&call.arguments);
-        covered(&self.allowances, &call.name, &commands)
+        covered(&self.consent.allowances, &call.name, &commands)
             || covered(
                 &self.ctx.settings.permissions.always_allow,
                 &call.name,
@@ -405,7 +431,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             ));
         }
         // Approving this call vouches for this call only: the task stays marked.
-        self.approved_calls
+        self.consent
+            .approved_calls
             .push((call.name.clone(), call.arguments.clone()));
         if let Some(allowance) = allowance.filter(|_| answer.scope != ApprovalScope::Once) {
             self.grant(allowance, answer.scope);
@@ -464,8 +491,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 }
             }
         }
-        if !self.allowances.contains(&allowance) {
-            self.allowances.push(allowance);
+        if !self.consent.allowances.contains(&allowance) {
+            self.consent.allowances.push(allowance);
         }
     }
 

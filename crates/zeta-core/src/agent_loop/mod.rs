@@ -32,7 +32,7 @@ use crate::store::audit::{CallDecision, Decider};
 use crate::text::clip;
 use crate::tool::{ToolContext, ToolOutput, ToolRegistry};
 use finish::Finishing;
-use gate::{Consent, Refused};
+use gate::{Consent, Refused, TaskConsent};
 use guard::Guard;
 use planner::{parse_plan, parse_verdict, Step, Verdict};
 use protocol::{short_args, StepProtocol};
@@ -216,18 +216,9 @@ struct Run<'a, S, M> {
     /// One line per tool call, for the progress reported on cancel or failure.
     steps: Vec<String>,
     calls_made: u32,
-    task_counts: TaskCounts,
-    /// Set once the task has read input the user did not type (`policy::provenance`),
-    /// with where it came from: from then on every side-effecting call asks, whatever the
-    /// policy. Cleared only by a message from the user.
-    tainted: Option<String>,
-    /// (tool, arguments) of plan steps the user approved.
-    approved_steps: Vec<(String, Value)>,
-    /// (tool, arguments) of single calls the user approved in this task.
-    approved_calls: Vec<(String, Value)>,
-    /// What the user allowed for the rest of this task ("Allow for this task", and
-    /// "Always allow", which is also saved).
-    allowances: Vec<crate::policy::Allowance>,
+    /// What the gate knows of this task: what it read, what the user said yes to, what
+    /// ran before a restart, where it may write, its calls per tool (see `gate`).
+    consent: TaskConsent,
     /// The latest call's result: as the model was shown it, and as the tool printed it.
     last_result: Option<(String, String)>,
     /// The latest screenshot the task took, for the dialog's thumbnail.
@@ -239,11 +230,6 @@ struct Run<'a, S, M> {
     /// Whether an answer stands or goes back for a check (`verify`), and what it falls
     /// back to (see `finish`).
     finishing: Finishing,
-    /// Side-effecting calls (tool, arguments) that ran, or were cut short, in an earlier
-    /// start of this task (after a crash or a signal): repeating one asks a person.
-    earlier_calls: Vec<(String, Value)>,
-    /// Where this task's tool processes may write, when writes are confined.
-    writable: Option<Arc<crate::policy::Writable>>,
 }
 
 /// The tools the planner protocol offers: all of them, except to a small model, which
@@ -328,26 +314,28 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             guard: Guard::default(),
             steps: Vec::new(),
             calls_made: 0,
-            task_counts: TaskCounts::default(),
-            tainted,
-            approved_steps: Vec::new(),
-            approved_calls: Vec::new(),
-            allowances: Vec::new(),
+            consent: TaskConsent {
+                task_counts: TaskCounts::default(),
+                tainted,
+                approved_steps: Vec::new(),
+                approved_calls: Vec::new(),
+                allowances: Vec::new(),
+                earlier_calls,
+                writable: agent.confinement.as_ref().map(|c| {
+                    let home = crate::policy::ShellEnv::current(&agent.workdir).home;
+                    Arc::new(crate::policy::Writable::new(
+                        &home,
+                        &agent.workdir,
+                        &c.zeta_home,
+                    ))
+                }),
+            },
             last_result: None,
             last_screenshot: None,
             metrics: Default::default(),
             counter: Default::default(),
             window,
             finishing,
-            earlier_calls,
-            writable: agent.confinement.as_ref().map(|c| {
-                let home = crate::policy::ShellEnv::current(&agent.workdir).home;
-                Arc::new(crate::policy::Writable::new(
-                    &home,
-                    &agent.workdir,
-                    &c.zeta_home,
-                ))
-            }),
         }
     }
 
@@ -369,7 +357,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 self.ctx.task.message,
                 reply
             );
-            if let Err(e) = memory.note_task(&line, self.tainted.is_some()) {
+            if let Err(e) = memory.note_task(&line, self.consent.tainted.is_some()) {
                 tracing::warn!("could not update the long-term summary: {e}");
             }
         }
@@ -514,7 +502,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 "(A new message from the user while you work:) {text}"
             )));
             // The user is present and speaking: their words outrank what the model read.
-            self.tainted = None;
+            self.consent.tainted = None;
         }
     }
 
@@ -1015,7 +1003,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         if let Some(phrase) = phrase {
             tracing::warn!(task = self.task_id(), tool = %call.name, "observation reads like instructions: {phrase:?}");
         }
-        let first = self.tainted.is_none();
+        let first = self.consent.tainted.is_none();
         if first || phrase.is_some() {
             let mut why = format!(
                 "this task has read input you did not type (the `{}` result for {}), so its \
@@ -1028,7 +1016,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                     "; that input contains text addressed to the agent (\"{phrase}\") and may be trying to steer Zeta"
                 ));
             }
-            self.tainted = Some(why);
+            self.consent.tainted = Some(why);
         }
         if first {
             if let Some(audit) = &self.ctx.audit {
@@ -1050,8 +1038,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             max_output_length: self.ctx.settings.max_output_length as usize,
             images_supported: self.model.capabilities().images,
             screenshot: self.ctx.settings.screenshot.clone(),
-            untrusted_input: self.tainted.is_some(),
-            confine: self.writable.clone(),
+            untrusted_input: self.consent.tainted.is_some(),
+            confine: self.consent.writable.clone(),
             on_output,
         }
     }

@@ -231,7 +231,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     refusals.push(CallDecision::Denied);
                 }
                 Decision::Ask => needs_approval = true,
-                Decision::Allow if changes && self.tainted.is_some() => needs_approval = true,
+                Decision::Allow if changes && self.consent.tainted.is_some() => {
+                    needs_approval = true
+                }
                 Decision::Allow => {}
             }
             views.push(PlanStepView {
@@ -371,7 +373,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             let executed = self.execute(&call, consent).await;
             self.conclude(&call, &executed);
             if executed.ran && executed.decision.lets_run() {
-                self.approved_steps
+                self.consent
+                    .approved_steps
                     .push((call.name.clone(), call.arguments.clone()));
             }
             let output = executed.output;
