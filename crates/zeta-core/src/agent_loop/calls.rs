@@ -1,0 +1,425 @@
+//! One tool call from the model: repeats, the gate, the audit row written before it runs
+//! and completed after, its events, its output compressed and marked untrusted, and what
+//! the model reads of it.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use tokio::sync::broadcast;
+
+use super::gate::{Consent, Refused};
+use super::protocol::short_args;
+use super::run::Run;
+use super::{gate, guard, plan, ModelSource};
+use crate::agent::AgentOutcome;
+use crate::model::{Model, ToolCall};
+use crate::policy::{instruction_like, wrap_untrusted};
+use crate::store::audit::{CallDecision, Decider};
+use crate::text::clip;
+use crate::tool::{ToolContext, ToolOutput};
+use zeta_protocol::Event;
+
+/// How one call went, for the conversation, the events and the audit log.
+pub(super) struct Executed {
+    pub output: ToolOutput,
+    pub decision: CallDecision,
+    pub decided_by: Decider,
+    /// The tool actually ran (its output is an observation from outside).
+    pub ran: bool,
+    /// Its audit row was written before it ran and completed after (see `execute`).
+    pub audited: bool,
+}
+
+impl<S: ModelSource, M: Model> Run<'_, S, M> {
+    /// Runs one call, with cancellation checked before and after it.
+    pub(super) async fn run_call(&mut self, call: ToolCall) -> Result<(), AgentOutcome> {
+        if self.ctx.cancel.is_cancelled() {
+            return Err(self.cancelled());
+        }
+        match self.guard.before_call(&call) {
+            Err(tripped) => return Err(self.stopped_repeating(&tripped.0)),
+            Ok(guard::Repeat::Again) => {
+                self.answer_repeat(&call);
+                return Ok(());
+            }
+            Ok(guard::Repeat::No) => {}
+        }
+        self.emit_started(&call);
+        let executed = if call.name == plan::NAME {
+            let result = self.run_plan(&call).await;
+            Executed {
+                output: result.output,
+                decision: result.decision,
+                decided_by: result.decided_by,
+                // The report wraps each step's observation itself.
+                ran: false,
+                audited: false,
+            }
+        } else {
+            self.execute(&call, Consent::None).await
+        };
+        self.conclude(&call, &executed);
+        let output = executed.output;
+        let mark = if output.ok { "✓" } else { "✗" };
+        let line = format!("{mark} {} {}", call.name, short_args(&call.arguments));
+        self.finishing.saw(format!(
+            "{line}\n   printed: {}",
+            clip(&output.content.replace('\n', " | "), 300)
+        ));
+        self.steps.push(line);
+        let content = if executed.ran {
+            wrap_untrusted(&call.name, &self.compress(&call, &output.content))
+        } else {
+            output.content.clone()
+        };
+        let mut result = self.protocol.result_turn(&call, mark, content.clone());
+        result.images = output.images;
+        self.last_result = Some((content, output.content.clone()));
+        self.messages.push(result);
+        if self.ctx.cancel.is_cancelled() {
+            return Err(self.cancelled());
+        }
+        self.guard
+            .after_call(output.ok)
+            .map_err(|tripped| self.failed(&tripped.0))
+    }
+
+    /// A call identical to the one just made is not run again: it gets the earlier
+    /// output again, with a hint to use it or take another step.
+    pub(super) fn answer_repeat(&mut self, call: &ToolCall) {
+        self.emit_started(call);
+        let earlier = self
+            .last_result
+            .as_ref()
+            .map(|(shown, _)| shown.clone())
+            .unwrap_or_default();
+        let content = format!(
+            "[Zeta] You just made this exact call; it was not run again. Its output is repeated \
+             below. If it answers the request, answer the user now, quoting what it printed; if \
+             not, take a different step (other arguments or another tool).\n{earlier}"
+        );
+        let output = ToolOutput {
+            ok: true,
+            content: content.clone(),
+            summary: "repeated: the earlier output was shown again".into(),
+            images: Vec::new(),
+        };
+        self.emit_finished(call, &output);
+        self.steps.push(format!(
+            "↻ {} {} (repeated)",
+            call.name,
+            short_args(&call.arguments)
+        ));
+        let message = self.protocol.result_turn(call, "↻", content);
+        self.messages.push(message);
+    }
+
+    /// The model kept asking for the same call: the task ends with an honest answer that
+    /// says it stopped, why, and what the call printed, rather than a bare failure.
+    pub(super) fn stopped_repeating(&self, why: &str) -> AgentOutcome {
+        let found = self
+            .last_result
+            .as_ref()
+            .map(|(_, printed)| clip(printed.trim(), 1500))
+            .filter(|p| !p.is_empty());
+        let reply = match found {
+            Some(found) => {
+                format!("I stopped before finishing: {why}. What it printed:\n\n```\n{found}\n```")
+            }
+            None => format!("I stopped before finishing: {why}, and it printed nothing."),
+        };
+        AgentOutcome::Done { reply }
+    }
+
+    /// A large output as it enters the history: compressed (TACO), with where its full
+    /// text is kept for `read_file`.
+    pub(super) fn compress(&self, call: &ToolCall, content: &str) -> String {
+        let max = self.ctx.settings.context.large_output_chars as usize;
+        let Some(short) = crate::context::compress_output(content, max) else {
+            return content.to_string();
+        };
+        let kept = self.agent.outputs_dir.as_ref().and_then(|dir| {
+            let dir = dir.join(format!("task-{}", self.task_id()));
+            let safe: String = call
+                .id
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let path = dir.join(format!("{safe}.txt"));
+            match zeta_protocol::home::create_private_dir(&dir)
+                .and_then(|_| zeta_protocol::home::write_private(&path, content.as_bytes()))
+            {
+                Ok(()) => Some(path),
+                Err(e) => {
+                    tracing::warn!("could not keep the full output at {}: {e}", path.display());
+                    None
+                }
+            }
+        });
+        match kept {
+            Some(path) => format!("{short}\n[The full output ({} characters) is in {}; read_file it for the parts you need.]", content.chars().count(), path.display()),
+            None => short,
+        }
+    }
+
+    pub(super) fn record(
+        &mut self,
+        call: &ToolCall,
+        output: &ToolOutput,
+        decision: CallDecision,
+        decided_by: Decider,
+    ) {
+        self.metrics.count_call(decision, output.ok);
+        if let Some(audit) = &self.ctx.audit {
+            let written = audit.record(
+                self.task_id(),
+                &call.id,
+                &call.name,
+                &call.arguments,
+                decision,
+                decided_by,
+                output.ok,
+                &output.summary,
+            );
+            if let Err(e) = written {
+                tracing::warn!("could not write the audit log: {e}");
+            }
+        }
+    }
+
+    pub(super) fn emit_started(&self, call: &ToolCall) {
+        self.emit(Event::ToolCallStarted {
+            task_id: self.task_id(),
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            arguments: call.arguments.clone(),
+        });
+    }
+
+    /// Records a finished call in the audit log (unless its row was written as it ran)
+    /// and the metrics, and announces it.
+    pub(super) fn conclude(&mut self, call: &ToolCall, executed: &Executed) {
+        if executed.audited {
+            self.metrics
+                .count_call(executed.decision, executed.output.ok);
+        } else {
+            self.record(
+                call,
+                &executed.output,
+                executed.decision,
+                executed.decided_by,
+            );
+        }
+        self.emit_finished(call, &executed.output);
+    }
+
+    /// Writes the row of a call about to run. `Err` when it cannot be written: then the
+    /// call does not run (no call runs off the record).
+    pub(super) fn begin_audit(
+        &self,
+        call: &ToolCall,
+        arguments: &Value,
+        decision: CallDecision,
+        decided_by: Decider,
+    ) -> Result<Option<i64>, ToolOutput> {
+        let Some(audit) = &self.ctx.audit else {
+            return Ok(None);
+        };
+        audit
+            .begin(self.task_id(), &call.id, &call.name, arguments, decision, decided_by)
+            .map(Some)
+            .map_err(|e| {
+                tracing::error!("could not write the audit log: {e}");
+                ToolOutput::error(format!(
+                    "Not run: Zeta could not write its audit log ({e}), and no call runs off the record. Tell the user."
+                ))
+            })
+    }
+
+    pub(super) fn complete_audit(&self, row: Option<i64>, output: &ToolOutput) {
+        let (Some(audit), Some(row)) = (&self.ctx.audit, row) else {
+            return;
+        };
+        // A call that ended while the task was being stopped was cut short.
+        let state = if !output.ok && self.ctx.cancel.is_cancelled() {
+            crate::store::audit::CallState::Interrupted
+        } else {
+            crate::store::audit::CallState::Finished
+        };
+        if let Err(e) = audit.complete(row, state, output.ok, &output.summary) {
+            tracing::warn!("could not complete the audit log row {row}: {e}");
+        }
+    }
+
+    pub(super) fn emit_finished(&self, call: &ToolCall, output: &ToolOutput) {
+        self.emit(Event::ToolCallFinished {
+            task_id: self.task_id(),
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            ok: output.ok,
+            summary: output.summary.clone(),
+            output: output.content.clone(),
+            images: output
+                .images
+                .iter()
+                .map(|image| format!("data:{};base64,{}", image.media_type, image.base64))
+                .collect(),
+        });
+    }
+
+    /// Checks and runs one call (see `gate`), and notes what its output tells the policy.
+    pub(super) async fn execute(&mut self, call: &ToolCall, consent: Consent) -> Executed {
+        let admitted = match self.admit(call, consent).await {
+            Ok(admitted) => admitted,
+            Err(Refused {
+                output,
+                decision,
+                decided_by,
+            }) => {
+                return Executed {
+                    output,
+                    decision,
+                    decided_by,
+                    ran: false,
+                    audited: false,
+                }
+            }
+        };
+        let row = match self.begin_audit(
+            call,
+            &admitted.arguments,
+            admitted.decision,
+            admitted.decided_by,
+        ) {
+            Ok(row) => row,
+            Err(output) => {
+                return Executed {
+                    output,
+                    decision: admitted.decision,
+                    decided_by: admitted.decided_by,
+                    ran: false,
+                    audited: false,
+                }
+            }
+        };
+        let events: broadcast::Sender<Event> = self.ctx.events.clone();
+        let (task_id, call_id) = (self.task_id(), call.id.clone());
+        let mut ctx = self.tool_context(Arc::new(move |chunk: &str| {
+            let _ = events.send(Event::ToolOutput {
+                task_id,
+                call_id: call_id.clone(),
+                chunk: chunk.to_string(),
+            });
+        }));
+        ctx.confine = ctx.confine.filter(|_| {
+            !admitted.unconfined && self.agent.confinement.as_ref().is_some_and(|c| c.enforced)
+        });
+        let mut output = admitted.tool.run(admitted.arguments.clone(), &ctx).await;
+        if ctx.confine.is_some() && !output.ok && gate::looks_refused(&output.content) {
+            output
+                .content
+                .push_str(&gate::confinement_note(ctx.confine.as_deref()));
+        }
+        self.complete_audit(row, &output);
+        if let Some(image) = output.images.last() {
+            self.last_screenshot = Some(image.clone());
+        }
+        if admitted.tool.taints(&admitted.arguments, &output) {
+            self.read_untrusted(call, admitted.tool.target(&admitted.arguments), &output);
+        }
+        if admitted.edited {
+            output.content = format!(
+                "The user edited your call before it ran; it ran with {}.\n{}",
+                clip(&admitted.arguments.to_string(), 300),
+                output.content
+            );
+        }
+        Executed {
+            output,
+            decision: admitted.decision,
+            decided_by: admitted.decided_by,
+            ran: true,
+            audited: row.is_some(),
+        }
+    }
+
+    /// The task has read input the user did not type (see `policy::provenance`): mark it,
+    /// here and in the queue, saying where from. Text in it that reads like instructions to
+    /// the agent is named too, as a warning; it changes nothing.
+    pub(super) fn read_untrusted(&mut self, call: &ToolCall, target: String, output: &ToolOutput) {
+        let phrase = instruction_like(&output.content);
+        if let Some(phrase) = phrase {
+            tracing::warn!(task = self.task_id(), tool = %call.name, "observation reads like instructions: {phrase:?}");
+        }
+        let first = self.consent.tainted.is_none();
+        if first || phrase.is_some() {
+            let mut why = format!(
+                "this task has read input you did not type (the `{}` result for {}), so its \
+                 changes ask first, even in auto mode",
+                call.name,
+                clip(&target, 120)
+            );
+            if let Some(phrase) = phrase {
+                why.push_str(&format!(
+                    "; that input contains text addressed to the agent (\"{phrase}\") and may be trying to steer Zeta"
+                ));
+            }
+            self.consent.tainted = Some(why);
+        }
+        if first {
+            if let Some(audit) = &self.ctx.audit {
+                if let Err(e) = audit.mark_task_untrusted(self.task_id()) {
+                    tracing::warn!("could not mark task {} untrusted: {e}", self.task_id());
+                }
+            }
+        }
+    }
+
+    /// The latest screenshot as a data URL, when one of `tools` acts on the screen.
+    /// The context tools run in for this task; `confine` is the writable set (the caller
+    /// drops it for a call that runs unconfined).
+    pub(super) fn tool_context(&self, on_output: Arc<dyn Fn(&str) + Send + Sync>) -> ToolContext {
+        ToolContext {
+            cancel: self.ctx.cancel.clone(),
+            workdir: self.agent.workdir.clone(),
+            command_timeout_ms: self.ctx.settings.command_timeout_ms,
+            max_output_length: self.ctx.settings.max_output_length as usize,
+            images_supported: self.model.capabilities().images,
+            screenshot: self.ctx.settings.screenshot.clone(),
+            untrusted_input: self.consent.tainted.is_some(),
+            confine: self.consent.writable.clone(),
+            on_output,
+        }
+    }
+
+    /// The screen as the user should see it before approving a mouse or keyboard call:
+    /// taken now (with the `screenshot` tool, not audited: the model does not see it),
+    /// else the task's latest screenshot. `None` for other tools.
+    pub(super) async fn screenshot_for<'t>(
+        &self,
+        tools: impl IntoIterator<Item = &'t str>,
+    ) -> Option<String> {
+        if !tools.into_iter().any(|t| t == "mouse" || t == "keyboard") {
+            return None;
+        }
+        let fresh = match self.agent.tools.get("screenshot") {
+            Some(tool) => {
+                let mut ctx = self.tool_context(Arc::new(|_: &str| {}));
+                ctx.images_supported = true;
+                let taken = tool.run(serde_json::json!({}), &ctx).await;
+                taken.images.into_iter().next_back()
+            }
+            None => None,
+        };
+        fresh
+            .as_ref()
+            .or(self.last_screenshot.as_ref())
+            .map(|image| format!("data:{};base64,{}", image.media_type, image.base64))
+    }
+}

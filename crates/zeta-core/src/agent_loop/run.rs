@@ -1,0 +1,541 @@
+//! One task's run: its conversation, how steps are asked for and read, the context kept
+//! within the window, model calls and their failures, and how the task ends.
+
+use std::sync::Arc;
+
+use super::finish::Finishing;
+use super::gate::TaskConsent;
+use super::guard::Guard;
+use super::planner::{parse_plan, parse_verdict, Step, Verdict};
+use super::protocol::StepProtocol;
+use super::{plan, planner, prompt, protocol, AgentLoop, ModelSource};
+use crate::agent::{AgentOutcome, TaskContext};
+use crate::model::{
+    Capabilities, ImageData, Message, Model, ModelError, ModelFailure, ModelReply, ModelRequest,
+    ResponseFormat, ToolSpec,
+};
+use crate::policy::TaskCounts;
+use crate::settings::Protocol;
+use crate::store::audit::{CallDecision, Decider};
+use crate::text::clip;
+use crate::tool::ToolOutput;
+use zeta_protocol::{CompactionKind, Event};
+
+/// One task's run: its conversation, guardrails and progress.
+pub(super) struct Run<'a, S, M> {
+    pub(super) agent: &'a AgentLoop<S>,
+    pub(super) model: M,
+    pub(super) ctx: TaskContext,
+    /// How steps are asked for and read: native tool calls or the JSON planner.
+    pub(super) protocol: Box<dyn StepProtocol>,
+    pub(super) messages: Vec<Message>,
+    pub(super) guard: Guard,
+    /// One line per tool call, for the progress reported on cancel or failure.
+    pub(super) steps: Vec<String>,
+    pub(super) calls_made: u32,
+    /// What the gate knows of this task: what it read, what the user said yes to, what
+    /// ran before a restart, where it may write, its calls per tool (see `gate`).
+    pub(super) consent: TaskConsent,
+    /// The latest call's result: as the model was shown it, and as the tool printed it.
+    pub(super) last_result: Option<(String, String)>,
+    /// The latest screenshot the task took, for the dialog's thumbnail.
+    pub(super) last_screenshot: Option<ImageData>,
+    pub(super) metrics: crate::store::metrics::TaskMetrics,
+    pub(super) counter: crate::context::Counter,
+    /// The context window in force: the setting, or the server's when smaller.
+    pub(super) window: u32,
+    /// Whether an answer stands or goes back for a check (`verify`), and what it falls
+    /// back to (see `finish`).
+    pub(super) finishing: Finishing,
+}
+
+/// The tools the planner protocol offers: all of them, except to a small model, which
+/// fumbles tool arguments (seen with a 1.5B model calling `list_directory` with no path
+/// three times): there it is seed 000's shell only.
+fn planner_tools(specs: &[ToolSpec], capabilities: Capabilities) -> Vec<ToolSpec> {
+    let shell_only = capabilities.small;
+    specs
+        .iter()
+        .filter(|t| !shell_only || t.name == planner::SHELL_TOOL)
+        .cloned()
+        .collect()
+}
+
+impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
+    pub(super) fn new(agent: &'a AgentLoop<S>, model: M, ctx: TaskContext) -> Self {
+        let window = ctx.settings.provider.context_window;
+        let capabilities = model.capabilities();
+        let native = match ctx.settings.provider.protocol {
+            Protocol::Tools => true,
+            Protocol::Json => false,
+            Protocol::Auto => capabilities.native_tools,
+        };
+        let protocol: Box<dyn StepProtocol> = if native {
+            Box::new(protocol::Native)
+        } else {
+            Box::new(protocol::Planner::new(planner_tools(
+                agent.specs(),
+                capabilities,
+            )))
+        };
+        let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
+        let mut system = protocol.system_prompt(&soul);
+        if let Some(environment) = &agent.environment {
+            system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
+        }
+        let mut first = prompt::first_user_turn(
+            &ctx.task.message,
+            ctx.task.previous_context.as_deref(),
+            ctx.task.previous_untrusted,
+        );
+        let mut tainted = (ctx.task.previous_untrusted
+            && ctx.task.previous_context.as_deref().is_some_and(|c| !c.trim().is_empty()))
+        .then(|| {
+            "this task was handed the result of the previous task, which had read input you did not type".to_string()
+        });
+        if let Some(recalled) = agent.recall(&ctx.task.message) {
+            first.push_str(&format!("\n\n{}", recalled.text));
+            if recalled.untrusted && tainted.is_none() {
+                tainted = Some(
+                    "this task was handed memory saved by a task that had read input you did not type"
+                        .to_string(),
+                );
+            }
+        }
+        let earlier = earlier_attempts(&ctx);
+        if let Some(note) = prompt::resumed_note(&ctx.task, &earlier) {
+            first.push_str(&format!("\n\n{note}"));
+        }
+        let earlier_calls = earlier
+            .into_iter()
+            .filter(|e| {
+                agent
+                    .tools
+                    .get(&e.tool)
+                    .is_some_and(|t| t.has_side_effects())
+            })
+            .filter_map(|e| Some((e.tool, serde_json::from_str(&e.arguments).ok()?)))
+            .collect();
+        let verifies = match ctx.settings.verify {
+            crate::settings::Verify::Always => true,
+            crate::settings::Verify::Never => false,
+            crate::settings::Verify::Auto => capabilities.small,
+        };
+        let finishing = Finishing::new(verifies, protocol.answers_checks_with_verdicts());
+        Self {
+            agent,
+            model,
+            ctx,
+            protocol,
+            messages: vec![Message::system(system), Message::user(first)],
+            guard: Guard::default(),
+            steps: Vec::new(),
+            calls_made: 0,
+            consent: TaskConsent {
+                task_counts: TaskCounts::default(),
+                tainted,
+                approved_steps: Vec::new(),
+                approved_calls: Vec::new(),
+                allowances: Vec::new(),
+                earlier_calls,
+                writable: agent.confinement.as_ref().map(|c| {
+                    let home = crate::policy::ShellEnv::current(&agent.workdir).home;
+                    Arc::new(crate::policy::Writable::new(
+                        &home,
+                        &agent.workdir,
+                        &c.zeta_home,
+                    ))
+                }),
+            },
+            last_result: None,
+            last_screenshot: None,
+            metrics: Default::default(),
+            counter: Default::default(),
+            window,
+            finishing,
+        }
+    }
+
+    pub(super) fn task_id(&self) -> i64 {
+        self.ctx.task.id
+    }
+
+    pub(super) fn emit(&self, event: Event) {
+        let _ = self.ctx.events.send(event);
+    }
+
+    /// Runs the task, then reports and stores what it used.
+    pub(super) async fn go(mut self) -> AgentOutcome {
+        let outcome = self.iterate().await;
+        if let (Some(memory), AgentOutcome::Done { reply }) = (&self.agent.memory, &outcome) {
+            let line = format!(
+                "Task {}: asked \"{}\"; answered \"{}\"",
+                self.task_id(),
+                self.ctx.task.message,
+                reply
+            );
+            if let Err(e) = memory.note_task(&line, self.consent.tainted.is_some()) {
+                tracing::warn!("could not update the long-term summary: {e}");
+            }
+        }
+        self.metrics.task_id = self.task_id();
+        if let Some(audit) = &self.ctx.audit {
+            if let Err(e) = audit.record_metrics(&self.metrics) {
+                tracing::warn!("could not store the task's metrics: {e}");
+            }
+        }
+        self.emit(Event::TaskMetrics {
+            metrics: self.metrics.clone(),
+        });
+        outcome
+    }
+
+    pub(super) async fn iterate(&mut self) -> AgentOutcome {
+        let configured = self.ctx.settings.provider.context_window;
+        self.window = match self.model.context_window().await {
+            Some(reported) if reported < configured => {
+                tracing::info!(
+                    reported,
+                    configured,
+                    "the server's context window is smaller than the setting; using it"
+                );
+                reported
+            }
+            _ => configured,
+        };
+        let max = self.ctx.settings.effective_max_iterations();
+        for iteration in 1..=max {
+            if self.ctx.cancel.is_cancelled() {
+                return self.cancelled();
+            }
+            self.inject_user_messages();
+            let format = self.protocol.format(self.finishing.expects_verdict());
+            let context_tokens = self.fit_context(&format);
+            self.emit(Event::IterationStarted {
+                task_id: self.task_id(),
+                iteration,
+                max_iterations: max,
+                context_tokens: context_tokens as u32,
+                context_window: self.window,
+            });
+            let reply = match self.call_model(format).await {
+                Ok(reply) => reply,
+                Err(outcome) => return outcome,
+            };
+            let step = match self.interpret_or_verdict(&reply) {
+                Ok(step) => {
+                    self.guard.parsed();
+                    step
+                }
+                Err(hint) => {
+                    if let Err(tripped) = self.guard.unparseable(&hint) {
+                        return self.failed(&tripped.0);
+                    }
+                    self.messages.push(Message::assistant(reply.text));
+                    self.messages.push(Message::user(hint));
+                    continue;
+                }
+            };
+            match step {
+                Step::Final(text) => {
+                    let request = &self.ctx.task.message;
+                    if let Some(check) = self.finishing.check(request, &text, self.steps.len()) {
+                        tracing::info!(
+                            task = self.task_id(),
+                            "answer sent back for a check: {}",
+                            clip(&text, 200)
+                        );
+                        self.messages.push(Message::assistant(reply.text));
+                        self.messages.push(Message::user(check));
+                        continue;
+                    }
+                    let text = self.finishing.final_answer(text);
+                    return self.finish(text);
+                }
+                Step::Calls(calls) => {
+                    let assistant = self.protocol.assistant_turn(reply.text, &calls);
+                    self.messages.push(assistant);
+                    for call in calls {
+                        if let Err(outcome) = self.run_call(call).await {
+                            return outcome;
+                        }
+                    }
+                }
+            }
+        }
+        self.summarise_at_cap().await
+    }
+
+    /// The reply read as a step; in the planner protocol a verification turn's reply is a
+    /// verdict, which continues with its command or ends with the answer it checked.
+    pub(super) fn interpret_or_verdict(&mut self, reply: &ModelReply) -> Result<Step, String> {
+        if !self.finishing.expects_verdict() {
+            return self.interpret(reply);
+        }
+        let id = self.next_call_id();
+        let verdict = parse_verdict(&reply.text, &id);
+        if matches!(verdict, Verdict::Continue(_)) {
+            tracing::info!(task = self.task_id(), "the check found an unfinished part");
+        }
+        self.finishing.verdict(verdict)
+    }
+
+    /// The cap was reached: one more call without tools; its text is the answer.
+    pub(super) async fn summarise_at_cap(&mut self) -> AgentOutcome {
+        if self.ctx.cancel.is_cancelled() {
+            return self.cancelled();
+        }
+        self.inject_user_messages();
+        self.messages
+            .push(Message::user(prompt::MAX_ITERATIONS_PROMPT));
+        self.fit_context(&ResponseFormat::Text);
+        let reply = match self.call_model(ResponseFormat::Text).await {
+            Ok(reply) => reply,
+            Err(outcome) => return outcome,
+        };
+        // A planner model may still answer in its JSON form.
+        let text = match parse_plan(&reply.text, "summary") {
+            Ok(Step::Final(text)) => text,
+            _ => reply.text,
+        };
+        self.finish(text)
+    }
+
+    pub(super) fn finish(&self, reply: String) -> AgentOutcome {
+        if reply.trim().is_empty() {
+            return self.failed("I stopped because the model returned an empty reply.");
+        }
+        AgentOutcome::Done { reply }
+    }
+
+    /// Injects user messages that arrived while the task ran.
+    pub(super) fn inject_user_messages(&mut self) {
+        for (_, text) in self.ctx.inbox.take() {
+            self.emit(Event::UserMessageInjected {
+                task_id: self.task_id(),
+                text: text.clone(),
+            });
+            self.messages.push(Message::user(format!(
+                "(A new message from the user while you work:) {text}"
+            )));
+            // The user is present and speaking: their words outrank what the model read.
+            self.consent.tainted = None;
+        }
+    }
+
+    /// Compacts the conversation when the next request would pass the thresholds (see
+    /// `context`), and returns the request's size in tokens.
+    pub(super) fn fit_context(&mut self, format: &ResponseFormat) -> usize {
+        let tools: &[ToolSpec] = match format {
+            ResponseFormat::Native => self.agent.specs(),
+            _ => &[],
+        };
+        let window = self.window as usize;
+        let settings = self.ctx.settings.context.clone();
+        let before = self.counter.request(&self.messages, tools);
+        if !settings.compaction {
+            return before;
+        }
+        let soft = (window as f32 * settings.soft_ratio) as usize;
+        let hard = (window as f32 * settings.hard_ratio) as usize;
+        let mut now = before;
+        if now > soft && crate::context::soft_compact(&mut self.messages, 2) {
+            now = self.counter.request(&self.messages, tools);
+            self.compacted(CompactionKind::Soft, before, now);
+        }
+        // Fold older turns, keeping less and less of the recent ones, until it fits.
+        let mut keep_tail = 8;
+        while now > hard && keep_tail >= 2 {
+            let start = now;
+            if crate::context::hard_compact(&mut self.messages, keep_tail) {
+                now = self.counter.request(&self.messages, tools);
+                self.compacted(CompactionKind::Hard, start, now);
+            }
+            keep_tail /= 2;
+        }
+        let dropped = crate::context::drop_orphans(&mut self.messages);
+        if dropped > 0 {
+            tracing::warn!(
+                task = self.task_id(),
+                dropped,
+                "tool results without their call were dropped"
+            );
+            now = self.counter.request(&self.messages, tools);
+        }
+        now
+    }
+
+    pub(super) fn compacted(&mut self, kind: CompactionKind, before: usize, after: usize) {
+        self.metrics.compactions += 1;
+        tracing::info!(
+            task = self.task_id(),
+            kind = kind.as_str(),
+            before,
+            after,
+            "context compacted"
+        );
+        self.emit(Event::Compacted {
+            task_id: self.task_id(),
+            kind,
+            before: before as u32,
+            after: after as u32,
+        });
+    }
+
+    /// One model request for the conversation as it stands. A request the server says
+    /// is too large for the model's window is shrunk (the window taken as three quarters
+    /// of what was sent, the conversation compacted to it) and sent once more; any other
+    /// failure ends the task with its sentence and fix.
+    pub(super) async fn call_model(
+        &mut self,
+        format: ResponseFormat,
+    ) -> Result<ModelReply, AgentOutcome> {
+        let mut shrunk = false;
+        loop {
+            let error = match self.request_once(&format).await? {
+                Ok(reply) => return Ok(reply),
+                Err(e) => e,
+            };
+            self.metrics.llm_failures += 1;
+            if error.failure == ModelFailure::ContextOverflow && !shrunk {
+                shrunk = true;
+                let tools: &[ToolSpec] = match format {
+                    ResponseFormat::Native => self.agent.specs(),
+                    _ => &[],
+                };
+                let sent = self.counter.request(&self.messages, tools);
+                let window = (sent * 3 / 4).clamp(1024, self.window as usize) as u32;
+                tracing::warn!(
+                    task = self.task_id(),
+                    sent,
+                    window,
+                    "the request did not fit the model's window; compacting and sending it again"
+                );
+                self.window = window;
+                self.fit_context(&format);
+                continue;
+            }
+            let mut outcome = self.failed(&error.full());
+            if let AgentOutcome::Failed { fix, .. } = &mut outcome {
+                *fix = error.fix;
+            }
+            return Err(outcome);
+        }
+    }
+
+    /// Sends the conversation once. The outer `Err` is a cancel; the inner one the model's
+    /// failure.
+    pub(super) async fn request_once(
+        &mut self,
+        format: &ResponseFormat,
+    ) -> Result<Result<ModelReply, ModelError>, AgentOutcome> {
+        let tools = match format {
+            ResponseFormat::Native => self.agent.specs().to_vec(),
+            _ => Vec::new(),
+        };
+        let request = ModelRequest {
+            messages: self.messages.clone(),
+            tools,
+            format: format.clone(),
+        };
+        let events = self.ctx.events.clone();
+        let task_id = self.task_id();
+        let stream_text = self.protocol.streams_text();
+        let mut on_delta = move |text: &str| {
+            if stream_text && !text.is_empty() {
+                let _ = events.send(Event::LlmDelta {
+                    task_id,
+                    text: text.to_string(),
+                });
+            }
+        };
+        let mut cancel = self.ctx.cancel.clone();
+        self.metrics.llm_requests += 1;
+        let result = tokio::select! {
+            result = self.model.complete(&request, &mut on_delta) => result,
+            _ = cancel.cancelled() => return Err(self.cancelled()),
+        };
+        if let Ok(reply) = &result {
+            tracing::debug!(task = task_id, text = %clip(&reply.text, 600), calls = reply.tool_calls.len(), "model reply");
+            self.metrics.tokens_in += reply.usage.input_tokens;
+            self.metrics.tokens_out += reply.usage.output_tokens;
+        }
+        Ok(result)
+    }
+
+    /// What the reply asks for, read by the task's protocol. `Err` is the corrective hint
+    /// for the model.
+    pub(super) fn interpret(&mut self, reply: &ModelReply) -> Result<Step, String> {
+        let agent = self.agent;
+        let mut names = agent.tools.names();
+        names.push(plan::NAME);
+        let (task_id, calls_made) = (self.task_id(), &mut self.calls_made);
+        let mut next_id = || {
+            *calls_made += 1;
+            format!("call_{task_id}_{calls_made}")
+        };
+        let reading = self.protocol.read(reply, &names, &mut next_id);
+        if let Some(answer) = reading.wrote {
+            self.finishing.wrote(answer);
+        }
+        // Not run, but on record like every other call the model asked for.
+        for call in &reading.malformed {
+            let output = ToolOutput::error("the arguments were not a JSON object");
+            self.record(call, &output, CallDecision::Invalid, Decider::Validator);
+        }
+        reading.step
+    }
+
+    pub(super) fn next_call_id(&mut self) -> String {
+        self.calls_made += 1;
+        format!("call_{}_{}", self.task_id(), self.calls_made)
+    }
+
+    pub(super) fn tool_names(&self) -> Vec<&str> {
+        let mut names = self.agent.tools.names();
+        names.push(plan::NAME);
+        names
+    }
+
+    pub(super) fn progress(&self) -> String {
+        if self.steps.is_empty() {
+            "No steps had run yet.".to_string()
+        } else {
+            format!("Steps so far:\n{}", self.steps.join("\n"))
+        }
+    }
+
+    pub(super) fn cancelled(&self) -> AgentOutcome {
+        AgentOutcome::Cancelled {
+            progress: self.progress(),
+        }
+    }
+
+    pub(super) fn failed(&self, why: &str) -> AgentOutcome {
+        AgentOutcome::Failed {
+            error: format!("{why}\n\n{}", self.progress()),
+            fix: None,
+        }
+    }
+}
+
+/// The task's audit rows from its earlier starts whose call ran or was cut short (the
+/// calls the gate let through), oldest first. Empty on a first start.
+fn earlier_attempts(ctx: &TaskContext) -> Vec<crate::store::audit::AuditEntry> {
+    if ctx.task.attempts <= 1 && ctx.task.interrupted.is_none() {
+        return Vec::new();
+    }
+    let Some(audit) = &ctx.audit else {
+        return Vec::new();
+    };
+    match audit.for_task(ctx.task.id) {
+        Ok(entries) => entries
+            .into_iter()
+            .filter(|e| CallDecision::parse(&e.decision).is_some_and(CallDecision::lets_run))
+            .collect(),
+        Err(e) => {
+            tracing::warn!("could not read the task's earlier calls: {e}");
+            Vec::new()
+        }
+    }
+}
