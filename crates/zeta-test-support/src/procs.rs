@@ -120,9 +120,24 @@ mod tests {
             Err(e) => panic!("sleep: {e}"),
         };
         let pid = child.id();
-        let users = processes_using(&marker);
+        // The shell has to exec and then fork `sleep`: wait for both, as a test of a
+        // process tree must.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        let (mut users, mut grandchildren) = (Vec::new(), Vec::new());
+        while std::time::Instant::now() < deadline {
+            users = processes_using(&marker);
+            grandchildren = descendants(pid);
+            if users == vec![pid] && !grandchildren.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
         let tree = descendants(std::process::id());
-        let grandchildren = descendants(pid);
+        for sleeper in &grandchildren {
+            let _ = std::process::Command::new("kill")
+                .arg(sleeper.to_string())
+                .status();
+        }
         let _ = child.kill();
         let _ = child.wait();
         assert_eq!(users, vec![pid]);
