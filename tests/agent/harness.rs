@@ -133,7 +133,7 @@ impl Setup {
         tokio::task::JoinHandle<Result<(), zeta_core::CoreError>>,
     ) {
         let home = ZetaHome::at(self.home.path()).expect("home");
-        let local = zeta_llm::LocalServer::new(self.home.path());
+        let local = zeta_llm::LocalServer::new(self.home.path(), zeta_llm::local::Launch::Child);
         let workdir = self.home.path().to_path_buf();
         let agent =
             zeta_app::agent::configured_agent(&home, local, workdir).expect("configure the agent");

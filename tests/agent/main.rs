@@ -17,6 +17,7 @@ mod memory;
 mod models;
 mod sandbox;
 mod secrets;
+mod warm;
 
 use std::process::Command;
 use std::time::Duration;

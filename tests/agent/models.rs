@@ -246,21 +246,25 @@ async fn a_local_provider_without_its_model_or_server_fails_clearly() {
     );
     // A file that is a GGUF by its header but cannot be served: the server dies at start,
     // Zeta restarts it three times, then says why.
-    if let Ok(local) = zeta_llm::local::ServerProgram::find() {
-        let zeta_llm::local::ServerProgram::LlamaCppPython(python) = &local else {
-            return;
-        };
+    if let Ok(program) = zeta_llm::local::ServerProgram::find() {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_zeta"))
             .args(["run", "--json", "hello"])
             .env("ZETA_HOME", s.home.path())
             .env("HOME", s.home.path())
-            .env("ZETA_LLAMA_SERVER", python)
+            .env("ZETA_LLAMA_SERVER", program.path())
             .output()
             .expect("zeta run");
         let task = finished_task(&out);
         let error = task["error"].as_str().unwrap_or_default();
         assert!(error.contains("gave up after 3 restarts"), "{error}");
         assert!(!s.home.path().join("local-server.json").exists());
+        // The keeper that tried gave up and ended.
+        if let Some(pid) = zeta_llm::local::shared::keeper_pid(s.home.path()) {
+            assert!(
+                !zeta_llm::local::shared::alive(pid),
+                "keeper {pid} still runs"
+            );
+        }
     } else {
         eprintln!("SKIPPED the broken-model restart case: no llama.cpp server on this machine");
     }

@@ -1,5 +1,5 @@
 //! The `local` provider against the real model: Zeta starts its own llama.cpp server
-//! (llama-cpp-python from `scripts/local-model.sh`) with Qwen2.5-Coder-1.5B and answers a
+//! (the one `scripts/local-model.sh` sets up) with Qwen2.5-Coder-1.5B and answers a
 //! disk question and a file task, checked against the truth (`df`, the real folder). In the
 //! disk task the server is killed mid-task; Zeta must restart it and finish.
 //!
@@ -56,6 +56,7 @@ fn report(name: &str, o: &Outcome) {
 fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
     let Some(local) = available() else { return };
     let (dir, work) = home(&local);
+    let _stop = support::StopKeeper(dir.path().join("zeta"));
     let status_file = dir.path().join("zeta").join("local-server.json");
 
     // 1. Free disk space, with the server killed once it has answered a request.
@@ -142,21 +143,38 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
         files.reply
     );
 
-    // No orphans: every server Zeta started is gone once `zeta run` returns.
+    // One warm server: the second command used the server the first left loaded under
+    // its keeper (the restart after the kill is the only other load).
+    let log =
+        std::fs::read_to_string(dir.path().join("zeta/logs/local-server.log")).unwrap_or_default();
+    let loads = log.matches("loading model").count();
+    assert_eq!(
+        loads, 2,
+        "one load, one after the kill, none for the file task"
+    );
+    let status: serde_json::Value = std::fs::read_to_string(&status_file)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .expect("the server stays warm between commands");
+    let server = status["pid"].as_u64().expect("pid") as u32;
+    assert!(zeta_llm::local::shared::alive(server));
+
+    // `zeta local-server stop` ends the keeper and its server: nothing is left.
+    let stop = support::zeta(dir.path(), &work, &local.server)
+        .args(["local-server", "stop"])
+        .output()
+        .expect("zeta local-server stop");
+    assert!(stop.status.success(), "{stop:?}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while zeta_llm::local::shared::alive(server) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(
+        !zeta_llm::local::shared::alive(server),
+        "server {server} outlived its keeper"
+    );
     assert!(
         !status_file.exists(),
         "local-server.json is removed when the server stops"
-    );
-    let left = Command::new("pgrep")
-        .args([
-            "-f",
-            &format!("llama_cpp.server --model {}", dir.path().display()),
-        ])
-        .output()
-        .expect("pgrep");
-    assert!(
-        left.stdout.is_empty(),
-        "a server outlived zeta: {}",
-        String::from_utf8_lossy(&left.stdout)
     );
 }

@@ -1,5 +1,5 @@
-//! Running `zeta` against the real local model: finding the model and llama-cpp-python
-//! that `scripts/local-model.sh` caches, a home that uses them, and one `zeta run` with its
+//! Running `zeta` against the real local model: finding the model and the server (the
+//! llama-server build, else llama-cpp-python) that `scripts/local-model.sh` caches, a home that uses them, and one `zeta run` with its
 //! events, reply and timing. Shared by the local model test and the multi-step benchmark.
 
 #![allow(dead_code)]
@@ -14,7 +14,8 @@ pub const MODEL: &str = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf";
 
 pub struct Local {
     pub model: PathBuf,
-    pub python: PathBuf,
+    /// The server program Zeta would choose (`ZETA_LLAMA_SERVER` for the commands).
+    pub server: PathBuf,
 }
 
 /// The model and server, or why they are missing.
@@ -27,14 +28,14 @@ pub fn local() -> Result<Local, String> {
     let model = std::env::var_os("ZETA_LOCAL_MODEL")
         .map(PathBuf::from)
         .unwrap_or_else(|| cache.join("models").join(MODEL));
-    let python = cache.join("llama-venv/bin/python");
     if !model.is_file() {
         return Err(format!("no model at {}", model.display()));
     }
-    if !python.is_file() {
-        return Err(format!("no llama-cpp-python at {}", python.display()));
-    }
-    Ok(Local { model, python })
+    let server = zeta_llm::local::ServerProgram::find()
+        .map_err(|e| e.to_string())?
+        .path()
+        .to_path_buf();
+    Ok(Local { model, server })
 }
 
 pub fn available() -> Option<Local> {
@@ -54,7 +55,7 @@ pub fn home(local: &Local) -> (tempfile::TempDir, PathBuf) {
     let work = dir.path().join("user");
     std::fs::create_dir_all(&work).expect("work dir");
     let z = |args: &[&str]| {
-        let out = zeta(dir.path(), &work, &local.python)
+        let out = zeta(dir.path(), &work, &local.server)
             .args(args)
             .output()
             .expect("run zeta");
@@ -69,11 +70,11 @@ pub fn home(local: &Local) -> (tempfile::TempDir, PathBuf) {
     (dir, work)
 }
 
-pub fn zeta(dir: &Path, work: &Path, python: &Path) -> Command {
+pub fn zeta(dir: &Path, work: &Path, server: &Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_zeta"));
     cmd.env("ZETA_HOME", dir.join("zeta"))
         .env("HOME", work)
-        .env("ZETA_LLAMA_SERVER", python)
+        .env("ZETA_LLAMA_SERVER", server)
         .env("ZETA_SECRETS", "file")
         .env("RUST_LOG", "warn,zeta_core=info")
         .env_remove("ZETA_LLM_PROVIDER")
@@ -101,7 +102,7 @@ pub fn run(
     mut during: impl FnMut(&serde_json::Value),
 ) -> Outcome {
     let started = Instant::now();
-    let mut child = zeta(dir, work, &local.python)
+    let mut child = zeta(dir, work, &local.server)
         .args(["run", "--json", "--approve", "all", task])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -145,5 +146,18 @@ pub fn run(
         stderr,
         took: started.elapsed(),
         iterations,
+    }
+}
+
+/// Ends, by the PID in its lock file, the keeper a command left in this Zeta home (a test
+/// that fails midway must not leave a loaded model behind).
+pub struct StopKeeper(pub PathBuf);
+
+impl Drop for StopKeeper {
+    fn drop(&mut self) {
+        let pid = zeta_llm::local::shared::keeper_pid(&self.0);
+        if let Some(pid) = pid.filter(|p| zeta_llm::local::shared::alive(*p)) {
+            let _ = zeta_llm::local::shared::stop_keeper(pid);
+        }
     }
 }

@@ -157,6 +157,11 @@ impl LlmClient {
             // decoding makes a task repeatable.
             body["temperature"] = serde_json::json!(0);
         }
+        if c.local.as_ref().is_some_and(|l| l.program.caches_prompts()) {
+            // Keep the evaluated prompt in the server's slot: the next step (and the next
+            // task, whose prompt starts with the same bytes) evaluates only what is new.
+            body["cache_prompt"] = serde_json::json!(true);
+        }
         let mut request = p.http.post(&endpoint).json(&body);
         match (c.wire, &c.api_key) {
             (WireFormat::Anthropic, key) => {
@@ -172,6 +177,10 @@ impl LlmClient {
             .send()
             .await
             .map_err(|e| from_reqwest(&endpoint, c, e))?;
+        if let Some(local) = &c.local {
+            // The reply has begun: the request kept the shared server busy until now.
+            local.server.touch();
+        }
         let status = response.status();
         let limit = c.max_reply_bytes;
         let too_large = || LlmError::TooLarge {

@@ -229,6 +229,10 @@ pub struct ProviderSettings {
     /// stopped (not retried); no real reply comes near the default.
     #[ts(type = "number")]
     pub max_reply_bytes: u64,
+    /// Zeta's own model (`local` without a baseUrl): how long its server stays loaded after
+    /// the last request when no Zeta window holds it, so that the next `zeta run` does not
+    /// load the model again. 0 stops it with each command.
+    pub keep_warm_secs: u32,
 }
 
 impl Default for ProviderSettings {
@@ -244,6 +248,7 @@ impl Default for ProviderSettings {
             context_window: 32_768,
             reply_timeout_secs: 900,
             max_reply_bytes: 4 * 1024 * 1024,
+            keep_warm_secs: 600,
         }
     }
 }

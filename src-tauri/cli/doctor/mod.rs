@@ -341,10 +341,11 @@ fn local_check(home: &ZetaHome, p: &zeta_core::settings::ProviderSettings) -> Ch
         "llm",
         Level::Ok,
         format!(
-            "local model {} ({} threads, {} context) served by {}; {state}",
+            "local model {} ({} threads, {} context) served by {} ({}); {state}",
             spec.model.display(),
             spec.threads,
             spec.context,
+            program.kind(),
             program.describe()
         ),
         None,

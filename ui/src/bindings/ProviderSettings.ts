@@ -32,4 +32,10 @@ replyTimeoutSecs: number,
  * Largest one reply may be, in bytes of the response body. Past it the reply is
  * stopped (not retried); no real reply comes near the default.
  */
-maxReplyBytes: number, };
+maxReplyBytes: number, 
+/**
+ * Zeta's own model (`local` without a baseUrl): how long its server stays loaded after
+ * the last request when no Zeta window holds it, so that the next `zeta run` does not
+ * load the model again. 0 stops it with each command.
+ */
+keepWarmSecs: number, };

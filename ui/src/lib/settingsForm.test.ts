@@ -3,7 +3,7 @@ import type { ProviderSettings } from "../bindings/ProviderSettings";
 import { describeEndpoint, downloadLine, setupLine, isChanged, moved, problemsByField, problemSummary, providerFor, describeLocalServer } from "./settingsForm";
 
 const base: ProviderSettings = {
-  kind: "none", baseUrl: "", model: "", protocol: "json", stream: true, idleTimeoutMs: 120000, maxAttempts: 4, contextWindow: 32768, replyTimeoutSecs: 900, maxReplyBytes: 4194304,
+  kind: "none", baseUrl: "", model: "", protocol: "json", stream: true, idleTimeoutMs: 120000, maxAttempts: 4, contextWindow: 32768, replyTimeoutSecs: 900, maxReplyBytes: 4194304, keepWarmSecs: 600,
 };
 
 describe("the settings form", () => {

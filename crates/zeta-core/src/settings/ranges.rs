@@ -87,6 +87,14 @@ pub(super) fn reset_out_of_range(s: &mut Settings, problems: &mut Vec<SettingsPr
     let provider = &mut s.provider;
     within(
         p,
+        "provider.keepWarmSecs",
+        &mut provider.keep_warm_secs,
+        0..=86_400,
+        " s",
+        d.provider.keep_warm_secs,
+    );
+    within(
+        p,
         "provider.contextWindow",
         &mut provider.context_window,
         1024..=4_000_000,

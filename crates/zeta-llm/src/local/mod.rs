@@ -2,10 +2,13 @@
 //! [`program`]) for a GGUF file in `$ZETA_HOME/models`, on a free 127.0.0.1 port, and talks
 //! to it over the same HTTP path as any provider. [`LocalServer`] is the handle the app and
 //! the CLI hold; its supervisor thread ([`supervisor`]) starts, restarts and stops the
-//! server and publishes its state. [`install`] installs the server program from the app.
+//! server and publishes its state. One server serves a Zeta home: the app and the
+//! commands share it, and without the app a keeper keeps it warm between commands
+//! ([`shared`]). [`install`] installs the server program from the app.
 
 pub mod install;
 mod program;
+pub mod shared;
 mod supervisor;
 
 use std::path::{Path, PathBuf};
@@ -18,7 +21,8 @@ use tokio::sync::watch;
 use ts_rs::TS;
 use zeta_core::settings::ProviderSettings;
 
-pub use program::{default_venv, ServerProgram};
+pub use program::{default_build, default_venv, ServerProgram};
+pub use supervisor::Launch;
 use supervisor::{Cmd, Supervisor};
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
@@ -35,12 +39,14 @@ pub enum LocalError {
     Stopped,
 }
 
-/// What to serve: the model file, the context size and the threads.
+/// What to serve: the model file, the context size and the threads; and how long a keeper
+/// keeps it loaded after the last request ([`Launch::Keeper`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LocalSpec {
     pub model: PathBuf,
     pub context: u32,
     pub threads: usize,
+    pub keep_warm: Duration,
 }
 
 impl LocalSpec {
@@ -65,6 +71,7 @@ impl LocalSpec {
             model,
             context: p.context_window,
             threads: default_threads(),
+            keep_warm: Duration::from_secs(u64::from(p.keep_warm_secs)),
         })
     }
 }
@@ -118,12 +125,15 @@ pub struct LocalServer {
 }
 
 impl LocalServer {
-    /// A supervisor for a server whose log and status file live under `home`.
-    pub fn new(home: &Path) -> Arc<Self> {
+    /// A supervisor for the server of the Zeta home `home` (its log and status file live
+    /// there), which starts one as `launch` says when none runs.
+    pub fn new(home: &Path, launch: Launch) -> Arc<Self> {
         let (tx, rx) = std::sync::mpsc::channel();
         let state = Arc::new(watch::Sender::new(LocalServerState::Stopped));
         let supervisor = Supervisor {
             rx,
+            launch,
+            home: home.to_path_buf(),
             state: Arc::clone(&state),
             log: home.join("logs").join("local-server.log"),
             status_file: status_file(home),
@@ -163,6 +173,7 @@ impl LocalServer {
         program: &ServerProgram,
     ) -> Result<String, LocalError> {
         let model = spec.model.display().to_string();
+        self.touch();
         if let LocalServerState::Ready { port, model: m, .. } = &*self.state.borrow() {
             if *m == model {
                 return Ok(base_url(*port));
@@ -200,7 +211,13 @@ impl LocalServer {
         }
     }
 
-    /// Stops the server (by its PID) and waits until it has exited, up to 10 s.
+    /// Says the server was just used, so that its keeper keeps it loaded.
+    pub fn touch(&self) {
+        shared::touch(&self.home);
+    }
+
+    /// Stops the server (by its PID) and waits until it has exited, up to 10 s. A server
+    /// shared with another Zeta, or kept by a keeper, is left running for its owner.
     pub fn stop(&self) {
         let (ack, done) = std::sync::mpsc::channel();
         if self.send(Cmd::Stop(ack)).is_ok() {

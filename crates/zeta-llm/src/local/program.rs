@@ -1,7 +1,9 @@
 //! Which llama.cpp server Zeta runs for the local provider, and its command line:
 //! `ZETA_LLAMA_SERVER` when set (a `llama-server` binary or a Python with llama-cpp-python),
-//! else `llama-server` on PATH, else the virtualenv Zeta's setup makes
-//! (`$XDG_CACHE_HOME/zeta/llama-venv`, by default `~/.cache/zeta/llama-venv`).
+//! else `llama-server` on PATH, else the `llama-server` Zeta's setup builds from llama.cpp's
+//! sources (`$XDG_CACHE_HOME/zeta/llama-server/llama-server`, by default under `~/.cache`),
+//! else the llama-cpp-python virtualenv it falls back to when that build is impossible
+//! (`$XDG_CACHE_HOME/zeta/llama-venv`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -26,13 +28,18 @@ impl ServerProgram {
         if let Some(path) = on_path("llama-server") {
             return Ok(Self::LlamaServer(path));
         }
+        let built = default_build();
+        if built.is_file() {
+            return Ok(Self::LlamaServer(built));
+        }
         let python = default_venv().join("bin").join("python");
         if python.is_file() {
             return Ok(Self::LlamaCppPython(python));
         }
         Err(LocalError::NoServer {
             looked: format!(
-                "ZETA_LLAMA_SERVER is not set, llama-server is not on PATH, and {} does not exist",
+                "ZETA_LLAMA_SERVER is not set, llama-server is not on PATH, and neither {} nor {} exists",
+                built.display(),
                 python.display()
             ),
         })
@@ -65,6 +72,27 @@ impl ServerProgram {
         matches!(self, Self::LlamaCppPython(_))
     }
 
+    /// Which kind of server this is, in words (`zeta doctor`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::LlamaServer(_) => "llama.cpp's llama-server",
+            Self::LlamaCppPython(_) => "llama-cpp-python (the fallback)",
+        }
+    }
+
+    /// llama-server keeps each slot's evaluated prompt when asked (`cache_prompt`), so a
+    /// request that starts with the same bytes evaluates only what is new.
+    pub fn caches_prompts(&self) -> bool {
+        matches!(self, Self::LlamaServer(_))
+    }
+
+    /// The program's file (the binary, or the Python).
+    pub fn path(&self) -> &Path {
+        match self {
+            Self::LlamaServer(p) | Self::LlamaCppPython(p) => p,
+        }
+    }
+
     pub fn describe(&self) -> String {
         match self {
             Self::LlamaServer(p) => p.display().to_string(),
@@ -84,7 +112,10 @@ impl ServerProgram {
             Self::LlamaServer(bin) => {
                 let mut cmd = Command::new(bin);
                 cmd.args(["--model", &model, "--host", "127.0.0.1", "--port", &port])
-                    .args(["--threads", &threads, "--ctx-size", &context]);
+                    .args(["--threads", &threads, "--ctx-size", &context])
+                    // One conversation at a time: one slot with the whole context, whose
+                    // cached prompt the next request reuses.
+                    .args(["--parallel", "1", "--no-webui"]);
                 cmd
             }
             Self::LlamaCppPython(python) => {
@@ -102,12 +133,21 @@ impl ServerProgram {
 
 /// Where Zeta's setup makes the llama-cpp-python virtualenv.
 pub fn default_venv() -> PathBuf {
+    zeta_cache().join("llama-venv")
+}
+
+/// Where Zeta's setup builds llama.cpp's `llama-server` (`scripts/llama-server.sh`).
+pub fn default_build() -> PathBuf {
+    zeta_cache().join("llama-server").join("llama-server")
+}
+
+fn zeta_cache() -> PathBuf {
     let cache = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
         .unwrap_or_else(|| PathBuf::from("/tmp"));
-    cache.join("zeta").join("llama-venv")
+    cache.join("zeta")
 }
 
 fn on_path(name: &str) -> Option<PathBuf> {
@@ -133,6 +173,7 @@ mod tests {
             model: PathBuf::from("/m/q.gguf"),
             context: 4096,
             threads: 1,
+            keep_warm: std::time::Duration::ZERO,
         };
         let cmd = program.command(&spec, 4321, Stdio::null(), Stdio::null());
         let args: Vec<String> = cmd.get_args().map(|a| a.to_string_lossy().into()).collect();

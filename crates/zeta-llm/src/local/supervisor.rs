@@ -1,19 +1,22 @@
-//! The local server's supervisor: one thread that starts the server, probes it until it
-//! answers, restarts it when it dies (three quick tries, then it reports the failure), and
-//! stops it. The thread owns the child, so the child's parent-death signal (set at spawn)
-//! fires if Zeta dies without stopping it: no orphans.
+//! The local server's supervisor: one thread that finds or starts the server, probes it
+//! until it answers, restarts it when it dies (three quick tries, then it reports the
+//! failure), and stops it. A server this home already runs for the same model is used as
+//! it is ([`super::shared`]); else the server starts as this thread's child (its
+//! parent-death signal, set at spawn, fires if Zeta dies without stopping it: no orphans)
+//! or under a keeper that outlives this process for the keep-warm time ([`Launch`]).
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
+use super::shared::{self, Found};
 use super::{LocalServerState, LocalSpec, ServerProgram};
 
 /// Restarts in a row that never became ready, before the supervisor gives up.
@@ -27,8 +30,29 @@ pub(super) enum Cmd {
     Stop(std::sync::mpsc::Sender<()>),
 }
 
+/// How this Zeta starts a server when none it can share is running.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Launch {
+    /// As its own child, ended when this Zeta stops it or dies (the app).
+    Child,
+    /// Under a keeper (`EXE local-server keep …`) that serves it for the spec's keep-warm
+    /// time after the last request (the CLI). A spec whose keep-warm time is 0 is served
+    /// as a child.
+    Keeper(PathBuf),
+}
+
+enum Server {
+    /// This thread's child.
+    Own(Child),
+    /// A keeper this thread started, whose server does not answer yet.
+    Keeper(Child),
+    /// A server another Zeta of this home runs (the app's or a keeper's); never stopped
+    /// from here.
+    Shared { pid: u32 },
+}
+
 struct Running {
-    child: Child,
+    server: Server,
     spec: LocalSpec,
     program: ServerProgram,
     port: u16,
@@ -38,6 +62,9 @@ struct Running {
 
 pub(super) struct Supervisor {
     pub rx: Receiver<Cmd>,
+    pub launch: Launch,
+    /// The Zeta home whose server this is (see [`super::shared`]).
+    pub home: PathBuf,
     pub state: Arc<watch::Sender<LocalServerState>>,
     /// The server's stdout and stderr go here (`$ZETA_HOME/logs/local-server.log`).
     pub log: PathBuf,
@@ -84,42 +111,96 @@ impl Supervisor {
                 }
             }
             let Some(r) = running.as_mut() else { continue };
-            match r.child.try_wait() {
-                Ok(None) if r.ready => {}
-                Ok(None) => {
-                    if probe(r.port) {
-                        r.ready = true;
-                        failures = 0;
-                        self.publish_ready(r);
-                    } else if r.started.elapsed() > STARTUP_LIMIT {
-                        let reason = format!(
-                            "the server did not answer within {} s",
-                            STARTUP_LIMIT.as_secs()
-                        );
-                        if let Some(old) = running.take() {
-                            self.kill(old);
-                        }
-                        self.fail(&reason, &mut failures, &mut running, wanted.as_ref());
-                    }
+            match self.check(r) {
+                Health::Fine => {}
+                Health::BecameReady => {
+                    failures = 0;
+                    self.publish_ready(r);
                 }
-                Ok(Some(status)) => {
-                    let was_ready = r.ready;
+                Health::TooSlow => {
                     let reason = format!(
-                        "the server (pid {}) exited with {status}{}",
-                        r.child.id(),
-                        self.log_tail()
+                        "the server did not answer within {} s",
+                        STARTUP_LIMIT.as_secs()
                     );
-                    tracing::warn!("{reason}");
+                    if let Some(old) = running.take() {
+                        self.kill(old);
+                    }
+                    self.fail(&reason, &mut failures, &mut running, wanted.as_ref());
+                }
+                Health::GaveUp(error) => {
+                    tracing::warn!("{error}");
                     running = None;
-                    let _ = std::fs::remove_file(&self.status_file);
+                    self.state.send_replace(LocalServerState::Failed { error });
+                }
+                Health::Ended { reason, was_ready } => {
+                    tracing::warn!("{reason}");
+                    let own = matches!(r.server, Server::Own(_));
+                    running = None;
+                    if own {
+                        let _ = std::fs::remove_file(&self.status_file);
+                    }
                     if was_ready {
                         // It was serving: a crash or a kill. Start again at once.
                         failures = 0;
                     }
                     self.fail(&reason, &mut failures, &mut running, wanted.as_ref());
                 }
+            }
+        }
+    }
+
+    /// One look at the server: did it become ready, is it too slow, has it ended?
+    fn check(&self, r: &mut Running) -> Health {
+        let too_slow = r.started.elapsed() > STARTUP_LIMIT;
+        match &mut r.server {
+            Server::Own(child) => match child.try_wait() {
+                Ok(None) if r.ready => Health::Fine,
+                Ok(None) if probe(r.port) => {
+                    r.ready = true;
+                    Health::BecameReady
+                }
+                Ok(None) if too_slow => Health::TooSlow,
+                Ok(None) => Health::Fine,
+                Ok(Some(status)) => Health::Ended {
+                    reason: format!(
+                        "the server (pid {}) exited with {status}{}",
+                        child.id(),
+                        self.log_tail()
+                    ),
+                    was_ready: r.ready,
+                },
                 Err(e) => {
                     tracing::warn!("could not check the local server: {e}");
+                    Health::Fine
+                }
+            },
+            Server::Keeper(child) => {
+                if let Some(Found { port, pid }) = shared::running(&self.home, &r.spec.model) {
+                    r.server = Server::Shared { pid };
+                    r.port = port;
+                    r.ready = true;
+                    return Health::BecameReady;
+                }
+                match child.try_wait() {
+                    // A keeper that ends well found another keeper starting this model:
+                    // its server is awaited like this one's.
+                    // One that ends badly has already restarted its server and given up.
+                    Ok(Some(status)) if !status.success() => Health::GaveUp(format!(
+                        "the keeper exited with {status}{}",
+                        self.log_tail()
+                    )),
+                    _ if too_slow => Health::TooSlow,
+                    _ => Health::Fine,
+                }
+            }
+            Server::Shared { pid } => {
+                if shared::alive(*pid) {
+                    Health::Fine
+                } else {
+                    Health::Ended {
+                        reason: format!("the shared server (pid {pid}) ended"),
+                        was_ready: true,
+                    }
                 }
             }
         }
@@ -159,15 +240,23 @@ impl Supervisor {
         program: &ServerProgram,
         after: Option<&str>,
     ) -> Option<Running> {
-        let port = match free_port() {
-            Ok(port) => port,
-            Err(e) => {
-                self.state.send_replace(LocalServerState::Failed {
-                    error: format!("no free port on 127.0.0.1: {e}"),
-                });
-                return None;
-            }
-        };
+        if let Some(Found { port, pid }) = shared::running(&self.home, &spec.model) {
+            tracing::info!(
+                pid,
+                port,
+                "using the local model server this home already runs"
+            );
+            let r = Running {
+                server: Server::Shared { pid },
+                spec: spec.clone(),
+                program: program.clone(),
+                port,
+                started: Instant::now(),
+                ready: true,
+            };
+            self.publish_ready(&r);
+            return Some(r);
+        }
         if after.is_none() {
             let starting = LocalServerState::Starting {
                 model: spec.model.display().to_string(),
@@ -187,19 +276,41 @@ impl Supervisor {
                 (Stdio::null(), Stdio::null())
             }
         };
-        let mut cmd = program.command(spec, port, out, err);
-        die_with_parent(&mut cmd);
+        let (mut cmd, port, keeper) = match &self.launch {
+            Launch::Keeper(exe) if !spec.keep_warm.is_zero() => {
+                (keeper_command(exe, spec, program, out, err), 0, true)
+            }
+            _ => {
+                let port = match free_port() {
+                    Ok(port) => port,
+                    Err(e) => {
+                        self.state.send_replace(LocalServerState::Failed {
+                            error: format!("no free port on 127.0.0.1: {e}"),
+                        });
+                        return None;
+                    }
+                };
+                let mut cmd = program.command(spec, port, out, err);
+                die_with_parent(&mut cmd);
+                (cmd, port, false)
+            }
+        };
         match cmd.spawn() {
             Ok(child) => {
                 tracing::info!(
                     pid = child.id(),
                     port,
+                    keeper,
                     model = %spec.model.display(),
                     "started the local model server: {}",
                     program.describe()
                 );
                 Some(Running {
-                    child,
+                    server: if keeper {
+                        Server::Keeper(child)
+                    } else {
+                        Server::Own(child)
+                    },
                     spec: spec.clone(),
                     program: program.clone(),
                     port,
@@ -217,14 +328,24 @@ impl Supervisor {
     }
 
     fn publish_ready(&self, r: &Running) {
+        let (pid, own) = match &r.server {
+            Server::Own(child) => (child.id(), true),
+            Server::Keeper(child) => (child.id(), false),
+            Server::Shared { pid } => (*pid, false),
+        };
         let state = LocalServerState::Ready {
             port: r.port,
-            pid: r.child.id(),
+            pid,
             model: r.spec.model.display().to_string(),
             program: r.program.describe(),
             startup_ms: r.started.elapsed().as_millis() as u64,
         };
-        tracing::info!(?state, "the local model server is ready");
+        tracing::info!(?state, own, "the local model server is ready");
+        if !own {
+            // The status file is its owner's.
+            self.state.send_replace(state);
+            return;
+        }
         match serde_json::to_vec_pretty(&state) {
             Ok(json) => {
                 if let Err(e) = zeta_protocol::home::write_private(&self.status_file, &json) {
@@ -236,26 +357,33 @@ impl Supervisor {
         self.state.send_replace(state);
     }
 
-    /// Ends the server by its PID: SIGTERM, then SIGKILL after 5 s.
-    fn kill(&self, mut r: Running) {
-        let pid = r.child.id();
+    /// Ends this thread's own server by its PID: SIGTERM, then SIGKILL after 5 s. A shared
+    /// server, or one a keeper serves, is left to its owner (the keeper ends it once idle).
+    fn kill(&self, r: Running) {
+        let Server::Own(mut child) = r.server else {
+            return;
+        };
+        let pid = child.id();
         terminate(pid);
         let deadline = Instant::now() + Duration::from_secs(5);
         while Instant::now() < deadline {
-            if let Ok(Some(_)) = r.child.try_wait() {
+            if let Ok(Some(_)) = child.try_wait() {
                 break;
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        if let Ok(None) = r.child.try_wait() {
-            let _ = r.child.kill();
+        if let Ok(None) = child.try_wait() {
+            let _ = child.kill();
         }
-        let _ = r.child.wait();
+        let _ = child.wait();
         let _ = std::fs::remove_file(&self.status_file);
         tracing::info!(pid, "stopped the local model server");
     }
 
     fn log_files(&self) -> std::io::Result<(Stdio, Stdio)> {
+        if let Some(dir) = self.log.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
         let mut file = zeta_protocol::home::open_private(&self.log, true)?;
         writeln!(file, "--- zeta: starting the local model server ---")?;
         Ok((Stdio::from(file.try_clone()?), Stdio::from(file)))
@@ -280,8 +408,56 @@ impl Supervisor {
     }
 }
 
+enum Health {
+    Fine,
+    BecameReady,
+    TooSlow,
+    Ended {
+        reason: String,
+        was_ready: bool,
+    },
+    /// Failed for good: no restart.
+    GaveUp(String),
+}
+
+/// `EXE local-server keep …` for `spec`, detached in its own session (a Ctrl+C on the
+/// command's terminal does not reach it), its output to the server's log.
+fn keeper_command(
+    exe: &std::path::Path,
+    spec: &LocalSpec,
+    program: &ServerProgram,
+    out: Stdio,
+    err: Stdio,
+) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.args(["local-server", "keep", "--model"])
+        .arg(&spec.model)
+        .args(["--context", &spec.context.to_string()])
+        .args(["--threads", &spec.threads.to_string()])
+        .arg("--program")
+        .arg(program.path())
+        .args(["--idle-secs", &spec.keep_warm.as_secs().to_string()])
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(err);
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setsid is async-signal-safe; nothing else runs between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    cmd
+}
+
 /// Answers `GET /v1/models` with 200: the model is loaded and the server serves.
-fn probe(port: u16) -> bool {
+pub(super) fn probe(port: u16) -> bool {
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let Ok(mut stream) = TcpStream::connect_timeout(&addr, Duration::from_millis(300)) else {
         return false;
