@@ -39,8 +39,8 @@ pub struct Settings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Verify {
-    /// On for a small model (the model says so; Zeta's own `local` one is), off for the
-    /// others.
+    /// For a small model (the model says so; Zeta's own `local` one is), where it pays:
+    /// after a change, or when the request asks several things; off for the others.
     Auto,
     Always,
     Never,

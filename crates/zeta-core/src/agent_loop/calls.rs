@@ -62,10 +62,19 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let output = executed.output;
         let mark = if output.ok { "✓" } else { "✗" };
         let line = format!("{mark} {} {}", call.name, short_args(&call.arguments));
-        self.finishing.saw(format!(
-            "{line}\n   printed: {}",
-            clip(&output.content.replace('\n', " | "), 300)
-        ));
+        let changed = call.name == plan::NAME
+            || self
+                .agent
+                .tools
+                .get(&call.name)
+                .is_some_and(|t| t.changes_things(&call.arguments));
+        self.finishing.saw(
+            format!(
+                "{line}\n   printed: {}",
+                clip(&output.content.replace('\n', " | "), 300)
+            ),
+            changed,
+        );
         self.steps.push(line);
         let content = if executed.ran {
             wrap_untrusted(&call.name, &self.compress(&call, &output.content))

@@ -2,17 +2,34 @@
 //! check, what the next reply answers, and what the final answer is. The state lives in
 //! one type, `Finishing`, changed only through its methods.
 //!
-//! An answer given before anything ran goes back once ("you have seen nothing"). After
-//! calls ran, one check per stretch of new calls (two at most) quotes the request and what
-//! each call printed. In the planner protocol that check is answered with a verdict; with
-//! native tools the model's next answer stands. An empty final answer falls back to the
-//! answer under check, or the last one the model wrote.
+//! An answer given before anything ran goes back once ("you have seen nothing"). An answer
+//! that names the assistant where nothing it saw does (whoami printed `root`, the answer
+//! said "zeta") goes back once, free of a model turn. After calls ran, one check per
+//! stretch of new calls (two at most) quotes the request and what each call printed, but
+//! only where it pays: when something was changed or the request asks for more than one
+//! thing. A one-part question answered from read-only output stands (the check cost a
+//! request per task and, in the benchmark, corrected none of those). In the planner
+//! protocol the check is answered with a verdict; with native tools the model's next
+//! answer stands. An empty final answer falls back to the answer under check, or the last
+//! one the model wrote.
 
 use super::planner::{Step, Verdict};
 use super::prompt;
 
 /// Verification turns per task at most.
 const MAX_CHECKS: u32 = 2;
+
+/// Which answers get the verification turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Checks {
+    /// None (`verify: never`, or a model that needs none).
+    Never,
+    /// Those where it pays (a small model under `verify: auto`): after a change, or for a
+    /// request that asks several things.
+    WherePays,
+    /// Every answer after new calls (`verify: always`).
+    Always,
+}
 
 /// The answer being checked, if any, and how the check is answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,8 +45,8 @@ enum UnderCheck {
 /// A task's verification state.
 #[derive(Debug)]
 pub(super) struct Finishing {
-    /// `verify` is in force for this task.
-    verifies: bool,
+    /// Which answers are checked in this task.
+    checks_wanted: Checks,
     /// The planner (JSON) protocol: checks are answered with a verdict.
     planner: bool,
     /// An answer was sent back because nothing had run (once per task).
@@ -42,12 +59,16 @@ pub(super) struct Finishing {
     last_written: Option<String>,
     /// Each call with the start of what it printed, for the check.
     seen: Vec<String>,
+    /// A call that changes things ran.
+    changed: bool,
+    /// An answer went back for naming the assistant (once per task).
+    named_self: bool,
 }
 
 impl Finishing {
-    pub fn new(verifies: bool, planner: bool) -> Self {
+    pub fn new(checks_wanted: Checks, planner: bool) -> Self {
         Self {
-            verifies,
+            checks_wanted,
             planner,
             pushed_back: false,
             checks: 0,
@@ -55,12 +76,16 @@ impl Finishing {
             under_check: UnderCheck::Nothing,
             last_written: None,
             seen: Vec::new(),
+            changed: false,
+            named_self: false,
         }
     }
 
-    /// A call ran: `line` is the call and the start of what it printed.
-    pub fn saw(&mut self, line: String) {
+    /// A call ran: `line` is the call and the start of what it printed; `changed`: the
+    /// call changes things (a write, a command that is not read-only).
+    pub fn saw(&mut self, line: String, changed: bool) {
         self.seen.push(line);
+        self.changed |= changed;
     }
 
     /// The model wrote `answer` (the planner's `reply`), kept for an empty final answer.
@@ -76,7 +101,7 @@ impl Finishing {
     /// The model answered `answer` after `calls_run` calls of the task `request`: the
     /// message that sends it back for a check, or `None` when it stands.
     pub fn check(&mut self, request: &str, answer: &str, calls_run: usize) -> Option<String> {
-        if !self.verifies {
+        if self.checks_wanted == Checks::Never {
             return None;
         }
         let answer = answer.to_string();
@@ -87,6 +112,15 @@ impl Finishing {
             self.pushed_back = true;
             self.under_check = UnderCheck::Sent { answer };
             return Some(prompt::nothing_run_prompt(self.planner));
+        }
+        if !self.named_self && names_self(request, &answer, &self.seen) {
+            self.named_self = true;
+            self.under_check = UnderCheck::Sent { answer };
+            return Some(prompt::NAMED_SELF_PROMPT.to_string());
+        }
+        let pays = self.changed || asks_several_things(request);
+        if self.checks_wanted == Checks::WherePays && !pays {
+            return None;
         }
         if self.checked_at == Some(calls_run) || self.checks >= MAX_CHECKS {
             return None;
@@ -144,6 +178,33 @@ impl Finishing {
     }
 }
 
+/// The assistant's name, which a small model mixes up with the user's.
+const OWN_NAME: &str = "zeta";
+
+/// The answer says "Zeta" though neither the request nor anything a call printed does,
+/// and the request is not about the assistant ("who are you?").
+fn names_self(request: &str, answer: &str, seen: &[String]) -> bool {
+    let has = |text: &str, words: &[&str]| {
+        text.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| words.contains(&w))
+    };
+    let own = [OWN_NAME];
+    has(answer, &own)
+        && !has(request, &[OWN_NAME, "you", "your", "yourself"])
+        && !seen.iter().any(|s| has(s, &own))
+}
+
+/// The request asks for more than one thing: several questions, or parts joined by
+/// "and", "then", "also", a comma or a semicolon.
+fn asks_several_things(request: &str) -> bool {
+    let text = format!(" {} ", request.to_lowercase());
+    text.matches('?').count() > 1
+        || [" and ", " then ", " also ", ", ", "; ", " plus "]
+            .iter()
+            .any(|joint| text.contains(joint))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,7 +224,7 @@ mod tests {
     #[test]
     fn without_verify_every_answer_stands() {
         for planner in [false, true] {
-            let mut f = Finishing::new(false, planner);
+            let mut f = Finishing::new(Checks::Never, planner);
             for calls in [0, 1, 5] {
                 assert_eq!(f.check(REQUEST, "42 GB", calls), None);
             }
@@ -175,7 +236,7 @@ mod tests {
     #[test]
     fn an_answer_before_anything_ran_goes_back_once() {
         for planner in [false, true] {
-            let mut f = Finishing::new(true, planner);
+            let mut f = Finishing::new(Checks::WherePays, planner);
             let back = f.check(REQUEST, "You have 42 GB free.", 0);
             assert!(
                 back.is_some_and(|m| m.contains("seen nothing")),
@@ -191,8 +252,8 @@ mod tests {
     #[test]
     fn a_check_per_stretch_of_calls_and_two_at_most() {
         for planner in [false, true] {
-            let mut f = Finishing::new(true, planner);
-            f.saw("✓ shell df -h /\n   printed: 42G".into());
+            let mut f = Finishing::new(Checks::WherePays, planner);
+            f.saw("✓ shell df -h /\n   printed: 42G".into(), true);
             let first = f.check(REQUEST, "42 GB", 1);
             assert!(
                 first.as_deref().is_some_and(|m| m.contains("df -h")),
@@ -221,11 +282,11 @@ mod tests {
     #[test]
     fn verdicts_run_a_call_end_with_the_checked_answer_or_go_back_to_planning() {
         let checked = |f: &mut Finishing| {
-            f.saw("✓ shell df -h /\n   printed: 42G".into());
+            f.saw("✓ shell df -h /\n   printed: 42G".into(), true);
             assert!(f.check(REQUEST, "42 GB free", 1).is_some());
             assert!(f.expects_verdict());
         };
-        let mut f = Finishing::new(true, true);
+        let mut f = Finishing::new(Checks::WherePays, true);
         checked(&mut f);
         assert_eq!(
             f.verdict(Verdict::Continue(call())),
@@ -234,11 +295,11 @@ mod tests {
         assert!(!f.expects_verdict());
         assert_eq!(f.final_answer(" ".into()), "42 GB free", "kept in case");
 
-        let mut f = Finishing::new(true, true);
+        let mut f = Finishing::new(Checks::WherePays, true);
         checked(&mut f);
         let done = f.verdict(Verdict::Finished { unable: None });
         assert_eq!(done, Ok(Step::Final("42 GB free".into())));
-        let mut f = Finishing::new(true, true);
+        let mut f = Finishing::new(Checks::WherePays, true);
         checked(&mut f);
         let unable = Some("the home folder's share".to_string());
         let done = f.verdict(Verdict::Finished { unable });
@@ -249,7 +310,7 @@ mod tests {
             ))
         );
 
-        let mut f = Finishing::new(true, true);
+        let mut f = Finishing::new(Checks::WherePays, true);
         checked(&mut f);
         assert_eq!(
             f.verdict(Verdict::Unfinished),
@@ -260,14 +321,66 @@ mod tests {
     }
 
     #[test]
+    fn a_one_part_question_answered_from_read_only_output_stands() {
+        for planner in [false, true] {
+            let mut f = Finishing::new(Checks::WherePays, planner);
+            f.saw("✓ shell df -h /\n   printed: 42G".into(), false);
+            assert_eq!(f.check(REQUEST, "42 GB", 1), None, "{planner}");
+            // Two things asked: checked, though nothing changed.
+            let mut f = Finishing::new(Checks::WherePays, planner);
+            f.saw("✓ shell df -h /\n   printed: 42G".into(), false);
+            let two = "How much disk space is free, and which folder is largest?";
+            assert!(f.check(two, "42 GB", 1).is_some(), "{planner}");
+            // `verify: always` checks it all the same.
+            let mut f = Finishing::new(Checks::Always, planner);
+            f.saw("✓ shell df -h /\n   printed: 42G".into(), false);
+            assert!(f.check(REQUEST, "42 GB", 1).is_some(), "{planner}");
+        }
+        for (request, several) in [
+            ("How much free disk space do I have?", false),
+            ("What is my user name?", false),
+            ("Find the largest file and copy it to backup", true),
+            (
+                "Count the lines in a.txt, then write the count to b.txt",
+                true,
+            ),
+            ("What time is it? What day?", true),
+            ("List the files in ~/data", false),
+        ] {
+            assert_eq!(asks_several_things(request), several, "{request}");
+        }
+    }
+
+    #[test]
+    fn naming_the_assistant_instead_of_the_data_goes_back_once() {
+        let mut f = Finishing::new(Checks::WherePays, true);
+        f.saw("✓ shell whoami\n   printed: root".into(), false);
+        let back = f.check("What is my user name?", "Your user name is Zeta.", 1);
+        assert_eq!(back.as_deref(), Some(prompt::NAMED_SELF_PROMPT));
+        assert!(!f.expects_verdict(), "no model verdict is needed");
+        assert_eq!(f.check("What is my user name?", "It is zeta", 1), None);
+        // Where the name is in the data, it stands.
+        let mut f = Finishing::new(Checks::WherePays, true);
+        f.saw("✓ shell whoami\n   printed: zeta".into(), false);
+        assert_eq!(f.check("What is my user name?", "zeta", 1), None);
+        let mut f = Finishing::new(Checks::WherePays, true);
+        f.saw("✓ shell ls\n   printed: a b".into(), false);
+        assert_eq!(f.check("Who are you?", "I am Zeta.", 1), None);
+        assert_eq!(
+            Finishing::new(Checks::WherePays, true).check("Hi", "Zetas are letters", 1),
+            None
+        );
+    }
+
+    #[test]
     fn a_non_empty_final_answer_always_wins() {
-        let mut f = Finishing::new(true, false);
+        let mut f = Finishing::new(Checks::WherePays, false);
         f.wrote("earlier".into());
         assert!(f.check(REQUEST, "first", 0).is_some());
         assert_eq!(f.final_answer("second".into()), "second");
         // What the model last wrote is still there for a later empty answer.
         assert_eq!(f.final_answer(String::new()), "earlier");
-        let mut f = Finishing::new(false, true);
+        let mut f = Finishing::new(Checks::Never, true);
         f.wrote("the planner's reply".into());
         assert_eq!(f.final_answer("\n".into()), "the planner's reply");
     }

@@ -66,6 +66,10 @@ briefly and concretely with what you found or did, naming each thing the request
 about together with its value. \
 Zeta is your name, not the user's: facts about the user and this computer (names, \
 accounts, files, numbers) come only from what the tools printed.
+";
+
+/// Only where `propose_plan` is offered (not to a small model with the shell alone).
+const PLAN_RULE: &str = "\
 Before changing things in several steps, propose the whole plan with propose_plan: the user \
 approves it once and its steps run in order. Calls that change things outside an approved \
 plan may ask the user first; a refused call is final for that form of the call.
@@ -73,7 +77,7 @@ plan may ask the user first; a refused call is final for that form of the call.
 
 /// The prompt for native tool calling.
 pub fn native_prompt(soul: &str) -> String {
-    format!("{soul}\n\n{COMMON_RULES}\n{UNTRUSTED_RULE}\nUse the tools you are given. When you are done, reply with the answer and call no tool.")
+    format!("{soul}\n\n{COMMON_RULES}{PLAN_RULE}\n{UNTRUSTED_RULE}\nUse the tools you are given. When you are done, reply with the answer and call no tool.")
 }
 
 /// The prompt for the JSON planner protocol: explicit rules and two worked examples (one
@@ -99,13 +103,13 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec]) -> String {
     }
     // Without other tools (small local models, which fumble their arguments) the
     // planner is seed 000's: shell commands only.
-    let tools_rule = if other_tools.is_empty() {
-        "7. Use shell commands for everything: files, folders, disks, processes and the web (curl).\n".to_string()
+    let (tools_rule, plan_rule) = if other_tools.is_empty() {
+        ("7. Use shell commands for everything: files, folders, disks, processes and the web (curl).\n".to_string(), "")
     } else {
-        format!("7. Use shell commands for files, folders, disks, processes and the web (curl). Use another tool only for what the shell cannot do: leave \"command\" empty and add \"tool\" (its name) and \"args\" (an object).\nOther tools:\n{other_tools}")
+        (format!("7. Use shell commands for files, folders, disks, processes and the web (curl). Use another tool only for what the shell cannot do: leave \"command\" empty and add \"tool\" (its name) and \"args\" (an object).\nOther tools:\n{other_tools}"), PLAN_RULE)
     };
     format!(
-        "{soul}\n\n{COMMON_RULES}\n{UNTRUSTED_RULE}\n\n\
+        "{soul}\n\n{COMMON_RULES}{plan_rule}\n{UNTRUSTED_RULE}\n\n\
 Reply with exactly one JSON object and nothing else:\n\
 {{\"command\": string, \"reasoning\": string, \"reply\": string, \"done\": boolean}}\n\
 Rules:\n\
@@ -116,6 +120,7 @@ Rules:\n\
 5. Only \"done\": true with an empty command ends the task.\n\
 6. Never send a result you need into a file before you have seen it: first run a command that prints it, then write it.\n\
 {tools_rule}\
+8. Output that is empty or an error is a result too: adapt the next command (grep -i, another folder, another program). Never install software or use sudo, and never answer what a failed command could not show.\n\
 Example 1. User: How much free disk space do I have?\n\
 You: {{\"command\": \"df -h /\", \"reasoning\": \"Check the root filesystem.\", \"reply\": \"\", \"done\": false}}\n\
 User: ✓ shell df -h /\\nFilesystem Size Used Avail Use% Mounted on\\n/dev/sda1 100G 40G 60G 40% /\n\
@@ -160,6 +165,10 @@ pub fn verdict_prompt(request: &str, steps: &[String], answer: &str) -> String {
         if steps.is_empty() { "(nothing)".to_string() } else { steps.join("\n") }
     )
 }
+
+/// Sent when an answer names the assistant where no output did: the output is about the
+/// user and their computer.
+pub const NAMED_SELF_PROMPT: &str = "Your answer says \"Zeta\", which is your own name, but no output you saw says it. The outputs describe the user and their computer, not you. Answer again using only what the outputs showed (for example the user name a command printed).";
 
 /// Sent when the planner protocol's check says the request is not done but names nothing.
 pub const UNFINISHED_PROMPT: &str = "Your check says the request is not done yet. Give the \

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::finish::Finishing;
+use super::finish::{Checks, Finishing};
 use super::gate::TaskConsent;
 use super::guard::Guard;
 use super::planner::{parse_plan, parse_verdict, Step, Verdict};
@@ -117,9 +117,10 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             .filter_map(|e| Some((e.tool, serde_json::from_str(&e.arguments).ok()?)))
             .collect();
         let verifies = match ctx.settings.verify {
-            crate::settings::Verify::Always => true,
-            crate::settings::Verify::Never => false,
-            crate::settings::Verify::Auto => capabilities.small,
+            crate::settings::Verify::Always => Checks::Always,
+            crate::settings::Verify::Never => Checks::Never,
+            crate::settings::Verify::Auto if capabilities.small => Checks::WherePays,
+            crate::settings::Verify::Auto => Checks::Never,
         };
         let finishing = Finishing::new(verifies, protocol.answers_checks_with_verdicts());
         Self {

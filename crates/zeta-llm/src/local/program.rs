@@ -108,11 +108,18 @@ impl ServerProgram {
             spec.context.to_string(),
             port.to_string(),
         );
+        // Prompt evaluation (batched) on every core: twice as fast on an idle 2-core
+        // machine and ~1.3x slower with one core busy, where generating on every core
+        // collapsed (133 s instead of 11 s per task); generation keeps one core free.
+        let batch_threads = std::thread::available_parallelism()
+            .map_or(spec.threads, |n| n.get().max(spec.threads))
+            .to_string();
         let mut cmd = match self {
             Self::LlamaServer(bin) => {
                 let mut cmd = Command::new(bin);
                 cmd.args(["--model", &model, "--host", "127.0.0.1", "--port", &port])
                     .args(["--threads", &threads, "--ctx-size", &context])
+                    .args(["--threads-batch", &batch_threads])
                     // One conversation at a time: one slot with the whole context, whose
                     // cached prompt the next request reuses.
                     .args(["--parallel", "1", "--no-webui"]);
@@ -122,7 +129,8 @@ impl ServerProgram {
                 let mut cmd = Command::new(python);
                 cmd.args(["-m", "llama_cpp.server", "--model", &model])
                     .args(["--host", "127.0.0.1", "--port", &port])
-                    .args(["--n_threads", &threads, "--n_ctx", &context]);
+                    .args(["--n_threads", &threads, "--n_ctx", &context])
+                    .args(["--n_threads_batch", &batch_threads]);
                 cmd
             }
         };
@@ -177,9 +185,10 @@ mod tests {
         };
         let cmd = program.command(&spec, 4321, Stdio::null(), Stdio::null());
         let args: Vec<String> = cmd.get_args().map(|a| a.to_string_lossy().into()).collect();
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         assert_eq!(
             args.join(" "),
-            "-m llama_cpp.server --model /m/q.gguf --host 127.0.0.1 --port 4321 --n_threads 1 --n_ctx 4096"
+            format!("-m llama_cpp.server --model /m/q.gguf --host 127.0.0.1 --port 4321 --n_threads 1 --n_ctx 4096 --n_threads_batch {cores}")
         );
         let server = dir.path().join("llama-server");
         std::fs::write(&server, "").expect("write");
