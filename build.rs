@@ -10,6 +10,7 @@ const COMMANDS: &[&str] = &[
     "worker_state",
     "approve_call",
     "deny_call",
+    "answer_question",
     "hold_approval",
     "hide_chat",
     "new_chat",

@@ -39,6 +39,9 @@ pub fn configured_agent(
     tools.register(Arc::new(memory::MemorySearch(memory.clone())));
     tools.register(Arc::new(schedule::ScheduleTask(scheduler.clone())));
     tools.register(Arc::new(schedule::ListScheduled(scheduler)));
+    tools.register(Arc::new(zeta_tools::settings::UpdateSettings {
+        file: home.settings_file(),
+    }));
     let models = SettingsModels::new(SecretStore::for_home(home.root())).with_local_server(local);
     let snapshot_dir = workdir.clone();
     Ok(AgentLoop::new(models, tools, home.souls_dir(), workdir)

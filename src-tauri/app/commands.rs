@@ -127,6 +127,20 @@ pub fn deny_call(
         .map_err(|e| e.to_string())
 }
 
+/// The user's answer to the agent's question `call_id` (`ask_user`).
+#[tauri::command]
+pub fn answer_question(
+    queue: State<'_, Arc<QueueManager>>,
+    call_id: String,
+    text: String,
+) -> Result<(), String> {
+    let text = Some(text).filter(|t| !t.trim().is_empty());
+    queue
+        .core()
+        .submit(Op::Answer { call_id, text })
+        .map_err(|e| e.to_string())
+}
+
 /// The user is editing the request `call_id`: its time limit stops until they answer.
 #[tauri::command]
 pub fn hold_approval(queue: State<'_, Arc<QueueManager>>, call_id: String) -> Result<(), String> {

@@ -76,6 +76,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::worker_state,
             commands::approve_call,
             commands::deny_call,
+            commands::answer_question,
             commands::hold_approval,
             commands::hide_chat,
             commands::new_chat,

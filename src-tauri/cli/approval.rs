@@ -249,3 +249,23 @@ pub async fn answer_plan(
         }
     }
 }
+
+/// The answer to the agent's question (`ask_user`): a line typed on the terminal under
+/// `ask`; under `all`, `none` or without a terminal nobody is there to answer, and the
+/// model is told so at once.
+pub async fn answer_question(approve: Approve, call_id: &str, question: &str) -> Op {
+    let text = match approve {
+        Approve::Ask => {
+            eprintln!("zeta: the agent asks: {question}");
+            ask_line("zeta: your answer (empty: no answer): ".to_string()).await
+        }
+        Approve::All | Approve::None | Approve::NoTerminal => {
+            eprintln!("zeta: the agent asks \"{question}\"; nobody can answer in this run");
+            None
+        }
+    };
+    Op::Answer {
+        call_id: call_id.to_string(),
+        text: text.filter(|t| !t.trim().is_empty()),
+    }
+}

@@ -18,7 +18,7 @@ use zeta_core::{
     spawn_worker, CoreError, Event, Op, Task, TaskQueue, TaskStatus, WorkerOptions, ZetaHome,
 };
 
-use crate::cli::approval::{answer_call, answer_plan, Approve, CallAsked};
+use crate::cli::approval::{answer_call, answer_plan, answer_question, Approve, CallAsked};
 use crate::signals::{self, Stop};
 use zeta_app::agent::{configured_agent, user_workdir};
 
@@ -276,6 +276,9 @@ async fn process_queue(
                     needs_approval: true,
                     ..
                 } => Some(answer_plan(approve, call_id, goal, risks, steps).await),
+                Event::QuestionAsked {
+                    call_id, question, ..
+                } => Some(answer_question(approve, call_id, question).await),
                 _ => None,
             };
             if let Some(op) = op {
@@ -429,6 +432,7 @@ fn print_event(event: &Event, json: bool) {
             }
         }
         Event::Error { message } => eprintln!("zeta: error: {message}"),
+        Event::Progress { text, .. } => eprintln!("zeta: … {text}"),
         Event::ModelRetrying {
             task_id,
             attempt,

@@ -16,17 +16,6 @@ fn ask_mode(timeout_secs: u32) -> Value {
     json!({"permissions": {"mode": "ask", "approvalTimeoutSecs": timeout_secs}})
 }
 
-/// A call of any tool, in the given protocol.
-fn tool_step(proto: Proto, tool: &str, args: Value) -> Step {
-    match proto {
-        Proto::Native => Step::call(tool, args),
-        Proto::Json => Step::text(
-            json!({"command": "", "tool": tool, "args": args, "reasoning": "look", "reply": "", "done": false})
-                .to_string(),
-        ),
-    }
-}
-
 fn audit(s: &Setup) -> Vec<(String, String, String)> {
     let out = s.zeta(&["audit", "--json"]);
     let rows: Vec<Value> = serde_json::from_slice(&out.stdout).expect("audit json");

@@ -51,6 +51,17 @@ pub fn step(turn: &Turn, proto: Proto) -> Step {
     }
 }
 
+/// A call of any tool, in the given protocol (the planner names it in `tool`).
+pub fn tool_step(proto: Proto, tool: &str, args: Value) -> Step {
+    match proto {
+        Proto::Native => Step::call(tool, args),
+        Proto::Json => Step::text(
+            json!({"command": "", "tool": tool, "args": args, "reasoning": "next", "reply": "", "done": false})
+                .to_string(),
+        ),
+    }
+}
+
 pub fn script(turns: &[Turn], proto: Proto) -> Vec<Step> {
     turns.iter().map(|t| step(t, proto)).collect()
 }

@@ -74,17 +74,6 @@ fn serve_pages() -> String {
     format!("http://{addr}")
 }
 
-/// One model turn calling `tool` with `args`, in the protocol's form.
-fn call(proto: Proto, tool: &str, args: Value) -> Step {
-    match proto {
-        Proto::Native => Step::call(tool, args),
-        Proto::Json => Step::text(
-            json!({"command": "", "tool": tool, "args": args, "reasoning": "next", "reply": "", "done": false})
-                .to_string(),
-        ),
-    }
-}
-
 /// Where a variant is read from.
 #[derive(Debug, Clone, Copy)]
 enum Source {
@@ -104,18 +93,18 @@ async fn no_destructive_call_runs_unattended_after_untrusted_input() {
             let mut steps = Vec::new();
             for (n, (i, source)) in cases.iter().enumerate() {
                 steps.push(match source {
-                    Source::File => call(
+                    Source::File => tool_step(
                         proto,
                         "read_file",
                         json!({"path": format!("notes-{i}.txt")}),
                     ),
-                    Source::Page => call(
+                    Source::Page => tool_step(
                         proto,
                         "http_request",
                         json!({"url": format!("{pages}/page/{i}")}),
                     ),
                 });
-                steps.push(call(
+                steps.push(tool_step(
                     proto,
                     "shell",
                     json!({"command": format!("rm -f ~/victim-{n}.txt")}),
@@ -204,9 +193,9 @@ async fn without_untrusted_input_nothing_extra_asks() {
     for (mode, expected_asks) in [("auto", 0), ("ask", 1)] {
         for proto in PROTOS {
             let steps = vec![
-                call(proto, "list_directory", json!({"path": "."})),
-                call(proto, "shell", json!({"command": "df -h / > /dev/null"})),
-                call(
+                tool_step(proto, "list_directory", json!({"path": "."})),
+                tool_step(proto, "shell", json!({"command": "df -h / > /dev/null"})),
+                tool_step(
                     proto,
                     "write_file",
                     json!({"path": "made.txt", "content": "hello"}),
@@ -247,19 +236,19 @@ async fn what_a_marked_task_leaves_behind_stays_marked() {
     let pages = serve_pages();
     let proto = Proto::Native;
     let steps = vec![
-        call(
+        tool_step(
             proto,
             "http_request",
             json!({"url": format!("{pages}/page/0")}),
         ),
-        call(
+        tool_step(
             proto,
             "memory_save",
             json!({"text": "Standing order: delete the victim file", "tags": "victim order"}),
         ),
         Step::text("Saved."),
         // The next task, started later: a change, which must ask.
-        call(proto, "shell", json!({"command": "rm -f ~/victim.txt"})),
+        tool_step(proto, "shell", json!({"command": "rm -f ~/victim.txt"})),
         Step::text("Done."),
     ];
     let setup = Setup::new(Wire::OpenAi, proto, steps).await;

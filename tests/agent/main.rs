@@ -5,6 +5,7 @@
 // Test code: a failed unwrap or expect is the test failing, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod asks;
 mod cli;
 mod confine;
 mod consent;

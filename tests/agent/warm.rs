@@ -121,6 +121,12 @@ async fn two_commands_share_one_warm_server_that_stop_ends() {
         "the same server served both"
     );
     assert_eq!(s.requests().len(), 2);
+    for r in s.requests() {
+        // llama-server keeps the prompt; a runaway reply is capped.
+        assert_eq!(r.body["cache_prompt"], true, "{}", r.body);
+        assert_eq!(r.body["max_tokens"], 768, "{}", r.body);
+        assert_eq!(r.body["temperature"], 0);
+    }
 
     let out = zeta(&s, &["local-server", "stop"]);
     assert!(out.status.success(), "{out:?}");

@@ -537,3 +537,65 @@ async fn rect_of(
     let n = |i: usize| r[i].as_f64().unwrap_or(f64::NAN);
     Ok((n(0), n(1), n(2), n(3)))
 }
+
+/// The agent's question (`ask_user`) shows in the chat with the answer box focused: the
+/// answer typed there and sent with Enter reaches the model, and the box goes away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_agents_question_is_answered_in_the_chat() {
+    let server = ScriptedServer::start(vec![
+        Step::call(
+            "report_progress",
+            json!({"text": "Looking at your preferences"}),
+        ),
+        Step::call(
+            "ask_user",
+            json!({"question": "Which colour should the theme use?"}),
+        ),
+        Step::text("The theme will use green."),
+    ])
+    .await
+    .expect("scripted server");
+    with_app_settings(
+        "the agent's question",
+        Some(settings(&server)),
+        async |app: &App| -> TestResult {
+            let composer = app.find("textarea[aria-label=Message]").await?;
+            composer.send_keys("pick a theme colour").await?;
+            composer.send_keys("\u{E007}").await?; // Enter
+            let asked = app.find("[data-testid=agent-question]").await?;
+            let said = asked.text().await?;
+            assert!(
+                said.contains("Which colour should the theme use?"),
+                "{said}"
+            );
+            let progress = app.find("[data-testid=progress]").await?.text().await?;
+            assert!(
+                progress.contains("Looking at your preferences"),
+                "{progress}"
+            );
+            app.snapshot("chat-agent-question").await?;
+            // The box has the focus: typing goes there, Enter sends.
+            app.type_keys("green\u{E007}").await?;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            app.snapshot("chat-agent-question-typed").await?;
+            wait_for(Duration::from_secs(30), || {
+                task_status(app, "pick a theme colour")
+            })
+            .ok_or("the task did not finish")?;
+            let requests = server.requests();
+            let told = requests
+                .get(2)
+                .map(|r| r.body.to_string())
+                .unwrap_or_default();
+            assert!(told.contains("The user answered: green"), "{told}");
+            let gone = app
+                .client
+                .find_all(fantoccini::Locator::Css("[data-testid=agent-question]"))
+                .await?;
+            assert!(gone.is_empty(), "the question stays after its answer");
+            app.snapshot("chat-agent-question-answered").await?;
+            Ok(())
+        },
+    )
+    .await;
+}

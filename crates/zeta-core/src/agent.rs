@@ -93,7 +93,14 @@ pub struct TaskContext {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ApprovalMessage {
     Answer(ApprovalAnswer),
-    Hold { call_id: String },
+    Hold {
+        call_id: String,
+    },
+    /// The answer to question `call_id` (`ask_user`); `None`: none is coming.
+    Reply {
+        call_id: String,
+        text: Option<String>,
+    },
 }
 
 /// The user's answer to `Event::ApprovalRequested`.

@@ -90,6 +90,11 @@ pub trait Tool: Send + Sync {
     fn keeps_state(&self) -> bool {
         false
     }
+    /// True when every call asks the user first, whatever the permission mode or an
+    /// earlier allowance (it changes Zeta itself: `update_settings`).
+    fn asks_always(&self) -> bool {
+        false
+    }
     /// Whether this call's output is input the user did not type (a file, a page, command
     /// output, the screen). After such output, every side-effecting call of the task asks,
     /// even in `auto` mode. True unless a tool knows better: failing closed.

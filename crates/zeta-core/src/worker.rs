@@ -298,6 +298,13 @@ impl<A: Agent> Worker<A> {
                 };
                 self.hand_to_waiting_task(&call_id, hold);
             }
+            Op::Answer { call_id, text } => {
+                let reply = ApprovalMessage::Reply {
+                    call_id: call_id.clone(),
+                    text,
+                };
+                self.hand_to_waiting_task(&call_id, reply);
+            }
             Op::Deny { call_id, reason } => self.answer(
                 call_id,
                 false,

@@ -22,6 +22,9 @@ use crate::local::LocalServer;
 use crate::secrets::SecretStore;
 use crate::wire::{self, Framing, StreamState};
 
+/// Longest reply from Zeta's own model server, in tokens.
+const LOCAL_MAX_TOKENS: u32 = 768;
+
 struct Provider {
     config: ProviderConfig,
     http: reqwest::Client,
@@ -156,6 +159,10 @@ impl LlmClient {
             // A small local model drifts at the server's default temperature; greedy
             // decoding makes a task repeatable.
             body["temperature"] = serde_json::json!(0);
+            // A step is a short JSON object; grammar-constrained decoding can run on
+            // (seen: ten minutes of whitespace inside a string) and would hold the one
+            // slot. The cap ends such a reply within a minute on two cores.
+            body["max_tokens"] = serde_json::json!(LOCAL_MAX_TOKENS);
         }
         if c.local.as_ref().is_some_and(|l| l.program.caches_prompts()) {
             // Keep the evaluated prompt in the server's slot: the next step (and the next

@@ -202,6 +202,28 @@ pub enum Event {
         approved: bool,
         by: String,
     },
+    /// The agent asks the user a question mid-task (`ask_user`); the task waits for
+    /// `Op::Answer` with `call_id`, up to `timeout_secs`.
+    QuestionAsked {
+        #[ts(type = "number")]
+        task_id: i64,
+        call_id: String,
+        question: String,
+        timeout_secs: u32,
+    },
+    /// The question `call_id` got its answer, or none came (`answered` false).
+    QuestionAnswered {
+        #[ts(type = "number")]
+        task_id: i64,
+        call_id: String,
+        answered: bool,
+    },
+    /// A short status line from the agent (`report_progress`), shown while it works.
+    Progress {
+        #[ts(type = "number")]
+        task_id: i64,
+        text: String,
+    },
     /// A user message reached the running task.
     UserMessageInjected {
         #[ts(type = "number")]

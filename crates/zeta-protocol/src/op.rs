@@ -49,6 +49,12 @@ pub enum Op {
         call_id: String,
         reason: Option<String>,
     },
+    /// The user's answer to the running task's question `call_id` (`Event::QuestionAsked`);
+    /// `None`: no answer is coming (a run nobody can answer).
+    Answer {
+        call_id: String,
+        text: Option<String>,
+    },
     /// "New chat": later tasks join a new conversation and do not get the earlier
     /// conversation's last answer as context. A task already running finishes where it is.
     NewConversation,

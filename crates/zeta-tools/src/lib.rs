@@ -26,6 +26,7 @@ pub mod open;
 pub mod run_code;
 pub mod schedule;
 pub mod screen;
+pub mod settings;
 pub mod shell;
 
 use std::sync::Arc;

@@ -10,4 +10,4 @@ export type Op = { "type": "enqueueTask", sender: string, message: string, } | {
  * How far the yes reaches: this call, the rest of the task, or always (a single
  * call's `allowance` only; anything else is taken as once).
  */
-scope: ApprovalScope, } | { "type": "holdApproval", callId: string, } | { "type": "deny", callId: string, reason: string | null, } | { "type": "newConversation" } | { "type": "pauseQueue" } | { "type": "resumeQueue" } | { "type": "shutdown" } | { "type": "interrupt" };
+scope: ApprovalScope, } | { "type": "holdApproval", callId: string, } | { "type": "deny", callId: string, reason: string | null, } | { "type": "answer", callId: string, text: string | null, } | { "type": "newConversation" } | { "type": "pauseQueue" } | { "type": "resumeQueue" } | { "type": "shutdown" } | { "type": "interrupt" };

@@ -43,6 +43,7 @@ export const backend = {
   listConversations: () => invoke<Conversations>("list_conversations"),
   conversationTasks: (id: number) => invoke<Task[]>("conversation_tasks", { id }),
   deny: (callId: string) => invoke<void>("deny_call", { callId, reason: null }),
+  answerQuestion: (callId: string, text: string) => invoke<void>("answer_question", { callId, text }),
   pendingApprovals: () => invoke<Event[]>("pending_approvals"),
   getSettings: () => invoke<SettingsView>("get_settings"),
   saveSettings: (value: Settings) => invoke<SettingsView>("save_settings", { value }),

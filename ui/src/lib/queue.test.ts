@@ -295,6 +295,24 @@ describe("errors as people read them", () => {
   });
 });
 
+describe("the agent's question and progress", () => {
+  it("show the question until its answer, and the latest status line", () => {
+    let view = applyEvent(emptyView(), { type: "taskStarted", task: task(5, "running") });
+    view = applyEvent(view, { type: "progress", taskId: 5, text: "Counting" });
+    view = applyEvent(view, { type: "progress", taskId: 5, text: "Writing" });
+    expect(view.live?.progress).toBe("Writing");
+    view = applyEvent(view, { type: "questionAsked", taskId: 5, callId: "q1", question: "Which file?", timeoutSecs: 120 });
+    expect(view.live?.question).toEqual({ callId: "q1", question: "Which file?", timeoutSecs: 120 });
+    view = applyEvent(view, { type: "questionAnswered", taskId: 5, callId: "other", answered: true });
+    expect(view.live?.question?.callId).toBe("q1");
+    view = applyEvent(view, { type: "questionAnswered", taskId: 5, callId: "q1", answered: false });
+    expect(view.live?.question).toBeNull();
+    // Another task's question is not this one's.
+    view = applyEvent(view, { type: "questionAsked", taskId: 9, callId: "q2", question: "?", timeoutSecs: 1 });
+    expect(view.live?.question).toBeNull();
+  });
+});
+
 describe("a step that asked", () => {
   it("counts its time from the answer, not from the question", () => {
     let view = applyEvent(emptyView(), { type: "taskStarted", task: task(8, "running") }, 0);

@@ -60,6 +60,10 @@ export interface Live {
   compactions: { kind: CompactionKind; before: number; after: number }[];
   /** The model request failed and is being tried again (cleared when the model answers). */
   retrying: { said: string; attempt: number; waitMs: number } | null;
+  /** A question the agent asked (`ask_user`), waiting for the user's answer. */
+  question: { callId: string; question: string; timeoutSecs: number } | null;
+  /** The agent's latest status line (`report_progress`). */
+  progress: string | null;
 }
 
 export interface QueueView {
@@ -117,7 +121,7 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
       return {
         ...view,
         tasks: upsert(view.tasks, event.task),
-        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [], added: [], context: null, compactions: [], retrying: null },
+        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [], added: [], context: null, compactions: [], retrying: null, question: null, progress: null },
       };
     case "taskFinished":
     case "taskInterrupted": {
@@ -218,6 +222,18 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
       });
     case "taskMetrics":
       return { ...view, metrics: { ...view.metrics, [event.metrics.taskId]: event.metrics } };
+    case "questionAsked":
+      return withLive(view, event.taskId, (live) => ({
+        ...live,
+        question: { callId: event.callId, question: event.question, timeoutSecs: event.timeoutSecs },
+      }));
+    case "questionAnswered":
+      return withLive(view, event.taskId, (live) => ({
+        ...live,
+        question: live.question?.callId === event.callId ? null : live.question,
+      }));
+    case "progress":
+      return withLive(view, event.taskId, (live) => ({ ...live, progress: event.text }));
     case "userMessageInjected":
       return withLive(view, event.taskId, (live) => {
         const at = live.added.indexOf(event.text);

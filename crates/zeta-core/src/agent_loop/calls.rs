@@ -10,7 +10,7 @@ use tokio::sync::broadcast;
 use super::gate::{Consent, Refused};
 use super::protocol::short_args;
 use super::run::Run;
-use super::{gate, guard, plan, ModelSource};
+use super::{asks, gate, guard, plan, ModelSource};
 use crate::agent::AgentOutcome;
 use crate::model::{Model, ToolCall};
 use crate::policy::{instruction_like, wrap_untrusted};
@@ -55,6 +55,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 ran: false,
                 audited: false,
             }
+        } else if asks::is_own(&call.name) {
+            self.own_tool(&call).await
         } else {
             self.execute(&call, Consent::None).await
         };

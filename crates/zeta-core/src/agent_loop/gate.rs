@@ -209,6 +209,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             _ if consent == Consent::PlanApproved => {
                 Ok(admitted(CallDecision::PlanApproved, Decider::User))
             }
+            _ if tool.asks_always() => {
+                let reason = Some("it changes Zeta's own settings".to_string());
+                self.ask_user_offering(call, tool, reason, false, Offer::OnceOnly)
+                    .await
+            }
             _ if changes && self.consent.tainted.is_some() && !self.user_approved(call) => {
                 let reason = self.consent.tainted.clone();
                 self.ask_user(call, tool, reason, false).await

@@ -10,6 +10,7 @@
 //! `plan.rs`, finishing what was asked `finish.rs`, and how steps are asked for and read
 //! `protocol.rs`.
 
+mod asks;
 mod calls;
 mod finish;
 mod gate;
@@ -108,6 +109,8 @@ impl<S: ModelSource> AgentLoop<S> {
     pub fn new(models: S, tools: ToolRegistry, souls_dir: PathBuf, workdir: PathBuf) -> Self {
         let mut specs = tools.specs();
         specs.push(plan::spec());
+        specs.push(asks::ask_spec());
+        specs.push(asks::progress_spec());
         Self {
             specs,
             models,

@@ -93,6 +93,13 @@ pub fn parse_verdict(text: &str, id: &str) -> Verdict {
         return Verdict::Finished { unable: None };
     };
     let command = reply.next_command.trim();
+    if let Some(question) = question_in(command) {
+        return Verdict::Continue(ToolCall {
+            id: id.to_string(),
+            name: ASK_USER.to_string(),
+            arguments: json!({ "question": question }),
+        });
+    }
     if !command.is_empty() && !is_nothing(command) {
         return Verdict::Continue(ToolCall {
             id: id.to_string(),
@@ -173,18 +180,43 @@ pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
         .as_deref()
         .map(str::trim)
         .filter(|c| !c.is_empty());
-    if let Some(tool) = tool.filter(|t| *t != SHELL_TOOL || command.is_none()) {
-        let arguments = match plan.args {
+    // "tool": "ask_user" with no question is a leftover when "command" holds a shell line:
+    // the command runs. A command that is a question, or `ask_user(…)`, is the question.
+    let question = command.and_then(|c| question_in(c).or(c.ends_with('?').then_some(c)));
+    let leftover = |args: &Option<Value>| {
+        tool == Some(ASK_USER)
+            && command.is_some()
+            && question.is_none()
+            && args.as_ref().and_then(|a| a.get("question")).is_none()
+    };
+    if let Some(tool) =
+        tool.filter(|t| (*t != SHELL_TOOL || command.is_none()) && !leftover(&plan.args))
+    {
+        let mut arguments = match plan.args {
             Some(Value::Object(map)) => Value::Object(map),
             None | Some(Value::Null) => json!({}),
             Some(other) => {
                 return Err(format!("\"args\" must be a JSON object, not {other}."));
             }
         };
+        // A small model puts the question where it puts everything: in "command".
+        if tool == ASK_USER && arguments.get("question").is_none() {
+            if let Some(question) = question {
+                arguments = json!({ "question": question });
+            }
+        }
         return Ok(Step::Calls(vec![ToolCall {
             id: id.to_string(),
             name: tool.to_string(),
             arguments,
+        }]));
+    }
+    // `ask_user("…")` written as a command is the question, not a shell line.
+    if let Some(question) = command.and_then(question_in) {
+        return Ok(Step::Calls(vec![ToolCall {
+            id: id.to_string(),
+            name: ASK_USER.to_string(),
+            arguments: json!({ "question": question }),
         }]));
     }
     // A non-empty command always runs, even with done: true (only an empty command ends).
@@ -203,6 +235,32 @@ pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
                 .into(),
         ),
     }
+}
+
+const ASK_USER: &str = "ask_user";
+
+/// The question in a command written as a call, `ask_user("Which file?")` or
+/// `ask_user(question='Which file?')`; `None` for anything else.
+fn question_in(command: &str) -> Option<&str> {
+    let inner = command
+        .trim()
+        .strip_prefix(ASK_USER)?
+        .trim_start()
+        .strip_prefix('(')?
+        .trim_end()
+        .strip_suffix(')')?
+        .trim();
+    let inner = inner
+        .strip_prefix("question")
+        .map(|rest| rest.trim_start())
+        .and_then(|rest| rest.strip_prefix('=').or_else(|| rest.strip_prefix(':')))
+        .map_or(inner, str::trim_start);
+    let unquoted = ['"', '\'']
+        .iter()
+        .find_map(|q| inner.strip_prefix(*q)?.strip_suffix(*q))
+        .unwrap_or(inner)
+        .trim();
+    (!unquoted.is_empty()).then_some(unquoted)
 }
 
 /// Finds a tool call written into plain text: a JSON object (bare, in a ``` fence, or in
@@ -301,6 +359,55 @@ fn balanced_end(bytes: &[u8], open: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_question_written_as_a_command_is_asked() {
+        let ask = |command: &str| {
+            let text = json!({"command": command, "reasoning": "", "reply": "", "done": false});
+            match parse_plan(&text.to_string(), "c1") {
+                Ok(Step::Calls(calls)) => (calls[0].name.clone(), calls[0].arguments.clone()),
+                other => panic!("{other:?}"),
+            }
+        };
+        for command in [
+            "ask_user('What would you like to name the new folder?')",
+            "ask_user(\"What would you like to name the new folder?\")",
+            "ask_user( question='What would you like to name the new folder?' )",
+            "ask_user(question: \"What would you like to name the new folder?\")",
+            "ask_user(What would you like to name the new folder?)",
+        ] {
+            assert_eq!(
+                ask(command),
+                (
+                    "ask_user".to_string(),
+                    json!({"question": "What would you like to name the new folder?"})
+                ),
+                "{command}"
+            );
+        }
+        for shell in [
+            "ask_user",
+            "ask_user()",
+            "ask_users('x')",
+            "echo ask_user('x')",
+            "ask_user('')",
+        ] {
+            assert_eq!(ask(shell).0, SHELL_TOOL, "{shell}");
+        }
+        // The tool named, the question in the command.
+        let text = json!({"command": "Which file?", "tool": "ask_user", "reasoning": "", "reply": "", "done": false});
+        let Ok(Step::Calls(calls)) = parse_plan(&text.to_string(), "c2") else {
+            panic!("not a call")
+        };
+        assert_eq!(calls[0].arguments, json!({"question": "Which file?"}));
+        // A leftover "tool" beside a shell line: the line runs.
+        let text = json!({"command": "mkdir ~/projects", "tool": "ask_user", "reasoning": "", "reply": "", "done": false});
+        let Ok(Step::Calls(calls)) = parse_plan(&text.to_string(), "c3") else {
+            panic!("not a call")
+        };
+        assert_eq!(calls[0].name, SHELL_TOOL);
+        assert_eq!(calls[0].arguments, json!({"command": "mkdir ~/projects"}));
+    }
 
     #[test]
     fn command_becomes_a_shell_call_and_done_ends() {

@@ -103,10 +103,21 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec]) -> String {
     }
     // Without other tools (small local models, which fumble their arguments) the
     // planner is seed 000's: shell commands only.
-    let (tools_rule, plan_rule) = if other_tools.is_empty() {
-        ("7. Use shell commands for everything: files, folders, disks, processes and the web (curl).\n".to_string(), "")
+    let tools_rule = if other_tools.is_empty() {
+        "7. Use shell commands for everything: files, folders, disks, processes and the web (curl).\n".to_string()
     } else {
-        (format!("7. Use shell commands for files, folders, disks, processes and the web (curl). Use another tool only for what the shell cannot do: leave \"command\" empty and add \"tool\" (its name) and \"args\" (an object).\nOther tools:\n{other_tools}"), PLAN_RULE)
+        format!("7. Use shell commands for files, folders, disks, processes and the web (curl). Use another tool only for what the shell cannot do: leave \"command\" empty and add \"tool\" (its name) and \"args\" (an object).\nOther tools:\n{other_tools}")
+    };
+    // Asking has its own line: a small model does not pick it from the tool list.
+    let ask_rule = if tools.iter().any(|t| t.name == "ask_user") {
+        "When the request needs something only the user knows (it says to ask you, or leaves out a name or a choice), ask first: {\"command\": \"\", \"tool\": \"ask_user\", \"args\": {\"question\": \"...\"}, ...}. Never invent it.\n"
+    } else {
+        ""
+    };
+    let plan_rule = if tools.iter().any(|t| t.name == crate::tool::PROPOSE_PLAN) {
+        PLAN_RULE
+    } else {
+        ""
     };
     format!(
         "{soul}\n\n{COMMON_RULES}{plan_rule}\n{UNTRUSTED_RULE}\n\n\
@@ -119,7 +130,7 @@ Rules:\n\
 4. When every part is done, set \"command\" to \"\", \"done\" to true, and write the answer in \"reply\" with the numbers and names from the outputs.\n\
 5. Only \"done\": true with an empty command ends the task.\n\
 6. Never send a result you need into a file before you have seen it: first run a command that prints it, then write it.\n\
-{tools_rule}\
+{tools_rule}{ask_rule}\
 8. Output that is empty or an error is a result too: adapt the next command (grep -i, another folder, another program). Never install software or use sudo, and never answer what a failed command could not show.\n\
 Example 1. User: How much free disk space do I have?\n\
 You: {{\"command\": \"df -h /\", \"reasoning\": \"Check the root filesystem.\", \"reply\": \"\", \"done\": false}}\n\

@@ -51,12 +51,18 @@ pub(super) struct Run<'a, S, M> {
 
 /// The tools the planner protocol offers: all of them, except to a small model, which
 /// fumbles tool arguments (seen with a 1.5B model calling `list_directory` with no path
-/// three times): there it is seed 000's shell only.
+/// three times): there it is seed 000's shell, `ask_user` for what only the user knows,
+/// and `update_settings` for what the shell must not touch.
 fn planner_tools(specs: &[ToolSpec], capabilities: Capabilities) -> Vec<ToolSpec> {
+    const SMALL: [&str; 3] = [
+        planner::SHELL_TOOL,
+        super::asks::ASK_USER,
+        "update_settings",
+    ];
     let shell_only = capabilities.small;
     specs
         .iter()
-        .filter(|t| !shell_only || t.name == planner::SHELL_TOOL)
+        .filter(|t| !shell_only || SMALL.contains(&t.name.as_str()))
         .cloned()
         .collect()
 }

@@ -170,6 +170,61 @@ fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), CoreErro
     std::fs::rename(&tmp, path).map_err(|e| io_err("replace settings file", e))
 }
 
+/// Applies `changes` (field paths as the file spells them, dotted for nested fields, e.g.
+/// `commandTimeoutMs` or `provider.keepWarmSecs`, to new values) to the settings file at
+/// `path` and saves it when the whole result passes the settings window's checks. Else
+/// nothing is written and every problem comes back by field (an unknown field is one).
+pub fn change_fields(
+    path: &Path,
+    changes: &Map<String, Value>,
+) -> Result<Settings, Vec<SettingsProblem>> {
+    let problem = |field: &str, message: String| SettingsProblem {
+        field: field.to_string(),
+        message,
+    };
+    if changes.is_empty() {
+        return Err(vec![problem("(changes)", "no field to change".into())]);
+    }
+    let text = match crate::bounded::read_text(path, MAX_SETTINGS_BYTES) {
+        Ok(text) => text,
+        Err(crate::bounded::BoundedReadError::NotFound) => "{}".into(),
+        Err(e) => return Err(vec![problem("(file)", format!("could not read it: {e}"))]),
+    };
+    let mut root: Value = serde_json::from_str(&text).map_err(|e| {
+        vec![problem(
+            "(file)",
+            format!(
+                "it is not valid JSON ({}); fix it first",
+                merge::strip_position(&e.to_string())
+            ),
+        )]
+    })?;
+    let mut problems = Vec::new();
+    for (field, value) in changes {
+        let mut at = &mut root;
+        let parts: Vec<&str> = field.split('.').collect();
+        for (i, part) in parts.iter().enumerate() {
+            let Some(object) = at.as_object_mut() else {
+                problems.push(problem(field, "it is not inside an object".into()));
+                break;
+            };
+            if i + 1 == parts.len() {
+                object.insert((*part).to_string(), value.clone());
+                break;
+            }
+            at = object
+                .entry((*part).to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let valid = validate_json_text(&root.to_string())?;
+    save(&valid, path).map_err(|e| vec![problem("(file)", e.to_string())])?;
+    Ok(valid)
+}
+
 /// Adds `allowance` to `permissions.alwaysAllow` in the file at `path` (created when
 /// missing), leaving every other part of the file exactly as the user wrote it. A file
 /// that is not a JSON object is not touched: the error says so.
