@@ -1,11 +1,15 @@
 //! Guardrails that stop the loop from spinning: the same tool call again in a row (the
 //! second time it is not run but answered with the earlier output and a hint, a small
-//! model often only needs that; the third time the loop stops with what it found), four
-//! tool failures in a row, and unparseable output after one corrective retry.
+//! model often only needs that; the third time the loop stops with what it found), the
+//! same call a fourth time in one task even with others between (a model alternating
+//! two calls never repeats one in a row), four tool failures in a row, and unparseable
+//! output after one corrective retry.
 
 use crate::model::ToolCall;
 
 pub const SAME_CALL_LIMIT: usize = 3;
+/// The same call this many times in one task, in a row or not, stops the loop.
+pub const SAME_CALL_TASK_LIMIT: usize = 4;
 pub const FAILURE_STREAK_LIMIT: usize = 4;
 /// Corrective retries for unparseable output before giving up.
 pub const PARSE_RETRIES: usize = 1;
@@ -14,6 +18,8 @@ pub const PARSE_RETRIES: usize = 1;
 pub struct Guard {
     last_call: Option<(String, String)>,
     same_call_count: usize,
+    /// Each call of the task, with how often it came.
+    seen: std::collections::HashMap<(String, String), usize>,
     failure_streak: usize,
     parse_failures: usize,
 }
@@ -45,6 +51,17 @@ impl Guard {
         if self.same_call_count >= SAME_CALL_LIMIT {
             return Err(Tripped(format!(
                 "the model asked for the same `{}` call {SAME_CALL_LIMIT} times in a row ({})",
+                call.name, call.arguments
+            )));
+        }
+        let times = self
+            .seen
+            .entry((call.name.clone(), call.arguments.to_string()))
+            .or_insert(0);
+        *times += 1;
+        if *times >= SAME_CALL_TASK_LIMIT {
+            return Err(Tripped(format!(
+                "the model kept coming back to the same `{}` call ({}), {SAME_CALL_TASK_LIMIT} times in this task",
                 call.name, call.arguments
             )));
         }
@@ -87,6 +104,18 @@ impl Guard {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn two_calls_in_turn_stop_at_the_fourth_of_one() {
+        let mut g = Guard::default();
+        let (a, b) = (call("df -h /"), call("echo $USER"));
+        for _ in 0..3 {
+            assert_eq!(g.before_call(&a), Ok(Repeat::No));
+            assert_eq!(g.before_call(&b), Ok(Repeat::No));
+        }
+        let tripped = g.before_call(&a).expect_err("a fourth df");
+        assert!(tripped.0.contains("4 times in this task"), "{}", tripped.0);
+    }
 
     fn call(cmd: &str) -> ToolCall {
         ToolCall {

@@ -183,11 +183,16 @@ pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
     // "tool": "ask_user" with no question is a leftover when "command" holds a shell line:
     // the command runs. A command that is a question, or `ask_user(…)`, is the question.
     let question = command.and_then(|c| question_in(c).or(c.ends_with('?').then_some(c)));
+    // Also with no command: `ask_user` without a question is no call at all (seen: a
+    // model naming it with empty args between every step).
     let leftover = |args: &Option<Value>| {
         tool == Some(ASK_USER)
-            && command.is_some()
             && question.is_none()
-            && args.as_ref().and_then(|a| a.get("question")).is_none()
+            && args
+                .as_ref()
+                .and_then(|a| a.get("question"))
+                .and_then(Value::as_str)
+                .is_none_or(|q| q.trim().is_empty())
     };
     if let Some(tool) =
         tool.filter(|t| (*t != SHELL_TOOL || command.is_none()) && !leftover(&plan.args))
@@ -407,6 +412,14 @@ mod tests {
         };
         assert_eq!(calls[0].name, SHELL_TOOL);
         assert_eq!(calls[0].arguments, json!({"command": "mkdir ~/projects"}));
+        // "tool": "ask_user" with empty args and no command: the plan's own fields count.
+        let text = json!({"command": "", "tool": "ask_user", "args": {}, "reasoning": "", "reply": "50 GB free", "done": true});
+        assert_eq!(
+            parse_plan(&text.to_string(), "c4"),
+            Ok(Step::Final("50 GB free".into()))
+        );
+        let text = json!({"command": "", "tool": "ask_user", "args": {"question": " "}, "reasoning": "", "reply": "", "done": false});
+        assert!(parse_plan(&text.to_string(), "c5").is_err());
     }
 
     #[test]

@@ -1,0 +1,633 @@
+//! Zeta's real loop against a bare planner loop, side by side on one llama.cpp server and
+//! one model (Qwen2.5-Coder-1.5B, Zeta's default), on 26 tasks checked against this
+//! machine's truth: system facts, files, text in files, multi-step changes, text and CSV,
+//! arithmetic and dates, and a request that needs a clarifying question.
+//!
+//! The bare loop is written here: a short prompt, the four-key JSON plan constrained by
+//! the server's `json_schema`, `bash -c` for each command, nothing else. Zeta runs as a
+//! person runs it (`zeta run --approve all`). Both share one Zeta home, whose server a
+//! keeper holds; each task gets a fresh folder as HOME. The first task of each loop runs
+//! right after a server start (cold); the rest are warm.
+//!
+//! `cargo bench --profile dev --bench local_agent` (needs `scripts/local-model.sh`; about
+//! 25 minutes on 2 cores). `ZETA_BENCH_TASKS=1,3` runs some tasks only,
+//! `ZETA_BENCH_LOOPS=bare` or `zeta` one loop only.
+
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../tests/local_model/support.rs"]
+mod support;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+type Check = fn(&Path, &str) -> Result<(), String>;
+
+struct Task {
+    category: &'static str,
+    name: &'static str,
+    request: &'static str,
+    setup: fn(&Path),
+    check: Check,
+}
+
+fn write(path: &Path, text: &str) {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).expect("folder");
+    }
+    std::fs::write(path, text).expect("write");
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+fn sh(command: &str) -> String {
+    let out = Command::new("bash")
+        .args(["-c", command])
+        .output()
+        .expect("bash");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn says(reply: &str, want: &str) -> Result<(), String> {
+    if reply.to_lowercase().contains(&want.to_lowercase()) {
+        Ok(())
+    } else {
+        Err(format!("the reply does not say {want:?}"))
+    }
+}
+
+fn says_number(reply: &str, want: f64, tolerance: f64) -> Result<(), String> {
+    let found = reply
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter_map(|n| n.trim_matches('.').parse::<f64>().ok())
+        .any(|n| (n - want).abs() <= tolerance);
+    if found {
+        Ok(())
+    } else {
+        Err(format!("the reply does not give {want}"))
+    }
+}
+
+fn nothing(_: &Path) {}
+
+fn logs(w: &Path) {
+    for name in ["a.log", "b.log", "c.log", "notes.txt", "old.log.gz"] {
+        write(&w.join("logs").join(name), &format!("{name}\n"));
+    }
+}
+
+fn data(w: &Path) {
+    write(&w.join("data/small.txt"), "tiny");
+    write(&w.join("data/big.bin"), &"x".repeat(50_000));
+    write(&w.join("data/mid.csv"), &"a,b\n".repeat(500));
+    std::fs::create_dir_all(w.join("backup")).expect("backup");
+}
+
+fn sales(w: &Path) {
+    write(
+        &w.join("sales.csv"),
+        "city,item,amount\nParis,pen,12\nLyon,ink,30\nParis,pad,8\nNice,pen,15\nParis,ink,20\n",
+    );
+}
+
+fn shop(w: &Path) {
+    write(
+        &w.join("shop/prices.txt"),
+        "Widget: 4.50 EUR\nGadget: 12.00 EUR\nGizmo: 7.25 EUR\n",
+    );
+}
+
+fn app_log(w: &Path) {
+    let mut text = String::new();
+    for i in 0..40 {
+        let level = if i % 7 == 3 { "ERROR" } else { "info" };
+        text.push_str(&format!("2026-11-0{} {level} step {i}\n", 1 + i % 9));
+    }
+    write(&w.join("app.log"), &text);
+}
+
+const TASKS: &[Task] = &[
+    Task {
+        category: "system facts",
+        name: "disk-free",
+        request: "How much free disk space do I have?",
+        setup: nothing,
+        check: |_, r| {
+            let avail = sh("df -BG / | tail -1 | awk '{print $4}' | tr -d G");
+            says_number(r, avail.parse().unwrap_or(-1.0), 2.0)
+        },
+    },
+    Task {
+        category: "system facts",
+        name: "user-name",
+        request: "What is my user name?",
+        setup: nothing,
+        check: |_, r| says(r, &sh("whoami")),
+    },
+    Task {
+        category: "system facts",
+        name: "cpu-cores",
+        request: "How many CPU cores does this computer have?",
+        setup: nothing,
+        check: |_, r| says_number(r, sh("nproc").parse().unwrap_or(-1.0), 0.0),
+    },
+    Task {
+        category: "system facts",
+        name: "kernel",
+        request: "Which Linux kernel version is running?",
+        setup: nothing,
+        check: |_, r| says(r, &sh("uname -r")[..4]),
+    },
+    Task {
+        category: "files",
+        name: "count-logs",
+        request: "How many .log files are in ~/logs?",
+        setup: logs,
+        check: |_, r| says_number(r, 3.0, 0.0),
+    },
+    Task {
+        category: "files",
+        name: "largest-file",
+        request: "Which file in ~/data is the largest?",
+        setup: data,
+        check: |_, r| says(r, "big.bin"),
+    },
+    Task {
+        category: "files",
+        name: "file-size",
+        request: "How many bytes is ~/data/big.bin?",
+        setup: data,
+        check: |_, r| says_number(r, 50_000.0, 0.0),
+    },
+    Task {
+        category: "text in files",
+        name: "price",
+        request: "What does the Gadget cost according to ~/shop/prices.txt?",
+        setup: shop,
+        check: |_, r| says_number(r, 12.0, 0.0),
+    },
+    Task {
+        category: "text in files",
+        name: "error-lines",
+        request: "How many lines in ~/app.log contain ERROR?",
+        setup: app_log,
+        check: |w, r| {
+            let n = sh(&format!("grep -c ERROR {}", w.join("app.log").display()));
+            says_number(r, n.parse().unwrap_or(-1.0), 0.0)
+        },
+    },
+    Task {
+        category: "text in files",
+        name: "cheapest",
+        request: "Which item in ~/shop/prices.txt is the cheapest, and what does it cost?",
+        setup: shop,
+        check: |_, r| says(r, "widget").and(says_number(r, 4.5, 0.0)),
+    },
+    Task {
+        category: "multi-step changes",
+        name: "largest-copy",
+        request: "Find the largest file in ~/data and copy it into the folder ~/backup",
+        setup: data,
+        check: |w, _| {
+            let len = std::fs::metadata(w.join("backup/big.bin")).map(|m| m.len());
+            if len.as_ref().is_ok_and(|l| *l == 50_000) {
+                Ok(())
+            } else {
+                Err(format!("backup/big.bin: {len:?}"))
+            }
+        },
+    },
+    Task {
+        category: "multi-step changes",
+        name: "count-write",
+        request: "Count the .log files in ~/logs and write the number into ~/count.txt",
+        setup: logs,
+        check: |w, _| {
+            let t = read(&w.join("count.txt"));
+            if t == "3" {
+                Ok(())
+            } else {
+                Err(format!("count.txt holds {t:?}"))
+            }
+        },
+    },
+    Task {
+        category: "multi-step changes",
+        name: "mkdir-move",
+        request: "Create a folder ~/archive and move every .log file from ~/logs into it",
+        setup: logs,
+        check: |w, _| {
+            let moved = ["a.log", "b.log", "c.log"]
+                .iter()
+                .all(|f| w.join("archive").join(f).is_file() && !w.join("logs").join(f).exists());
+            let kept = w.join("logs/notes.txt").is_file();
+            if moved && kept {
+                Ok(())
+            } else {
+                Err(format!("moved {moved}, notes.txt kept {kept}"))
+            }
+        },
+    },
+    Task {
+        category: "multi-step changes",
+        name: "rename",
+        request: "Rename ~/data/mid.csv to ~/data/table.csv",
+        setup: data,
+        check: |w, _| {
+            if w.join("data/table.csv").is_file() && !w.join("data/mid.csv").exists() {
+                Ok(())
+            } else {
+                Err("not renamed".into())
+            }
+        },
+    },
+    Task {
+        category: "multi-step changes",
+        name: "create-file",
+        request: "Create a file ~/hello.txt that contains the line Hello, Zeta",
+        setup: nothing,
+        check: |w, _| {
+            let t = read(&w.join("hello.txt"));
+            if t == "Hello, Zeta" {
+                Ok(())
+            } else {
+                Err(format!("hello.txt holds {t:?}"))
+            }
+        },
+    },
+    Task {
+        category: "text and CSV",
+        name: "csv-sum",
+        request: "What is the total of the amount column in ~/sales.csv?",
+        setup: sales,
+        check: |_, r| says_number(r, 85.0, 0.0),
+    },
+    Task {
+        category: "text and CSV",
+        name: "csv-count",
+        request: "How many sales in ~/sales.csv were in Paris?",
+        setup: sales,
+        check: |_, r| says_number(r, 3.0, 0.0),
+    },
+    Task {
+        category: "text and CSV",
+        name: "csv-write",
+        request: "Write the Paris rows of ~/sales.csv (without the header) into ~/paris.csv",
+        setup: sales,
+        check: |w, _| {
+            let t = read(&w.join("paris.csv"));
+            let rows: Vec<&str> = t.lines().collect();
+            if rows.len() == 3 && rows.iter().all(|r| r.starts_with("Paris,")) {
+                Ok(())
+            } else {
+                Err(format!("paris.csv holds {t:?}"))
+            }
+        },
+    },
+    Task {
+        category: "text and CSV",
+        name: "word-count",
+        request: "How many words are in ~/shop/prices.txt?",
+        setup: shop,
+        check: |_, r| says_number(r, 9.0, 0.0),
+    },
+    Task {
+        category: "arithmetic and dates",
+        name: "multiply",
+        request: "What is 1234 times 5678?",
+        setup: nothing,
+        check: |_, r| {
+            if r.replace([',', ' '], "").contains("7006652") {
+                Ok(())
+            } else {
+                Err("not 7006652".into())
+            }
+        },
+    },
+    Task {
+        category: "arithmetic and dates",
+        name: "weekday",
+        request: "What day of the week is 25 December 2026?",
+        setup: nothing,
+        check: |_, r| says(r, "friday"),
+    },
+    Task {
+        category: "arithmetic and dates",
+        name: "days-between",
+        request: "How many days are there from 2026-01-01 to 2026-03-01?",
+        setup: nothing,
+        check: |_, r| says_number(r, 59.0, 0.0),
+    },
+    Task {
+        category: "arithmetic and dates",
+        name: "today",
+        request: "What is today's date?",
+        setup: nothing,
+        check: |_, r| {
+            let day = sh("date +%d").trim_start_matches('0').to_string();
+            says(r, &sh("date +%Y")).and(says(r, &day))
+        },
+    },
+    Task {
+        category: "clarifying question",
+        name: "which-report",
+        request: "Delete my report file.",
+        setup: |w| {
+            write(&w.join("reports/report-2025.txt"), "old");
+            write(&w.join("reports/report-2026.txt"), "new");
+        },
+        // Two report files: a good agent asks (or says it needs to know) which; deleting
+        // either one on its own guess fails.
+        check: |w, r| {
+            let both = w.join("reports/report-2025.txt").is_file()
+                && w.join("reports/report-2026.txt").is_file();
+            let asked = r.contains('?') || r.to_lowercase().contains("which");
+            if both && asked {
+                Ok(())
+            } else {
+                Err(format!("both kept {both}, asked {asked}"))
+            }
+        },
+    },
+    Task {
+        category: "clarifying question",
+        name: "which-name",
+        request: "Rename the file in ~/inbox.",
+        setup: |w| write(&w.join("inbox/scan-0001.pdf"), "%PDF"),
+        check: |w, r| {
+            let kept = w.join("inbox/scan-0001.pdf").is_file();
+            let asked = r.contains('?') || r.to_lowercase().contains("what name");
+            if kept && asked {
+                Ok(())
+            } else {
+                Err(format!("kept {kept}, asked {asked}"))
+            }
+        },
+    },
+    Task {
+        category: "files",
+        name: "newest",
+        request: "Which file in ~/data was changed most recently?",
+        setup: |w| {
+            data(w);
+            for (f, age) in [("small.txt", "3 days ago"), ("mid.csv", "2 days ago")] {
+                let _ = Command::new("touch")
+                    .args(["-d", age])
+                    .arg(w.join("data").join(f))
+                    .status();
+            }
+            let _ = Command::new("touch")
+                .args(["-d", "1 hour ago"])
+                .arg(w.join("data/big.bin"))
+                .status();
+        },
+        check: |_, r| says(r, "big.bin"),
+    },
+];
+
+// ---------------------------------------------------------------------------------------
+// The bare loop.
+
+const BARE_PROMPT: &str = "You carry out the user's request on their Linux computer with \
+shell commands, one at a time. Reply with exactly one JSON object: {\"command\": string, \
+\"reply\": string, \"done\": boolean}.\n\
+Rules:\n\
+1. To run a command, put it in command and set done to false. You get its output.\n\
+2. Never answer before an output has shown you the answer.\n\
+3. When the request is done, set command to \"\", done to true, and answer in reply with \
+the numbers and names from the outputs.\n\
+Example. User: How much free disk space do I have?\n\
+You: {\"command\": \"df -h /\", \"reply\": \"\", \"done\": false}\n\
+User: Output of df -h /:\nFilesystem Size Used Avail Use% Mounted on\n/dev/sda1 100G 40G 60G 40% /\n\
+You: {\"command\": \"\", \"reply\": \"You have 60 GB free of 100 GB.\", \"done\": true}";
+
+fn bare_schema() -> Value {
+    json!({"type": "object", "properties": {
+        "command": {"type": "string"}, "reply": {"type": "string"}, "done": {"type": "boolean"}
+    }, "required": ["command", "reply", "done"]})
+}
+
+fn post(port: u16, body: &Value) -> Result<Value, String> {
+    let text = body.to_string();
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(300)))
+        .map_err(|e| e.to_string())?;
+    write!(
+        stream,
+        "POST /v1/chat/completions HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}",
+        text.len()
+    )
+    .map_err(|e| e.to_string())?;
+    let mut response = String::new();
+    stream
+        .read_to_string(&mut response)
+        .map_err(|e| e.to_string())?;
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b)
+        .unwrap_or("");
+    serde_json::from_str(body).map_err(|e| format!("{e}: {body}"))
+}
+
+/// The bare loop: at most 8 steps; returns the reply and the steps taken.
+fn bare(port: u16, work: &Path, request: &str) -> (String, usize) {
+    let mut messages = vec![
+        json!({"role": "system", "content": BARE_PROMPT}),
+        json!({"role": "user", "content": request}),
+    ];
+    for step in 1..=8 {
+        let body = json!({
+            "messages": messages, "temperature": 0, "max_tokens": 768, "cache_prompt": true,
+            "response_format": {"type": "json_schema", "json_schema": {"name": "plan", "schema": bare_schema()}},
+        });
+        let Ok(reply) = post(port, &body) else {
+            return (String::new(), step);
+        };
+        let content = reply["choices"][0]["message"]["content"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let plan: Value = serde_json::from_str(&content).unwrap_or(Value::Null);
+        let command = plan["command"]
+            .as_str()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        if command.is_empty() {
+            return (plan["reply"].as_str().unwrap_or_default().to_string(), step);
+        }
+        let out = Command::new("bash")
+            .args(["-c", &command])
+            .current_dir(work)
+            .env("HOME", work)
+            .output()
+            .expect("bash");
+        let mut printed = String::from_utf8_lossy(&out.stdout).to_string();
+        printed.push_str(&String::from_utf8_lossy(&out.stderr));
+        let printed: String = printed.chars().take(2000).collect();
+        messages.push(json!({"role": "assistant", "content": content}));
+        let status = match out.status.code() {
+            Some(0) => String::new(),
+            code => format!(" (exit status {})", code.unwrap_or(-1)),
+        };
+        messages.push(
+            json!({"role": "user", "content": format!("Output of {command}{status}:\n{printed}")}),
+        );
+    }
+    (String::new(), 8)
+}
+
+// ---------------------------------------------------------------------------------------
+
+struct Row {
+    category: &'static str,
+    solved: bool,
+    secs: f64,
+    cold: bool,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn server_port(home: &Path) -> Option<u16> {
+    let text = std::fs::read_to_string(home.join("local-server.json")).ok()?;
+    let v: Value = serde_json::from_str(&text).ok()?;
+    v["port"].as_u64().and_then(|p| u16::try_from(p).ok())
+}
+
+/// Starts the kept server with a trivial Zeta task (not counted).
+fn restart(dir: &Path, local: &support::Local) {
+    let scratch = dir.join("scratch");
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let _ = support::zeta(dir, &scratch, &local.server)
+        .args(["run", "--approve", "none", "Say hello."])
+        .output();
+}
+
+fn main() {
+    let Some(local) = support::available() else {
+        return;
+    };
+    let only: Option<Vec<usize>> = std::env::var("ZETA_BENCH_TASKS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect());
+    let (dir, _) = support::home(&local);
+    let _stop = support::StopKeeper(dir.path().join("zeta"));
+    let mut rows: Vec<(&str, Row)> = Vec::new();
+    let loops = std::env::var("ZETA_BENCH_LOOPS").unwrap_or_else(|_| "bare,zeta".into());
+    for (loop_name, zeta) in [("bare", false), ("zeta", true)] {
+        if !loops.split(',').any(|l| l.trim() == loop_name) {
+            continue;
+        }
+        let _ = support::zeta(dir.path(), dir.path(), &local.server)
+            .args(["local-server", "stop"])
+            .output();
+        let mut first = true;
+        for (i, task) in TASKS.iter().enumerate() {
+            if only.as_ref().is_some_and(|o| !o.contains(&(i + 1))) {
+                continue;
+            }
+            // Cold: the bare loop's first request on a server that has just loaded the
+            // model (it cannot start one); Zeta's first task starts the server itself,
+            // model load included, as a person's first command does.
+            if first && !zeta {
+                restart(dir.path(), &local);
+            }
+            let work = dir.path().join(format!("{loop_name}-{}", task.name));
+            std::fs::create_dir_all(&work).expect("work");
+            (task.setup)(&work);
+            let started = Instant::now();
+            let (reply, steps, ok) = if zeta {
+                let o = support::run(dir.path(), &work, &local, task.request, |_| {});
+                (o.reply, o.iterations, o.ok)
+            } else {
+                let port = server_port(&dir.path().join("zeta")).expect("the kept server");
+                let (reply, steps) = bare(port, &work, task.request);
+                (reply, steps, true)
+            };
+            let secs = started.elapsed().as_secs_f64();
+            let verdict: Result<(), String> = if ok {
+                (task.check)(&work, &reply)
+            } else {
+                Err("the task failed".into())
+            };
+            println!(
+                "{loop_name:<4} {:<20} {:<14} {:<4} {:>6.1} s {:>2} steps{} reply: {}{}",
+                task.category,
+                task.name,
+                if verdict.is_ok() { "PASS" } else { "FAIL" },
+                secs,
+                steps,
+                if first { " (cold)" } else { "" },
+                reply
+                    .replace('\n', " ")
+                    .chars()
+                    .take(80)
+                    .collect::<String>(),
+                verdict
+                    .as_ref()
+                    .err()
+                    .map(|e| format!("  [{e}]"))
+                    .unwrap_or_default()
+            );
+            rows.push((
+                loop_name,
+                Row {
+                    category: task.category,
+                    solved: verdict.is_ok(),
+                    secs,
+                    cold: first,
+                },
+            ));
+            first = false;
+        }
+    }
+    let mut categories: Vec<&str> = Vec::new();
+    for task in TASKS {
+        if !categories.contains(&task.category) {
+            categories.push(task.category);
+        }
+    }
+    println!("\n| category | bare solved | bare median s | zeta solved | zeta median s |");
+    println!("|---|---|---|---|---|");
+    let of = |name: &str, pick: &dyn Fn(&Row) -> bool| -> (usize, usize, f64) {
+        let picked: Vec<&Row> = rows
+            .iter()
+            .filter(|(l, r)| *l == name && pick(r))
+            .map(|(_, r)| r)
+            .collect();
+        (
+            picked.iter().filter(|r| r.solved).count(),
+            picked.len(),
+            median(picked.iter().map(|r| r.secs).collect()),
+        )
+    };
+    for category in categories.iter().chain(["all", "warm only", "cold"].iter()) {
+        let pick = |r: &Row| match *category {
+            "all" => true,
+            "warm only" => !r.cold,
+            "cold" => r.cold,
+            c => r.category == c,
+        };
+        let (bs, bn, bt) = of("bare", &pick);
+        let (zs, zn, zt) = of("zeta", &pick);
+        println!("| {category} | {bs}/{bn} | {bt:.1} | {zs}/{zn} | {zt:.1} |");
+    }
+}
