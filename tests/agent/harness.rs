@@ -206,6 +206,27 @@ pub fn offers_tools_or_schema(r: &Recorded) -> bool {
         || b.get("format").is_some()
 }
 
+/// A request that can only be answered: no tools, and a structured-output schema, where
+/// one is sent, that holds nothing but `reply`.
+pub fn offers_only_an_answer(r: &Recorded) -> bool {
+    let b = &r.body;
+    let no_tools = b
+        .get("tools")
+        .is_none_or(|t| t.as_array().is_some_and(|a| a.is_empty()));
+    // OpenAI-style servers take `response_format`, Ollama `format`.
+    let schema_ok = match b.get("response_format").or_else(|| b.get("format")) {
+        None => true,
+        Some(schema) => {
+            let schema = schema.to_string();
+            schema.contains("\"reply\"")
+                && ["\"command\"", "\"done\"", "\"tool\"", "\"args\""]
+                    .iter()
+                    .all(|k| !schema.contains(k))
+        }
+    };
+    no_tools && schema_ok
+}
+
 pub fn label(wire: Wire, proto: Proto) -> String {
     format!("{wire:?}/{proto:?}")
 }

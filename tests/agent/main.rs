@@ -216,8 +216,8 @@ async fn seed_max_iterations_summary_in_every_protocol_and_wire() {
                 "{at}"
             );
             assert!(
-                !offers_tools_or_schema(last),
-                "{at}: the summary call has no tools: {}",
+                offers_only_an_answer(last),
+                "{at}: the summary call has no tools and asks for a reply alone: {}",
                 last.body
             );
             // Anthropic has no structured-output parameter: the JSON planner relies on the prompt.
@@ -434,8 +434,8 @@ async fn guardrails_end_the_loop_honestly() {
     assert_eq!(finished_task(&s.zeta_run("hi"))["reply"], "Zeta: fine");
 
     // The same call again in a row is not run again: the model gets the earlier output
-    // with a hint. A third time ends the task with an honest answer carrying what the
-    // call printed, not a bare failure.
+    // with a hint. A third time is not run either: the model is asked, with nothing it
+    // could call, to answer from what it has, and its answer ends the task.
     let work = tempfile::tempdir().expect("work");
     let counter = work.path().join("count");
     let same = run(format!(
@@ -443,12 +443,40 @@ async fn guardrails_end_the_loop_honestly() {
         counter.display(),
         counter.display()
     ));
-    let s = Setup::new(
-        Wire::OpenAi,
-        Proto::Native,
-        script(&[same.clone(), same.clone(), same], Proto::Native),
-    )
-    .await;
+    let mut steps = script(&[same.clone(), same.clone(), same.clone()], Proto::Native);
+    steps.push(Step::text("Zeta: the counter file has 1 line."));
+    let s = Setup::new(Wire::OpenAi, Proto::Native, steps).await;
+    let task = finished_task(&s.zeta_run("loop"));
+    assert_eq!(task["status"], "done", "{task}");
+    assert_eq!(
+        task["reply"], "Zeta: the counter file has 1 line.",
+        "{task}"
+    );
+    let requests = s.requests();
+    assert!(
+        text_of(&requests[2]).contains("You just made this exact call; it was not run again"),
+        "the repeat is answered with the earlier output and a hint"
+    );
+    assert_eq!(requests.len(), 4, "three calls and the answer");
+    assert!(
+        text_of(&requests[3]).contains("You asked for this same call again, so it was not run")
+            && offers_only_an_answer(&requests[3]),
+        "the third repeat asks for an answer alone: {}",
+        requests[3].body
+    );
+    assert_eq!(
+        std::fs::read_to_string(&counter)
+            .expect("count")
+            .lines()
+            .count(),
+        1
+    );
+
+    // When that answer is empty too, the task ends with an honest answer carrying what
+    // the call printed, not a bare failure.
+    let mut steps = script(&[same.clone(), same.clone(), same], Proto::Native);
+    steps.push(Step::text(""));
+    let s = Setup::new(Wire::OpenAi, Proto::Native, steps).await;
     let task = finished_task(&s.zeta_run("loop"));
     assert_eq!(task["status"], "done", "{task}");
     let reply = task["reply"].as_str().unwrap_or_default();
@@ -457,19 +485,8 @@ async fn guardrails_end_the_loop_honestly() {
         "{reply}"
     );
     assert!(
-        reply.contains("What it printed:") && reply.contains('1'),
+        reply.contains("What it printed:") && reply.contains('2'),
         "{reply}"
-    );
-    assert!(
-        text_of(&s.requests()[2]).contains("You just made this exact call; it was not run again"),
-        "the repeat is answered with the earlier output and a hint"
-    );
-    assert_eq!(
-        std::fs::read_to_string(&counter)
-            .expect("count")
-            .lines()
-            .count(),
-        1
     );
 
     // The same with the JSON planner (small local models): the hint reaches it as a turn.

@@ -10,7 +10,7 @@ use tokio::sync::broadcast;
 use super::gate::{Consent, Refused};
 use super::protocol::short_args;
 use super::run::Run;
-use super::{asks, gate, guard, plan, ModelSource};
+use super::{asks, gate, guard, plan, prompt, ModelSource};
 use crate::agent::AgentOutcome;
 use crate::model::{Model, ToolCall};
 use crate::policy::{instruction_like, wrap_untrusted};
@@ -30,14 +30,29 @@ pub(super) struct Executed {
     pub audited: bool,
 }
 
+/// Why a call stopped the task's turn.
+pub(super) enum Halt {
+    /// The task ends with this outcome.
+    Ends(AgentOutcome),
+    /// The model kept asking for the same call (why, in words): it is asked for an
+    /// answer from what it has (see `Run::answer_after_repeats`).
+    Repeating(String),
+}
+
+impl From<AgentOutcome> for Halt {
+    fn from(outcome: AgentOutcome) -> Self {
+        Halt::Ends(outcome)
+    }
+}
+
 impl<S: ModelSource, M: Model> Run<'_, S, M> {
     /// Runs one call, with cancellation checked before and after it.
-    pub(super) async fn run_call(&mut self, call: ToolCall) -> Result<(), AgentOutcome> {
+    pub(super) async fn run_call(&mut self, call: ToolCall) -> Result<(), Halt> {
         if self.ctx.cancel.is_cancelled() {
-            return Err(self.cancelled());
+            return Err(self.cancelled().into());
         }
         match self.guard.before_call(&call) {
-            Err(tripped) => return Err(self.stopped_repeating(&tripped.0)),
+            Err(tripped) => return Err(Halt::Repeating(tripped.0)),
             Ok(guard::Repeat::Again) => {
                 self.answer_repeat(&call);
                 return Ok(());
@@ -88,11 +103,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         self.last_result = Some((content, output.content.clone()));
         self.messages.push(result);
         if self.ctx.cancel.is_cancelled() {
-            return Err(self.cancelled());
+            return Err(self.cancelled().into());
         }
         self.guard
             .after_call(output.ok)
-            .map_err(|tripped| self.failed(&tripped.0))
+            .map_err(|tripped| self.failed(&tripped.0).into())
     }
 
     /// A call identical to the one just made is not run again: it gets the earlier
@@ -125,8 +140,38 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         self.messages.push(message);
     }
 
-    /// The model kept asking for the same call: the task ends with an honest answer that
-    /// says it stopped, why, and what the call printed, rather than a bare failure.
+    /// The model kept asking for the same call (`calls[0]`, the rest of its turn after
+    /// it): none of them runs; each gets a result saying so, and the model is asked once,
+    /// with no tool it could call, to answer from the outputs it has. Without an answer,
+    /// the task ends with `stopped_repeating`.
+    pub(super) async fn answer_after_repeats(
+        &mut self,
+        why: &str,
+        calls: &[ToolCall],
+    ) -> AgentOutcome {
+        tracing::info!(task = self.task_id(), "{why}; asking for an answer instead");
+        for (n, call) in calls.iter().enumerate() {
+            let content = if n == 0 {
+                prompt::ANSWER_AFTER_REPEATS
+            } else {
+                "[Zeta] Not run: the call before it was a repeat."
+            };
+            let message = self.protocol.result_turn(call, "↻", content.to_string());
+            self.messages.push(message);
+        }
+        match self.answer_now().await {
+            Ok(Some(answer)) => {
+                let answer = self.finishing.final_answer(answer);
+                self.finish(answer)
+            }
+            Ok(None) => self.stopped_repeating(why),
+            Err(outcome) => outcome,
+        }
+    }
+
+    /// The model kept asking for the same call and gave no answer when asked: the task
+    /// ends with an honest answer that says it stopped, why, and what the call printed,
+    /// rather than a bare failure.
     pub(super) fn stopped_repeating(&self, why: &str) -> AgentOutcome {
         let found = self
             .last_result

@@ -151,13 +151,18 @@ impl<S: ModelSource> AgentLoop<S> {
         self
     }
 
-    /// The memory part of the first user turn: the summary and the facts that match.
-    fn recall(&self, request: &str) -> Option<prompt::Recalled> {
+    /// The memory part of the first user turn: the summary (`with_summary`) and the facts
+    /// that match.
+    fn recall(&self, request: &str, with_summary: bool) -> Option<prompt::Recalled> {
         let memory = self.memory.as_ref()?;
-        let summary = memory.summary().unwrap_or_else(|e| {
-            tracing::warn!("could not read the long-term summary: {e}");
+        let summary = if with_summary {
+            memory.summary().unwrap_or_else(|e| {
+                tracing::warn!("could not read the long-term summary: {e}");
+                String::new()
+            })
+        } else {
             String::new()
-        });
+        };
         let facts = memory.search(request, 5).unwrap_or_default();
         prompt::recall(&summary, &facts)
     }

@@ -51,6 +51,17 @@ pub fn plan_schema(tools: &[&str]) -> Value {
 /// The verification turn's answer in the planner protocol: what the outputs showed, the
 /// command for a part not done yet, and a part that cannot be done. The answer itself is
 /// not written again, so a small model cannot lose it while checking.
+/// The schema of a reply that may only answer: nothing to run.
+pub fn answer_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "reply": {"type": "string", "description": "the answer to the user's request"}
+        },
+        "required": ["reply"]
+    })
+}
+
 pub fn verdict_schema() -> Value {
     json!({
         "type": "object",

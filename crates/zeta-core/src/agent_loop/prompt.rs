@@ -203,6 +203,31 @@ pub fn verify_prompt(request: &str, steps: &[String]) -> String {
     )
 }
 
+/// The request points back to the previous task: a follow-up ("and /home?", "what about
+/// the other one", "do it again", "delete them"). "this" and "there" do not count: "this
+/// computer" and "is there a file" point at the machine, not back.
+pub fn refers_back(message: &str) -> bool {
+    let text = message.trim().to_lowercase();
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let opens_follow_up = match words.as_slice() {
+        [first, second, ..] if ["what", "how"].contains(first) && *second == "about" => true,
+        [first, ..] => ["and", "also", "then", "now", "same", "but"].contains(first),
+        [] => false,
+    };
+    let pointing = [
+        "it", "its", "it's", "that", "those", "them", "these", "again", "previous", "same", "too",
+        "instead", "other", "ones",
+    ];
+    // "the last one", "this one": a thing named before.
+    let one_of_them = words
+        .windows(2)
+        .any(|w| w[1] == "one" && ["last", "first", "this", "that", "next"].contains(&w[0]));
+    opens_follow_up || one_of_them || words.iter().any(|w| pointing.contains(w))
+}
+
 /// The first user turn: the request, with the previous task's result as a hint. A result
 /// from a task that had read untrusted input comes wrapped as untrusted data.
 pub fn first_user_turn(
@@ -264,6 +289,13 @@ pub fn resumed_note(
 }
 
 /// Sent, with no tools, when the iteration cap is reached.
+/// The result a repeated call gets when it is the third in a row: it was not run, and the
+/// next reply can only be the answer.
+pub const ANSWER_AFTER_REPEATS: &str = "[Zeta] You asked for this same call again, so it was \
+not run. Now answer the user's request from the outputs above: name each thing the request \
+asked for with its value as the outputs show it. If the outputs do not show something, say \
+what they did show and what is missing.";
+
 pub const MAX_ITERATIONS_PROMPT: &str = "Max iterations reached. Summarise everything.";
 
 /// The memory part of a task's first turn.
@@ -322,6 +354,56 @@ pub fn recall(summary: &str, facts: &[crate::store::memory::Fact]) -> Option<Rec
         text: format!("(From memory; use it if relevant.)\n{}", parts.join("\n")),
         untrusted: !marked.is_empty() || !marked_facts.is_empty(),
     })
+}
+
+#[cfg(test)]
+mod refers_back_tests {
+    use super::refers_back;
+
+    /// Follow-ups must all point back (a miss loses the context a follow-up needs); a
+    /// fresh request that points back only costs the earlier answer's tokens, as before.
+    #[test]
+    fn follow_ups_point_back_and_fresh_questions_do_not() {
+        let follow_ups = [
+            "and /home?",
+            "What about the other disk?",
+            "how about yesterday's logs",
+            "Delete them.",
+            "Do it again",
+            "Copy that file to ~/backup",
+            "How big is the last one?",
+            "now show the biggest ones",
+            "same for ~/Downloads",
+            "Also count the lines",
+            "Put those into a zip",
+            "use the previous folder instead",
+            "But only the .log files",
+            "then open it",
+            "Sort these by size",
+            "what's in it?",
+        ];
+        let misses: Vec<_> = follow_ups.iter().filter(|m| !refers_back(m)).collect();
+        assert!(misses.is_empty(), "follow-ups not seen: {misses:?}");
+        let fresh = [
+            "What is my user name?",
+            "How much free disk space do I have?",
+            "How many CPU cores does this computer have?",
+            "Rename ~/data/mid.csv to ~/data/table.csv",
+            "What is 1234 times 5678?",
+            "Is there a file called notes.txt in my home?",
+            "Which process uses the most memory on this machine?",
+            "Show me the last 20 lines of /var/log/syslog",
+            "Find the largest log file",
+            "Android phones connected over USB?",
+            "Thenardier.txt: how many lines?",
+            "What time is it in Tokyo?",
+            "Make a folder called projects in my home",
+            "List the files in ~/Documents",
+        ];
+        let alarms: Vec<_> = fresh.iter().filter(|m| refers_back(m)).collect();
+        // Known: "is it" in a question about time reads as pointing back.
+        assert_eq!(alarms, [&"What time is it in Tokyo?"], "false alarms");
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@
 
 use serde_json::Value;
 
-use super::planner::{self, leaked_tool_call, parse_plan, plan_schema, verdict_schema, Step};
+use super::planner::{
+    self, answer_schema, leaked_tool_call, parse_plan, plan_schema, verdict_schema, Step,
+};
 use super::prompt;
 use crate::model::{Message, ModelReply, ResponseFormat, ToolCall, ToolSpec};
 use crate::text::clip;
@@ -36,6 +38,10 @@ pub(super) trait StepProtocol: Send + Sync {
     fn system_prompt(&self, soul: &str) -> String;
     /// How the next reply is asked for; `verdict`: it answers a check.
     fn format(&self, verdict: bool) -> ResponseFormat;
+    /// How a reply that may only answer is asked for (no tools, nothing to run).
+    fn answer_format(&self) -> ResponseFormat;
+    /// The answer in such a reply.
+    fn read_answer(&self, text: &str) -> String;
     /// Whether reply text streams to the chat as it comes (the planner's is JSON).
     fn streams_text(&self) -> bool;
     /// Checks are answered with a verdict (see `finish`).
@@ -70,6 +76,12 @@ impl StepProtocol for Native {
     }
     fn format(&self, _verdict: bool) -> ResponseFormat {
         ResponseFormat::Native
+    }
+    fn answer_format(&self) -> ResponseFormat {
+        ResponseFormat::Text
+    }
+    fn read_answer(&self, text: &str) -> String {
+        text.trim().to_string()
     }
     fn streams_text(&self) -> bool {
         true
@@ -146,6 +158,20 @@ impl StepProtocol for Planner {
             ResponseFormat::JsonSchema(verdict_schema())
         } else {
             ResponseFormat::JsonSchema(self.schema.clone())
+        }
+    }
+    fn answer_format(&self) -> ResponseFormat {
+        ResponseFormat::JsonSchema(answer_schema())
+    }
+    /// The `reply` of the JSON, or a final step written in the plan's form, or the text
+    /// as it is (a server that ignored the schema).
+    fn read_answer(&self, text: &str) -> String {
+        if let Some(reply) = planner::reply_of(text) {
+            return reply;
+        }
+        match parse_plan(text, "answer") {
+            Ok(Step::Final(answer)) => answer,
+            _ => text.trim().to_string(),
         }
     }
     fn streams_text(&self) -> bool {

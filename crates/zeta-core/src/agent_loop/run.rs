@@ -3,10 +3,11 @@
 
 use std::sync::Arc;
 
+use super::calls::Halt;
 use super::finish::{Checks, Finishing};
 use super::gate::TaskConsent;
 use super::guard::Guard;
-use super::planner::{parse_plan, parse_verdict, Step, Verdict};
+use super::planner::{parse_verdict, Step, Verdict};
 use super::protocol::StepProtocol;
 use super::{plan, planner, prompt, protocol, AgentLoop, ModelSource};
 use crate::agent::{AgentOutcome, TaskContext};
@@ -89,17 +90,23 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         if let Some(environment) = &agent.environment {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
         }
-        let mut first = prompt::first_user_turn(
-            &ctx.task.message,
-            ctx.task.previous_context.as_deref(),
-            ctx.task.previous_untrusted,
-        );
+        // A small model answers the previous question again when it sees it (measured:
+        // "What is my user name?" answered with the disk space asked before): it gets the
+        // previous task only when the request points back to it, and no task summary.
+        let small = capabilities.small;
+        let previous = ctx
+            .task
+            .previous_context
+            .as_deref()
+            .filter(|_| !small || prompt::refers_back(&ctx.task.message));
+        let mut first =
+            prompt::first_user_turn(&ctx.task.message, previous, ctx.task.previous_untrusted);
         let mut tainted = (ctx.task.previous_untrusted
-            && ctx.task.previous_context.as_deref().is_some_and(|c| !c.trim().is_empty()))
+            && previous.is_some_and(|c| !c.trim().is_empty()))
         .then(|| {
             "this task was handed the result of the previous task, which had read input you did not type".to_string()
         });
-        if let Some(recalled) = agent.recall(&ctx.task.message) {
+        if let Some(recalled) = agent.recall(&ctx.task.message, !small) {
             first.push_str(&format!("\n\n{}", recalled.text));
             if recalled.untrusted && tainted.is_none() {
                 tainted = Some(
@@ -262,9 +269,13 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 Step::Calls(calls) => {
                     let assistant = self.protocol.assistant_turn(reply.text, &calls);
                     self.messages.push(assistant);
-                    for call in calls {
-                        if let Err(outcome) = self.run_call(call).await {
-                            return outcome;
+                    for (n, call) in calls.iter().enumerate() {
+                        match self.run_call(call.clone()).await {
+                            Ok(()) => {}
+                            Err(Halt::Ends(outcome)) => return outcome,
+                            Err(Halt::Repeating(why)) => {
+                                return self.answer_after_repeats(&why, &calls[n..]).await;
+                            }
                         }
                     }
                 }
@@ -287,7 +298,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         self.finishing.verdict(verdict)
     }
 
-    /// The cap was reached: one more call without tools; its text is the answer.
+    /// The cap was reached: one more request that can only answer; its text is the answer.
     pub(super) async fn summarise_at_cap(&mut self) -> AgentOutcome {
         if self.ctx.cancel.is_cancelled() {
             return self.cancelled();
@@ -295,17 +306,21 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         self.inject_user_messages();
         self.messages
             .push(Message::user(prompt::MAX_ITERATIONS_PROMPT));
-        self.fit_context(&ResponseFormat::Text);
-        let reply = match self.call_model(ResponseFormat::Text).await {
-            Ok(reply) => reply,
-            Err(outcome) => return outcome,
-        };
-        // A planner model may still answer in its JSON form.
-        let text = match parse_plan(&reply.text, "summary") {
-            Ok(Step::Final(text)) => text,
-            _ => reply.text,
-        };
-        self.finish(text)
+        match self.answer_now().await {
+            Ok(answer) => self.finish(answer.unwrap_or_default()),
+            Err(outcome) => outcome,
+        }
+    }
+
+    /// One request whose reply can only be an answer (no tools; the planner's schema holds
+    /// only `reply`): the answer, or `None` when the model wrote none. `Err`: cancelled,
+    /// or the model failed.
+    pub(super) async fn answer_now(&mut self) -> Result<Option<String>, AgentOutcome> {
+        let format = self.protocol.answer_format();
+        self.fit_context(&format);
+        let reply = self.call_model(format).await?;
+        let answer = self.protocol.read_answer(&reply.text);
+        Ok(Some(answer).filter(|a| !a.trim().is_empty()))
     }
 
     pub(super) fn finish(&self, reply: String) -> AgentOutcome {

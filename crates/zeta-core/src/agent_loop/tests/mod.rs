@@ -6,3 +6,4 @@ mod gate;
 mod model;
 mod plan;
 mod scripted;
+mod small;

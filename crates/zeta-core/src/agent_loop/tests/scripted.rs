@@ -47,14 +47,17 @@ pub fn call(id: &str, name: &str, arguments: Value) -> ModelReply {
 pub struct Scripted {
     replies: Mutex<VecDeque<Result<ModelReply, ModelError>>>,
     pub requests: Mutex<Vec<ModelRequest>>,
+    /// Says it is a small model (the local one).
+    small: bool,
 }
 
 impl Scripted {
-    /// The replies in order; a failure is the model call failing.
-    pub fn with_failures(replies: Vec<Result<ModelReply, ModelError>>) -> Arc<Self> {
+    /// The replies in order (a failure is the model call failing), as a small model or not.
+    pub fn new(replies: Vec<Result<ModelReply, ModelError>>, small: bool) -> Arc<Self> {
         Arc::new(Self {
             replies: Mutex::new(replies.into()),
             requests: Mutex::default(),
+            small,
         })
     }
 
@@ -90,7 +93,7 @@ impl Model for Scripted {
         Capabilities {
             native_tools: true,
             images: false,
-            small: false,
+            small: self.small,
         }
     }
 }
@@ -170,11 +173,39 @@ pub async fn run_task(settings: Settings, replies: Vec<ModelReply>, person: Pers
     run_scripted(settings, replies.into_iter().map(Ok).collect(), person).await
 }
 
+/// The task a scripted run works on, and the model's size.
+pub struct Given {
+    pub message: String,
+    /// The previous task's answer, handed to this one.
+    pub previous: Option<String>,
+    pub small: bool,
+}
+
+impl Default for Given {
+    fn default() -> Self {
+        Self {
+            message: "make the file".into(),
+            previous: None,
+            small: false,
+        }
+    }
+}
+
 /// `run_task` with a script whose replies may be failures.
 pub async fn run_scripted(
     settings: Settings,
     replies: Vec<Result<ModelReply, ModelError>>,
     person: Person,
+) -> Ran {
+    run_given(settings, replies, person, Given::default()).await
+}
+
+/// `run_scripted` for the task and model `given`.
+pub async fn run_given(
+    settings: Settings,
+    replies: Vec<Result<ModelReply, ModelError>>,
+    person: Person,
+    given: Given,
 ) -> Ran {
     let dir = tempfile::tempdir().unwrap();
     let audit = AuditLog::open(&dir.path().join("zeta.db")).unwrap();
@@ -183,7 +214,7 @@ pub async fn run_scripted(
     tools.register(Arc::new(Touch {
         runs: Arc::clone(&runs),
     }));
-    let model = Scripted::with_failures(replies);
+    let model = Scripted::new(replies, given.small);
     let agent = AgentLoop::new(
         FixedModel(Arc::clone(&model)),
         tools,
@@ -194,7 +225,11 @@ pub async fn run_scripted(
     let (approve, approvals) = mpsc::unbounded_channel();
     let (_cancel_tx, cancel) = CancelToken::new();
     let ctx = TaskContext {
-        task: task(),
+        task: Task {
+            message: given.message,
+            previous_context: given.previous,
+            ..task()
+        },
         settings,
         cancel,
         events,

@@ -1,0 +1,91 @@
+//! What a small model is given: the previous task's answer only for a follow-up, and an
+//! answer asked of it with the planner's reply alone when it keeps repeating a call.
+
+use serde_json::json;
+
+use super::scripted::{run_given, settings, text, Given, Person};
+use crate::agent::AgentOutcome;
+use crate::model::ResponseFormat;
+use crate::policy::PermissionMode::Auto;
+
+const PREVIOUS: &str = "You have 42 GB free on /.";
+
+async fn first_request(message: &str, small: bool) -> String {
+    let given = Given {
+        message: message.into(),
+        previous: Some(PREVIOUS.into()),
+        small,
+    };
+    let ran = run_given(
+        settings(Auto),
+        vec![Ok(text("ok"))],
+        Person::Approves,
+        given,
+    )
+    .await;
+    ran.model.request_text(0)
+}
+
+#[tokio::test]
+async fn a_small_model_sees_the_previous_answer_only_when_the_request_points_back() {
+    assert!(
+        !first_request("What is my user name?", true)
+            .await
+            .contains(PREVIOUS),
+        "a fresh question does not carry the disk space asked before"
+    );
+    assert!(
+        first_request("and /home?", true).await.contains(PREVIOUS),
+        "a follow-up does"
+    );
+    assert!(
+        first_request("What is my user name?", false)
+            .await
+            .contains(PREVIOUS),
+        "a larger model always gets it, as before"
+    );
+}
+
+/// The planner protocol: three identical calls, then the answer asked with a schema that
+/// holds only `reply`, read from the JSON.
+#[tokio::test]
+async fn the_planner_is_asked_for_its_reply_alone_after_three_identical_calls() {
+    let mut s = settings(Auto);
+    s.provider.protocol = crate::settings::Protocol::Json;
+    let plan = |id: &str| {
+        text(
+            &json!({"command": "echo hi", "reasoning": "", "reply": "", "done": false, "id": id})
+                .to_string(),
+        )
+    };
+    let script = vec![
+        Ok(plan("a")),
+        Ok(plan("b")),
+        Ok(plan("c")),
+        Ok(text(r#"{"reply": "It printed hi."}"#)),
+    ];
+    let given = Given {
+        message: "say hi".into(),
+        ..Given::default()
+    };
+    let ran = run_given(s, script, Person::Approves, given).await;
+    assert_eq!(
+        ran.outcome,
+        AgentOutcome::Done {
+            reply: "It printed hi.".into()
+        }
+    );
+    let requests = ran.model.requests.lock().unwrap();
+    assert_eq!(requests.len(), 4);
+    match &requests[3].format {
+        ResponseFormat::JsonSchema(schema) => {
+            let fields: Vec<_> = schema["properties"]
+                .as_object()
+                .map(|p| p.keys().cloned().collect())
+                .unwrap_or_default();
+            assert_eq!(fields, ["reply"]);
+        }
+        other => panic!("the answer is asked with the reply schema, not {other:?}"),
+    }
+    assert!(requests[3].tools.is_empty());
+}
