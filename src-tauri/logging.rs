@@ -28,7 +28,7 @@ pub fn init_app(home: &ZetaHome) -> LogGuard {
     let file = match PrivateLog::open(home.logs_dir().join("zeta.log")) {
         Ok(file) => file,
         Err(e) => {
-            eprintln!(
+            err!(
                 "zeta: could not open the log file in {}: {e}",
                 home.logs_dir().display()
             );
@@ -80,7 +80,7 @@ impl std::io::Write for PrivateLog {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if self.written >= LOG_ROLL_BYTES {
             if let Err(e) = self.roll() {
-                eprintln!("zeta: could not roll the log file over: {e}");
+                err!("zeta: could not roll the log file over: {e}");
                 self.written = 0;
             }
         }

@@ -1,5 +1,33 @@
 //! Zeta's one binary: `zeta` opens the desktop app; `zeta <command>` is the CLI.
 
+/// `println!` that does not panic when nobody reads any more (a closed pipe, a terminal
+/// that went away): the line is lost and the command goes on, so a running task still
+/// ends and is recorded, and a signal still stops it.
+macro_rules! out {
+    () => {
+        out!("")
+    };
+    ($($arg:tt)*) => {{
+        let _ = std::io::Write::write_fmt(
+            &mut std::io::stdout(),
+            format_args!("{}\n", format_args!($($arg)*)),
+        );
+    }};
+}
+
+/// `eprintln!` that does not panic on a closed standard error (see `out!`).
+macro_rules! err {
+    () => {
+        err!("")
+    };
+    ($($arg:tt)*) => {{
+        let _ = std::io::Write::write_fmt(
+            &mut std::io::stderr(),
+            format_args!("{}\n", format_args!($($arg)*)),
+        );
+    }};
+}
+
 mod app;
 mod cli;
 mod desktop;
@@ -26,14 +54,14 @@ fn main() -> ExitCode {
             return match cli::run(command) {
                 Ok(code) => code,
                 Err(e) => {
-                    eprintln!("zeta: {e:#}");
+                    err!("zeta: {e:#}");
                     ExitCode::FAILURE
                 }
             };
         }
     }
     if let Err(why) = desktop::window_possible() {
-        eprintln!("{why}");
+        err!("{why}");
         return ExitCode::FAILURE;
     }
     let result = zeta_core::ZetaHome::from_env()
@@ -42,7 +70,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("zeta: {e:#}");
+            err!("zeta: {e:#}");
             ExitCode::FAILURE
         }
     }

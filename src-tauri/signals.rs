@@ -73,13 +73,13 @@ pub fn watch(on_first: impl FnOnce(Stop) + Send + 'static) -> Received {
         let first = next(&mut term, &mut int).await;
         seen.0.store(first.number(), Ordering::SeqCst);
         tracing::warn!("{first:?} received: stopping the running task");
-        eprintln!(
+        err!(
             "zeta: stopping: the running call is being ended and the task recorded (send the signal again to exit at once)"
         );
         on_first(first);
         let second = next(&mut term, &mut int).await;
         let killed = zeta_tools::shell::kill_live_groups();
-        eprintln!("zeta: second signal: exiting now ({killed} tool process group(s) killed)");
+        err!("zeta: second signal: exiting now ({killed} tool process group(s) killed)");
         std::process::exit(i32::from(second.exit_code()));
     });
     received

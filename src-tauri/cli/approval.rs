@@ -47,7 +47,7 @@ impl Approve {
 fn deny(approve: Approve, call_id: String, what: &str) -> Op {
     let reason = approve.refusal().map(str::to_string);
     if let Some(why) = &reason {
-        eprintln!("zeta: not run: {what}: {why}");
+        err!("zeta: not run: {what}: {why}");
     }
     Op::Deny { call_id, reason }
 }
@@ -56,7 +56,7 @@ fn deny(approve: Approve, call_id: String, what: &str) -> Op {
 async fn ask_line(prompt: String) -> Option<String> {
     tokio::task::spawn_blocking(move || {
         use std::io::Write;
-        eprint!("{prompt}");
+        let _ = write!(std::io::stderr(), "{prompt}");
         let _ = std::io::stderr().flush();
         let mut line = String::new();
         match std::io::stdin().read_line(&mut line) {
@@ -94,7 +94,7 @@ pub async fn answer_call(approve: Approve, asked: CallAsked<'_>) -> Op {
     let call_id = call_id.to_string();
     match approve {
         Approve::All if requires_person => {
-            eprintln!(
+            err!(
                 "zeta: `{tool}` {target} needs a person's approval ({}); --approve all does not cover it",
                 reason.unwrap_or("it may repeat what already ran")
             );
@@ -116,7 +116,7 @@ pub async fn answer_call(approve: Approve, asked: CallAsked<'_>) -> Op {
         }
         Approve::Ask => {
             if let Some(reason) = reason {
-                eprintln!("zeta: this call asks because {reason}");
+                err!("zeta: this call asks because {reason}");
             }
             let question = match allowance {
                 Some(a) => format!(
@@ -166,9 +166,9 @@ pub async fn answer_plan(
         }
         Approve::Ask => {}
     }
-    eprintln!("zeta: the agent proposes a plan: {goal}");
+    err!("zeta: the agent proposes a plan: {goal}");
     for step in steps {
-        eprintln!(
+        err!(
             "  {}. [{:?}] {}: {} ({})",
             step.index + 1,
             step.risk,
@@ -178,7 +178,7 @@ pub async fn answer_plan(
         );
     }
     for risk in risks {
-        eprintln!("  risk: {risk}");
+        err!("  risk: {risk}");
     }
     let mut choices: Vec<StepChoice> = Vec::new();
     loop {
@@ -216,7 +216,7 @@ pub async fn answer_plan(
                     skip: true,
                     params: None,
                 });
-                eprintln!("zeta: step {} will be skipped", index + 1);
+                err!("zeta: step {} will be skipped", index + 1);
             }
             ("e", Some(index)) => {
                 let current = &steps[index as usize].params;
@@ -236,13 +236,13 @@ pub async fn answer_plan(
                             params: Some(params),
                         });
                     }
-                    _ => eprintln!(
+                    _ => err!(
                         "zeta: that is not a JSON object; step {} is unchanged",
                         index + 1
                     ),
                 }
             }
-            _ => eprintln!(
+            _ => err!(
                 "zeta: answer y, n, s N or e N (N from 1 to {})",
                 steps.len()
             ),
@@ -256,11 +256,11 @@ pub async fn answer_plan(
 pub async fn answer_question(approve: Approve, call_id: &str, question: &str) -> Op {
     let text = match approve {
         Approve::Ask => {
-            eprintln!("zeta: the agent asks: {question}");
+            err!("zeta: the agent asks: {question}");
             ask_line("zeta: your answer (empty: no answer): ".to_string()).await
         }
         Approve::All | Approve::None | Approve::NoTerminal => {
-            eprintln!("zeta: the agent asks \"{question}\"; nobody can answer in this run");
+            err!("zeta: the agent asks \"{question}\"; nobody can answer in this run");
             None
         }
     };

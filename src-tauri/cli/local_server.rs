@@ -54,7 +54,7 @@ pub fn run(home: &ZetaHome, command: LocalServerCommand) -> anyhow::Result<ExitC
                 .build()
                 .context("could not start the async runtime")?;
             let end = runtime.block_on(shared::keep(home.root(), &spec, &program, idle))?;
-            eprintln!(
+            err!(
                 "zeta keeper (pid {}): {}",
                 std::process::id(),
                 match end {
@@ -75,9 +75,9 @@ pub fn run(home: &ZetaHome, command: LocalServerCommand) -> anyhow::Result<ExitC
             match pid.filter(|p| shared::alive(*p)) {
                 Some(pid) => {
                     shared::stop_keeper(pid)?;
-                    println!("stopped the model server kept warm (keeper pid {pid})");
+                    out!("stopped the model server kept warm (keeper pid {pid})");
                 }
-                None => println!("no model server is kept warm"),
+                None => out!("no model server is kept warm"),
             }
             Ok(ExitCode::SUCCESS)
         }

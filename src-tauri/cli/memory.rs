@@ -49,23 +49,23 @@ pub fn memory(home: &ZetaHome, command: MemoryCommand) -> anyhow::Result<ExitCod
         MemoryCommand::List { json } => {
             let facts = store.list(1000)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&facts)?);
+                out!("{}", serde_json::to_string_pretty(&facts)?);
             } else {
                 for f in &facts {
-                    println!("[{}] {}{}", f.id, f.text, tags(&f.tags));
+                    out!("[{}] {}{}", f.id, f.text, tags(&f.tags));
                 }
                 if facts.is_empty() {
-                    println!("no saved facts");
+                    out!("no saved facts");
                 }
                 let summary = store.summary()?;
                 if !summary.is_empty() {
-                    println!("\nlong-term summary:\n{summary}");
+                    out!("\nlong-term summary:\n{summary}");
                 }
             }
         }
         MemoryCommand::Search { words } => {
             for f in store.search(&words.join(" "), 20)? {
-                println!("[{}] {}{}", f.id, f.text, tags(&f.tags));
+                out!("[{}] {}{}", f.id, f.text, tags(&f.tags));
             }
         }
         MemoryCommand::Forget { id } if id == "all" => {
@@ -74,7 +74,7 @@ pub fn memory(home: &ZetaHome, command: MemoryCommand) -> anyhow::Result<ExitCod
                 store.forget(f.id)?;
             }
             store.clear_summary()?;
-            eprintln!(
+            err!(
                 "zeta: forgot {} facts and the long-term summary",
                 facts.len()
             );
@@ -84,7 +84,7 @@ pub fn memory(home: &ZetaHome, command: MemoryCommand) -> anyhow::Result<ExitCod
                 .parse()
                 .map_err(|_| anyhow::anyhow!("{id:?} is not a fact id (or `all`)"))?;
             if store.forget(id)? {
-                eprintln!("zeta: forgot fact {id}");
+                err!("zeta: forgot fact {id}");
             } else {
                 anyhow::bail!("there is no fact {id}");
             }
@@ -107,25 +107,25 @@ pub fn schedule(home: &ZetaHome, command: ScheduleCommand) -> anyhow::Result<Exi
         ScheduleCommand::List { json } => {
             let jobs = scheduler.list()?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&jobs)?);
+                out!("{}", serde_json::to_string_pretty(&jobs)?);
             } else if jobs.is_empty() {
-                println!("no scheduled jobs");
+                out!("no scheduled jobs");
             } else {
                 for job in &jobs {
-                    println!("{}", describe(job));
+                    out!("{}", describe(job));
                 }
             }
         }
         ScheduleCommand::Add { cron, at, message } => {
             let when = When::parse(cron.as_deref(), at.as_deref()).map_err(anyhow::Error::msg)?;
             let job = scheduler.add(&when, &message.join(" "))?;
-            println!("{}", describe(&job));
+            out!("{}", describe(&job));
         }
         ScheduleCommand::Remove { id } => {
             if !scheduler.remove(id)? {
                 anyhow::bail!("there is no job {id}");
             }
-            eprintln!("zeta: removed job {id}");
+            err!("zeta: removed job {id}");
         }
     }
     Ok(ExitCode::SUCCESS)

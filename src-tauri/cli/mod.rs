@@ -114,19 +114,19 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     let home = ZetaHome::from_env()?;
     if let Some(notice) = home.notice() {
-        eprintln!("zeta: {notice}");
+        err!("zeta: {notice}");
     }
     match command {
         Command::Enqueue { text } => {
             let queue = TaskQueue::open(&home.database_file())?;
             let task = queue.enqueue("cli", &join(&text)?)?;
-            println!("{}", task.id);
+            out!("{}", task.id);
             Ok(ExitCode::SUCCESS)
         }
         Command::Queue { json, limit } => {
             let tasks = TaskQueue::open(&home.database_file())?.recent(limit)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&tasks)?);
+                out!("{}", serde_json::to_string_pretty(&tasks)?);
             } else {
                 print_table(&tasks);
             }
@@ -150,9 +150,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             let entries =
                 zeta_core::store::audit::AuditLog::open(&home.database_file())?.recent(limit)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&entries)?);
+                out!("{}", serde_json::to_string_pretty(&entries)?);
             } else if entries.is_empty() {
-                println!("no tool calls recorded yet");
+                out!("no tool calls recorded yet");
             } else {
                 for e in &entries {
                     let mark = match (e.state.as_str(), e.ok) {
@@ -161,7 +161,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                         (_, true) => "ok",
                         (_, false) => "--",
                     };
-                    println!(
+                    out!(
                         "{:>5}  task {:<4} {:<14} {:<15} by {:<9} {mark} {}  {}",
                         e.id,
                         e.task_id,
@@ -323,7 +323,7 @@ async fn report_local_server(mut state: tokio::sync::watch::Receiver<zeta_llm::L
             }
             S::Failed { error } => format!("the local model server failed: {error}"),
         };
-        eprintln!("zeta: {line}");
+        err!("zeta: {line}");
     }
 }
 
@@ -344,7 +344,7 @@ async fn run_one(
     match process_queue(&home, json, approve, Op::Shutdown).await {
         Ok(signal) => stopped = signal,
         Err(CoreError::WorkerBusy { pid, .. }) => {
-            eprintln!(
+            err!(
                 "zeta: another Zeta (pid {pid}) is working the queue; waiting for task {}",
                 task.id
             );
@@ -375,16 +375,16 @@ fn report(task: &Task, json: bool, told: bool) -> ExitCode {
     match task.status {
         TaskStatus::Done => {
             if !json {
-                println!("{}", task.reply.as_deref().unwrap_or_default());
+                out!("{}", task.reply.as_deref().unwrap_or_default());
                 if let (Some(note), false) = (calls_note(task), told) {
-                    eprintln!("zeta: task {} done, but {note}", task.id);
+                    err!("zeta: task {} done, but {note}", task.id);
                 }
             }
             ExitCode::SUCCESS
         }
         TaskStatus::Pending | TaskStatus::Running => {
             let why = task.interrupted.as_deref().unwrap_or("it has not run yet");
-            eprintln!(
+            err!(
                 "zeta: task {} was interrupted ({why}); it resumes the next time Zeta works the queue",
                 task.id
             );
@@ -393,10 +393,10 @@ fn report(task: &Task, json: bool, told: bool) -> ExitCode {
         status => {
             let why = task.error.as_deref().unwrap_or("no error recorded");
             if !told {
-                eprintln!("zeta: task {} {status}: {why}", task.id);
+                err!("zeta: task {} {status}: {why}", task.id);
             }
             if let Some(progress) = task.reply.as_deref().filter(|p| !p.is_empty()) {
-                eprintln!("progress so far: {progress}");
+                err!("progress so far: {progress}");
             }
             ExitCode::FAILURE
         }
@@ -406,21 +406,21 @@ fn report(task: &Task, json: bool, told: bool) -> ExitCode {
 fn print_event(event: &Event, json: bool) {
     if json {
         match serde_json::to_string(event) {
-            Ok(line) => println!("{line}"),
-            Err(e) => eprintln!("zeta: could not encode an event: {e}"),
+            Ok(line) => out!("{line}"),
+            Err(e) => err!("zeta: could not encode an event: {e}"),
         }
         return;
     }
     match event {
         Event::TaskStarted { task } => {
-            eprintln!("zeta: task {} started: {}", task.id, task.message)
+            err!("zeta: task {} started: {}", task.id, task.message)
         }
         Event::TaskFinished { task } => match task.status {
             TaskStatus::Done => match calls_note(task) {
-                Some(note) => eprintln!("zeta: task {} done, but {note}", task.id),
-                None => eprintln!("zeta: task {} done", task.id),
+                Some(note) => err!("zeta: task {} done, but {note}", task.id),
+                None => err!("zeta: task {} done", task.id),
             },
-            status => eprintln!(
+            status => err!(
                 "zeta: task {} {status}: {}",
                 task.id,
                 task.error.as_deref().unwrap_or("no error recorded")
@@ -428,22 +428,22 @@ fn print_event(event: &Event, json: bool) {
         },
         Event::SettingsProblems { problems } => {
             for p in problems {
-                eprintln!("zeta: {p}");
+                err!("zeta: {p}");
             }
         }
-        Event::Error { message } => eprintln!("zeta: error: {message}"),
-        Event::Progress { text, .. } => eprintln!("zeta: … {text}"),
+        Event::Error { message } => err!("zeta: error: {message}"),
+        Event::Progress { text, .. } => err!("zeta: … {text}"),
         Event::ModelRetrying {
             task_id,
             attempt,
             wait_ms,
             said,
-        } => eprintln!(
+        } => err!(
             "zeta: task {task_id}: {said} Trying again in {:.0} s (attempt {} failed).",
             (*wait_ms as f64 / 1000.0).ceil(),
             attempt
         ),
-        Event::TaskInterrupted { task } => eprintln!(
+        Event::TaskInterrupted { task } => err!(
             "zeta: task {} was interrupted: Zeta stopped {}",
             task.id,
             task.interrupted.as_deref().unwrap_or("while it ran")
@@ -466,26 +466,28 @@ fn print_event(event: &Event, json: bool) {
             } else {
                 "not approved"
             };
-            eprintln!("zeta: task {task_id}: the call was {verdict}{why}");
+            err!("zeta: task {task_id}: the call was {verdict}{why}");
         }
         Event::PlanStepUpdated {
             index,
             status,
             summary,
             ..
-        } => eprintln!("zeta: plan step {} {status:?} {summary}", index + 1),
+        } => err!("zeta: plan step {} {status:?} {summary}", index + 1),
         _ => {}
     }
 }
 
 fn print_table(tasks: &[Task]) {
     if tasks.is_empty() {
-        println!("the queue is empty");
+        out!("the queue is empty");
         return;
     }
-    println!(
+    out!(
         "{:>5}  {:<9}  {:<9}  message / outcome",
-        "id", "status", "sender"
+        "id",
+        "status",
+        "sender"
     );
     for t in tasks {
         let outcome = match t.status {
@@ -493,7 +495,7 @@ fn print_table(tasks: &[Task]) {
             TaskStatus::Failed | TaskStatus::Cancelled => t.error.clone(),
             _ => None,
         };
-        println!(
+        out!(
             "{:>5}  {:<9}  {:<9}  {}",
             t.id,
             t.status,
@@ -501,7 +503,7 @@ fn print_table(tasks: &[Task]) {
             zeta_core::text::one_line(&t.message, 60)
         );
         if let Some(outcome) = outcome {
-            println!(
+            out!(
                 "{:>5}  {:<9}  {:<9}  -> {}",
                 "",
                 "",
@@ -510,7 +512,7 @@ fn print_table(tasks: &[Task]) {
             );
         }
         if let Some(note) = calls_note(t) {
-            println!("{:>5}  {:<9}  {:<9}  !! {note}", "", "", "");
+            out!("{:>5}  {:<9}  {:<9}  !! {note}", "", "", "");
         }
     }
 }

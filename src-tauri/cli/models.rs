@@ -47,14 +47,14 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
         ModelsCommand::List { json } => {
             let installed = store.list()?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&installed)?);
+                out!("{}", serde_json::to_string_pretty(&installed)?);
                 return Ok(ExitCode::SUCCESS);
             }
             if installed.is_empty() {
-                println!("no models in {}", store.dir().display());
+                out!("no models in {}", store.dir().display());
             }
             for m in &installed {
-                println!(
+                out!(
                     "{:<48} {:<15} {:>8.1} MB",
                     m.name,
                     m.kind.label(),
@@ -65,7 +65,7 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
                 .iter()
                 .filter(|k| !installed.iter().any(|m| m.name == k.name))
             {
-                println!(
+                out!(
                     "{:<48} {:<15} {:>8.1} MB  (not installed: zeta models download {})",
                     k.name,
                     k.kind.label(),
@@ -99,9 +99,7 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
                 ),
             };
             if sha256.is_none() {
-                eprintln!(
-                    "zeta: no --sha256 (or --sha1) given: the file is checked by its header only"
-                );
+                err!("zeta: no --sha256 (or --sha1) given: the file is checked by its header only");
             }
             let dest = store.dir().join(&name);
             let runtime =
@@ -109,19 +107,25 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
             let mut last = 0u64;
             let mut show = |p: Progress| {
                 if p.received == p.resumed_from && p.resumed_from > 0 {
-                    eprintln!("zeta: resuming at {:.1} MB", p.resumed_from as f64 / 1e6);
+                    err!("zeta: resuming at {:.1} MB", p.resumed_from as f64 / 1e6);
                 }
                 if p.received >= last + (8 << 20) || Some(p.received) == p.total {
                     last = p.received;
                     match p.total {
-                        Some(t) => eprint!(
+                        Some(t) => write!(
+                            std::io::stderr(),
                             "\rzeta: {:.1} / {:.1} MB ({:.0} %)",
                             p.received as f64 / 1e6,
                             t as f64 / 1e6,
                             p.received as f64 * 100.0 / t.max(1) as f64
                         ),
-                        None => eprint!("\rzeta: {:.1} MB", p.received as f64 / 1e6),
+                        None => write!(
+                            std::io::stderr(),
+                            "\rzeta: {:.1} MB",
+                            p.received as f64 / 1e6
+                        ),
                     }
+                    .unwrap_or(());
                     let _ = std::io::stderr().flush();
                 }
             };
@@ -131,11 +135,11 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
                 sha256.as_deref(),
                 &mut show,
             ));
-            eprintln!();
+            err!();
             result?;
             match store.get(&name) {
                 Ok(m) => {
-                    println!(
+                    out!(
                         "{} ({}) is in {}",
                         m.name,
                         m.kind.label(),
@@ -151,7 +155,7 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
         }
         ModelsCommand::Import { file, name } => {
             let m = store.import(&file, name.as_deref())?;
-            println!(
+            out!(
                 "{} ({}, {:.1} MB) imported",
                 m.name,
                 m.kind.label(),
@@ -170,7 +174,7 @@ pub fn run(home: &ZetaHome, command: ModelsCommand) -> anyhow::Result<ExitCode> 
                 ModelKind::Whisper => settings.voice.model = m.name.clone(),
             }
             zeta_core::settings::save(&settings, &path)?;
-            println!(
+            out!(
                 "{} is now the {} model",
                 m.name,
                 match m.kind {

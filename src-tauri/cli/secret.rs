@@ -37,18 +37,18 @@ pub fn run(home: &ZetaHome, command: SecretCommand) -> anyhow::Result<ExitCode> 
                 bail!("no key on stdin: pipe it in, e.g. `zeta secret set {name} < keyfile`");
             }
             let backend = store.set(&name, &Secret::new(key))?;
-            eprintln!("zeta: stored the key {name:?} in {backend}");
+            err!("zeta: stored the key {name:?} in {backend}");
         }
         SecretCommand::Delete { name } => {
             let name = name.unwrap_or_else(default_name);
             if store.delete(&name)? {
-                eprintln!("zeta: removed the key {name:?}");
+                err!("zeta: removed the key {name:?}");
             } else {
-                eprintln!("zeta: there was no key {name:?}");
+                err!("zeta: there was no key {name:?}");
             }
         }
         SecretCommand::Status => {
-            println!("keys are kept in {}", store.backend());
+            out!("keys are kept in {}", store.backend());
             let providers = std::iter::once(&settings.provider)
                 .chain(&settings.fallback_providers)
                 .filter(|p| p.kind != zeta_core::settings::ProviderKind::None);
@@ -56,8 +56,8 @@ pub fn run(home: &ZetaHome, command: SecretCommand) -> anyhow::Result<ExitCode> 
                 let names = key_names(p);
                 let found = names.iter().find(|n| matches!(store.get(n), Ok(Some(_))));
                 match found {
-                    Some(n) => println!("{}: a key is stored (as {n:?})", key_name(p)),
-                    None => println!("{}: no stored key", key_name(p)),
+                    Some(n) => out!("{}: a key is stored (as {n:?})", key_name(p)),
+                    None => out!("{}: no stored key", key_name(p)),
                 }
             }
         }

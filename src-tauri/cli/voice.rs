@@ -27,7 +27,7 @@ pub fn transcribe(
     let transcriber = Transcriber::new(&model, &settings.voice.language);
     let t = transcriber.transcribe(&samples)?;
     if json {
-        println!(
+        out!(
             "{}",
             serde_json::json!({
                 "text": t.text,
@@ -38,7 +38,7 @@ pub fn transcribe(
             })
         );
     } else if !t.text.is_empty() {
-        println!("{}", t.text);
+        out!("{}", t.text);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -82,12 +82,12 @@ pub fn listen(home: &ZetaHome, action: ListenAction) -> anyhow::Result<ExitCode>
         control::ControlReply::Error { error } => anyhow::bail!("the app refused: {error}"),
         control::ControlReply::Voice { state, hotkey } => (state, hotkey),
     };
-    println!("{}", state.as_str());
+    out!("{}", state.as_str());
     if action == ListenAction::Status {
         if let Some(hotkey) = hotkey {
             match hotkey.error {
-                None => println!("hotkey {}: registered", hotkey.shortcut),
-                Some(e) => println!("hotkey {}: not registered ({e})", hotkey.shortcut),
+                None => out!("hotkey {}: registered", hotkey.shortcut),
+                Some(e) => out!("hotkey {}: not registered ({e})", hotkey.shortcut),
             }
         }
     }

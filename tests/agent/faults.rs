@@ -24,6 +24,12 @@ fn start(setup: &Setup, name: &str, args: &[&str]) -> Child {
     let home = setup.home.path();
     let out = std::fs::File::create(home.join(format!("{name}.out"))).expect("stdout file");
     let err = std::fs::File::create(home.join(format!("{name}.err"))).expect("stderr file");
+    start_with(setup, args, out.into(), err.into())
+}
+
+/// `zeta ARGS` in the background with its output going to `out` and `err`.
+fn start_with(setup: &Setup, args: &[&str], out: Stdio, err: Stdio) -> Child {
+    let home = setup.home.path();
     Command::new(env!("CARGO_BIN_EXE_zeta"))
         .args(args)
         .env("ZETA_HOME", home)
@@ -236,6 +242,43 @@ async fn sigterm_ends_the_group_records_the_task_and_exits_cleanly() {
     assert_eq!(tasks(&setup)[0]["status"], "done");
     assert_eq!(read(&home.join("effects.txt")), "once\n");
     setup.assert_invariants();
+}
+
+/// SIGTERM to a `zeta run` nobody reads any more (its terminal closed, the program piping
+/// its output ended): writing to the closed pipes does not panic, the run goes on, and
+/// the signal still stops the call and exits 143 with the task recorded. (Found when a
+/// benchmark was killed: `eprintln!` panicked in the signal handler's task and the run
+/// never stopped.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_stops_a_run_whose_reader_has_gone() {
+    let proto = Proto::Native;
+    let turns = [run(SLOW_APPEND), answer("Appended.")];
+    let setup = Setup::new(Wire::OpenAi, proto, script(&turns, proto)).await;
+    let mut zeta = start_with(
+        &setup,
+        &["run", "--json", "--approve", "all", "append a line"],
+        Stdio::piped(),
+        Stdio::piped(),
+    );
+    drop(zeta.stdout.take());
+    drop(zeta.stderr.take());
+    let pgid: i32 = wait_for_line(&setup.home.path().join("pgid"), Duration::from_secs(60))
+        .parse()
+        .expect("pgid");
+    signal(zeta.id(), "TERM");
+    let status = wait_exit(&mut zeta, Duration::from_secs(20));
+    let members = live_group_members(pgid);
+    end_group(pgid);
+    if status.is_none() {
+        let _ = zeta.kill();
+    }
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(143),
+        "exits after SIGTERM although nobody reads its output"
+    );
+    assert!(members.is_empty(), "the call's group ended: {members:?}");
+    assert_eq!(tasks(&setup)[0]["status"], "pending");
 }
 
 /// Ctrl+C (SIGINT) on `zeta run`: the task is cancelled, the group ends, exit 130.

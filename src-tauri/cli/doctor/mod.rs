@@ -86,8 +86,8 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
     checks.retain(|c| !c.detail.is_empty());
     if json {
         match serde_json::to_string_pretty(&checks) {
-            Ok(text) => println!("{text}"),
-            Err(e) => eprintln!("zeta doctor: could not encode the report: {e}"),
+            Ok(text) => out!("{text}"),
+            Err(e) => err!("zeta doctor: could not encode the report: {e}"),
         }
     } else {
         for c in &checks {
@@ -96,9 +96,9 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
                 Level::Warn => "warn",
                 Level::Fail => "FAIL",
             };
-            println!("{level}  {:<9} {}", c.name, c.detail);
+            out!("{level}  {:<9} {}", c.name, c.detail);
             if let Some(fix) = &c.fix {
-                println!("      {:<9} fix: {fix}", "");
+                out!("      {:<9} fix: {fix}", "");
             }
         }
     }
