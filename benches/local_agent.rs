@@ -9,9 +9,12 @@
 //! keeper holds; each task gets a fresh folder as HOME. The first task of each loop runs
 //! right after a server start (cold); the rest are warm.
 //!
+//! A third loop, `zeta-plain`, is Zeta without the command recipes (`ZETA_RECIPES=off`),
+//! to measure what they buy.
+//!
 //! `cargo bench --profile dev --bench local_agent` (needs `scripts/local-model.sh`; about
-//! 25 minutes on 2 cores). `ZETA_BENCH_TASKS=1,3` runs some tasks only,
-//! `ZETA_BENCH_LOOPS=bare` or `zeta` one loop only.
+//! 40 minutes on 2 cores). `ZETA_BENCH_TASKS=1,3` runs some tasks only,
+//! `ZETA_BENCH_LOOPS=bare,zeta` some loops only.
 
 // Test code: a failed unwrap or expect is the test failing, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -531,10 +534,16 @@ fn main() {
     let (dir, _) = support::home(&local);
     let _stop = support::StopKeeper(dir.path().join("zeta"));
     let mut rows: Vec<(&str, Row)> = Vec::new();
-    let loops = std::env::var("ZETA_BENCH_LOOPS").unwrap_or_else(|_| "bare,zeta".into());
-    for (loop_name, zeta) in [("bare", false), ("zeta", true)] {
+    let loops = std::env::var("ZETA_BENCH_LOOPS").unwrap_or_else(|_| "bare,zeta,zeta-plain".into());
+    for (loop_name, zeta) in [("bare", false), ("zeta", true), ("zeta-plain", true)] {
         if !loops.split(',').any(|l| l.trim() == loop_name) {
             continue;
+        }
+        // The zeta runs inherit it (the bench is single-threaded here).
+        if loop_name == "zeta-plain" {
+            std::env::set_var("ZETA_RECIPES", "off");
+        } else {
+            std::env::remove_var("ZETA_RECIPES");
         }
         let _ = support::zeta(dir.path(), dir.path(), &local.server)
             .args(["local-server", "stop"])
@@ -569,7 +578,7 @@ fn main() {
                 Err("the task failed".into())
             };
             println!(
-                "{loop_name:<4} {:<20} {:<14} {:<4} {:>6.1} s {:>2} steps{} reply: {}{}",
+                "{loop_name:<10} {:<20} {:<14} {:<4} {:>6.1} s {:>2} steps{} reply: {}{}",
                 task.category,
                 task.name,
                 if verdict.is_ok() { "PASS" } else { "FAIL" },
@@ -605,8 +614,10 @@ fn main() {
             categories.push(task.category);
         }
     }
-    println!("\n| category | bare solved | bare median s | zeta solved | zeta median s |");
-    println!("|---|---|---|---|---|");
+    println!(
+        "\n| category | bare solved | bare median s | zeta solved | zeta median s | zeta without recipes solved | median s |"
+    );
+    println!("|---|---|---|---|---|---|---|");
     let of = |name: &str, pick: &dyn Fn(&Row) -> bool| -> (usize, usize, f64) {
         let picked: Vec<&Row> = rows
             .iter()
@@ -628,6 +639,9 @@ fn main() {
         };
         let (bs, bn, bt) = of("bare", &pick);
         let (zs, zn, zt) = of("zeta", &pick);
-        println!("| {category} | {bs}/{bn} | {bt:.1} | {zs}/{zn} | {zt:.1} |");
+        let (ps, pn, pt) = of("zeta-plain", &pick);
+        println!(
+            "| {category} | {bs}/{bn} | {bt:.1} | {zs}/{zn} | {zt:.1} | {ps}/{pn} | {pt:.1} |"
+        );
     }
 }

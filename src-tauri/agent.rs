@@ -47,6 +47,8 @@ pub fn configured_agent(
     Ok(AgentLoop::new(models, tools, home.souls_dir(), workdir)
         .with_memory(memory)
         .with_outputs_dir(home.outputs_dir())
+        // ZETA_RECIPES=off leaves the command recipes out (for measuring what they buy).
+        .with_recipes(std::env::var("ZETA_RECIPES").map_or(true, |v| v != "off"))
         .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir)))
         .with_confinement(Confinement {
             zeta_home: home.root().to_path_buf(),

@@ -24,6 +24,7 @@ pub mod error;
 pub mod lock;
 pub mod model;
 pub mod policy;
+pub mod recipes;
 pub mod recovery;
 pub mod settings;
 pub mod store;

@@ -90,6 +90,8 @@ pub struct AgentLoop<S> {
     outputs_dir: Option<PathBuf>,
     /// Where tool processes may write (`policy::writable`); `None`: no write checks.
     confinement: Option<Confinement>,
+    /// A small model gets the command recipes that fit its request (`crate::recipes`).
+    recipes: bool,
 }
 
 /// How the tools' writes are confined (see `policy::writable`).
@@ -122,6 +124,7 @@ impl<S: ModelSource> AgentLoop<S> {
             environment: None,
             outputs_dir: None,
             confinement: None,
+            recipes: false,
         }
     }
 
@@ -129,6 +132,13 @@ impl<S: ModelSource> AgentLoop<S> {
     /// first, and with `enforced`, tool processes are confined by the OS.
     pub fn with_confinement(mut self, confinement: Confinement) -> Self {
         self.confinement = Some(confinement);
+        self
+    }
+
+    /// Hands a small model the command recipes that fit its request, in the task's first
+    /// turn (`crate::recipes`).
+    pub fn with_recipes(mut self, on: bool) -> Self {
+        self.recipes = on;
         self
     }
 

@@ -101,6 +101,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             .filter(|_| !small || prompt::refers_back(&ctx.task.message));
         let mut first =
             prompt::first_user_turn(&ctx.task.message, previous, ctx.task.previous_untrusted);
+        if small && agent.recipes {
+            if let Some(hint) = crate::recipes::hint(&ctx.task.message) {
+                first.push_str(&format!("\n\n{hint}"));
+            }
+        }
         let mut tainted = (ctx.task.previous_untrusted
             && previous.is_some_and(|c| !c.trim().is_empty()))
         .then(|| {

@@ -179,6 +179,8 @@ pub struct Given {
     /// The previous task's answer, handed to this one.
     pub previous: Option<String>,
     pub small: bool,
+    /// The loop hands a small model command recipes.
+    pub recipes: bool,
 }
 
 impl Default for Given {
@@ -187,6 +189,7 @@ impl Default for Given {
             message: "make the file".into(),
             previous: None,
             small: false,
+            recipes: false,
         }
     }
 }
@@ -220,7 +223,8 @@ pub async fn run_given(
         tools,
         dir.path().join("souls"),
         PathBuf::from(dir.path()),
-    );
+    )
+    .with_recipes(given.recipes);
     let (events, mut seen) = broadcast::channel(256);
     let (approve, approvals) = mpsc::unbounded_channel();
     let (_cancel_tx, cancel) = CancelToken::new();

@@ -15,6 +15,7 @@ async fn first_request(message: &str, small: bool) -> String {
         message: message.into(),
         previous: Some(PREVIOUS.into()),
         small,
+        ..Given::default()
     };
     let ran = run_given(
         settings(Auto),
@@ -43,6 +44,49 @@ async fn a_small_model_sees_the_previous_answer_only_when_the_request_points_bac
             .await
             .contains(PREVIOUS),
         "a larger model always gets it, as before"
+    );
+}
+
+#[tokio::test]
+async fn a_small_model_gets_the_recipe_that_fits_its_request_in_the_first_turn() {
+    let first = |small: bool, message: &str| {
+        let given = Given {
+            message: message.into(),
+            small,
+            recipes: true,
+            ..Given::default()
+        };
+        async move {
+            let ran = run_given(
+                settings(Auto),
+                vec![Ok(text("ok"))],
+                Person::Approves,
+                given,
+            )
+            .await;
+            ran.model.request_text(0)
+        }
+    };
+    let asked = first(
+        true,
+        "What is the total of the amount column in ~/sales.csv?",
+    )
+    .await;
+    assert!(asked.contains("awk -F,"), "{asked}");
+    assert!(
+        !first(
+            false,
+            "What is the total of the amount column in ~/sales.csv?"
+        )
+        .await
+        .contains("awk -F,"),
+        "a larger model is not handed recipes"
+    );
+    assert!(
+        !first(true, "Hello!")
+            .await
+            .contains("Commands that often answer"),
+        "no recipe fits a greeting"
     );
 }
 
