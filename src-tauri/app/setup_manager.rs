@@ -1,6 +1,8 @@
 //! Installing Zeta's own model server from the window (onboarding), held in Tauri state:
-//! one install at a time (`zeta_llm::local::install`), its lines and elapsed time sent as
-//! `zeta:setup` against the measured estimate; Cancel ends pip's whole process group.
+//! one install at a time (`zeta_llm::local::install`: llama-server built from source where
+//! it can be, llama-cpp-python with pip otherwise), its lines and elapsed time sent as
+//! `zeta:setup` against the measured estimate; Cancel ends the running program's whole
+//! process group.
 
 use std::sync::Mutex;
 use std::time::Instant;
@@ -8,7 +10,7 @@ use std::time::Instant;
 use serde::Serialize;
 use tauri::{AppHandle, Emitter};
 use ts_rs::TS;
-use zeta_llm::local::install::{install_server, ESTIMATE_SECS};
+use zeta_llm::local::install::{install, Installer};
 use zeta_llm::local::ServerProgram;
 
 /// The window's event for the install's progress.
@@ -24,7 +26,7 @@ pub const SETUP_EVENT: &str = "zeta:setup";
 #[ts(export)]
 pub enum SetupState {
     Running {
-        /// pip's latest line.
+        /// The installer's latest line.
         line: String,
         #[ts(type = "number")]
         elapsed_secs: u64,
@@ -58,6 +60,7 @@ impl SetupManager {
             return Err("The model server is already being installed.".into());
         }
         *running = Some(tauri::async_runtime::spawn(async move {
+            let installer = Installer::choose();
             let started = Instant::now();
             let mut last_sent: Option<Instant> = None;
             let mut on_line = |line: String| {
@@ -69,12 +72,12 @@ impl SetupManager {
                 let state = SetupState::Running {
                     line,
                     elapsed_secs: started.elapsed().as_secs(),
-                    estimate_secs: ESTIMATE_SECS,
+                    estimate_secs: installer.estimate_secs(),
                 };
                 let _ = app.emit(SETUP_EVENT, &state);
             };
-            let venv = zeta_llm::local::default_venv();
-            let state = match install_server(&venv, &mut on_line).await {
+            let cache = zeta_llm::local::zeta_cache();
+            let state = match install(installer, &cache, &mut on_line).await {
                 Ok(_) => SetupState::Done,
                 Err(e) => SetupState::Failed {
                     said: format!("The model server could not be installed: {e}"),
@@ -88,7 +91,7 @@ impl SetupManager {
         Ok(())
     }
 
-    /// Stops the install: dropping it ends pip's process group.
+    /// Stops the install: dropping it ends the running program's process group.
     pub fn cancel(&self, app: &AppHandle) {
         let handle = self.running.lock().ok().and_then(|mut r| r.take());
         if let Some(handle) = handle {

@@ -21,7 +21,7 @@ use tokio::sync::watch;
 use ts_rs::TS;
 use zeta_core::settings::ProviderSettings;
 
-pub use program::{default_build, default_venv, ServerProgram};
+pub use program::{default_build, default_venv, zeta_cache, ServerProgram};
 pub use supervisor::Launch;
 use supervisor::{Cmd, Supervisor};
 

@@ -149,7 +149,8 @@ pub fn default_build() -> PathBuf {
     zeta_cache().join("llama-server").join("llama-server")
 }
 
-fn zeta_cache() -> PathBuf {
+/// Zeta's cache folder: `$XDG_CACHE_HOME/zeta`, by default `~/.cache/zeta`.
+pub fn zeta_cache() -> PathBuf {
     let cache = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
@@ -158,7 +159,7 @@ fn zeta_cache() -> PathBuf {
     cache.join("zeta")
 }
 
-fn on_path(name: &str) -> Option<PathBuf> {
+pub(super) fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
