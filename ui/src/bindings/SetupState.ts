@@ -5,6 +5,6 @@
  */
 export type SetupState = { "state": "running", 
 /**
- * pip's latest line.
+ * The installer's latest line.
  */
 line: string, elapsedSecs: number, estimateSecs: number, } | { "state": "done" } | { "state": "cancelled" } | { "state": "failed", said: string, };
