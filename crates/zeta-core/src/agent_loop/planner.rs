@@ -23,11 +23,29 @@ pub enum Step {
 /// The JSON Schema the planner reply must satisfy (sent as structured output). `tool`
 /// may only name one of `tools` (or be empty), so a constrained model cannot invent one.
 pub fn plan_schema(tools: &[&str]) -> Value {
+    plan_schema_with(tools, true)
+}
+
+/// The plan's schema, with the "reasoning" key or without it (see `prompt::planner_prompt`).
+pub fn plan_schema_with(tools: &[&str], reasoning: bool) -> Value {
+    let mut schema = full_plan_schema(tools);
+    if !reasoning {
+        if let Some(props) = schema["properties"].as_object_mut() {
+            props.remove("reasoning");
+        }
+        if let Some(required) = schema["required"].as_array_mut() {
+            required.retain(|k| k != "reasoning");
+        }
+    }
+    schema
+}
+
+fn full_plan_schema(tools: &[&str]) -> Value {
     let mut names: Vec<&str> = vec![""];
     names.extend(tools.iter().filter(|t| **t != SHELL_TOOL));
     if names.len() == 1 {
         // Shell only: seed 000's four keys.
-        let mut schema = plan_schema(&["-"]);
+        let mut schema = full_plan_schema(&["-"]);
         if let Some(props) = schema["properties"].as_object_mut() {
             props.remove("tool");
             props.remove("args");
@@ -174,12 +192,12 @@ pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
     let Some(value) = json_objects(text).into_iter().next() else {
         return Err(format!(
             "Your reply was not a JSON object. Reply with exactly one JSON object with the keys \
-             command, reasoning, reply and done. You wrote: {}",
+             command, reply and done. You wrote: {}",
             clip(text, 200)
         ));
     };
     let plan: Plan = serde_json::from_value(value.clone()).map_err(|e| {
-        format!("Your JSON did not match the plan format ({e}). Use the keys command (string), reasoning (string), reply (string) and done (boolean).")
+        format!("Your JSON did not match the plan format ({e}). Use the keys command (string), reply (string) and done (boolean).")
     })?;
     let tool = plan
         .tool

@@ -82,8 +82,10 @@ pub fn native_prompt(soul: &str) -> String {
 
 /// The prompt for the JSON planner protocol: explicit rules and two worked examples (one
 /// request in two parts), which small local models need. Other tools are listed one line
-/// each, by their argument names, to keep the prompt short.
-pub fn planner_prompt(soul: &str, tools: &[ToolSpec]) -> String {
+/// each, by their argument names, to keep the prompt short. `terse`: the plan has no
+/// "reasoning" key (a small model: each key it writes costs generation time, and the
+/// bare loop without one was as accurate).
+pub fn planner_prompt(soul: &str, tools: &[ToolSpec], terse: bool) -> String {
     let mut other_tools = String::new();
     for t in tools.iter().filter(|t| t.name != "shell") {
         let args: Vec<&str> = t.parameters["properties"]
@@ -119,10 +121,22 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec]) -> String {
     } else {
         ""
     };
+    // One step of an example, with or without the reasoning.
+    let step = |command: &str, why: &str, reply: &str, done: bool| {
+        let why = if terse {
+            String::new()
+        } else {
+            format!(" \"reasoning\": \"{why}\",")
+        };
+        format!("{{\"command\": \"{command}\",{why} \"reply\": \"{reply}\", \"done\": {done}}}")
+    };
+    let shape = step("string", "string", "string", false)
+        .replace("\"string\"", "string")
+        .replace("false", "boolean");
     format!(
         "{soul}\n\n{COMMON_RULES}{plan_rule}\n{UNTRUSTED_RULE}\n\n\
 Reply with exactly one JSON object and nothing else:\n\
-{{\"command\": string, \"reasoning\": string, \"reply\": string, \"done\": boolean}}\n\
+{shape}\n\
 Rules:\n\
 1. To run a shell command, put it in \"command\" and set \"done\" to false. You will be sent its output.\n\
 2. One step at a time. Never write a result in \"reply\" before a command's output has shown it to you.\n\
@@ -133,15 +147,20 @@ Rules:\n\
 {tools_rule}{ask_rule}\
 8. Output that is empty or an error is a result too: adapt the next command (grep -i, another folder, another program). Never install software or use sudo, and never answer what a failed command could not show.\n\
 Example 1. User: How much free disk space do I have?\n\
-You: {{\"command\": \"df -h /\", \"reasoning\": \"Check the root filesystem.\", \"reply\": \"\", \"done\": false}}\n\
+You: {}\n\
 User: ✓ shell df -h /\\nFilesystem Size Used Avail Use% Mounted on\\n/dev/sda1 100G 40G 60G 40% /\n\
-You: {{\"command\": \"\", \"reasoning\": \"The output shows the numbers.\", \"reply\": \"You have 60 GB free of 100 GB on /.\", \"done\": true}}\n\
+You: {}\n\
 Example 2. User: Count the .txt files in ~/docs and write the number into ~/count.txt\n\
-You: {{\"command\": \"ls ~/docs/*.txt | wc -l\", \"reasoning\": \"First count the files.\", \"reply\": \"\", \"done\": false}}\n\
+You: {}\n\
 User: ✓ shell ls ~/docs/*.txt | wc -l\\n3\n\
-You: {{\"command\": \"echo 3 > ~/count.txt && cat ~/count.txt\", \"reasoning\": \"Now write the number, the second part.\", \"reply\": \"\", \"done\": false}}\n\
+You: {}\n\
 User: ✓ shell echo 3 > ~/count.txt && cat ~/count.txt\\n3\n\
-You: {{\"command\": \"\", \"reasoning\": \"Both parts are done.\", \"reply\": \"There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.\", \"done\": true}}"
+You: {}",
+        step("df -h /", "Check the root filesystem.", "", false),
+        step("", "The output shows the numbers.", "You have 60 GB free of 100 GB on /.", true),
+        step("ls ~/docs/*.txt | wc -l", "First count the files.", "", false),
+        step("echo 3 > ~/count.txt && cat ~/count.txt", "Now write the number, the second part.", "", false),
+        step("", "Both parts are done.", "There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.", true),
     )
 }
 
@@ -413,7 +432,7 @@ mod tests {
     #[test]
     fn both_protocols_say_whose_facts_are_whose_and_to_answer_every_part() {
         let soul = default_soul_text(Soul::AutomationAgent);
-        for prompt in [native_prompt(soul), planner_prompt(soul, &[])] {
+        for prompt in [native_prompt(soul), planner_prompt(soul, &[], false)] {
             assert!(
                 prompt.contains("Zeta is your name, not the user's"),
                 "{prompt}"

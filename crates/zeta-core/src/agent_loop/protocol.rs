@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::planner::{
-    self, answer_schema, leaked_tool_call, parse_plan, plan_schema, verdict_schema, Step,
+    self, answer_schema, leaked_tool_call, parse_plan, plan_schema_with, verdict_schema, Step,
 };
 use super::prompt;
 use crate::model::{Message, ModelReply, ResponseFormat, ToolCall, ToolSpec};
@@ -137,21 +137,24 @@ pub(super) struct Planner {
     schema: Value,
     /// The tools it offers.
     offered: Vec<ToolSpec>,
+    /// No "reasoning" key (a small model; see `prompt::planner_prompt`).
+    terse: bool,
 }
 
 impl Planner {
-    pub fn new(offered: Vec<ToolSpec>) -> Self {
+    pub fn new(offered: Vec<ToolSpec>, terse: bool) -> Self {
         let names: Vec<&str> = offered.iter().map(|t| t.name.as_str()).collect();
         Self {
-            schema: plan_schema(&names),
+            schema: plan_schema_with(&names, !terse),
             offered,
+            terse,
         }
     }
 }
 
 impl StepProtocol for Planner {
     fn system_prompt(&self, soul: &str) -> String {
-        prompt::planner_prompt(soul, &self.offered)
+        prompt::planner_prompt(soul, &self.offered, self.terse)
     }
     fn format(&self, verdict: bool) -> ResponseFormat {
         if verdict {
@@ -263,12 +266,38 @@ mod tests {
     }
 
     #[test]
-    fn the_planner_reads_its_json_and_keeps_what_it_wrote() {
-        let p = Planner::new(vec![ToolSpec {
+    fn a_terse_planner_asks_for_no_reasoning_in_its_prompt_or_schema() {
+        let shell = ToolSpec {
             name: "shell".into(),
             description: "run".into(),
             parameters: json!({"type": "object"}),
-        }]);
+        };
+        let terse = Planner::new(vec![shell.clone()], true);
+        let full = Planner::new(vec![shell], false);
+        assert!(!terse.system_prompt("soul").contains("reasoning"));
+        assert!(full
+            .system_prompt("soul")
+            .contains("\"reasoning\": \"Check the root filesystem.\""));
+        let ResponseFormat::JsonSchema(schema) = terse.format(false) else {
+            panic!("a schema")
+        };
+        assert!(schema["properties"].get("reasoning").is_none());
+        assert!(!schema["required"].to_string().contains("reasoning"));
+        assert!(terse
+            .system_prompt("soul")
+            .contains(r#"{"command": "df -h /", "reply": "", "done": false}"#));
+    }
+
+    #[test]
+    fn the_planner_reads_its_json_and_keeps_what_it_wrote() {
+        let p = Planner::new(
+            vec![ToolSpec {
+                name: "shell".into(),
+                description: "run".into(),
+                parameters: json!({"type": "object"}),
+            }],
+            false,
+        );
         let mut next = ids();
         let step = r#"{"command": "df -h", "reasoning": "disk", "reply": "", "done": false}"#;
         let r = p.read(&reply(step, vec![]), &[], &mut next);

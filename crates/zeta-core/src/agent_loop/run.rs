@@ -80,10 +80,10 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let protocol: Box<dyn StepProtocol> = if native {
             Box::new(protocol::Native)
         } else {
-            Box::new(protocol::Planner::new(planner_tools(
-                agent.specs(),
-                capabilities,
-            )))
+            Box::new(protocol::Planner::new(
+                planner_tools(agent.specs(), capabilities),
+                capabilities.small,
+            ))
         };
         let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
         let mut system = protocol.system_prompt(&soul);
