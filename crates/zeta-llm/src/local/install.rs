@@ -180,8 +180,10 @@ async fn build_in(
             "download",
             "--no-input",
             "--no-deps",
+            // The sdist of this one package; its build tools come as wheels (with
+            // `:all:` pip builds each of them from source too: minutes instead of 16 s).
             "--no-binary",
-            ":all:",
+            "llama-cpp-python",
             &package,
             "-d",
             &work_arg,
