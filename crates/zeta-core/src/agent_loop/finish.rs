@@ -63,6 +63,8 @@ pub(super) struct Finishing {
     changed: bool,
     /// An answer went back for naming the assistant (once per task).
     named_self: bool,
+    /// An answer went back for claiming a change no call made (once per task).
+    claimed_change: bool,
 }
 
 impl Finishing {
@@ -78,6 +80,7 @@ impl Finishing {
             seen: Vec::new(),
             changed: false,
             named_self: false,
+            claimed_change: false,
         }
     }
 
@@ -117,6 +120,11 @@ impl Finishing {
             self.named_self = true;
             self.under_check = UnderCheck::Sent { answer };
             return Some(prompt::NAMED_SELF_PROMPT.to_string());
+        }
+        if !self.changed && !self.claimed_change && claims_change(&answer) {
+            self.claimed_change = true;
+            self.under_check = UnderCheck::Sent { answer };
+            return Some(prompt::CLAIMED_CHANGE_PROMPT.to_string());
         }
         let pays = self.changed || asks_several_things(request);
         if self.checks_wanted == Checks::WherePays && !pays {
@@ -195,14 +203,75 @@ fn names_self(request: &str, answer: &str, seen: &[String]) -> bool {
         && !seen.iter().any(|s| has(s, &own))
 }
 
-/// The request asks for more than one thing: several questions, or parts joined by
-/// "and", "then", "also", a comma or a semicolon.
+/// The request asks for more than one thing: several sentences (questions or orders:
+/// "How many …? Write the number into …"), or parts joined by "and", "then", "also", a
+/// comma or a semicolon.
 fn asks_several_things(request: &str) -> bool {
     let text = format!(" {} ", request.to_lowercase());
-    text.matches('?').count() > 1
+    sentences(request) > 1
         || [" and ", " then ", " also ", ", ", "; ", " plus "]
             .iter()
             .any(|joint| text.contains(joint))
+}
+
+/// Sentences of two words or more: a `.`, `?` or `!` ends one only when a space or the
+/// end follows, so the dots of `~/data/mid.csv` or `2.5` do not.
+fn sentences(text: &str) -> usize {
+    let mut count = 0;
+    let mut words = 0;
+    let mut chars = text.chars().peekable();
+    let mut in_word = false;
+    while let Some(c) = chars.next() {
+        let ends = matches!(c, '.' | '?' | '!') && chars.peek().is_none_or(|n| n.is_whitespace());
+        if c.is_alphanumeric() {
+            if !in_word {
+                words += 1;
+            }
+            in_word = true;
+        } else if !matches!(c, '\'' | '-' | '_' | '/' | '~' | '.') {
+            in_word = false;
+        }
+        if ends {
+            in_word = false;
+            if words >= 2 {
+                count += 1;
+            }
+            words = 0;
+        }
+    }
+    if words >= 2 {
+        count += 1;
+    }
+    count
+}
+
+/// Words that say a change was made: "I wrote 4 into ~/answer.txt", "The folder has been
+/// created", "~/count.txt now contains 3".
+const CHANGE_VERBS: [&str; 16] = [
+    "wrote", "written", "saved", "created", "moved", "copied", "renamed", "deleted", "removed",
+    "appended", "added", "made", "put", "stored", "updated", "changed",
+];
+
+/// The answer says that something was changed, in the first person or the passive ("I
+/// wrote", "I've saved", "has been created", "now contains"); a change described as a
+/// fact of the files ("report.txt was created in 2024") is not a claim.
+fn claims_change(answer: &str) -> bool {
+    let text = answer.to_lowercase().replace('’', "'");
+    let words: Vec<&str> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let verb = |w: &str| CHANGE_VERBS.contains(&w);
+    words.windows(2).any(|pair| match pair {
+        [subject, v] => {
+            (matches!(*subject, "i" | "i've" | "i'd" | "we" | "we've") && verb(v))
+                || (*subject == "been" && verb(v))
+                || (*subject == "now" && matches!(*v, "contains" | "holds" | "has" | "reads"))
+        }
+        _ => false,
+    }) || words.windows(3).any(|w| {
+        matches!(w[0], "i" | "we") && matches!(w[1], "have" | "had" | "just" | "also") && verb(w[2])
+    })
 }
 
 #[cfg(test)]
@@ -346,8 +415,121 @@ mod tests {
             ),
             ("What time is it? What day?", true),
             ("List the files in ~/data", false),
+            (
+                "How many .log files are in ~/logs? Write the number into ~/answer.txt",
+                true,
+            ),
+            ("Count the files. Save the count in n.txt.", true),
+            ("Rename ~/data/mid.csv to ~/data/table.csv.", false),
+            ("Is version 2.5 installed?", false),
+            ("What is 1234 times 5678?", false),
+            ("Hi!", false),
         ] {
             assert_eq!(asks_several_things(request), several, "{request}");
+        }
+    }
+
+    /// Families of answers that claim a change and of answers that report facts: every
+    /// claim is caught, no fact is taken for one.
+    #[test]
+    fn claimed_changes_are_told_from_reported_facts() {
+        let mut claims = Vec::new();
+        let subjects = [
+            "I",
+            "I've",
+            "I have",
+            "We",
+            "I just",
+            "we have",
+            "I\u{2019}ve",
+            "Done: I",
+        ];
+        let verbs = [
+            "wrote", "written", "saved", "created", "moved", "copied", "renamed", "deleted",
+            "removed", "appended", "added", "stored", "updated", "changed", "made", "put",
+        ];
+        let objects = [
+            "4 into ~/answer.txt.",
+            "the file ~/count.txt",
+            "it",
+            "the folder for you.",
+        ];
+        for subject in subjects {
+            for verb in verbs {
+                for object in objects {
+                    claims.push(format!("There are 4 .log files. {subject} {verb} {object}"));
+                }
+            }
+        }
+        for verb in verbs {
+            claims.push(format!("The number has been {verb} to ~/answer.txt."));
+            claims.push(format!("All .log files have been {verb}."));
+        }
+        for v in ["contains", "holds", "reads"] {
+            claims.push(format!("~/count.txt now {v} 3."));
+        }
+        let facts = [
+            "There are 4 .log files in ~/logs.",
+            "You have 60 GB free of 100 GB on /.",
+            "The largest file in ~/data is big.bin (3.1 MB).",
+            "report-2025.txt was created on 2025-01-02 and changed last week.",
+            "The Gadget costs 19.99.",
+            "Your user name is root.",
+            "new.rs was modified most recently.",
+            "5 lines in ~/app.log contain ERROR.",
+            "Linux kernel 6.1.0-28-amd64 is running.",
+            "I found 4 files and counted 12 lines.",
+            "I checked ~/logs: it holds 3 files.",
+            "I see 4 .txt files in ~/docs.",
+            "The folder has 3 files; the newest was written yesterday.",
+            "The cheapest item is the Widget at 2.50.",
+            "25 December 2026 is a Friday.",
+            "1234 times 5678 is 7006652.",
+            "Which file do you mean: report-2025.txt or report-2026.txt?",
+            "The file was saved by another program at 09:14.",
+            "I could not find a file named report.txt.",
+            "It is not done: the folder ~/backup does not exist.",
+            "Files added to ~/inbox today: scan-0001.pdf.",
+        ];
+        let missed: Vec<&String> = claims.iter().filter(|c| !claims_change(c)).collect();
+        let false_alarms: Vec<&&str> = facts.iter().filter(|f| claims_change(f)).collect();
+        println!(
+            "claims: {} ({} missed); facts: {} ({} false alarms)",
+            claims.len(),
+            missed.len(),
+            facts.len(),
+            false_alarms.len()
+        );
+        assert!(missed.is_empty(), "missed: {missed:?}");
+        assert!(false_alarms.is_empty(), "false alarms: {false_alarms:?}");
+    }
+
+    #[test]
+    fn a_claimed_change_with_no_change_goes_back_once_and_a_real_one_stands() {
+        let request = "How many .log files are in ~/logs? Write the number into ~/answer.txt";
+        let claim = "There are 4 .log files in ~/logs; I wrote 4 into ~/answer.txt.";
+        for planner in [false, true] {
+            let mut f = Finishing::new(Checks::WherePays, planner);
+            f.saw(
+                "✓ shell ls ~/logs/*.log | wc -l\n   printed: 4".into(),
+                false,
+            );
+            let back = f.check(request, claim, 1).expect("sent back");
+            assert!(
+                back.contains("no command you ran changed anything"),
+                "{back}"
+            );
+            // Once: the next answer after the same calls goes to the usual check.
+            let again = f.check(request, claim, 1);
+            assert!(again.is_none_or(|m| !m.contains("no command you ran")));
+            // A task whose call wrote the file is not told it did not.
+            let mut f = Finishing::new(Checks::WherePays, planner);
+            f.saw("✓ shell echo 4 > ~/answer.txt".into(), true);
+            let m = f.check(request, claim, 1);
+            assert!(m.is_none_or(|m| !m.contains("no command you ran")));
+            // verify: never keeps its word.
+            let mut f = Finishing::new(Checks::Never, planner);
+            assert_eq!(f.check(request, claim, 1), None);
         }
     }
 

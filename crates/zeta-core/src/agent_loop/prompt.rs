@@ -200,6 +200,9 @@ pub fn verdict_prompt(request: &str, steps: &[String], answer: &str) -> String {
 /// user and their computer.
 pub const NAMED_SELF_PROMPT: &str = "Your answer says \"Zeta\", which is your own name, but no output you saw says it. The outputs describe the user and their computer, not you. Answer again using only what the outputs showed (for example the user name a command printed).";
 
+/// Sent when an answer says something was changed but no call of the task changed anything.
+pub const CLAIMED_CHANGE_PROMPT: &str = "Your answer says something was written, created, moved or changed, but no command you ran changed anything: it has not happened. Run the command that does it now (for example with > or mv), or answer that it is not done.";
+
 /// Sent when the planner protocol's check says the request is not done but names nothing.
 pub const UNFINISHED_PROMPT: &str = "Your check says the request is not done yet. Give the \
 shell command for the missing part in \"command\" with \"done\": false. If it cannot be done, \
