@@ -177,7 +177,13 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             let reason = format!(
                 "Zeta cannot tell before it runs what this does ({why}), so only a person may approve it"
             );
-            return self.ask_user(call, tool, Some(reason), true).await;
+            let mut answer = self.ask_user(call, tool, Some(reason), true).await;
+            // A small model's broken command (a lone backslash, an unclosed quote) is
+            // refused for what it is, so that the model rewrites it instead of giving up.
+            if let (Err(refused), true) = (&mut answer, why.contains("could not be parsed")) {
+                refused.output.content.push_str(SYNTAX_HINT);
+            }
+            return answer;
         }
         if !matches!(decision, Decision::Deny(_)) && side_effects {
             if let Some(i) = self.repeats_earlier_start(call) {
@@ -537,6 +543,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         answer
     }
 }
+
+/// Added to a refused command that Zeta's shell parser could not read.
+const SYNTAX_HINT: &str = "\nZeta could not parse part of this command: it is probably not \
+valid shell syntax (check its quotes, backslashes and the terminators of its clauses). \
+Write it again as plain, valid bash, or in simpler steps.";
 
 /// What the model reads when the user said no (or nobody answered).
 pub(super) fn denied_output(answer: &Answer, timeout_secs: u32) -> ToolOutput {

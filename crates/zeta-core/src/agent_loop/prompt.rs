@@ -203,6 +203,9 @@ pub const NAMED_SELF_PROMPT: &str = "Your answer says \"Zeta\", which is your ow
 /// Sent when an answer says something was changed but no call of the task changed anything.
 pub const CLAIMED_CHANGE_PROMPT: &str = "Your answer says something was written, created, moved or changed, but no command you ran changed anything: it has not happened. Run the command that does it now (for example with > or mv), or answer that it is not done.";
 
+/// Sent when the model's replies could not be read after a corrective hint, once calls ran.
+pub const ANSWER_AFTER_STALLING: &str = "Stop planning now. Answer the user from the outputs you have: what you found, what you did, and what is not done and why (for example a refused or failed command).";
+
 /// Sent when the planner protocol's check says the request is not done but names nothing.
 pub const UNFINISHED_PROMPT: &str = "Your check says the request is not done yet. Give the \
 shell command for the missing part in \"command\" with \"done\": false. If it cannot be done, \

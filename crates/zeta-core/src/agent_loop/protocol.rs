@@ -172,6 +172,10 @@ impl StepProtocol for Planner {
         if let Some(reply) = planner::reply_of(text) {
             return reply;
         }
+        // `{"reply": ""}` is no answer, not an answer of JSON text.
+        if serde_json::from_str::<Value>(text.trim()).is_ok_and(|v| v.get("reply").is_some()) {
+            return String::new();
+        }
         match parse_plan(text, "answer") {
             Ok(Step::Final(answer)) => answer,
             _ => text.trim().to_string(),

@@ -248,7 +248,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 }
                 Err(hint) => {
                     if let Err(tripped) = self.guard.unparseable(&hint) {
-                        return self.failed(&tripped.0);
+                        return self.answer_after_stalling(reply.text, &tripped.0).await;
                     }
                     self.messages.push(Message::assistant(reply.text));
                     self.messages.push(Message::user(hint));
@@ -326,6 +326,28 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let reply = self.call_model(format).await?;
         let answer = self.protocol.read_answer(&reply.text);
         Ok(Some(answer).filter(|a| !a.trim().is_empty()))
+    }
+
+    /// The model's replies could not be read even after a corrective hint. Once calls
+    /// have run (a small model stalls after a refused or failed call, with an empty
+    /// plan), it is asked once, with nothing it could call, to answer from what it has;
+    /// with no answer, or before anything ran, the task fails with `why`.
+    async fn answer_after_stalling(&mut self, last: String, why: &str) -> AgentOutcome {
+        if self.steps.is_empty() {
+            return self.failed(why);
+        }
+        tracing::info!(task = self.task_id(), "{why}; asking for an answer instead");
+        self.messages.push(Message::assistant(last));
+        self.messages
+            .push(Message::user(prompt::ANSWER_AFTER_STALLING.to_string()));
+        match self.answer_now().await {
+            Ok(Some(answer)) => {
+                let answer = self.finishing.final_answer(answer);
+                self.finish(answer)
+            }
+            Ok(None) => self.failed(why),
+            Err(outcome) => outcome,
+        }
     }
 
     pub(super) fn finish(&self, reply: String) -> AgentOutcome {

@@ -122,3 +122,35 @@ async fn a_command_known_only_when_it_runs_asks_even_in_auto_mode() {
         );
     }
 }
+
+/// A command Zeta's parser cannot read (a small model's lone backslash, an unclosed quote
+/// or substitution) still asks a person, and when refused the model is told its syntax is
+/// broken, so that it rewrites the command instead of giving up; a command refused for
+/// another reason gets no such note.
+#[tokio::test]
+async fn a_refused_command_that_does_not_parse_is_called_broken_syntax() {
+    let broken = [
+        "mkdir -p ~/archive && find ~/logs -name '*.log' -exec mv {} ~/archive/ \\",
+        "echo 'unclosed >> notes.txt",
+        "cp \"$(ls -S data | head -1 data/\" backup/",
+        "for f in *.log; do mv \"$f\" archive/;",
+    ];
+    for command in broken {
+        let replies = vec![call("c1", "touch", json!({"command": command})), text("ok")];
+        let ran = run_task(settings(Auto), replies, Person::Denies).await;
+        assert_eq!(ran.asked(), 1, "{command}: {:?}", ran.decisions());
+        assert!(ran.runs.is_empty(), "{command}");
+        let read = ran.model.request_text(1);
+        assert!(
+            read.contains("could not parse part of this command"),
+            "{command}: {read}"
+        );
+    }
+    let replies = vec![
+        call("c1", "touch", json!({"command": "$CMD -rf build"})),
+        text("ok"),
+    ];
+    let ran = run_task(settings(Auto), replies, Person::Denies).await;
+    assert_eq!(ran.asked(), 1);
+    assert!(!ran.model.request_text(1).contains("could not parse"));
+}

@@ -133,3 +133,59 @@ async fn the_planner_is_asked_for_its_reply_alone_after_three_identical_calls() 
     }
     assert!(requests[3].tools.is_empty());
 }
+
+/// The planner stalls (empty plans, twice) after a call ran: it is asked once for its
+/// reply alone and the task ends with that answer, not a bare failure; with nothing run
+/// yet, or no answer given, the task fails as before.
+#[tokio::test]
+async fn a_planner_that_stalls_after_a_call_is_asked_for_its_answer() {
+    let mut s = settings(Auto);
+    s.provider.protocol = crate::settings::Protocol::Json;
+    let run = json!({"command": "echo hi", "reply": "", "done": false}).to_string();
+    let stall = json!({"command": "", "reply": "", "done": false}).to_string();
+    let given = || Given {
+        message: "say hi".into(),
+        ..Given::default()
+    };
+    let script = vec![
+        Ok(text(&run)),
+        Ok(text(&stall)),
+        Ok(text(&stall)),
+        Ok(text(r#"{"reply": "It printed hi."}"#)),
+    ];
+    let ran = run_given(s.clone(), script, Person::Approves, given()).await;
+    assert_eq!(
+        ran.outcome,
+        AgentOutcome::Done {
+            reply: "It printed hi.".into()
+        }
+    );
+    {
+        let requests = ran.model.requests.lock().unwrap();
+        assert_eq!(requests.len(), 4);
+        assert!(
+            matches!(&requests[3].format, ResponseFormat::JsonSchema(schema)
+            if schema["properties"].as_object().is_some_and(|p| p.len() == 1))
+        );
+    }
+    assert!(ran.model.request_text(3).contains("Stop planning now"));
+
+    // No answer when asked: the failure stands.
+    let script = vec![
+        Ok(text(&run)),
+        Ok(text(&stall)),
+        Ok(text(&stall)),
+        Ok(text(r#"{"reply": ""}"#)),
+    ];
+    let ran = run_given(s.clone(), script, Person::Approves, given()).await;
+    assert!(
+        matches!(&ran.outcome, AgentOutcome::Failed { .. }),
+        "{:?}",
+        ran.outcome
+    );
+    // Nothing ran yet: it fails at once, without a fourth request.
+    let script = vec![Ok(text(&stall)), Ok(text(&stall)), Ok(text("{}"))];
+    let ran = run_given(s, script, Person::Approves, given()).await;
+    assert!(matches!(&ran.outcome, AgentOutcome::Failed { .. }));
+    assert_eq!(ran.model.requests.lock().unwrap().len(), 2);
+}
