@@ -143,7 +143,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
     /// The model kept asking for the same call (`calls[0]`, the rest of its turn after
     /// it): none of them runs; each gets a result saying so, and the model is asked once,
     /// with no tool it could call, to answer from the outputs it has. Without an answer,
-    /// the task ends with `stopped_repeating`.
+    /// the task ends with `stopped_before_finishing`.
     pub(super) async fn answer_after_repeats(
         &mut self,
         why: &str,
@@ -160,19 +160,24 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             self.messages.push(message);
         }
         match self.answer_now().await {
+            // An answer that claims a change no call made is no answer (there is no turn
+            // left to send it back): the honest stop says what was printed instead.
+            Ok(Some(answer)) if self.finishing.claims_unmade_change(&answer) => {
+                self.stopped_before_finishing(why)
+            }
             Ok(Some(answer)) => {
                 let answer = self.finishing.final_answer(answer);
                 self.finish(answer)
             }
-            Ok(None) => self.stopped_repeating(why),
+            Ok(None) => self.stopped_before_finishing(why),
             Err(outcome) => outcome,
         }
     }
 
-    /// The model kept asking for the same call and gave no answer when asked: the task
-    /// ends with an honest answer that says it stopped, why, and what the call printed,
-    /// rather than a bare failure.
-    pub(super) fn stopped_repeating(&self, why: &str) -> AgentOutcome {
+    /// The model kept asking for the same call (or stalled) and gave no usable answer when
+    /// asked: the task ends with an honest answer that says it stopped, why, and what the
+    /// last call printed, rather than a bare failure or a claim nothing backs.
+    pub(super) fn stopped_before_finishing(&self, why: &str) -> AgentOutcome {
         let found = self
             .last_result
             .as_ref()

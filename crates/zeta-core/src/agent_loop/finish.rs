@@ -96,6 +96,11 @@ impl Finishing {
         self.last_written = Some(answer);
     }
 
+    /// `answer` says something was changed, but no call of the task changed anything.
+    pub fn claims_unmade_change(&self, answer: &str) -> bool {
+        !self.changed && claims_change(answer)
+    }
+
     /// The next reply is a verdict (planner protocol), not a step.
     pub fn expects_verdict(&self) -> bool {
         matches!(self.under_check, UnderCheck::AwaitingVerdict { .. })

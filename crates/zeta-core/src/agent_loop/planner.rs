@@ -258,7 +258,7 @@ pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
         return Ok(Step::Calls(vec![ToolCall {
             id: id.to_string(),
             name: SHELL_TOOL.to_string(),
-            arguments: json!({ "command": command }),
+            arguments: json!({ "command": terminate_exec(command) }),
         }]));
     }
     match plan.done {
@@ -272,6 +272,35 @@ pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
 }
 
 const ASK_USER: &str = "ask_user";
+
+/// `find`'s `-exec … \;` as a small model writes it inside JSON, where `\;` is no valid
+/// escape: the output grammar lets it write only `\\`, and the `;` is lost (seen: `find
+/// ~/logs -name '*.log' -exec mv {} ~/archive/ \`, which no parser reads, again and
+/// again). A lone backslash that ends an unterminated `-exec`, `-execdir`, `-ok` or
+/// `-okdir` clause gets its `;` back; every other command is left as written.
+pub fn terminate_exec(command: &str) -> String {
+    let mut out = String::with_capacity(command.len() + 2);
+    let mut open = false;
+    let words: Vec<&str> = command.split(' ').collect();
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        match *word {
+            "-exec" | "-execdir" | "-ok" | "-okdir" => open = true,
+            ";" | "\\;" | "';'" | "+" if open => open = false,
+            "\\" if open => {
+                out.push_str("\\;");
+                open = false;
+                continue;
+            }
+            w if open && w.ends_with("\\;") => open = false,
+            _ => {}
+        }
+        out.push_str(word);
+    }
+    out
+}
 
 /// The question in a command written as a call, `ask_user("Which file?")` or
 /// `ask_user(question='Which file?')`; `None` for anything else.
@@ -593,6 +622,53 @@ mod tests {
         );
         assert!(leaked_tool_call("The answer is {42}.", &known, "x").is_none());
     }
+
+    /// Families of find clauses cut short by JSON escaping get their terminator back;
+    /// terminated clauses and commands with other backslashes are left as written.
+    #[test]
+    fn a_find_exec_clause_cut_short_gets_its_semicolon_back() {
+        let mut fixed = 0;
+        for find in [
+            "find ~/logs -name '*.log'",
+            "find . -type f",
+            "find /tmp -mtime +7",
+        ] {
+            for action in ["-exec", "-execdir", "-ok", "-okdir"] {
+                for program in ["mv {} ~/archive/", "rm {}", "wc -l {}", "grep -l ERROR {}"] {
+                    for after in ["", " && ls ~/archive", " ; echo done"] {
+                        let cut = format!("{find} {action} {program} \\{after}");
+                        let whole = format!("{find} {action} {program} \\;{after}");
+                        assert_eq!(terminate_exec(&cut), whole, "{cut}");
+                        assert_eq!(terminate_exec(&whole), whole, "{whole}");
+                        fixed += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(fixed, 144);
+        let untouched = [
+            "find . -exec rm {} +",
+            "find . -exec rm {} ';'",
+            "find . -exec rm {}\\; -print",
+            "echo a \\",
+            "grep -E 'a\\|b' file",
+            "printf '%s\\n' x",
+            "ls \\ ",
+            "mkdir -p ~/archive && mv ~/logs/*.log ~/archive/",
+        ];
+        for command in untouched {
+            assert_eq!(terminate_exec(command), command);
+        }
+        // Through the planner: the shell call carries the completed clause.
+        let plan = r#"{"command": "find ~/logs -name '*.log' -exec mv {} ~/archive/ \\", "reply": "", "done": false}"#;
+        match parse_plan(plan, "c1") {
+            Ok(Step::Calls(calls)) => assert_eq!(
+                calls[0].arguments["command"],
+                "find ~/logs -name '*.log' -exec mv {} ~/archive/ \\;"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
 }
 
 /// Fuzzing the planner-output parsers: any text the model sends gets a step, a hint or a
@@ -625,6 +701,19 @@ mod fuzz {
             );
             let _ = parse_plan(&text, "c");
             let _ = leaked_tool_call(&format!("```json\n{text}\n```"), &["shell", tool.as_str()], "c");
+        }
+
+        /// The exec repair only ever adds semicolons, and only to a command with a find
+        /// action in it.
+        #[test]
+        fn the_exec_repair_only_adds_a_terminator(
+            command in "((find|-exec|-ok|-execdir|\\\\|\\\\;|;|\\+|\\{\\}|mv|[a-z~/.*']{1,6}) ){0,14}"
+        ) {
+            let out = terminate_exec(&command);
+            prop_assert_eq!(out.replace(';', ""), command.replace(';', ""));
+            if !command.contains("-exec") && !command.contains("-ok") {
+                prop_assert_eq!(out, command);
+            }
         }
     }
 }

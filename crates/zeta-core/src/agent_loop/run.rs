@@ -341,6 +341,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         self.messages
             .push(Message::user(prompt::ANSWER_AFTER_STALLING.to_string()));
         match self.answer_now().await {
+            Ok(Some(answer)) if self.finishing.claims_unmade_change(&answer) => {
+                self.stopped_before_finishing("the model's replies could not be understood")
+            }
             Ok(Some(answer)) => {
                 let answer = self.finishing.final_answer(answer);
                 self.finish(answer)

@@ -189,3 +189,31 @@ async fn a_planner_that_stalls_after_a_call_is_asked_for_its_answer() {
     assert!(matches!(&ran.outcome, AgentOutcome::Failed { .. }));
     assert_eq!(ran.model.requests.lock().unwrap().len(), 2);
 }
+
+/// Asked for its answer after repeating a call, the model claims a write nothing made:
+/// the task ends with the honest stop and what the call printed, not the claim.
+#[tokio::test]
+async fn an_answer_after_repeats_that_claims_an_unmade_change_is_replaced_by_the_honest_stop() {
+    let mut s = settings(Auto);
+    s.provider.protocol = crate::settings::Protocol::Json;
+    let plan = json!({"command": "echo hi", "reply": "", "done": false}).to_string();
+    let script = vec![
+        Ok(text(&plan)),
+        Ok(text(&plan)),
+        Ok(text(&plan)),
+        Ok(text(r#"{"reply": "I wrote hi into ~/hi.txt."}"#)),
+    ];
+    let given = Given {
+        message: "write hi into ~/hi.txt".into(),
+        ..Given::default()
+    };
+    let ran = run_given(s, script, Person::Approves, given).await;
+    match &ran.outcome {
+        AgentOutcome::Done { reply } => {
+            assert!(reply.starts_with("I stopped before finishing"), "{reply}");
+            assert!(reply.contains("hi"), "{reply}");
+            assert!(!reply.contains("I wrote"), "{reply}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
