@@ -1,7 +1,9 @@
 //! The `local` provider against the real model: Zeta starts its own llama.cpp server
 //! (the one `scripts/local-model.sh` sets up) with Qwen2.5-Coder-1.5B and answers a
-//! disk question and a file task, checked against the truth (`df`, the real folder). In the
-//! disk task the server is killed mid-task; Zeta must restart it and finish.
+//! disk question, a file task, a multi-step change and a question it must ask the user
+//! (answered at the terminal), checked against the truth (`df`, the real folders). In the
+//! disk task the server is killed mid-task; Zeta must restart it and finish; the later
+//! commands reuse the server the first left warm.
 //!
 //! Needs the model and the server (`scripts/local-model.sh` obtains both, cached). Without
 //! them the test says so and passes, unless `ZETA_LOCAL_MODEL_REQUIRED=1` (set by
@@ -143,7 +145,73 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
         files.reply
     );
 
-    // One warm server: the second command used the server the first left loaded under
+    // 3. A multi-step change: a folder made and files moved into it, checked on disk.
+    let moved = run(
+        dir.path(),
+        &work,
+        &local,
+        "Create a folder ~/archive and move every .log file from ~/logs into it",
+        |_| {},
+    );
+    report("mkdir-move", &moved);
+    assert!(moved.ok, "the multi-step task failed: {}", moved.stderr);
+    let names = |folder: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(folder)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        names(&work.join("archive")),
+        ["a.log", "b.log", "c.log", "d.log"],
+        "the .log files are in ~/archive; reply: {}",
+        moved.reply
+    );
+    assert_eq!(
+        names(&logs),
+        ["e.log.gz", "notes.txt"],
+        "only the .log files left ~/logs"
+    );
+
+    // 4. A question to the user (ask_user), answered at the terminal, then used.
+    for (folder, count) in [("red", 2), ("blue", 5)] {
+        for i in 0..count {
+            let path = work.join(folder).join(format!("photo-{i}.jpg"));
+            std::fs::create_dir_all(path.parent().expect("folder")).expect("folder");
+            std::fs::write(path, "jpg").expect("write");
+        }
+    }
+    let asked = support::run_typing(
+        dir.path(),
+        &work,
+        &local,
+        "Ask me which of my folders ~/red or ~/blue I mean, then count the files in the folder \
+         I name.",
+        Some("blue\n"),
+        |_| {},
+    );
+    report("ask-user", &asked);
+    assert!(asked.ok, "the question task failed: {}", asked.stderr);
+    assert_eq!(
+        asked.questions.len(),
+        1,
+        "the agent asked the user once: {:?}; reply: {}",
+        asked.questions,
+        asked.reply
+    );
+    assert!(
+        asked.reply.contains('5') || asked.reply.to_lowercase().contains("five"),
+        "the reply gives the count of the folder the user named (5 in ~/blue): {}",
+        asked.reply
+    );
+
+    // One warm server: the later commands used the server the first left loaded under
     // its keeper (the restart after the kill is the only other load).
     let log =
         std::fs::read_to_string(dir.path().join("zeta/logs/local-server.log")).unwrap_or_default();

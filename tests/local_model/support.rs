@@ -4,7 +4,8 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -91,6 +92,10 @@ pub struct Outcome {
     pub ok: bool,
     pub took: Duration,
     pub iterations: usize,
+    /// What the agent asked the user (`ask_user`), in order.
+    pub questions: Vec<String>,
+    /// The size of the task's first request to the model, in tokens (Zeta's count).
+    pub first_request_tokens: u64,
 }
 
 /// `zeta run --json --approve all TASK`; `during` sees each event as it comes.
@@ -99,15 +104,40 @@ pub fn run(
     work: &Path,
     local: &Local,
     task: &str,
+    during: impl FnMut(&serde_json::Value),
+) -> Outcome {
+    run_typing(dir, work, local, task, None, during)
+}
+
+/// `zeta run --json TASK` with a person at the terminal who types `typed` (`--approve
+/// ask`: the agent's questions are answered from it); with `None`, `--approve all` and
+/// nobody there.
+pub fn run_typing(
+    dir: &Path,
+    work: &Path,
+    local: &Local,
+    task: &str,
+    typed: Option<&str>,
     mut during: impl FnMut(&serde_json::Value),
 ) -> Outcome {
     let started = Instant::now();
+    let approve = if typed.is_some() { "ask" } else { "all" };
     let mut child = zeta(dir, work, &local.server)
-        .args(["run", "--json", "--approve", "all", task])
+        .args(["run", "--json", "--approve", approve, task])
+        .stdin(if typed.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start zeta run");
+    if let (Some(text), Some(mut stdin)) = (typed, child.stdin.take()) {
+        // The line waits in the pipe until the question reads it; the pipe then closes,
+        // so a second question hears that nobody answers.
+        std::io::Write::write_all(&mut stdin, text.as_bytes()).expect("type the answer");
+    }
     let stderr = child.stderr.take().expect("stderr");
     let reader = std::thread::spawn(move || {
         let mut text = String::new();
@@ -134,6 +164,16 @@ pub fn run(
         .iter()
         .filter(|e| e["type"] == "iterationStarted")
         .count();
+    let first_request_tokens = events
+        .iter()
+        .find(|e| e["type"] == "iterationStarted")
+        .and_then(|e| e["contextTokens"].as_u64())
+        .unwrap_or_default();
+    let questions = events
+        .iter()
+        .filter(|e| e["type"] == "questionAsked")
+        .filter_map(|e| e["question"].as_str().map(str::to_string))
+        .collect();
     let task = events
         .iter()
         .rev()
@@ -146,6 +186,8 @@ pub fn run(
         stderr,
         took: started.elapsed(),
         iterations,
+        questions,
+        first_request_tokens,
     }
 }
 
@@ -160,4 +202,28 @@ impl Drop for StopKeeper {
             let _ = zeta_llm::local::shared::stop_keeper(pid);
         }
     }
+}
+
+/// POSTs a chat request to a llama.cpp server on 127.0.0.1 and returns its JSON reply.
+pub fn post(port: u16, body: &serde_json::Value) -> Result<serde_json::Value, String> {
+    let text = body.to_string();
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(300)))
+        .map_err(|e| e.to_string())?;
+    write!(
+        stream,
+        "POST /v1/chat/completions HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}",
+        text.len()
+    )
+    .map_err(|e| e.to_string())?;
+    let mut response = String::new();
+    stream
+        .read_to_string(&mut response)
+        .map_err(|e| e.to_string())?;
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b)
+        .unwrap_or("");
+    serde_json::from_str(body).map_err(|e| format!("{e}: {body}"))
 }

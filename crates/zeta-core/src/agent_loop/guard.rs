@@ -38,6 +38,14 @@ pub enum Repeat {
 pub struct Tripped(pub String);
 
 impl Guard {
+    /// `call` is the call just made (same tool, same arguments).
+    pub fn is_last_call(&self, call: &ToolCall) -> bool {
+        self.last_call.as_ref().is_some_and(|(name, arguments)| {
+            *name == call.name
+                && serde_json::from_str(arguments).ok().as_ref() == Some(&call.arguments)
+        })
+    }
+
     /// Before running a call: a repeat of the call just made, or a trip when it is the
     /// third identical call in a row.
     pub fn before_call(&mut self, call: &ToolCall) -> Result<Repeat, Tripped> {

@@ -209,6 +209,12 @@ pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
         .as_deref()
         .map(str::trim)
         .filter(|c| !c.is_empty());
+    // The tool's bare name as the command (`"command": "ask_user"`, its question in
+    // "args" or "reply") names the tool, not a program.
+    let (tool, command) = match command {
+        Some(ASK_USER) => (tool.or(Some(ASK_USER)), None),
+        _ => (tool, command),
+    };
     // "tool": "ask_user" with no question is a leftover when "command" holds a shell line:
     // the command runs. A command that is a question, or `ask_user(…)`, is the question.
     let question = command.and_then(|c| question_in(c).or(c.ends_with('?').then_some(c)));
@@ -259,6 +265,16 @@ pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
             id: id.to_string(),
             name: SHELL_TOOL.to_string(),
             arguments: json!({ "command": terminate_exec(command) }),
+        }]));
+    }
+    // No command, not done, and a question in "reply": the model is asking the user
+    // (seen: a 1.5B model told to ask wrote its question there, then guessed).
+    let reply = plan.reply.as_deref().map(str::trim).unwrap_or_default();
+    if plan.done != Some(true) && reply.ends_with('?') {
+        return Ok(Step::Calls(vec![ToolCall {
+            id: id.to_string(),
+            name: ASK_USER.to_string(),
+            arguments: json!({ "question": reply }),
         }]));
     }
     match plan.done {
@@ -448,8 +464,11 @@ mod tests {
                 "{command}"
             );
         }
+        // The bare name with no question anywhere is no call (a corrective hint), not a
+        // program to run.
+        let bare = json!({"command": "ask_user", "reply": "", "done": false});
+        assert!(parse_plan(&bare.to_string(), "c0").is_err());
         for shell in [
-            "ask_user",
             "ask_user()",
             "ask_users('x')",
             "echo ask_user('x')",
@@ -658,6 +677,38 @@ mod tests {
         ];
         for command in untouched {
             assert_eq!(terminate_exec(command), command);
+        }
+        // A question in "reply" of a plan that is not done, and nothing to run, is asked.
+        for (plan, asks) in [
+            (
+                r#"{"command": "", "done": false, "reply": "Which folder do you mean?"}"#,
+                true,
+            ),
+            (
+                r#"{"command": "", "done": true, "reply": "Which folder do you mean?"}"#,
+                false,
+            ),
+            (
+                r#"{"command": "ls", "done": false, "reply": "Which folder?"}"#,
+                false,
+            ),
+            (
+                r#"{"command": "", "done": false, "reply": "I will look."}"#,
+                false,
+            ),
+            (
+                r#"{"command": "ask_user", "done": false, "reply": "Which folder do you mean?"}"#,
+                true,
+            ),
+            (
+                r#"{"command": "ask_user", "args": {"question": "Which folder do you mean?"}, "reply": "", "done": false}"#,
+                true,
+            ),
+        ] {
+            let step = parse_plan(plan, "c1");
+            let asked = matches!(&step, Ok(Step::Calls(c)) if c[0].name == "ask_user"
+                && c[0].arguments["question"] == "Which folder do you mean?");
+            assert_eq!(asked, asks, "{plan}: {step:?}");
         }
         // Through the planner: the shell call carries the completed clause.
         let plan = r#"{"command": "find ~/logs -name '*.log' -exec mv {} ~/archive/ \\", "reply": "", "done": false}"#;

@@ -130,6 +130,25 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], terse: bool) -> String {
         };
         format!("{{\"command\": \"{command}\",{why} \"reply\": \"{reply}\", \"done\": {done}}}")
     };
+    // A small model asks only when it has seen it done: one short example, with the
+    // answer coming back as the tool's result.
+    let ask_example = if tools.iter().any(|t| t.name == "ask_user") {
+        let asks = |reasoning: &str| {
+            let why = if terse {
+                String::new()
+            } else {
+                format!(" \"reasoning\": \"{reasoning}\",")
+            };
+            format!("{{\"command\": \"\", \"tool\": \"ask_user\", \"args\": {{\"question\": \"Which meeting do you mean?\"}},{why} \"reply\": \"\", \"done\": false}}")
+        };
+        format!(
+            "\nExample 3. User: Show me the notes of my meeting.\nYou: {}\nUser: ✓ ask_user\\nThe user answered: the budget meeting\nYou: {}",
+            asks("Only the user knows which meeting."),
+            step("grep -ril budget ~/notes", "Now look for it.", "", false)
+        )
+    } else {
+        String::new()
+    };
     let shape = step("string", "string", "string", false)
         .replace("\"string\"", "string")
         .replace("false", "boolean");
@@ -155,7 +174,7 @@ You: {}\n\
 User: ✓ shell ls ~/docs/*.txt | wc -l\\n3\n\
 You: {}\n\
 User: ✓ shell echo 3 > ~/count.txt && cat ~/count.txt\\n3\n\
-You: {}",
+You: {}{ask_example}",
         step("df -h /", "Check the root filesystem.", "", false),
         step("", "The output shows the numbers.", "You have 60 GB free of 100 GB on /.", true),
         step("ls ~/docs/*.txt | wc -l", "First count the files.", "", false),
@@ -251,6 +270,33 @@ pub fn refers_back(message: &str) -> bool {
         .windows(2)
         .any(|w| w[1] == "one" && ["last", "first", "this", "that", "next"].contains(&w[0]));
     opens_follow_up || one_of_them || words.iter().any(|w| pointing.contains(w))
+}
+
+/// Added to a small model's first turn when the request tells it to ask the user: a 1.5B
+/// model given a recipe runs the recipe on its own guess instead (measured).
+pub const ASK_FIRST_NOTE: &str =
+    "The user wants to be asked: your first step is ask_user with your question.";
+
+/// The request tells the assistant to ask the user something first: "ask me which…",
+/// "check with me before…", "let me choose…", "ask the user for the name".
+pub fn asks_to_be_asked(message: &str) -> bool {
+    let text = message.to_lowercase().replace('’', "'");
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(2).any(|w| {
+        matches!(
+            (w[0], w[1]),
+            (
+                "ask" | "asking",
+                "me" | "us" | "the" | "which" | "what" | "first" | "before"
+            ) | ("check" | "confirm", "with")
+                | ("let" | "lets", "me" | "us")
+        )
+    }) && !words
+        .windows(2)
+        .any(|w| matches!((w[0], w[1]), ("don't" | "dont" | "never" | "not", "ask")))
 }
 
 /// The first user turn: the request, with the previous task's result as a hint. A result
@@ -434,6 +480,79 @@ mod refers_back_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Families of requests that tell the assistant to ask, and of requests that do not.
+    #[test]
+    fn requests_that_say_ask_me_are_told_from_those_that_do_not() {
+        let mut asks = Vec::new();
+        for opening in [
+            "Ask me",
+            "ask me",
+            "First ask me",
+            "Please ask me",
+            "Ask the user",
+        ] {
+            for what in [
+                "which folder I mean",
+                "what name to use",
+                "for the file name",
+            ] {
+                for then in ["", ", then count its files", " and then delete it"] {
+                    asks.push(format!("{opening} {what}{then}."));
+                }
+            }
+        }
+        for text in [
+            "Check with me before you delete anything in ~/old",
+            "Rename the photos, but let me choose the names",
+            "Confirm with me which report to send",
+            "Before moving them, ask which folder",
+            "Let us pick the backup folder together",
+        ] {
+            asks.push(text.to_string());
+        }
+        let plain = [
+            "How much free disk space do I have?",
+            "Delete my report file.",
+            "Which file in ~/data is the largest?",
+            "Count the .log files in ~/logs and write the number into ~/count.txt",
+            "Don't ask me anything, just clean ~/tmp",
+            "Never ask before moving files into ~/archive",
+            "What did the user ask for in ~/requests.txt?",
+            "Show me the tasks I was asked to do",
+            "Let it run for a minute",
+        ];
+        let missed: Vec<&String> = asks.iter().filter(|a| !asks_to_be_asked(a)).collect();
+        let false_alarms: Vec<&&str> = plain.iter().filter(|p| asks_to_be_asked(p)).collect();
+        println!(
+            "asks: {} ({} missed); plain: {} ({} false alarms)",
+            asks.len(),
+            missed.len(),
+            plain.len(),
+            false_alarms.len()
+        );
+        assert!(missed.is_empty(), "{missed:?}");
+        assert!(false_alarms.is_empty(), "{false_alarms:?}");
+    }
+
+    #[test]
+    fn the_planner_shows_a_question_asked_only_where_it_may_ask() {
+        let ask = ToolSpec {
+            name: "ask_user".into(),
+            description: "Ask the user a question.".into(),
+            parameters: serde_json::json!({"type": "object", "properties": {"question": {}}}),
+        };
+        let soul = default_soul_text(Soul::AutomationAgent);
+        for terse in [true, false] {
+            let with = planner_prompt(soul, std::slice::from_ref(&ask), terse);
+            assert!(with.contains("Example 3."), "{with}");
+            assert!(with.contains(
+                r#""tool": "ask_user", "args": {"question": "Which meeting do you mean?"}"#
+            ));
+            assert_eq!(with.contains("reasoning"), !terse);
+            assert!(!planner_prompt(soul, &[], terse).contains("Example 3."));
+        }
+    }
 
     #[test]
     fn both_protocols_say_whose_facts_are_whose_and_to_answer_every_part() {

@@ -101,6 +101,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             .filter(|_| !small || prompt::refers_back(&ctx.task.message));
         let mut first =
             prompt::first_user_turn(&ctx.task.message, previous, ctx.task.previous_untrusted);
+        if small && prompt::asks_to_be_asked(&ctx.task.message) {
+            first.push_str(&format!("\n\n{}", prompt::ASK_FIRST_NOTE));
+        }
         if small && agent.recipes {
             if let Some(hint) = crate::recipes::hint(&ctx.task.message) {
                 first.push_str(&format!("\n\n{hint}"));
@@ -296,7 +299,13 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             return self.interpret(reply);
         }
         let id = self.next_call_id();
-        let verdict = parse_verdict(&reply.text, &id);
+        let mut verdict = parse_verdict(&reply.text, &id);
+        // A check that asks for the very call that produced the answer found nothing
+        // missing (seen: a small model naming its last command again): the answer stands
+        // without the two turns a repeat costs.
+        if matches!(&verdict, Verdict::Continue(call) if self.guard.is_last_call(call)) {
+            verdict = Verdict::Finished { unable: None };
+        }
         if matches!(verdict, Verdict::Continue(_)) {
             tracing::info!(task = self.task_id(), "the check found an unfinished part");
         }

@@ -171,12 +171,12 @@ pub const CATALOGUE: &[Recipe] = &[
         &["-c"],
     ),
     r(
-        "how many files match a name",
-        "find DIR -maxdepth 1 -name '*.EXT' | wc -l",
+        "how many files a folder holds (NAME: '*.EXT' for one kind, '*' for all)",
+        "find DIR -maxdepth 1 -type f -name NAME | wc -l",
         &[],
         &["how many", "count", "number", "file", "files"],
         "find",
-        &["-maxdepth", "-name"],
+        &["-maxdepth", "-type", "-name"],
     ),
     r(
         "files found by name anywhere under a folder",

@@ -217,3 +217,35 @@ async fn an_answer_after_repeats_that_claims_an_unmade_change_is_replaced_by_the
         other => panic!("{other:?}"),
     }
 }
+
+/// The check asks for the very command that produced the answer: nothing was missing, so
+/// the checked answer stands at once (no repeat and no second answer).
+#[tokio::test]
+async fn a_check_that_names_the_last_command_again_lets_the_answer_stand() {
+    let mut s = settings(Auto);
+    s.provider.protocol = crate::settings::Protocol::Json;
+    s.verify = crate::settings::Verify::Always;
+    let script = vec![
+        Ok(text(
+            &json!({"command": "echo hi", "reply": "", "done": false}).to_string(),
+        )),
+        Ok(text(
+            &json!({"command": "", "reply": "It printed hi.", "done": true}).to_string(),
+        )),
+        Ok(text(
+            &json!({"checked": "yes", "next_command": "echo hi", "unable": ""}).to_string(),
+        )),
+    ];
+    let given = Given {
+        message: "say hi".into(),
+        ..Given::default()
+    };
+    let ran = run_given(s, script, Person::Approves, given).await;
+    assert_eq!(
+        ran.outcome,
+        AgentOutcome::Done {
+            reply: "It printed hi.".into()
+        }
+    );
+    assert_eq!(ran.model.requests.lock().unwrap().len(), 3);
+}
