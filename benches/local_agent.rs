@@ -22,11 +22,9 @@
 #[path = "../tests/local_model/support.rs"]
 mod support;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::{json, Value};
 
@@ -421,29 +419,6 @@ fn bare_schema() -> Value {
     }, "required": ["command", "reply", "done"]})
 }
 
-fn post(port: u16, body: &Value) -> Result<Value, String> {
-    let text = body.to_string();
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(300)))
-        .map_err(|e| e.to_string())?;
-    write!(
-        stream,
-        "POST /v1/chat/completions HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}",
-        text.len()
-    )
-    .map_err(|e| e.to_string())?;
-    let mut response = String::new();
-    stream
-        .read_to_string(&mut response)
-        .map_err(|e| e.to_string())?;
-    let body = response
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b)
-        .unwrap_or("");
-    serde_json::from_str(body).map_err(|e| format!("{e}: {body}"))
-}
-
 /// The bare loop: at most 8 steps; returns the reply and the steps taken.
 fn bare(port: u16, work: &Path, request: &str) -> (String, usize) {
     let mut messages = vec![
@@ -455,7 +430,7 @@ fn bare(port: u16, work: &Path, request: &str) -> (String, usize) {
             "messages": messages, "temperature": 0, "max_tokens": 768, "cache_prompt": true,
             "response_format": {"type": "json_schema", "json_schema": {"name": "plan", "schema": bare_schema()}},
         });
-        let Ok(reply) = post(port, &body) else {
+        let Ok(reply) = support::post(port, &body) else {
             return (String::new(), step);
         };
         let content = reply["choices"][0]["message"]["content"]

@@ -1,10 +1,11 @@
 //! How often the real local model (Qwen2.5-Coder-1.5B through Zeta's own llama.cpp
-//! server) finishes multi-step requests, with the verification turn (`verify: always`) and
-//! without it (`never`). Each task runs in a fresh home and folder and is checked in the
+//! server) finishes multi-step requests, with the verification turn after every answer
+//! (`verify: always`), only where it pays (`auto`, the default for a small model: after a
+//! change, or for a request that asks several things) and without it (`never`). Each task runs in a fresh home and folder and is checked in the
 //! real folder afterwards. Prints one line per run and the totals.
 //!
 //! `cargo bench --profile dev --bench local_tasks` (needs `scripts/local-model.sh` first;
-//! about 20 minutes on 2 cores). `ZETA_BENCH_TASKS=1,3` runs some tasks only.
+//! about 30 minutes on 2 cores). `ZETA_BENCH_TASKS=1,3` runs some tasks only.
 
 // Test code: a failed unwrap or expect is the test failing, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -183,7 +184,7 @@ fn main() {
         .ok()
         .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect());
     let mut totals = Vec::new();
-    for verify in ["always", "never"] {
+    for verify in ["always", "auto", "never"] {
         let (mut passed, mut runs, mut secs, mut iterations) = (0, 0, 0.0, 0);
         for (i, task) in TASKS.iter().enumerate() {
             if only.as_ref().is_some_and(|o| !o.contains(&(i + 1))) {
