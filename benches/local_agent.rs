@@ -583,6 +583,13 @@ fn main() {
             first = false;
         }
     }
+    // The server's own log (prompt tokens and times per request) outlives the bench's
+    // temporary home.
+    let log = dir.path().join("zeta/logs/local-server.log");
+    let kept = std::env::temp_dir().join("zeta-local-agent-server.log");
+    if std::fs::copy(&log, &kept).is_ok() {
+        println!("the server's log: {}", kept.display());
+    }
     let mut categories: Vec<&str> = Vec::new();
     for task in TASKS {
         if !categories.contains(&task.category) {
