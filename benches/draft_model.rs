@@ -133,7 +133,9 @@ fn start(program: &Path, model: &Path, draft: Option<&Path>, name: &'static str)
     let server = Server { child, port, name };
     let deadline = Instant::now() + Duration::from_secs(120);
     while Instant::now() < deadline {
-        let ready = support::post(port, &body("Say OK.", None)).is_ok();
+        // A loading server answers 503 with an error body: ready means a reply.
+        let ready = support::post(port, &body("Say OK.", None))
+            .is_ok_and(|reply| reply.get("choices").is_some());
         if ready {
             return server;
         }
@@ -154,6 +156,7 @@ struct Sample {
 fn ask(server: &Server, body: &Value) -> Sample {
     let started = Instant::now();
     let reply = support::post(server.port, body).expect("a reply");
+    assert!(reply.get("choices").is_some(), "{}: {reply}", server.name);
     let secs = started.elapsed().as_secs_f64();
     let t = &reply["timings"];
     Sample {
