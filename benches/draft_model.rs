@@ -21,15 +21,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-const PROMPT: &str = "You carry out the user's request on their Linux computer with \
-shell commands, one at a time. Reply with exactly one JSON object: {\"command\": string, \
-\"reply\": string, \"done\": boolean}.\n\
-Rules:\n\
-1. To run a command, put it in command and set done to false. You get its output.\n\
-2. Never answer before an output has shown you the answer.\n\
-3. When the request is done, set command to \"\", done to true, and answer in reply with \
-the numbers and names from the outputs.";
-
 /// A request, and optionally the command the model chose with the output it printed
 /// (the answer step).
 const CONVERSATIONS: [(&str, Option<(&str, &str)>); 8] = [
@@ -61,15 +52,9 @@ const CONVERSATIONS: [(&str, Option<(&str, &str)>); 8] = [
     ),
 ];
 
-fn schema() -> Value {
-    json!({"type": "object", "properties": {
-        "command": {"type": "string"}, "reply": {"type": "string"}, "done": {"type": "boolean"}
-    }, "required": ["command", "reply", "done"]})
-}
-
 fn body(request: &str, step: Option<(&str, &str)>) -> Value {
     let mut messages = vec![
-        json!({"role": "system", "content": PROMPT}),
+        json!({"role": "system", "content": support::BARE_PROMPT}),
         json!({"role": "user", "content": request}),
     ];
     if let Some((command, output)) = step {
@@ -79,7 +64,7 @@ fn body(request: &str, step: Option<(&str, &str)>) -> Value {
     }
     json!({
         "messages": messages, "temperature": 0, "max_tokens": 256, "cache_prompt": true,
-        "response_format": {"type": "json_schema", "json_schema": {"name": "plan", "schema": schema()}},
+        "response_format": {"type": "json_schema", "json_schema": {"name": "plan", "schema": support::bare_schema()}},
     })
 }
 

@@ -400,35 +400,16 @@ const TASKS: &[Task] = &[
 // ---------------------------------------------------------------------------------------
 // The bare loop.
 
-const BARE_PROMPT: &str = "You carry out the user's request on their Linux computer with \
-shell commands, one at a time. Reply with exactly one JSON object: {\"command\": string, \
-\"reply\": string, \"done\": boolean}.\n\
-Rules:\n\
-1. To run a command, put it in command and set done to false. You get its output.\n\
-2. Never answer before an output has shown you the answer.\n\
-3. When the request is done, set command to \"\", done to true, and answer in reply with \
-the numbers and names from the outputs.\n\
-Example. User: How much free disk space do I have?\n\
-You: {\"command\": \"df -h /\", \"reply\": \"\", \"done\": false}\n\
-User: Output of df -h /:\nFilesystem Size Used Avail Use% Mounted on\n/dev/sda1 100G 40G 60G 40% /\n\
-You: {\"command\": \"\", \"reply\": \"You have 60 GB free of 100 GB.\", \"done\": true}";
-
-fn bare_schema() -> Value {
-    json!({"type": "object", "properties": {
-        "command": {"type": "string"}, "reply": {"type": "string"}, "done": {"type": "boolean"}
-    }, "required": ["command", "reply", "done"]})
-}
-
 /// The bare loop: at most 8 steps; returns the reply and the steps taken.
 fn bare(port: u16, work: &Path, request: &str) -> (String, usize) {
     let mut messages = vec![
-        json!({"role": "system", "content": BARE_PROMPT}),
+        json!({"role": "system", "content": support::BARE_PROMPT}),
         json!({"role": "user", "content": request}),
     ];
     for step in 1..=8 {
         let body = json!({
             "messages": messages, "temperature": 0, "max_tokens": 768, "cache_prompt": true,
-            "response_format": {"type": "json_schema", "json_schema": {"name": "plan", "schema": bare_schema()}},
+            "response_format": {"type": "json_schema", "json_schema": {"name": "plan", "schema": support::bare_schema()}},
         });
         let Ok(reply) = support::post(port, &body) else {
             return (String::new(), step);

@@ -227,3 +227,24 @@ pub fn post(port: u16, body: &serde_json::Value) -> Result<serde_json::Value, St
         .unwrap_or("");
     serde_json::from_str(body).map_err(|e| format!("{e}: {body}"))
 }
+
+/// The bare planner loop's prompt (benches): a short prompt and one worked example.
+pub const BARE_PROMPT: &str = "You carry out the user's request on their Linux computer with \
+shell commands, one at a time. Reply with exactly one JSON object: {\"command\": string, \
+\"reply\": string, \"done\": boolean}.\n\
+Rules:\n\
+1. To run a command, put it in command and set done to false. You get its output.\n\
+2. Never answer before an output has shown you the answer.\n\
+3. When the request is done, set command to \"\", done to true, and answer in reply with \
+the numbers and names from the outputs.\n\
+Example. User: How much free disk space do I have?\n\
+You: {\"command\": \"df -h /\", \"reply\": \"\", \"done\": false}\n\
+User: Output of df -h /:\nFilesystem Size Used Avail Use% Mounted on\n/dev/sda1 100G 40G 60G 40% /\n\
+You: {\"command\": \"\", \"reply\": \"You have 60 GB free of 100 GB.\", \"done\": true}";
+
+/// The bare loop's plan: three keys, no reasoning.
+pub fn bare_schema() -> serde_json::Value {
+    serde_json::json!({"type": "object", "properties": {
+        "command": {"type": "string"}, "reply": {"type": "string"}, "done": {"type": "boolean"}
+    }, "required": ["command", "reply", "done"]})
+}
