@@ -19,6 +19,17 @@ pub fn one_line(text: &str, max: usize) -> String {
     clip(&flatten(text), max)
 }
 
+/// The words of `text`, lower case, with typographic apostrophes made plain ("I’ve" →
+/// "i've"); anything but letters, digits and apostrophes separates them.
+pub fn words(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .replace('\u{2019}', "'")
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

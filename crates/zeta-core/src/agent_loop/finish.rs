@@ -261,11 +261,8 @@ const CHANGE_VERBS: [&str; 16] = [
 /// wrote", "I've saved", "has been created", "now contains"); a change described as a
 /// fact of the files ("report.txt was created in 2024") is not a claim.
 fn claims_change(answer: &str) -> bool {
-    let text = answer.to_lowercase().replace('’', "'");
-    let words: Vec<&str> = text
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = crate::text::words(answer);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let verb = |w: &str| CHANGE_VERBS.contains(&w);
     words.windows(2).any(|pair| match pair {
         [subject, v] => {

@@ -122,28 +122,29 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], terse: bool) -> String {
         ""
     };
     // One step of an example, with or without the reasoning.
-    let step = |command: &str, why: &str, reply: &str, done: bool| {
+    // One step of an example: its leading fields, then the reasoning unless terse.
+    let plan = |head: &str, why: &str, reply: &str, done: bool| {
         let why = if terse {
             String::new()
         } else {
             format!(" \"reasoning\": \"{why}\",")
         };
-        format!("{{\"command\": \"{command}\",{why} \"reply\": \"{reply}\", \"done\": {done}}}")
+        format!("{{{head},{why} \"reply\": \"{reply}\", \"done\": {done}}}")
+    };
+    let step = |command: &str, why: &str, reply: &str, done: bool| {
+        plan(&format!("\"command\": \"{command}\""), why, reply, done)
     };
     // A small model asks only when it has seen it done: one short example, with the
     // answer coming back as the tool's result.
     let ask_example = if tools.iter().any(|t| t.name == "ask_user") {
-        let asks = |reasoning: &str| {
-            let why = if terse {
-                String::new()
-            } else {
-                format!(" \"reasoning\": \"{reasoning}\",")
-            };
-            format!("{{\"command\": \"\", \"tool\": \"ask_user\", \"args\": {{\"question\": \"Which meeting do you mean?\"}},{why} \"reply\": \"\", \"done\": false}}")
-        };
         format!(
             "\nExample 3. User: Show me the notes of my meeting.\nYou: {}\nUser: ✓ ask_user\\nThe user answered: the budget meeting\nYou: {}",
-            asks("Only the user knows which meeting."),
+            plan(
+                "\"command\": \"\", \"tool\": \"ask_user\", \"args\": {\"question\": \"Which meeting do you mean?\"}",
+                "Only the user knows which meeting.",
+                "",
+                false
+            ),
             step("grep -ril budget ~/notes", "Now look for it.", "", false)
         )
     } else {
@@ -280,11 +281,8 @@ pub const ASK_FIRST_NOTE: &str =
 /// The request tells the assistant to ask the user something first: "ask me which…",
 /// "check with me before…", "let me choose…", "ask the user for the name".
 pub fn asks_to_be_asked(message: &str) -> bool {
-    let text = message.to_lowercase().replace('’', "'");
-    let words: Vec<&str> = text
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = crate::text::words(message);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     words.windows(2).any(|w| {
         matches!(
             (w[0], w[1]),
