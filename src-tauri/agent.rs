@@ -2,8 +2,9 @@
 //! lower layers. The stores in the home's database (memory, scheduled jobs), zeta-tools'
 //! tools with the memory and scheduling tools on those stores, each task's model built
 //! from that task's settings (zeta-llm; a `local` provider is served by Zeta's own
-//! llama.cpp server), and the environment snapshot and write confinement. The app, the
-//! CLI and the tests all run this one agent.
+//! llama.cpp server), the MCP servers' tools chosen per task (zeta-mcp), and the
+//! environment snapshot and write confinement. The app, the CLI and the tests all run
+//! this one agent.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use zeta_core::store::memory::MemoryStore;
 use zeta_core::store::scheduler::Scheduler;
 use zeta_core::{AgentLoop, Confinement, CoreError, ZetaHome};
 use zeta_llm::{LocalServer, SecretStore, SettingsModels};
+use zeta_mcp::McpManager;
 use zeta_tools::{confine, environment, memory, schedule};
 
 pub type ConfiguredAgent = AgentLoop<SettingsModels>;
@@ -24,11 +26,27 @@ pub fn user_workdir(home: &ZetaHome) -> PathBuf {
         .unwrap_or_else(|| home.root().to_path_buf())
 }
 
+/// The MCP servers of `home`: their secrets (`${secret:NAME}`) from the home's secret
+/// store, their stderr in its logs folder. The caller shuts them down when it exits.
+pub fn mcp_manager(home: &ZetaHome) -> Arc<McpManager> {
+    let secrets = SecretStore::for_home(home.root());
+    let lookup = move |name: &str| match secrets.get(name) {
+        Ok(found) => found.map(|s| s.expose().to_string()),
+        Err(e) => {
+            tracing::warn!("could not read the secret `{name}` for an MCP server: {e}");
+            None
+        }
+    };
+    McpManager::new(Arc::new(lookup), Some(home.logs_dir()))
+}
+
 /// The agent for `home`, running commands in `workdir`; `local` runs the model server
-/// when the provider is `local` (the caller stops it when it exits).
+/// when the provider is `local`, and `mcp` the MCP servers (the caller stops both when
+/// it exits).
 pub fn configured_agent(
     home: &ZetaHome,
     local: Arc<LocalServer>,
+    mcp: Arc<McpManager>,
     workdir: PathBuf,
 ) -> Result<ConfiguredAgent, CoreError> {
     let db = home.database_file();
@@ -47,6 +65,7 @@ pub fn configured_agent(
     Ok(AgentLoop::new(models, tools, home.souls_dir(), workdir)
         .with_memory(memory)
         .with_outputs_dir(home.outputs_dir())
+        .with_tool_source(mcp)
         // ZETA_RECIPES=off leaves the command recipes out (for measuring what they buy).
         .with_recipes(std::env::var("ZETA_RECIPES").map_or(true, |v| v != "off"))
         .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir)))

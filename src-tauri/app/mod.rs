@@ -30,7 +30,7 @@ use crate::desktop;
 use queue_manager::QueueManager;
 use tray::TrayManager;
 use voice_manager::VoiceManager;
-use zeta_app::agent::{configured_agent, user_workdir};
+use zeta_app::agent::{configured_agent, mcp_manager, user_workdir};
 
 /// The label of the chat window in tauri.conf.json.
 const CHAT_WINDOW: &str = "chat";
@@ -109,7 +109,23 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
         .setup(move |app| {
             let handle = app.handle().clone();
             let local = LocalServer::new(home.root(), zeta_llm::local::Launch::Child);
-            let agent = configured_agent(&home, Arc::clone(&local), user_workdir(&home))?;
+            let mcp = mcp_manager(&home);
+            let agent = configured_agent(
+                &home,
+                Arc::clone(&local),
+                Arc::clone(&mcp),
+                user_workdir(&home),
+            )?;
+            // Servers marked `"start": "onAppStart"` start now; the others at first use.
+            let eager = Arc::clone(&mcp);
+            let settings_file = home.settings_file();
+            tauri::async_runtime::spawn(async move {
+                if let Ok(loaded) = zeta_core::settings::load_or_create(&settings_file) {
+                    eager.configure(&loaded.settings.mcp_servers).await;
+                    eager.start_app_servers().await;
+                }
+            });
+            app.manage(mcp);
             let (core, events, worker) = tauri::async_runtime::block_on(async {
                 spawn_worker(home.clone(), agent, WorkerOptions::default())
             })?;
@@ -175,6 +191,10 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             // No orphans: the local model server ends with the app.
             if let Some(local) = app.try_state::<Arc<LocalServer>>() {
                 local.stop();
+            }
+            // Nor MCP servers: each is stopped by its process id.
+            if let Some(mcp) = app.try_state::<Arc<zeta_mcp::McpManager>>() {
+                tauri::async_runtime::block_on(mcp.shutdown());
             }
             if let Some(voice) = app.try_state::<Arc<VoiceManager>>() {
                 voice.forget_status();

@@ -4,6 +4,7 @@
 mod approval;
 mod doctor;
 mod local_server;
+mod mcp;
 mod memory;
 mod models;
 mod secret;
@@ -20,7 +21,7 @@ use zeta_core::{
 
 use crate::cli::approval::{answer_call, answer_plan, answer_question, Approve, CallAsked};
 use crate::signals::{self, Stop};
-use zeta_app::agent::{configured_agent, user_workdir};
+use zeta_app::agent::{configured_agent, mcp_manager, user_workdir};
 
 #[derive(Debug, Parser)]
 #[command(name = "zeta", version, about = "Zeta, a desktop computer-use agent")]
@@ -100,6 +101,9 @@ pub enum Command {
     /// Store or remove API keys (in the OS keyring, or an owner-only file without one).
     #[command(subcommand)]
     Secret(crate::cli::secret::SecretCommand),
+    /// MCP servers: list them with their tools, add, remove, test one.
+    #[command(subcommand)]
+    Mcp(crate::cli::mcp::McpCommand),
     /// Zeta's own model server, kept warm between commands: `stop` ends it now.
     #[command(subcommand)]
     LocalServer(crate::cli::local_server::LocalServerCommand),
@@ -178,6 +182,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Doctor { json } => Ok(crate::cli::doctor::run(&home, json)),
         Command::LocalServer(command) => crate::cli::local_server::run(&home, command),
         Command::Secret(command) => crate::cli::secret::run(&home, command),
+        Command::Mcp(command) => crate::cli::mcp::run(&home, command),
         Command::Models(command) => crate::cli::models::run(&home, command),
         Command::Transcribe { file, model, json } => {
             crate::cli::voice::transcribe(&home, &file, model, json)
@@ -228,7 +233,13 @@ async fn process_queue(
     };
     let local = zeta_llm::LocalServer::new(home.root(), launch);
     let watcher = tokio::spawn(report_local_server(local.subscribe()));
-    let agent = configured_agent(home, std::sync::Arc::clone(&local), user_workdir(home))?;
+    let mcp = mcp_manager(home);
+    let agent = configured_agent(
+        home,
+        std::sync::Arc::clone(&local),
+        std::sync::Arc::clone(&mcp),
+        user_workdir(home),
+    )?;
     let (core, mut events, handle) = spawn_worker(home.clone(), agent, options)?;
     // The printer answers approvals through `ops`. The event stream ends when the worker
     // does, because the worker's is then the last event sender left.
@@ -296,6 +307,7 @@ async fn process_queue(
     // No orphans: a server this command started as its child ends with it; one a keeper
     // serves stays for the keep-warm time.
     tokio::task::block_in_place(|| local.stop());
+    mcp.shutdown().await;
     watcher.abort();
     result.map(|()| signal.get())
 }

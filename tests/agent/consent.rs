@@ -16,17 +16,6 @@ fn ask_mode(timeout_secs: u32) -> Value {
     json!({"permissions": {"mode": "ask", "approvalTimeoutSecs": timeout_secs}})
 }
 
-fn audit(s: &Setup) -> Vec<(String, String, String)> {
-    let out = s.zeta(&["audit", "--json"]);
-    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).expect("audit json");
-    rows.iter()
-        .map(|e| {
-            let field = |k: &str| e[k].as_str().unwrap_or("").to_string();
-            (field("tool"), field("decision"), field("decidedBy"))
-        })
-        .collect()
-}
-
 /// The approved plan runs with step 1 edited and step 3 skipped; the model is told; a later
 /// off-plan side-effecting call asks again (and is denied here).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -143,7 +132,7 @@ async fn an_approved_plan_runs_as_edited_and_an_off_plan_call_asks_again() {
     assert!(text_of(&s.requests()[2]).contains("not in the plan"));
     core.submit(Op::Shutdown).expect("shutdown");
     handle.await.expect("join").expect("worker");
-    let rows = audit(&s);
+    let rows = audit_rows(&s);
     let want = [
         ("propose_plan", "asked-approved", "user"),
         ("write_file", "plan-approved", "user"),
@@ -241,7 +230,7 @@ async fn a_plan_with_a_blocked_step_is_refused_whole() {
     let told = text_of(&s.requests()[1]);
     assert!(told.contains("step 2: blocked"), "{told}");
     assert_eq!(
-        audit(&s),
+        audit_rows(&s),
         [(
             "propose_plan".to_string(),
             "blocked".to_string(),
@@ -309,7 +298,7 @@ async fn an_injected_instruction_cannot_skip_approval() {
                 second.contains("untrusted_data"),
                 "{at}: observations are marked"
             );
-            let rows = audit(&s);
+            let rows = audit_rows(&s);
             assert_eq!(rows[1].1, "asked-denied", "{at}: {rows:?}");
         }
     }
@@ -336,7 +325,7 @@ async fn rate_limits_refuse_calls_over_the_limit() {
     assert!(file(1).exists() && file(2).exists());
     assert!(!file(3).exists(), "the third call was over the limit");
     assert!(text_of(&s.requests()[3]).contains("at most 2 times per task"));
-    let decisions: Vec<String> = audit(&s).into_iter().map(|r| r.1).collect();
+    let decisions: Vec<String> = audit_rows(&s).into_iter().map(|r| r.1).collect();
     assert_eq!(decisions, ["allowed", "allowed", "rate-limited"]);
 }
 
@@ -425,7 +414,7 @@ async fn the_cli_allows_a_program_for_the_task_with_t() {
     for made in ["a", "b", "c"] {
         assert!(work.path().join(made).exists(), "{made}");
     }
-    let decisions: Vec<String> = audit(&s).into_iter().map(|r| r.1).collect();
+    let decisions: Vec<String> = audit_rows(&s).into_iter().map(|r| r.1).collect();
     assert_eq!(
         decisions,
         ["asked-approved", "user-allowed", "asked-approved"]
@@ -653,7 +642,7 @@ async fn allowances_reach_as_far_as_the_user_said() {
         saved["permissions"]["mode"], "ask",
         "the rest of the file is kept"
     );
-    let decisions: Vec<String> = audit(&s).into_iter().map(|r| r.1).collect();
+    let decisions: Vec<String> = audit_rows(&s).into_iter().map(|r| r.1).collect();
     assert_eq!(
         decisions,
         [

@@ -146,8 +146,9 @@ impl Setup {
         let home = ZetaHome::at(self.home.path()).expect("home");
         let local = zeta_llm::LocalServer::new(self.home.path(), zeta_llm::local::Launch::Child);
         let workdir = self.home.path().to_path_buf();
-        let agent =
-            zeta_app::agent::configured_agent(&home, local, workdir).expect("configure the agent");
+        let mcp = zeta_app::agent::mcp_manager(&home);
+        let agent = zeta_app::agent::configured_agent(&home, local, mcp, workdir)
+            .expect("configure the agent");
         spawn_worker(home, agent, WorkerOptions::default()).expect("spawn worker")
     }
 }
@@ -279,4 +280,16 @@ pub fn zeta_with_stdin(s: &Setup, args: &[&str], stdin: &[u8]) -> Output {
         .write_all(stdin)
         .expect("write stdin");
     child.wait_with_output().expect("zeta output")
+}
+
+/// The audit log as (tool, decision, decided by), from `zeta audit --json`.
+pub fn audit_rows(s: &Setup) -> Vec<(String, String, String)> {
+    let out = s.zeta(&["audit", "--json"]);
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).expect("audit json");
+    rows.iter()
+        .map(|e| {
+            let field = |k: &str| e[k].as_str().unwrap_or("").to_string();
+            (field("tool"), field("decision"), field("decidedBy"))
+        })
+        .collect()
 }

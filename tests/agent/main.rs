@@ -14,6 +14,7 @@ mod faults;
 mod finish;
 mod harness;
 mod injection;
+mod mcp;
 mod memory;
 mod models;
 mod sandbox;

@@ -36,6 +36,9 @@ pub enum CoreError {
     #[error("settings file {path} is not valid JSON: {message}")]
     SettingsSyntax { path: PathBuf, message: String },
 
+    /// A change to the settings file refused before anything was written.
+    #[error("settings file {path} was not changed: {message}")]
+    SettingsRefused { path: PathBuf, message: String },
     #[error("task {0} does not exist")]
     NoSuchTask(i64),
 

@@ -128,6 +128,22 @@ pub trait Tool: Send + Sync {
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a>;
 }
 
+/// Tools that come and go with the settings (an MCP server's), offered per task.
+pub trait ToolSource: Send + Sync {
+    /// The tools a task about `request` may use, at most `limit` of them, the ones that fit
+    /// the request best (none that do not fit). Whatever must start to list them starts
+    /// now; what cannot is logged and left out, so the task goes on without it.
+    fn tools_for<'a>(
+        &'a self,
+        request: &'a str,
+        settings: &'a crate::settings::Settings,
+        limit: usize,
+    ) -> ToolsFuture<'a>;
+}
+
+/// The tools a `ToolSource` offers one task.
+pub type ToolsFuture<'a> = Pin<Box<dyn Future<Output = Vec<Arc<dyn Tool>>> + Send + 'a>>;
+
 /// The tools offered to the model, by name, each with its compiled argument schema.
 #[derive(Clone, Default)]
 pub struct ToolRegistry {

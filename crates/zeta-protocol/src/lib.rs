@@ -12,11 +12,13 @@
 //! - [`voice`]: push-to-talk's state, events and hotkey.
 //! - [`control`]: the running app's control socket, typed.
 //! - [`home`]: where every file lives (`$ZETA_HOME`), owner-only.
+//! - [`mcp`]: MCP servers as `settings.json` names them, read into typed configs.
 
 pub mod control;
 pub mod decision;
 pub mod event;
 pub mod home;
+pub mod mcp;
 pub mod metrics;
 pub mod op;
 pub mod risk;

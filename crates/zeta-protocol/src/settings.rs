@@ -31,6 +31,11 @@ pub struct Settings {
     pub context: ContextSettings,
     /// Before a task ends, check the answer against what was run and seen (see `Verify`).
     pub verify: Verify,
+    /// MCP servers whose tools the agent may use, each entry as the user wrote it (the
+    /// format other apps use); read into typed configs by `mcp::parse_servers`, which
+    /// names a bad entry while the others work.
+    #[ts(type = "Record<string, unknown>")]
+    pub mcp_servers: BTreeMap<String, serde_json::Value>,
 }
 
 /// Whether the loop checks a model's answer before the task ends: an answer given without
@@ -68,6 +73,7 @@ impl Default for Settings {
             permissions: PermissionSettings::default(),
             context: ContextSettings::default(),
             verify: Verify::Auto,
+            mcp_servers: BTreeMap::new(),
         }
     }
 }

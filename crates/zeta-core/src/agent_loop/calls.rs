@@ -81,7 +81,6 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let line = format!("{mark} {} {}", call.name, short_args(&call.arguments));
         let changed = call.name == plan::NAME
             || self
-                .agent
                 .tools
                 .get(&call.name)
                 .is_some_and(|t| t.changes_things(&call.arguments));
@@ -469,7 +468,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         if !tools.into_iter().any(|t| t == "mouse" || t == "keyboard") {
             return None;
         }
-        let fresh = match self.agent.tools.get("screenshot") {
+        let fresh = match self.tools.get("screenshot") {
             Some(tool) => {
                 let mut ctx = self.tool_context(Arc::new(|_: &str| {}));
                 ctx.images_supported = true;

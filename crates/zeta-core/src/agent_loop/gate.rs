@@ -291,7 +291,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
     /// cannot be known before it runs, when it cannot (such a call asks a person), and the
     /// paths it names outside the writable set.
     pub(super) fn static_checks(&self, name: &str, arguments: &Value) -> Result<Checked, Refused> {
-        let Some(tool) = self.agent.tools.get(name) else {
+        let Some(tool) = self.tools.get(name) else {
             let output = ToolOutput::error(format!(
                 "There is no tool named `{name}`. Available tools: {}.",
                 self.tool_names().join(", ")
@@ -302,7 +302,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 Decider::Validator,
             ));
         };
-        if let Err(problem) = self.agent.tools.validate(name, arguments) {
+        if let Err(problem) = self.tools.validate(name, arguments) {
             return Err(Refused::new(
                 ToolOutput::error(problem),
                 CallDecision::Invalid,

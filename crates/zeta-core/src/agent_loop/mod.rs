@@ -92,6 +92,8 @@ pub struct AgentLoop<S> {
     confinement: Option<Confinement>,
     /// A small model gets the command recipes that fit its request (`crate::recipes`).
     recipes: bool,
+    /// Tools that come with the settings (MCP servers'), chosen per task.
+    tool_source: Option<Arc<dyn crate::tool::ToolSource>>,
 }
 
 /// How the tools' writes are confined (see `policy::writable`).
@@ -125,7 +127,15 @@ impl<S: ModelSource> AgentLoop<S> {
             outputs_dir: None,
             confinement: None,
             recipes: false,
+            tool_source: None,
         }
+    }
+
+    /// Offers each task the tools of `source` that fit its request (MCP servers'): at most
+    /// three to a small model, twelve to the others.
+    pub fn with_tool_source(mut self, source: Arc<dyn crate::tool::ToolSource>) -> Self {
+        self.tool_source = Some(source);
+        self
     }
 
     /// Confines what tool calls write: paths a call names outside the writable set ask
@@ -203,6 +213,15 @@ impl<S: ModelSource> Agent for AgentLoop<S> {
                 said: r.said,
             });
         }));
-        Run::new(self, model, ctx).go().await
+        let own = match &self.tool_source {
+            Some(source) => {
+                let limit = if model.capabilities().small { 3 } else { 12 };
+                source
+                    .tools_for(&ctx.task.message, &ctx.settings, limit)
+                    .await
+            }
+            None => Vec::new(),
+        };
+        Run::new(self, model, ctx, own).go().await
     }
 }

@@ -19,12 +19,15 @@ use crate::policy::TaskCounts;
 use crate::settings::Protocol;
 use crate::store::audit::{CallDecision, Decider};
 use crate::text::clip;
-use crate::tool::ToolOutput;
+use crate::tool::{ToolOutput, ToolRegistry};
 use zeta_protocol::{CompactionKind, Event};
 
 /// One task's run: its conversation, guardrails and progress.
 pub(super) struct Run<'a, S, M> {
     pub(super) agent: &'a AgentLoop<S>,
+    /// The agent's tools and this task's own (`ToolSource`), with their specs.
+    pub(super) tools: ToolRegistry,
+    pub(super) specs: Arc<[ToolSpec]>,
     pub(super) model: M,
     pub(super) ctx: TaskContext,
     /// How steps are asked for and read: native tool calls or the JSON planner.
@@ -54,7 +57,9 @@ pub(super) struct Run<'a, S, M> {
 /// fumbles tool arguments (seen with a 1.5B model calling `list_directory` with no path
 /// three times): there it is seed 000's shell, `ask_user` for what only the user knows,
 /// and `update_settings` for what the shell must not touch.
-fn planner_tools(specs: &[ToolSpec], capabilities: Capabilities) -> Vec<ToolSpec> {
+/// The task's own tools (an MCP server's, chosen for its request) are offered to every
+/// model.
+fn planner_tools(specs: &[ToolSpec], own: &[String], capabilities: Capabilities) -> Vec<ToolSpec> {
     const SMALL: [&str; 3] = [
         planner::SHELL_TOOL,
         super::asks::ASK_USER,
@@ -63,13 +68,35 @@ fn planner_tools(specs: &[ToolSpec], capabilities: Capabilities) -> Vec<ToolSpec
     let shell_only = capabilities.small;
     specs
         .iter()
-        .filter(|t| !shell_only || SMALL.contains(&t.name.as_str()))
+        .filter(|t| !shell_only || SMALL.contains(&t.name.as_str()) || own.contains(&t.name))
         .cloned()
         .collect()
 }
 
 impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
-    pub(super) fn new(agent: &'a AgentLoop<S>, model: M, ctx: TaskContext) -> Self {
+    /// `own` are the tools this task has beside the agent's (`ToolSource::tools_for`).
+    pub(super) fn new(
+        agent: &'a AgentLoop<S>,
+        model: M,
+        ctx: TaskContext,
+        own: Vec<Arc<dyn crate::tool::Tool>>,
+    ) -> Self {
+        let mut tools = agent.tools.clone();
+        let mut specs = agent.specs().to_vec();
+        let mut own_names = Vec::new();
+        for tool in own {
+            let spec = tool.spec();
+            if tools.get(&spec.name).is_some() {
+                tracing::warn!(
+                    "a task's own tool `{}` has the name of one of Zeta's; left out",
+                    spec.name
+                );
+                continue;
+            }
+            own_names.push(spec.name.clone());
+            specs.push(spec);
+            tools.register(tool);
+        }
         let window = ctx.settings.provider.context_window;
         let capabilities = model.capabilities();
         let native = match ctx.settings.provider.protocol {
@@ -81,7 +108,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             Box::new(protocol::Native)
         } else {
             Box::new(protocol::Planner::new(
-                planner_tools(agent.specs(), capabilities),
+                planner_tools(&specs, &own_names, capabilities),
                 capabilities.small,
             ))
         };
@@ -129,12 +156,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         }
         let earlier_calls = earlier
             .into_iter()
-            .filter(|e| {
-                agent
-                    .tools
-                    .get(&e.tool)
-                    .is_some_and(|t| t.has_side_effects())
-            })
+            .filter(|e| tools.get(&e.tool).is_some_and(|t| t.has_side_effects()))
             .filter_map(|e| Some((e.tool, serde_json::from_str(&e.arguments).ok()?)))
             .collect();
         let verifies = match ctx.settings.verify {
@@ -146,6 +168,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let finishing = Finishing::new(verifies, protocol.answers_checks_with_verdicts());
         Self {
             agent,
+            tools,
+            specs: specs.into(),
             model,
             ctx,
             protocol,
@@ -387,8 +411,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     /// Compacts the conversation when the next request would pass the thresholds (see
     /// `context`), and returns the request's size in tokens.
     pub(super) fn fit_context(&mut self, format: &ResponseFormat) -> usize {
+        let specs = Arc::clone(&self.specs);
         let tools: &[ToolSpec] = match format {
-            ResponseFormat::Native => self.agent.specs(),
+            ResponseFormat::Native => &specs,
             _ => &[],
         };
         let window = self.window as usize;
@@ -460,8 +485,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             self.metrics.llm_failures += 1;
             if error.failure == ModelFailure::ContextOverflow && !shrunk {
                 shrunk = true;
+                let specs = Arc::clone(&self.specs);
                 let tools: &[ToolSpec] = match format {
-                    ResponseFormat::Native => self.agent.specs(),
+                    ResponseFormat::Native => &specs,
                     _ => &[],
                 };
                 let sent = self.counter.request(&self.messages, tools);
@@ -491,7 +517,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         format: &ResponseFormat,
     ) -> Result<Result<ModelReply, ModelError>, AgentOutcome> {
         let tools = match format {
-            ResponseFormat::Native => self.agent.specs().to_vec(),
+            ResponseFormat::Native => self.specs.to_vec(),
             _ => Vec::new(),
         };
         let request = ModelRequest {
@@ -527,8 +553,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     /// What the reply asks for, read by the task's protocol. `Err` is the corrective hint
     /// for the model.
     pub(super) fn interpret(&mut self, reply: &ModelReply) -> Result<Step, String> {
-        let agent = self.agent;
-        let mut names = agent.tools.names();
+        let mut names = self.tools.names();
         names.push(plan::NAME);
         let (task_id, calls_made) = (self.task_id(), &mut self.calls_made);
         let mut next_id = || {
@@ -553,7 +578,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     }
 
     pub(super) fn tool_names(&self) -> Vec<&str> {
-        let mut names = self.agent.tools.names();
+        let mut names = self.tools.names();
         names.push(plan::NAME);
         names
     }

@@ -128,6 +128,9 @@ pub fn from_json_text(text: &str) -> LoadedSettings {
         }
     };
     ranges::reset_out_of_range(&mut settings, &mut problems);
+    // Each MCP server entry is kept as written; a bad one is named (and skipped when the
+    // servers start) while the others work.
+    problems.extend(zeta_protocol::mcp::parse_servers(&settings.mcp_servers).1);
     LoadedSettings {
         settings,
         problems,
@@ -229,6 +232,68 @@ pub fn change_fields(
 /// missing), leaving every other part of the file exactly as the user wrote it. A file
 /// that is not a JSON object is not touched: the error says so.
 pub fn add_always_allow(path: &Path, allowance: &Allowance) -> Result<(), CoreError> {
+    edit_file(path, "add an allowance", |object| {
+        let permissions = object
+            .entry("permissions")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Some(permissions) = permissions.as_object_mut() else {
+            return Err("`permissions` is not an object".into());
+        };
+        let list = permissions
+            .entry("alwaysAllow")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Some(list) = list.as_array_mut() else {
+            return Err("`permissions.alwaysAllow` is not a list".into());
+        };
+        let entry = serde_json::to_value(allowance)
+            .map_err(|e| format!("the allowance could not be written ({e})"))?;
+        if !list.contains(&entry) {
+            list.push(entry);
+        }
+        Ok(())
+    })
+}
+
+/// Sets (`Some`) or removes (`None`) the MCP server `name` in `mcpServers` of the file at
+/// `path`, leaving the rest of the file as the user wrote it. An entry that would be
+/// skipped as bad is refused, with why.
+pub fn set_mcp_server(path: &Path, name: &str, entry: Option<Value>) -> Result<(), CoreError> {
+    if let Some(entry) = &entry {
+        let one = std::collections::BTreeMap::from([(name.to_string(), entry.clone())]);
+        if let Some(problem) = zeta_protocol::mcp::parse_servers(&one).1.into_iter().next() {
+            return Err(CoreError::SettingsRefused {
+                path: path.to_path_buf(),
+                message: problem.to_string(),
+            });
+        }
+    }
+    edit_file(path, "change an MCP server", |object| {
+        let servers = object
+            .entry("mcpServers")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Some(servers) = servers.as_object_mut() else {
+            return Err("`mcpServers` is not an object".into());
+        };
+        match entry {
+            Some(entry) => {
+                servers.insert(name.to_string(), entry);
+            }
+            None => {
+                servers.remove(name);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Reads the file at `path` (an empty object when missing), lets `change` edit its top
+/// level, and writes it back; nothing is written when it is not a JSON object or
+/// `change` refuses (its message says why).
+fn edit_file(
+    path: &Path,
+    doing: &str,
+    change: impl FnOnce(&mut Map<String, Value>) -> Result<(), String>,
+) -> Result<(), CoreError> {
     let syntax = |message: String| CoreError::SettingsSyntax {
         path: path.to_path_buf(),
         message,
@@ -236,35 +301,14 @@ pub fn add_always_allow(path: &Path, allowance: &Allowance) -> Result<(), CoreEr
     let text = match crate::bounded::read_text(path, MAX_SETTINGS_BYTES) {
         Ok(text) => text,
         Err(crate::bounded::BoundedReadError::NotFound) => "{}".into(),
-        Err(e) => {
-            return Err(syntax(format!(
-                "could not read it to add an allowance: {e}"
-            )))
-        }
+        Err(e) => return Err(syntax(format!("could not read it to {doing}: {e}"))),
     };
     let mut root: Value = serde_json::from_str(&text)
         .map_err(|e| syntax(merge::strip_position(&e.to_string()).into()))?;
     let Some(object) = root.as_object_mut() else {
         return Err(syntax("it is not a JSON object".into()));
     };
-    let permissions = object
-        .entry("permissions")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Some(permissions) = permissions.as_object_mut() else {
-        return Err(syntax("`permissions` is not an object".into()));
-    };
-    let list = permissions
-        .entry("alwaysAllow")
-        .or_insert_with(|| Value::Array(Vec::new()));
-    let Some(list) = list.as_array_mut() else {
-        return Err(syntax("`permissions.alwaysAllow` is not a list".into()));
-    };
-    let entry = serde_json::to_value(allowance)
-        .map_err(|e| syntax(format!("the allowance could not be written ({e})")))?;
-    if list.contains(&entry) {
-        return Ok(());
-    }
-    list.push(entry);
+    change(object).map_err(syntax)?;
     write_json(path, &root)
 }
 

@@ -161,3 +161,26 @@ fn a_save_that_cannot_be_written_leaves_the_file_alone() {
     let text = std::fs::read_to_string(&path).expect("read");
     assert_eq!(text, "{\"maxIterations\": 7}\n");
 }
+
+#[test]
+fn mcp_servers_are_kept_as_written_and_a_bad_entry_is_named() {
+    let text = r#"{"maxIterations": 7, "mcpServers": {
+        "files": {"command": "python3", "args": ["s.py"], "env": {"TOKEN": "${secret:files}"}},
+        "broken": {"args": ["no command"]}
+    }}"#;
+    let loaded = from_json_text(text);
+    assert_eq!(loaded.settings.max_iterations, 7);
+    assert_eq!(loaded.settings.mcp_servers.len(), 2, "both kept as written");
+    assert_eq!(loaded.problems.len(), 1, "{:?}", loaded.problems);
+    assert_eq!(loaded.problems[0].field, "mcpServers.broken");
+    // A save writes the entries back exactly, the broken one included (it is the user's).
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("settings.json");
+    save(&loaded.settings, &path).expect("save");
+    let again = read_file(&path).expect("read").expect("exists");
+    assert_eq!(again.settings.mcp_servers, loaded.settings.mcp_servers);
+    // Not an object at all: the whole section is refused by name.
+    let loaded = from_json_text(r#"{"mcpServers": ["files"]}"#);
+    assert!(loaded.settings.mcp_servers.is_empty());
+    assert_eq!(loaded.problems[0].field, "mcpServers");
+}

@@ -1,0 +1,218 @@
+//! The servers `settings.json` names, kept in line with the settings each task reads
+//! (an entry added is started at its first use, one removed or changed is stopped), and
+//! offered to the loop as a `ToolSource`: each task gets the few tools that fit its
+//! request. `shutdown` stops every server by its process id when Zeta quits.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::Value;
+use zeta_core::settings::Settings;
+use zeta_core::tool::{Tool, ToolSource, ToolsFuture};
+use zeta_protocol::mcp::{disabled_servers, parse_servers, ServerState, ServerStatus, Start};
+use zeta_protocol::SettingsProblem;
+
+use crate::connect::ToolInfo;
+use crate::select::{choose, Candidate};
+use crate::server::{target, Server};
+use crate::tool::McpTool;
+use crate::McpError;
+
+/// Finds a stored secret by name, for `${secret:NAME}` in `env` and `headers`.
+pub type SecretLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
+pub struct McpManager {
+    secret: SecretLookup,
+    logs_dir: Option<PathBuf>,
+    servers: Mutex<BTreeMap<String, Arc<Server>>>,
+    /// The entries turned off, shown as such.
+    disabled: Mutex<Vec<String>>,
+}
+
+impl McpManager {
+    /// `logs_dir` receives each stdio server's stderr (`mcp-NAME.log`).
+    pub fn new(secret: SecretLookup, logs_dir: Option<PathBuf>) -> Arc<Self> {
+        Arc::new(Self {
+            secret,
+            logs_dir,
+            servers: Mutex::new(BTreeMap::new()),
+            disabled: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn servers(&self) -> MutexGuard<'_, BTreeMap<String, Arc<Server>>> {
+        self.servers.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Brings the servers in line with `entries` (the settings' `mcpServers`): new ones
+    /// are added, not started; removed or changed ones are stopped. Returns the problems
+    /// of the entries that were skipped.
+    pub async fn configure(&self, entries: &BTreeMap<String, Value>) -> Vec<SettingsProblem> {
+        let (configs, problems) = parse_servers(entries);
+        *self.disabled.lock().unwrap_or_else(|p| p.into_inner()) = disabled_servers(entries);
+        let stale: Vec<Arc<Server>> = {
+            let mut servers = self.servers();
+            let stale: Vec<String> = servers
+                .iter()
+                .filter(|(name, s)| !configs.iter().any(|c| &c.name == *name && *c == s.config))
+                .map(|(name, _)| name.clone())
+                .collect();
+            let stale = stale.iter().filter_map(|n| servers.remove(n)).collect();
+            for config in configs {
+                if !servers.contains_key(&config.name) {
+                    let name = config.name.clone();
+                    let server =
+                        Server::new(config, Arc::clone(&self.secret), self.logs_dir.clone());
+                    servers.insert(name, Arc::new(server));
+                }
+            }
+            stale
+        };
+        for server in stale {
+            tracing::info!(
+                server = server.name(),
+                "MCP server removed or changed in the settings: stopped"
+            );
+            server.stop().await;
+        }
+        problems
+    }
+
+    /// Starts the servers marked `"start": "onAppStart"`.
+    pub async fn start_app_servers(&self) {
+        let eager: Vec<Arc<Server>> = self
+            .servers()
+            .values()
+            .filter(|s| s.config.start == Start::OnAppStart)
+            .cloned()
+            .collect();
+        for server in eager {
+            // A failure is logged and shown in the server's state.
+            let _ = server.ensure().await;
+        }
+    }
+
+    /// Every server started (those already running as they are), with its tools or
+    /// why it could not start.
+    pub async fn start_all(&self) -> Vec<(Arc<Server>, Result<Vec<ToolInfo>, McpError>)> {
+        let servers: Vec<Arc<Server>> = self.servers().values().cloned().collect();
+        let mut started = tokio::task::JoinSet::new();
+        for server in servers {
+            started.spawn(async move {
+                let tools = server.ensure().await.map(|live| live.tools.clone());
+                (server, tools)
+            });
+        }
+        let mut out = Vec::new();
+        while let Some(joined) = started.join_next().await {
+            match joined {
+                Ok(result) => out.push(result),
+                Err(e) => tracing::warn!("starting an MCP server failed: {e}"),
+            }
+        }
+        out.sort_by(|a, b| a.0.name().cmp(b.0.name()));
+        out
+    }
+
+    /// One server started and its tools listed (`zeta mcp test NAME`).
+    pub async fn test(&self, name: &str) -> Result<Vec<ToolInfo>, McpError> {
+        let server = self
+            .servers()
+            .get(name)
+            .cloned()
+            .ok_or_else(|| McpError::Unknown(name.to_string()))?;
+        server.ensure().await.map(|live| live.tools.clone())
+    }
+
+    /// The tools that fit `request`, at most `limit`, from every server that runs or
+    /// could be started.
+    pub async fn tools(&self, request: &str, limit: usize) -> Vec<Arc<dyn Tool>> {
+        let mut all: Vec<McpTool> = Vec::new();
+        for (server, tools) in self.start_all().await {
+            let Ok(tools) = tools else { continue };
+            for info in tools {
+                let tool = McpTool::new(Arc::clone(&server), info);
+                if all.iter().any(|t| t.exposed_name() == tool.exposed_name()) {
+                    tracing::warn!(
+                        "MCP server `{}` lists two tools named `{}`; the second is left out",
+                        server.name(),
+                        tool.exposed_name()
+                    );
+                    continue;
+                }
+                all.push(tool);
+            }
+        }
+        let candidates: Vec<Candidate<'_>> = all
+            .iter()
+            .map(|t| Candidate {
+                server: t.server_name(),
+                tool: t.tool_name(),
+                description: t.description(),
+            })
+            .collect();
+        let chosen = choose(request, &candidates, limit);
+        let mut slots: Vec<Option<McpTool>> = all.into_iter().map(Some).collect();
+        chosen
+            .into_iter()
+            .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+            .map(|t| Arc::new(t) as Arc<dyn Tool>)
+            .collect()
+    }
+
+    /// Each server's state and tools, the turned-off ones included.
+    pub fn status(&self) -> Vec<ServerStatus> {
+        let mut all: Vec<ServerStatus> = self.servers().values().map(|s| s.status()).collect();
+        for name in self
+            .disabled
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+        {
+            all.push(ServerStatus {
+                name: name.clone(),
+                target: String::new(),
+                state: ServerState::Disabled,
+                tools: Vec::new(),
+            });
+        }
+        all.sort_by(|a, b| a.name.cmp(&b.name));
+        all
+    }
+
+    /// The process ids of the stdio servers running now.
+    pub fn pids(&self) -> Vec<u32> {
+        self.servers().values().filter_map(|s| s.pid()).collect()
+    }
+
+    /// Stops every server (by process id and group), for when Zeta quits.
+    pub async fn shutdown(&self) {
+        let servers: Vec<Arc<Server>> =
+            std::mem::take(&mut *self.servers()).into_values().collect();
+        for server in servers {
+            server.stop().await;
+        }
+    }
+
+    /// The command line or URL of a configured server.
+    pub fn target_of(&self, name: &str) -> Option<String> {
+        self.servers().get(name).map(|s| target(&s.config))
+    }
+}
+
+impl ToolSource for McpManager {
+    fn tools_for<'a>(
+        &'a self,
+        request: &'a str,
+        settings: &'a Settings,
+        limit: usize,
+    ) -> ToolsFuture<'a> {
+        Box::pin(async move {
+            for problem in self.configure(&settings.mcp_servers).await {
+                tracing::warn!("{problem}");
+            }
+            self.tools(request, limit).await
+        })
+    }
+}

@@ -1,0 +1,231 @@
+//! `zeta mcp`: the MCP servers in `settings.json`. `list` starts each (briefly) to show
+//! its state and tools, `add` writes an entry (a command, a URL, or a pasted JSON entry;
+//! secret-looking `env` and `headers` values go to the secret store, the file keeps a
+//! `${secret:NAME}` reference), `remove` deletes one, `test` starts one and lists its
+//! tools. Every server this command starts is stopped by its process id before it exits.
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use serde_json::{json, Map, Value};
+use zeta_core::ZetaHome;
+use zeta_llm::{Secret, SecretStore};
+use zeta_mcp::{McpManager, ServerState};
+use zeta_protocol::mcp::looks_secret;
+
+use zeta_app::agent::mcp_manager;
+
+#[derive(Debug, clap::Subcommand)]
+pub enum McpCommand {
+    /// Each server: its state and its tools (each is started to list them, then stopped).
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Add (or replace) a server: `zeta mcp add NAME -- COMMAND ARGS...`,
+    /// `zeta mcp add NAME --url URL`, or `zeta mcp add NAME --json '{"command": ...}'`.
+    Add {
+        name: String,
+        /// A streamable-HTTP server's address.
+        #[arg(long, conflicts_with = "json")]
+        url: Option<String>,
+        /// The entry as other apps write it (`{"command", "args", "env"}` or `{"url", "headers"}`).
+        #[arg(long)]
+        json: Option<String>,
+        /// KEY=VALUE for a command server's environment (repeatable).
+        #[arg(long = "env")]
+        env: Vec<String>,
+        /// NAME=VALUE, a header for a URL server (repeatable).
+        #[arg(long = "header")]
+        headers: Vec<String>,
+        /// Let the tools the server marks read-only run without asking.
+        #[arg(long)]
+        trust_read_only: bool,
+        /// The program and its arguments (after `--`).
+        #[arg(last = true)]
+        command: Vec<String>,
+    },
+    /// Remove a server from the settings.
+    Remove { name: String },
+    /// Start a server and list its tools.
+    Test { name: String },
+}
+
+pub fn run(home: &ZetaHome, command: McpCommand) -> anyhow::Result<ExitCode> {
+    let settings_file = home.settings_file();
+    match command {
+        McpCommand::Add {
+            name,
+            url,
+            json,
+            env,
+            headers,
+            trust_read_only,
+            command,
+        } => {
+            let mut entry = entry_from(url, json, &env, &headers, command)?;
+            if trust_read_only {
+                entry.insert("trustReadOnly".into(), Value::Bool(true));
+            }
+            let moved = keep_secrets(home, &name, &mut entry)?;
+            zeta_core::settings::set_mcp_server(&settings_file, &name, Some(Value::Object(entry)))?;
+            for key in moved {
+                err!("zeta: `{key}` looks like a secret: it is kept in the secret store, and the settings name it as ${{secret:{}}}", secret_name(&name, &key));
+            }
+            err!("zeta: added the MCP server `{name}`; `zeta mcp test {name}` starts it and lists its tools");
+            Ok(ExitCode::SUCCESS)
+        }
+        McpCommand::Remove { name } => {
+            let settings = zeta_core::settings::load_or_create(&settings_file)?.settings;
+            if !settings.mcp_servers.contains_key(&name) {
+                bail!(
+                    "there is no MCP server named `{name}` in {}",
+                    settings_file.display()
+                );
+            }
+            zeta_core::settings::set_mcp_server(&settings_file, &name, None)?;
+            err!("zeta: removed the MCP server `{name}`");
+            Ok(ExitCode::SUCCESS)
+        }
+        McpCommand::Test { name } => with_servers(home, |mcp| async move {
+            let tools = mcp.test(&name).await;
+            let target = mcp.target_of(&name).unwrap_or_default();
+            mcp.shutdown().await;
+            let tools = tools?;
+            out!("{name} ({target}): started; {} tools", tools.len());
+            for t in tools {
+                let read_only = if t.read_only { " [read-only]" } else { "" };
+                out!(
+                    "  {}{read_only}: {}",
+                    zeta_mcp::server::exposed_name(&name, &t.name),
+                    zeta_core::text::one_line(&t.description, 80)
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }),
+        McpCommand::List { json } => with_servers(home, |mcp| async move {
+            mcp.start_all().await;
+            let status = mcp.status();
+            mcp.shutdown().await;
+            if json {
+                out!("{}", serde_json::to_string_pretty(&status)?);
+                return Ok(ExitCode::SUCCESS);
+            }
+            if status.is_empty() {
+                out!("no MCP servers (add one with `zeta mcp add NAME -- COMMAND ARGS...`)");
+            }
+            for s in status {
+                let state = match &s.state {
+                    ServerState::Ready { .. } => format!("works, {} tools", s.tools.len()),
+                    ServerState::Failed { error, .. } => format!("FAILED: {error}"),
+                    ServerState::Disabled => "turned off".into(),
+                    ServerState::NotStarted => "not started".into(),
+                };
+                out!("{} ({}): {state}", s.name, s.target);
+                for t in &s.tools {
+                    out!("  {t}");
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }),
+    }
+}
+
+/// Runs `body` with the home's MCP servers configured (and reports the bad entries).
+fn with_servers<F, Fut>(home: &ZetaHome, body: F) -> anyhow::Result<ExitCode>
+where
+    F: FnOnce(std::sync::Arc<McpManager>) -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<ExitCode>>,
+{
+    let settings = zeta_core::settings::load_or_create(&home.settings_file())?.settings;
+    let mcp = mcp_manager(home);
+    super::runtime()?.block_on(async move {
+        for problem in mcp.configure(&settings.mcp_servers).await {
+            err!("zeta: {problem}");
+        }
+        body(mcp).await
+    })
+}
+
+fn entry_from(
+    url: Option<String>,
+    json: Option<String>,
+    env: &[String],
+    headers: &[String],
+    command: Vec<String>,
+) -> anyhow::Result<Map<String, Value>> {
+    let mut entry = match (json, url, command.split_first()) {
+        (Some(text), _, None) => {
+            match serde_json::from_str::<Value>(&text).context("--json is not valid JSON")? {
+                Value::Object(map) => map,
+                other => bail!("--json must be an object like {{\"command\": ...}}, not {other}"),
+            }
+        }
+        (None, Some(url), None) => json!({"url": url}).as_object().cloned().unwrap_or_default(),
+        (None, None, Some((program, args))) => json!({"command": program, "args": args})
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+        (None, None, None) => {
+            bail!("say what to start (`-- COMMAND ARGS...`), or give --url or --json")
+        }
+        _ => bail!("give one of: `-- COMMAND ARGS...`, --url, --json"),
+    };
+    for (field, pairs) in [("env", env), ("headers", headers)] {
+        if pairs.is_empty() {
+            continue;
+        }
+        let map = entry
+            .entry(field)
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Some(map) = map.as_object_mut() else {
+            bail!("`{field}` in --json is not an object");
+        };
+        for pair in pairs {
+            let Some((k, v)) = pair.split_once('=') else {
+                bail!("`{pair}` is not KEY=VALUE");
+            };
+            map.insert(k.to_string(), Value::String(v.to_string()));
+        }
+    }
+    Ok(entry)
+}
+
+fn secret_name(server: &str, key: &str) -> String {
+    format!("mcp-{server}-{key}")
+}
+
+/// Moves secret-looking values of `env` and `headers` to the secret store, leaving
+/// `${secret:NAME}` in their place. Returns the keys moved.
+fn keep_secrets(
+    home: &ZetaHome,
+    server: &str,
+    entry: &mut Map<String, Value>,
+) -> anyhow::Result<Vec<String>> {
+    let store = SecretStore::for_home(home.root());
+    let mut moved = Vec::new();
+    for field in ["env", "headers"] {
+        let Some(Value::Object(map)) = entry.get_mut(field) else {
+            continue;
+        };
+        let secrets: BTreeMap<String, String> = map
+            .iter()
+            .filter(|(k, v)| {
+                looks_secret(k)
+                    && v.as_str()
+                        .is_some_and(|v| !v.contains("${secret:") && !v.is_empty())
+            })
+            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+            .collect();
+        for (key, value) in secrets {
+            let name = secret_name(server, &key);
+            store
+                .set(&name, &Secret::new(value))
+                .with_context(|| format!("could not store `{key}` in the secret store"))?;
+            map.insert(key.clone(), Value::String(format!("${{secret:{name}}}")));
+            moved.push(key);
+        }
+    }
+    Ok(moved)
+}
