@@ -170,14 +170,22 @@ async fn stdio_tools_run_through_the_gate_and_their_results_reach_the_model() {
     );
     assert_eq!(row("notes__fail").1, row("notes__write_note").1);
 
-    // The same write, denied: nothing is written.
+    // Without `trustReadOnly` even the read-only tool asks; denied, like the write,
+    // neither runs.
     let steps = vec![
+        Step::call("notes__read_note", json!({"name": "a.txt"})),
         Step::call("notes__write_note", json!({"name": "c.txt", "text": "no"})),
         Step::text("The write was refused."),
     ];
     let settings = json!({"permissions": {"mode": "ask"}, "mcpServers": {"notes": notes_server(&py, notes.path(), json!({}))}});
     let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, settings).await;
-    let out = s.zeta(&["run", "--json", "--approve", "none", "write a note c.txt"]);
+    let out = s.zeta(&[
+        "run",
+        "--json",
+        "--approve",
+        "none",
+        "read note a.txt and write a note c.txt",
+    ]);
     finished_task(&out);
     assert!(
         !notes.path().join("c.txt").exists(),
@@ -264,5 +272,257 @@ async fn a_hanging_call_times_out_and_cancel_stops_it() {
     );
     core.submit(Op::Shutdown).expect("shutdown");
     handle.await.expect("join").expect("worker");
+    assert_nothing_left(notes.path());
+}
+
+/// A free port on 127.0.0.1.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port()
+}
+
+/// A server over streamable HTTP, started by the test and ended by its PID.
+struct HttpServer {
+    child: std::process::Child,
+    url: String,
+}
+
+impl HttpServer {
+    fn start(py: &str, notes: &Path) -> Self {
+        let port = free_port();
+        let child = std::process::Command::new(py)
+            .args([
+                &script("test_server.py"),
+                "http",
+                &notes.display().to_string(),
+                &port.to_string(),
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start the HTTP MCP server");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "the HTTP MCP server did not listen"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Self {
+            child,
+            url: format!("http://127.0.0.1:{port}/mcp"),
+        }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A streamable-HTTP server's tools work like a stdio server's, in the JSON planner
+/// protocol too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamable_http_server_works_in_both_protocols() {
+    let Some(py) = python() else { return };
+    let notes = tempfile::tempdir().expect("notes");
+    std::fs::write(notes.path().join("todo.txt"), "buy milk").expect("note");
+    let http = HttpServer::start(&py, notes.path());
+    for proto in PROTOS {
+        let steps = vec![
+            tool_step(proto, "web__read_note", json!({"name": "todo.txt"})),
+            step(&answer("The note says: buy milk"), proto),
+        ];
+        let settings = json!({"mcpServers": {"web": {"url": http.url, "trustReadOnly": true}}});
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, settings).await;
+        let out = s.zeta_run("read my note todo.txt");
+        let task = finished_task(&out);
+        assert_eq!(
+            task["reply"],
+            "The note says: buy milk",
+            "{proto:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let second = text_of(&s.requests()[1]);
+        assert!(
+            second.contains("buy milk"),
+            "{proto:?}: the tool's result reached the model"
+        );
+        if proto == Proto::Json {
+            let first = text_of(&s.requests()[0]);
+            assert!(
+                first.contains("web__read_note"),
+                "the planner prompt names the tool"
+            );
+        }
+    }
+}
+
+/// A server that crashes mid-call, one whose command does not exist, one that prints
+/// garbage on stdout and a malformed entry: each is a clear error, the task goes on
+/// with the server that works, and nothing is left running.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn broken_servers_fail_clearly_and_the_others_still_work() {
+    let Some(py) = python() else { return };
+    let notes = tempfile::tempdir().expect("notes");
+    std::fs::write(notes.path().join("a.txt"), "still here").expect("note");
+    let crashy_notes = notes.path().join("crashy");
+    let steps = vec![
+        Step::call("crashy__crash", json!({})),
+        Step::call("notes__read_note", json!({"name": "a.txt"})),
+        Step::call("crashy__read_note", json!({"name": "a.txt"})),
+        Step::text("The crashy server crashed; the note says: still here"),
+    ];
+    let settings = json!({"mcpServers": {
+        "notes": notes_server(&py, notes.path(), json!({"trustReadOnly": true})),
+        "crashy": notes_server(&py, &crashy_notes, json!({"trustReadOnly": true})),
+        "missing": {"command": notes.path().join("no-such-program").display().to_string()},
+        "garbage": {"command": py, "args": [script("garbage_server.py"), notes.path()], "timeoutSecs": 3},
+        "malformed": {"args": ["no command"]},
+    }});
+    let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, settings).await;
+    let started = Instant::now();
+    let out = s.zeta_run("crash the server, then read note a.txt");
+    let task = finished_task(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(task["status"], "done", "{stderr}");
+    let requests = s.requests();
+    let tools = offered(&requests[0]);
+    assert!(tools.iter().any(|t| t == "notes__read_note"), "{tools:?}");
+    assert!(
+        !tools
+            .iter()
+            .any(|t| t.starts_with("missing__") || t.starts_with("garbage__")),
+        "{tools:?}"
+    );
+    // The model is told which servers could not start, and why.
+    let first = text_of(&requests[0]);
+    for said in ["`missing`", "could not start", "`garbage`"] {
+        assert!(first.contains(said), "{said}: {first}");
+    }
+    let results = tool_results(&requests[3]);
+    assert!(
+        results[0].contains("stopped during the call")
+            && results[0].contains("started again at its next use"),
+        "{results:?}"
+    );
+    assert!(results[1].contains("still here"), "{results:?}");
+    // The crashed server was started again for the next call to it (its folder has no
+    // a.txt: its own answer says so).
+    assert!(results[2].contains("no note named a.txt"), "{results:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "a broken server held the task up: {:?}",
+        started.elapsed()
+    );
+    assert!(
+        stderr.contains("mcpServers.malformed"),
+        "the malformed entry is named: {stderr}"
+    );
+    assert_nothing_left(notes.path());
+    s.assert_invariants();
+}
+
+/// Three servers and twenty tools: a task about files is offered the file tools only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_is_offered_only_the_tools_that_fit_it() {
+    let Some(py) = python() else { return };
+    let marker = tempfile::tempdir().expect("marker");
+    let many = |name: &str, count: u32, topic: &str| json!({"command": py, "args": [script("test_server.py"), "many", name, count.to_string(), topic, marker.path()]});
+    let settings = json!({"mcpServers": {
+        "docs": many("docs", 8, "file"),
+        "sky": many("sky", 6, "weather"),
+        "cal": many("cal", 6, "calendar"),
+    }});
+    for proto in PROTOS {
+        let steps = vec![step(&answer("ok"), proto)];
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, settings.clone()).await;
+        let out = s.zeta_run("rename the file report.txt to final.txt");
+        finished_task(&out);
+        let first = text_of(&s.requests()[0]);
+        let offered: Vec<&str> = [
+            "docs__file_action_",
+            "sky__weather_action_",
+            "cal__calendar_action_",
+        ]
+        .into_iter()
+        .filter(|prefix| first.contains(prefix))
+        .collect();
+        assert_eq!(offered, ["docs__file_action_"], "{proto:?}");
+        for i in 0..8 {
+            assert!(
+                first.contains(&format!("docs__file_action_{i}")),
+                "{proto:?}: file tool {i}"
+            );
+        }
+    }
+    assert_nothing_left(marker.path());
+}
+
+/// `zeta mcp add` (a secret-looking value goes to the secret store), `list`, `test`,
+/// `remove`, and a bad entry refused with why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_adds_lists_tests_and_removes_servers() {
+    let Some(py) = python() else { return };
+    let notes = tempfile::tempdir().expect("notes");
+    let s = Setup::new(Wire::OpenAi, Proto::Native, vec![]).await;
+    let notes_arg = notes.path().display().to_string();
+    let test_server = script("test_server.py");
+    let out = s.zeta(&[
+        "mcp",
+        "add",
+        "notes",
+        "--env",
+        "NOTES_TOKEN=s3cret-value",
+        "--",
+        &py,
+        &test_server,
+        "stdio",
+        &notes_arg,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let settings = std::fs::read_to_string(s.home.path().join("settings.json")).expect("settings");
+    assert!(
+        !settings.contains("s3cret-value"),
+        "the secret is not in the settings file"
+    );
+    assert!(
+        settings.contains("${secret:mcp-notes-NOTES_TOKEN}"),
+        "{settings}"
+    );
+    let out = s.zeta(&["mcp", "add", "bad", "--json", r#"{"url": "ftp://x"}"#]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("mcpServers.bad.url"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = s.zeta(&["mcp", "test", "notes"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success()
+            && text.contains("6 tools")
+            && text.contains("notes__read_note [read-only]"),
+        "{text}"
+    );
+    let out = s.zeta(&["mcp", "list", "--json"]);
+    let list: Value = serde_json::from_slice(&out.stdout).expect("list json");
+    assert_eq!(list[0]["name"], "notes");
+    assert_eq!(list[0]["state"]["state"], "ready");
+    assert_eq!(list[0]["tools"].as_array().map(Vec::len), Some(6));
+    let out = s.zeta(&["mcp", "remove", "notes"]);
+    assert!(out.status.success());
+    let out = s.zeta(&["mcp", "list"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no MCP servers"));
     assert_nothing_left(notes.path());
 }

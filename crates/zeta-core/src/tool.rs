@@ -132,7 +132,7 @@ pub trait Tool: Send + Sync {
 pub trait ToolSource: Send + Sync {
     /// The tools a task about `request` may use, at most `limit` of them, the ones that fit
     /// the request best (none that do not fit). Whatever must start to list them starts
-    /// now; what cannot is logged and left out, so the task goes on without it.
+    /// now; what cannot is left out, and said so, so the task goes on without it.
     fn tools_for<'a>(
         &'a self,
         request: &'a str,
@@ -142,7 +142,16 @@ pub trait ToolSource: Send + Sync {
 }
 
 /// The tools a `ToolSource` offers one task.
-pub type ToolsFuture<'a> = Pin<Box<dyn Future<Output = Vec<Arc<dyn Tool>>> + Send + 'a>>;
+pub type ToolsFuture<'a> = Pin<Box<dyn Future<Output = OfferedTools> + Send + 'a>>;
+
+/// What a `ToolSource` offers one task.
+#[derive(Default)]
+pub struct OfferedTools {
+    pub tools: Vec<Arc<dyn Tool>>,
+    /// One line per part that could not be used (a server that did not start), for the
+    /// model: it then knows those tools are missing, and why.
+    pub unavailable: Vec<String>,
+}
 
 /// The tools offered to the model, by name, each with its compiled argument schema.
 #[derive(Clone, Default)]

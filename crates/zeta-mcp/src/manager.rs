@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::Value;
 use zeta_core::settings::Settings;
-use zeta_core::tool::{Tool, ToolSource, ToolsFuture};
+use zeta_core::tool::{OfferedTools, Tool, ToolSource, ToolsFuture};
 use zeta_protocol::mcp::{disabled_servers, parse_servers, ServerState, ServerStatus, Start};
 use zeta_protocol::SettingsProblem;
 
@@ -126,11 +126,18 @@ impl McpManager {
     }
 
     /// The tools that fit `request`, at most `limit`, from every server that runs or
-    /// could be started.
-    pub async fn tools(&self, request: &str, limit: usize) -> Vec<Arc<dyn Tool>> {
+    /// could be started; a line for each server that could not.
+    pub async fn tools(&self, request: &str, limit: usize) -> OfferedTools {
         let mut all: Vec<McpTool> = Vec::new();
+        let mut unavailable = Vec::new();
         for (server, tools) in self.start_all().await {
-            let Ok(tools) = tools else { continue };
+            let tools = match tools {
+                Ok(tools) => tools,
+                Err(e) => {
+                    unavailable.push(format!("`{}`: {e}", server.name()));
+                    continue;
+                }
+            };
             for info in tools {
                 let tool = McpTool::new(Arc::clone(&server), info);
                 if all.iter().any(|t| t.exposed_name() == tool.exposed_name()) {
@@ -154,11 +161,12 @@ impl McpManager {
             .collect();
         let chosen = choose(request, &candidates, limit);
         let mut slots: Vec<Option<McpTool>> = all.into_iter().map(Some).collect();
-        chosen
+        let tools = chosen
             .into_iter()
             .filter_map(|i| slots.get_mut(i).and_then(Option::take))
             .map(|t| Arc::new(t) as Arc<dyn Tool>)
-            .collect()
+            .collect();
+        OfferedTools { tools, unavailable }
     }
 
     /// Each server's state and tools, the turned-off ones included.

@@ -2,7 +2,8 @@
 
     test_server.py stdio NOTES_DIR       the tools below, over stdin/stdout
     test_server.py http NOTES_DIR PORT   the same over streamable HTTP on 127.0.0.1:PORT
-    test_server.py many NAME COUNT TOPIC COUNT tools about TOPIC, over stdio
+    test_server.py many NAME COUNT TOPIC DIR   COUNT tools about TOPIC, over stdio (DIR
+                                             only marks the process as the test's)
 
 Tools: read_note (read-only), write_note (writes NOTES_DIR/NAME), fail (isError),
 hang (never answers; writes NOTES_DIR/hang.started first), picture (a PNG image), and
@@ -35,7 +36,7 @@ def notes_server(name: str, notes: Path) -> MCPServer:
         """Read a note by its name and return its text."""
         path = notes / name
         if not path.exists():
-            raise ValueError(f"no note named {name}")
+            raise ToolError(f"no note named {name}")
         return path.read_text()
 
     @server.tool()

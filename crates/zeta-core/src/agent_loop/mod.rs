@@ -220,7 +220,7 @@ impl<S: ModelSource> Agent for AgentLoop<S> {
                     .tools_for(&ctx.task.message, &ctx.settings, limit)
                     .await
             }
-            None => Vec::new(),
+            None => Default::default(),
         };
         Run::new(self, model, ctx, own).go().await
     }

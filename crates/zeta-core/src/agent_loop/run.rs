@@ -79,12 +79,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         agent: &'a AgentLoop<S>,
         model: M,
         ctx: TaskContext,
-        own: Vec<Arc<dyn crate::tool::Tool>>,
+        own: crate::tool::OfferedTools,
     ) -> Self {
         let mut tools = agent.tools.clone();
         let mut specs = agent.specs().to_vec();
         let mut own_names = Vec::new();
-        for tool in own {
+        for tool in own.tools {
             let spec = tool.spec();
             if tools.get(&spec.name).is_some() {
                 tracing::warn!(
@@ -130,6 +130,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             prompt::first_user_turn(&ctx.task.message, previous, ctx.task.previous_untrusted);
         if small && prompt::asks_to_be_asked(&ctx.task.message) {
             first.push_str(&format!("\n\n{}", prompt::ASK_FIRST_NOTE));
+        }
+        if !own.unavailable.is_empty() {
+            first.push_str(&format!(
+                "\n\nThese tool servers could not be started, so their tools are missing:\n- {}",
+                own.unavailable.join("\n- ")
+            ));
         }
         if small && agent.recipes {
             if let Some(hint) = crate::recipes::hint(&ctx.task.message) {
