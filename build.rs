@@ -28,6 +28,7 @@ const COMMANDS: &[&str] = &[
     "task_activity",
     "get_settings",
     "save_settings",
+    "mcp_servers",
     "set_api_key",
     "test_provider",
     "detect_local_models",

@@ -216,6 +216,22 @@ pub fn save_settings(
     Ok(view)
 }
 
+/// The MCP servers the settings name, with their state and tools; with `start`, each is
+/// started first (the settings window's Check button), so its tools are listed.
+#[tauri::command]
+pub async fn mcp_servers(
+    mcp: State<'_, Arc<zeta_mcp::McpManager>>,
+    settings: State<'_, SettingsManager>,
+    start: bool,
+) -> Result<Vec<zeta_mcp::ServerStatus>, String> {
+    let current = settings.view()?.settings;
+    mcp.configure(&current.mcp_servers).await;
+    if start {
+        mcp.start_all().await;
+    }
+    Ok(mcp.status())
+}
+
 #[tauri::command]
 pub fn set_api_key(
     settings: State<'_, SettingsManager>,

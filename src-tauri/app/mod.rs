@@ -94,6 +94,7 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
             commands::task_activity,
             commands::get_settings,
             commands::save_settings,
+            commands::mcp_servers,
             commands::set_api_key,
             commands::test_provider,
             commands::detect_local_models,

@@ -116,13 +116,19 @@ impl SettingsManager {
 
     /// Saves `settings` when every field is valid; otherwise nothing is written and every
     /// problem comes back by field.
-    pub fn save(&self, settings: serde_json::Value) -> Result<SettingsView, Vec<SettingsProblem>> {
+    pub fn save(
+        &self,
+        mut settings: serde_json::Value,
+    ) -> Result<SettingsView, Vec<SettingsProblem>> {
         let fail = |message: String| {
             vec![SettingsProblem {
                 field: "(file)".into(),
                 message,
             }]
         };
+        // A token pasted into an MCP server's env or headers goes to the keyring, not the file.
+        zeta_app::mcp_secrets::keep_all_secrets(&self.secrets, &mut settings)
+            .map_err(|e| fail(format!("an MCP server's secret could not be stored: {e}")))?;
         let valid = zeta_core::settings::validate_json_text(&settings.to_string())?;
         zeta_core::settings::save(&valid, &self.home.settings_file())
             .map_err(|e| fail(e.to_string()))?;

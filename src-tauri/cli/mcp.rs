@@ -4,15 +4,14 @@
 //! `${secret:NAME}` reference), `remove` deletes one, `test` starts one and lists its
 //! tools. Every server this command starts is stopped by its process id before it exits.
 
-use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use serde_json::{json, Map, Value};
+use zeta_app::mcp_secrets::{keep_secrets, secret_name};
 use zeta_core::ZetaHome;
-use zeta_llm::{Secret, SecretStore};
+use zeta_llm::SecretStore;
 use zeta_mcp::{McpManager, ServerState};
-use zeta_protocol::mcp::looks_secret;
 
 use zeta_app::agent::mcp_manager;
 
@@ -68,7 +67,9 @@ pub fn run(home: &ZetaHome, command: McpCommand) -> anyhow::Result<ExitCode> {
             if trust_read_only {
                 entry.insert("trustReadOnly".into(), Value::Bool(true));
             }
-            let moved = keep_secrets(home, &name, &mut entry)?;
+            let store = SecretStore::for_home(home.root());
+            let moved = keep_secrets(&store, &name, &mut entry)
+                .context("could not keep a secret value in the secret store")?;
             zeta_core::settings::set_mcp_server(&settings_file, &name, Some(Value::Object(entry)))?;
             for key in moved {
                 err!("zeta: `{key}` looks like a secret: it is kept in the secret store, and the settings name it as ${{secret:{}}}", secret_name(&name, &key));
@@ -190,42 +191,4 @@ fn entry_from(
         }
     }
     Ok(entry)
-}
-
-fn secret_name(server: &str, key: &str) -> String {
-    format!("mcp-{server}-{key}")
-}
-
-/// Moves secret-looking values of `env` and `headers` to the secret store, leaving
-/// `${secret:NAME}` in their place. Returns the keys moved.
-fn keep_secrets(
-    home: &ZetaHome,
-    server: &str,
-    entry: &mut Map<String, Value>,
-) -> anyhow::Result<Vec<String>> {
-    let store = SecretStore::for_home(home.root());
-    let mut moved = Vec::new();
-    for field in ["env", "headers"] {
-        let Some(Value::Object(map)) = entry.get_mut(field) else {
-            continue;
-        };
-        let secrets: BTreeMap<String, String> = map
-            .iter()
-            .filter(|(k, v)| {
-                looks_secret(k)
-                    && v.as_str()
-                        .is_some_and(|v| !v.contains("${secret:") && !v.is_empty())
-            })
-            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
-            .collect();
-        for (key, value) in secrets {
-            let name = secret_name(server, &key);
-            store
-                .set(&name, &Secret::new(value))
-                .with_context(|| format!("could not store `{key}` in the secret store"))?;
-            map.insert(key.clone(), Value::String(format!("${{secret:{name}}}")));
-            moved.push(key);
-        }
-    }
-    Ok(moved)
 }

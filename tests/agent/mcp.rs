@@ -6,7 +6,7 @@
 //! error while the other servers work; the request carries only the tools that fit it;
 //! and nothing is left running.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -16,30 +16,12 @@ use zeta_test_support::procs::processes_using;
 
 use crate::harness::*;
 
-/// The Python with the `mcp` SDK (scripts/mcp-python.sh), or `None` with the reason
-/// printed; the README's test command sets `ZETA_MCP_REQUIRED`, which makes it a failure.
 fn python() -> Option<String> {
-    let found = std::env::var("ZETA_MCP_PYTHON").ok().or_else(|| {
-        let home = std::env::var("HOME").ok()?;
-        let p = PathBuf::from(home).join(".cache/zeta/mcp-venv/bin/python");
-        p.exists().then(|| p.display().to_string())
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var_os("ZETA_MCP_REQUIRED").is_none(),
-            "ZETA_MCP_REQUIRED is set but there is no Python with `mcp` (scripts/mcp-python.sh)"
-        );
-        eprintln!("SKIPPED: no Python with the `mcp` SDK; scripts/mcp-python.sh makes one");
-    }
-    found
+    zeta_test_support::mcp::python("an MCP scenario")
 }
 
 fn script(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/mcp/servers")
-        .join(name)
-        .display()
-        .to_string()
+    zeta_test_support::mcp::server_script(name)
 }
 
 fn notes_server(py: &str, notes: &Path, extra: Value) -> Value {

@@ -10,6 +10,7 @@
 mod consent;
 mod first_hour;
 mod harness;
+mod mcp;
 mod voice;
 mod window;
 

@@ -1,8 +1,10 @@
 //! What Zeta's test suites share (a dev-dependency only): the process table read from
-//! /proc ([`procs`]), a microphone recording's format ([`sound`]), and how a test that
+//! /proc ([`procs`]), a microphone recording's format ([`sound`]), the real MCP servers
+//! the tests start ([`mcp`]), and how a test that
 //! needs what this machine lacks says so ([`cannot_run`]): it prints why and passes,
 //! unless the suite requires it.
 
+pub mod mcp;
 pub mod procs;
 pub mod sound;
 
@@ -20,6 +22,8 @@ pub enum Needs {
     LocalModel,
     /// A kernel that confines processes (Landlock): `ZETA_LANDLOCK_REQUIRED`.
     Landlock,
+    /// A Python with the MCP SDK for the test servers: `ZETA_MCP_REQUIRED`.
+    Mcp,
 }
 
 impl Needs {
@@ -29,6 +33,7 @@ impl Needs {
             Needs::Whisper => "ZETA_WHISPER_REQUIRED",
             Needs::LocalModel => "ZETA_LOCAL_MODEL_REQUIRED",
             Needs::Landlock => "ZETA_LANDLOCK_REQUIRED",
+            Needs::Mcp => "ZETA_MCP_REQUIRED",
         }
     }
 

@@ -36,4 +36,10 @@ context: ContextSettings,
 /**
  * Before a task ends, check the answer against what was run and seen (see `Verify`).
  */
-verify: Verify, };
+verify: Verify, 
+/**
+ * MCP servers whose tools the agent may use, each entry as the user wrote it (the
+ * format other apps use); read into typed configs by `mcp::parse_servers`, which
+ * names a bad entry while the others work.
+ */
+mcpServers: Record<string, unknown>, };

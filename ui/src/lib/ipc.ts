@@ -20,6 +20,7 @@ import type { ApprovalScope } from "../bindings/ApprovalScope";
 import type { Conversations } from "../bindings/Conversations";
 import type { DownloadState } from "../bindings/DownloadState";
 import type { SetupState } from "../bindings/SetupState";
+import type { ServerStatus } from "../bindings/ServerStatus";
 
 export const EVENT_NAME = "zeta:event";
 export const LOCAL_SERVER_EVENT = "zeta:local-server";
@@ -47,6 +48,8 @@ export const backend = {
   pendingApprovals: () => invoke<Event[]>("pending_approvals"),
   getSettings: () => invoke<SettingsView>("get_settings"),
   saveSettings: (value: Settings) => invoke<SettingsView>("save_settings", { value }),
+  /** The MCP servers' states and tools; `start` starts them first. */
+  mcpServers: (start: boolean) => invoke<ServerStatus[]>("mcp_servers", { start }),
   setApiKey: (provider: ProviderSettings, key: string) => invoke<string>("set_api_key", { provider, key }),
   testProvider: (provider: ProviderSettings) => invoke<string>("test_provider", { provider }),
   listModels: (provider: ProviderSettings) => invoke<string[]>("list_models", { provider }),

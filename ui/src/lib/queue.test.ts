@@ -109,6 +109,7 @@ describe("live activity", () => {
       type: "toolCallFinished", taskId: 4, callId: "c1", tool: "shell", ok: true, summary: "exit 0", output: "", images: [],
     });
     expect(stepLine(view.live!.steps[0])).toBe("✓ shell ls -la");
+    expect(stepLine({ tool: "notes__write_note", arguments: { name: "a" }, ok: true })).toBe('✓ write_note (MCP notes) {"name":"a"}');
     view = applyEvent(view, { type: "iterationStarted", taskId: 4, iteration: 2, maxIterations: 50, contextTokens: 100, contextWindow: 32768 });
     expect(view.live?.streamed).toBe("");
     view = applyEvent(view, { type: "taskFinished", task: task(4, "done") });

@@ -310,12 +310,18 @@ function withLive(view: QueueView, taskId: number, change: (live: Live) => Live)
 }
 
 /** One line for a step: its tool, a short form of its arguments, and how it ended. */
+/** A tool's name for people: an MCP server's tool (`server__tool`) as `tool (MCP server)`. */
+export function toolName(tool: string): string {
+  const at = tool.indexOf("__");
+  return at > 0 ? `${tool.slice(at + 2)} (MCP ${tool.slice(0, at)})` : tool;
+}
+
 export function stepLine(step: Pick<LiveStep, "tool" | "arguments" | "ok">): string {
   const args = step.arguments as Record<string, unknown> | null;
   const brief =
     args && typeof args.command === "string" ? args.command : JSON.stringify(step.arguments ?? {});
   const mark = step.ok === undefined ? "…" : step.ok ? "✓" : "✗";
-  return `${mark} ${step.tool} ${brief.length > 80 ? brief.slice(0, 79) + "…" : brief}`;
+  return `${mark} ${toolName(step.tool)} ${brief.length > 80 ? brief.slice(0, 79) + "…" : brief}`;
 }
 
 /** The sum of every task's metrics. */
