@@ -37,7 +37,11 @@ pub fn mcp_manager(home: &ZetaHome) -> Arc<McpManager> {
             None
         }
     };
-    McpManager::new(Arc::new(lookup), Some(home.logs_dir()))
+    McpManager::new(
+        Arc::new(lookup),
+        Some(home.logs_dir()),
+        Some(home.mcp_tools_file()),
+    )
 }
 
 /// The agent for `home`, running commands in `workdir`; `local` runs the model server

@@ -447,6 +447,52 @@ async fn a_request_is_offered_only_the_tools_that_fit_it() {
     assert_nothing_left(marker.path());
 }
 
+/// A server starts when a task calls one of its tools: the first task starts every
+/// server to list their tools; the next is offered the same tools from that list and
+/// starts only the server whose tool it calls.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_starts_when_one_of_its_tools_is_called() {
+    let Some(py) = python() else { return };
+    let marker = tempfile::tempdir().expect("marker");
+    let many = |name: &str, topic: &str| json!({"command": py, "args": [script("test_server.py"), "many", name, "3", topic, marker.path()]});
+    let steps = vec![
+        Step::text("nothing to do"),
+        Step::call("docs__file_action_1", json!({"item": "report.txt"})),
+        Step::text("done"),
+    ];
+    let settings =
+        json!({"mcpServers": {"docs": many("docs", "file"), "sky": many("sky", "weather")}});
+    let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, settings).await;
+    let starts = |name: &str| {
+        std::fs::read_to_string(marker.path().join(format!("{name}.starts")))
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    finished_task(&s.zeta_run("hello"));
+    assert_eq!(
+        (starts("docs"), starts("sky")),
+        (1, 1),
+        "the first task lists every server's tools"
+    );
+    let out = s.zeta_run("file the report");
+    assert_eq!(finished_task(&out)["status"], "done");
+    let requests = s.requests();
+    assert!(
+        offered(&requests[1]).contains(&"docs__file_action_1".to_string()),
+        "offered from the remembered list"
+    );
+    assert!(
+        tool_results(&requests[2])[0].contains("file 1: report.txt"),
+        "the call ran"
+    );
+    assert_eq!(
+        (starts("docs"), starts("sky")),
+        (2, 1),
+        "only the called server started again"
+    );
+    assert_nothing_left(marker.path());
+}
+
 /// `zeta mcp add` (a secret-looking value goes to the secret store), `list`, `test`,
 /// `remove`, and a bad entry refused with why.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

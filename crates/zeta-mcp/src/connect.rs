@@ -33,7 +33,7 @@ pub struct Connection {
 }
 
 /// One tool as the server listed it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ToolInfo {
     pub name: String,
     pub description: String,

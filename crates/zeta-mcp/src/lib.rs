@@ -3,6 +3,7 @@
 //! - [`manager`]: the servers `settings.json` names, started when a task first needs
 //!   them (or with the app), supervised (a crash is reported and the server started again
 //!   on the next use, a few times at most) and stopped by PID, process group and all.
+//! - [`cache`]: each server's tools from its last start, so it starts when one is called.
 //! - [`server`]: one server: its connection, its state and its calls (timeout, Cancel).
 //! - [`connect`]: starting a stdio server or reaching a streamable-HTTP one.
 //! - [`tool`]: a server's tool as one of the agent's (`server__tool`), through the same
@@ -10,6 +11,7 @@
 //! - [`content`]: a tool result (text, images, resources, `isError`) as Zeta's output.
 //! - [`select`]: the few tools that fit a request, so a small model gets a short list.
 
+pub mod cache;
 pub mod connect;
 pub mod content;
 mod error;

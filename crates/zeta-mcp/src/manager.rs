@@ -1,7 +1,9 @@
 //! The servers `settings.json` names, kept in line with the settings each task reads
 //! (an entry added is started at its first use, one removed or changed is stopped), and
 //! offered to the loop as a `ToolSource`: each task gets the few tools that fit its
-//! request. `shutdown` stops every server by its process id when Zeta quits.
+//! request, chosen from the tool lists the servers gave at their last start (`cache`),
+//! so a server starts when a task calls one of its tools (or, the first time, to list
+//! them). `shutdown` stops every server by its process id when Zeta quits.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -13,6 +15,7 @@ use zeta_core::tool::{OfferedTools, Tool, ToolSource, ToolsFuture};
 use zeta_protocol::mcp::{disabled_servers, parse_servers, ServerState, ServerStatus, Start};
 use zeta_protocol::SettingsProblem;
 
+use crate::cache::ToolCache;
 use crate::connect::ToolInfo;
 use crate::select::{choose, Candidate};
 use crate::server::{target, Server};
@@ -25,17 +28,24 @@ pub type SecretLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 pub struct McpManager {
     secret: SecretLookup,
     logs_dir: Option<PathBuf>,
+    cache: ToolCache,
     servers: Mutex<BTreeMap<String, Arc<Server>>>,
     /// The entries turned off, shown as such.
     disabled: Mutex<Vec<String>>,
 }
 
 impl McpManager {
-    /// `logs_dir` receives each stdio server's stderr (`mcp-NAME.log`).
-    pub fn new(secret: SecretLookup, logs_dir: Option<PathBuf>) -> Arc<Self> {
+    /// `logs_dir` receives each stdio server's stderr (`mcp-NAME.log`); `tools_file`
+    /// keeps the servers' tool lists between runs.
+    pub fn new(
+        secret: SecretLookup,
+        logs_dir: Option<PathBuf>,
+        tools_file: Option<PathBuf>,
+    ) -> Arc<Self> {
         Arc::new(Self {
             secret,
             logs_dir,
+            cache: ToolCache::open(tools_file),
             servers: Mutex::new(BTreeMap::new()),
             disabled: Mutex::new(Vec::new()),
         })
@@ -97,6 +107,14 @@ impl McpManager {
     /// why it could not start.
     pub async fn start_all(&self) -> Vec<(Arc<Server>, Result<Vec<ToolInfo>, McpError>)> {
         let servers: Vec<Arc<Server>> = self.servers().values().cloned().collect();
+        self.start(servers).await
+    }
+
+    /// `servers` started at once; what they list is remembered (`cache`).
+    async fn start(
+        &self,
+        servers: Vec<Arc<Server>>,
+    ) -> Vec<(Arc<Server>, Result<Vec<ToolInfo>, McpError>)> {
         let mut started = tokio::task::JoinSet::new();
         for server in servers {
             started.spawn(async move {
@@ -107,7 +125,12 @@ impl McpManager {
         let mut out = Vec::new();
         while let Some(joined) = started.join_next().await {
             match joined {
-                Ok(result) => out.push(result),
+                Ok((server, tools)) => {
+                    if let Ok(tools) = &tools {
+                        self.cache.put(&server.config, tools);
+                    }
+                    out.push((server, tools));
+                }
                 Err(e) => tracing::warn!("starting an MCP server failed: {e}"),
             }
         }
@@ -122,15 +145,34 @@ impl McpManager {
             .get(name)
             .cloned()
             .ok_or_else(|| McpError::Unknown(name.to_string()))?;
-        server.ensure().await.map(|live| live.tools.clone())
+        let tools = server.ensure().await.map(|live| live.tools.clone())?;
+        self.cache.put(&server.config, &tools);
+        Ok(tools)
     }
 
-    /// The tools that fit `request`, at most `limit`, from every server that runs or
-    /// could be started; a line for each server that could not.
+    /// The tools that fit `request`, at most `limit`: chosen among what each server runs
+    /// with, or listed at its last start (it starts when one of its tools is called);
+    /// a server never listed, or that failed, is started now. A line for each server that
+    /// could not start.
     pub async fn tools(&self, request: &str, limit: usize) -> OfferedTools {
+        let servers: Vec<Arc<Server>> = self.servers().values().cloned().collect();
+        let mut known = Vec::new();
+        let mut to_start = Vec::new();
+        for server in servers {
+            let listed = server.running_tools().or_else(|| {
+                (!server.has_failed())
+                    .then(|| self.cache.get(&server.config))
+                    .flatten()
+            });
+            match listed {
+                Some(tools) => known.push((server, Ok(tools))),
+                None => to_start.push(server),
+            }
+        }
+        known.extend(self.start(to_start).await);
         let mut all: Vec<McpTool> = Vec::new();
         let mut unavailable = Vec::new();
-        for (server, tools) in self.start_all().await {
+        for (server, tools) in known {
             let tools = match tools {
                 Ok(tools) => tools,
                 Err(e) => {

@@ -252,6 +252,26 @@ impl Server {
         }
     }
 
+    /// The tools of the server when it runs now.
+    pub fn running_tools(&self) -> Option<Vec<ToolInfo>> {
+        match &*self.slot.try_lock().ok()? {
+            Slot::Ready(live) if !live.is_closed() => Some(live.tools.clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether its last start failed or it stopped on its own.
+    pub fn has_failed(&self) -> bool {
+        match self.slot.try_lock() {
+            Ok(slot) => match &*slot {
+                Slot::Failed { .. } => true,
+                Slot::Ready(live) => live.is_closed(),
+                Slot::NotStarted => false,
+            },
+            Err(_) => false,
+        }
+    }
+
     /// The process id of the running stdio server, if one runs.
     pub fn pid(&self) -> Option<u32> {
         match &*self.slot.try_lock().ok()? {

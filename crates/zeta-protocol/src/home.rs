@@ -88,6 +88,11 @@ impl ZetaHome {
     pub fn database_file(&self) -> PathBuf {
         self.root.join("zeta.db")
     }
+    /// The MCP servers' tool lists from their last start, so a server starts only when a
+    /// task calls one of its tools.
+    pub fn mcp_tools_file(&self) -> PathBuf {
+        self.root.join("mcp-tools.json")
+    }
     pub fn models_dir(&self) -> PathBuf {
         self.root.join("models")
     }

@@ -1,6 +1,7 @@
 //! `zeta doctor`: one line per thing Zeta needs, each ok / warn / fail with a fix hint.
 //! Voice's checks (microphone, Whisper model, push-to-talk hotkey) are in [`voice`].
 
+mod mcp;
 mod voice;
 
 use std::net::{TcpStream, ToSocketAddrs};
@@ -81,6 +82,7 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
         voice::hotkey(home, settings.as_ref().ok().map(|l| &l.settings)),
         llm_check(home, settings.as_ref().ok().map(|l| &l.settings)),
         secrets_check(home),
+        mcp::servers(settings.as_ref().ok().map(|l| &l.settings)),
         confinement_check(),
     ];
     checks.retain(|c| !c.detail.is_empty());

@@ -2,8 +2,8 @@
 
     test_server.py stdio NOTES_DIR       the tools below, over stdin/stdout
     test_server.py http NOTES_DIR PORT   the same over streamable HTTP on 127.0.0.1:PORT
-    test_server.py many NAME COUNT TOPIC DIR   COUNT tools about TOPIC, over stdio (DIR
-                                             only marks the process as the test's)
+    test_server.py many NAME COUNT TOPIC DIR   COUNT tools about TOPIC, over stdio; each
+                                             start adds a line to DIR/NAME.starts
 
 Tools: read_note (read-only), write_note (writes NOTES_DIR/NAME), fail (isError),
 hang (never answers; writes NOTES_DIR/hang.started first), picture (a PNG image), and
@@ -83,6 +83,9 @@ def many_server(name: str, count: int, topic: str) -> MCPServer:
 def main() -> None:
     mode = sys.argv[1]
     if mode == "many":
+        # Each start leaves a line in DIR/NAME.starts, for the tests to count.
+        with open(Path(sys.argv[5]) / f"{sys.argv[2]}.starts", "a") as starts:
+            starts.write(f"{os.getpid()}\n")
         many_server(sys.argv[2], int(sys.argv[3]), sys.argv[4]).run("stdio")
         return
     notes = Path(sys.argv[2])

@@ -216,9 +216,12 @@ impl<S: ModelSource> Agent for AgentLoop<S> {
         let own = match &self.tool_source {
             Some(source) => {
                 let limit = if model.capabilities().small { 3 } else { 12 };
-                source
-                    .tools_for(&ctx.task.message, &ctx.settings, limit)
-                    .await
+                // Starting a server may take a while: Cancel does not wait for it.
+                let mut cancel = ctx.cancel.clone();
+                tokio::select! {
+                    offered = source.tools_for(&ctx.task.message, &ctx.settings, limit) => offered,
+                    _ = cancel.cancelled() => Default::default(),
+                }
             }
             None => Default::default(),
         };
