@@ -72,13 +72,15 @@ mod tests {
 
     #[test]
     fn plain_tokens_are_named_and_references_are_not() {
-        let mut settings = Settings::default();
-        settings.mcp_servers = serde_json::from_value(json!({
+        let settings = Settings {
+            mcp_servers: serde_json::from_value(json!({
             "gh": {"command": "x", "env": {"GITHUB_TOKEN": "ghp_1", "DEBUG": "1"}},
             "web": {"url": "https://x", "headers": {"Authorization": "${secret:mcp-web-Authorization}"}},
             "off": {"command": "y", "disabled": true},
-        }))
-        .expect("servers");
+            }))
+            .expect("servers"),
+            ..Settings::default()
+        };
         let c = servers(Some(&settings));
         assert_eq!(c.level, Level::Warn);
         assert!(
