@@ -115,5 +115,6 @@ describe("single-call questions", () => {
     expect(scopeLabel("task", { tool: "shell", program: "git" })).toBe("Allow `git` commands for this task");
     expect(scopeLabel("always", { tool: "write_file" })).toBe("Always allow writing files");
     expect(callTitle("shell")).toBe("Zeta wants to run a command");
+    expect(callTitle("notes__write_note")).toBe("Zeta wants to use write_note from the MCP server notes");
   });
 });

@@ -103,6 +103,8 @@ export function callTitle(tool: string): string {
     remember: "remember something",
     schedule: "schedule a task",
   };
+  const mcp = tool.indexOf("__");
+  if (mcp > 0) return `Zeta wants to use ${tool.slice(mcp + 2)} from the MCP server ${tool.slice(0, mcp)}`;
   return `Zeta wants to ${words[tool] ?? `use ${tool}`}`;
 }
 
@@ -119,6 +121,8 @@ export function allowanceWords(allowance: Allowance): string {
     remember: "remembering facts",
     schedule: "scheduling tasks",
   };
+  const mcp = allowance.tool.indexOf("__");
+  if (mcp > 0) return `${allowance.tool.slice(mcp + 2)} (MCP server ${allowance.tool.slice(0, mcp)})`;
   return nouns[allowance.tool] ?? allowance.tool;
 }
 
