@@ -44,9 +44,11 @@ fn main() -> ExitCode {
     if args.get(1).is_some_and(|a| a == "-v") {
         args[1] = "-V".into();
     }
-    // No argument, or WebKitWebDriver's `--automation`, opens the app; anything else is
-    // the CLI, where an unknown flag is a usage error.
-    let opens_app = args.len() == 1 || args.get(1).is_some_and(|a| a == "--automation");
+    // No argument, WebKitWebDriver's `--automation`, or `--hidden` (the start at login:
+    // in the tray, no window) opens the app; anything else is the CLI, where an unknown
+    // flag is a usage error.
+    let hidden = args.get(1).is_some_and(|a| a == "--hidden");
+    let opens_app = args.len() == 1 || hidden || args.get(1).is_some_and(|a| a == "--automation");
     if !opens_app {
         let cli = cli::Cli::parse_from(&args);
         if let Some(command) = cli.command {
@@ -66,7 +68,7 @@ fn main() -> ExitCode {
     }
     let result = zeta_core::ZetaHome::from_env()
         .map_err(anyhow::Error::from)
-        .and_then(app::run);
+        .and_then(|home| app::run(home, hidden));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

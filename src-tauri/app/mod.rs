@@ -6,6 +6,7 @@
 //! each knowing only lower layers and, for what happens to it, the router's inbox; the
 //! router is built last, holding the handles it fans out to.
 
+mod autostart;
 mod commands;
 mod confirm;
 mod control;
@@ -40,7 +41,9 @@ type WorkerHandle = tokio::task::JoinHandle<Result<(), CoreError>>;
 /// The worker's join handle, awaited on Quit so the running task is recorded.
 struct WorkerTask(Mutex<Option<WorkerHandle>>);
 
-pub fn run(home: ZetaHome) -> anyhow::Result<()> {
+/// Opens the app; `hidden` (started at login with `--hidden`) keeps the chat window
+/// hidden, Zeta waiting in the tray.
+pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
     let _log = crate::logging::init_app(&home);
     tracing::info!(home = %home.root().display(), "Zeta starting");
     if let Some(notice) = home.notice() {
@@ -109,6 +112,20 @@ pub fn run(home: ZetaHome) -> anyhow::Result<()> {
         ])
         .setup(move |app| {
             let handle = app.handle().clone();
+            // The chat window is made hidden (tauri.conf.json) and shown here, unless
+            // Zeta was started at login (`--hidden`): then it waits in the tray.
+            if !hidden {
+                if let Some(chat) = app.get_webview_window(CHAT_WINDOW) {
+                    if let Err(e) = chat.show() {
+                        tracing::warn!("could not show the chat window: {e}");
+                    }
+                }
+            }
+            // The start at login follows the setting (also when it was edited by hand).
+            match zeta_core::settings::load_or_create(&home.settings_file()) {
+                Ok(loaded) => autostart::sync(loaded.settings.start_with_session),
+                Err(e) => tracing::warn!("could not read the settings: {e}"),
+            }
             let local = LocalServer::new(home.root(), zeta_llm::local::Launch::Child);
             let mcp = mcp_manager(&home);
             let agent = configured_agent(

@@ -133,6 +133,7 @@ impl SettingsManager {
         zeta_core::settings::save(&valid, &self.home.settings_file())
             .map_err(|e| fail(e.to_string()))?;
         tracing::info!("settings saved from the settings window");
+        super::autostart::sync(valid.start_with_session);
         self.view().map_err(fail)
     }
 

@@ -81,6 +81,21 @@ where
     }
 }
 
+/// For a test that starts the app itself (not through WebDriver): the screen, held until
+/// the guard drops, or `None` (said why) when the desktop is missing.
+pub fn hold_screen(name: &str) -> Option<std::sync::MutexGuard<'static, ()>> {
+    if let Some(reason) = missing_prerequisite() {
+        let why = format!("{reason} (run scripts/test.sh, which provides them)");
+        zeta_test_support::cannot_run(zeta_test_support::Needs::Desktop, name, why);
+        return None;
+    }
+    Some(
+        SERIAL
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()),
+    )
+}
+
 fn missing_prerequisite() -> Option<String> {
     if std::env::var_os("DISPLAY").is_none() {
         return Some("DISPLAY is not set (no X server)".into());

@@ -11,6 +11,7 @@ mod consent;
 mod first_hour;
 mod harness;
 mod mcp;
+mod session;
 mod voice;
 mod window;
 

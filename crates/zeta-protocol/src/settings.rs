@@ -36,6 +36,8 @@ pub struct Settings {
     /// names a bad entry while the others work.
     #[ts(type = "Record<string, unknown>")]
     pub mcp_servers: BTreeMap<String, serde_json::Value>,
+    /// Start Zeta, hidden in the tray, when the user logs in (an XDG autostart entry).
+    pub start_with_session: bool,
 }
 
 /// Whether the loop checks a model's answer before the task ends: an answer given without
@@ -74,6 +76,7 @@ impl Default for Settings {
             context: ContextSettings::default(),
             verify: Verify::Auto,
             mcp_servers: BTreeMap::new(),
+            start_with_session: false,
         }
     }
 }

@@ -42,4 +42,8 @@ verify: Verify,
  * format other apps use); read into typed configs by `mcp::parse_servers`, which
  * names a bad entry while the others work.
  */
-mcpServers: Record<string, unknown>, };
+mcpServers: Record<string, unknown>, 
+/**
+ * Start Zeta, hidden in the tray, when the user logs in (an XDG autostart entry).
+ */
+startWithSession: boolean, };
