@@ -3,11 +3,14 @@
 # there it only rebuilds what changed.
 #   scripts/setup.sh            app build
 #   scripts/setup.sh --tests    also what the test suite needs (Xvfb, WebDriver, tray, ...)
+#   scripts/setup.sh --release  what scripts/build-release.sh needs (no debug build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 for_tests=false
+for_release=false
 [[ "${1:-}" == "--tests" ]] && for_tests=true
+[[ "${1:-}" == "--release" ]] && for_release=true
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
@@ -19,6 +22,10 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 packages=(build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev libayatana-appindicator3-1
   libpipewire-0.3-dev libgbm-dev libxcb-randr0-dev clang libclang-dev xdg-utils curl libdbus-1-dev
   cmake libasound2-dev python3-venv)
+if $for_release; then
+  # Tauri's bundler finds the tray library through pkg-config to declare it in the .deb.
+  packages+=(libayatana-appindicator3-dev)
+fi
 if $for_tests; then
   # Headless desktop: X server, input/window tools, WebDriver, XEmbed tray, DBus session,
   # a terminal and an event viewer as real targets for the keyboard and mouse tests, and a
@@ -69,5 +76,7 @@ fi
 say "building the UI"
 (cd ui && npm run --silent build >/dev/null)
 
-say "building the app"
-cargo build --quiet
+if ! $for_release; then
+  say "building the app"
+  cargo build --quiet
+fi

@@ -71,4 +71,11 @@ if git rev-parse --git-dir >/dev/null 2>&1 && [[ -n "$(git status --porcelain --
   git status --short -- ui/src/bindings >&2
   exit 1
 fi
+# The installable package: slow (a release build), so only when asked.
+if [[ "${ZETA_PACKAGE:-}" == 1 ]]; then
+  say "the .deb (ZETA_PACKAGE=1): release build, then install, run and remove it in a throwaway root"
+  scripts/package-test.sh "$(scripts/build-release.sh)"
+else
+  say "not building the .deb (ZETA_PACKAGE=1 scripts/test.sh does)"
+fi
 say "all tests passed"
