@@ -1,0 +1,176 @@
+//! The installed app as users run it: the release binary (`target/release/zeta`, or
+//! `ZETA_BIN`, e.g. `/usr/bin/zeta` from the .deb) started on the current X display with
+//! a tray (run it under `scripts/with-tray.sh`, inside `dbus-run-session`, on Xvfb):
+//! - start to the chat window shown and to the tray icon shown, median of
+//!   `ZETA_BENCH_STARTS` (default 10) starts;
+//! - PSS of all Zeta's processes (the app, WebKit's web and network processes) after
+//!   `ZETA_BENCH_IDLE_SECS` (default 60) idle with the window open, and the same started
+//!   hidden in the tray (`--hidden`, as the login start does), side by side.
+//!
+//! `cargo bench --profile dev --bench desktop_start` (after scripts/build-release.sh).
+
+// Bench code: a failed unwrap or expect is the bench failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use zeta_test_support::procs;
+
+fn xdotool(args: &[&str]) -> String {
+    Command::new("xdotool")
+        .args(args)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+/// Visible windows titled Zeta that are not the tray icon.
+fn chat_shown() -> bool {
+    let tray = xdotool(&["search", "--class", "tray-icon"]);
+    xdotool(&["search", "--onlyvisible", "--name", "^Zeta$"])
+        .lines()
+        .any(|w| !tray.lines().any(|t| t == w))
+}
+
+fn tray_shown() -> bool {
+    !xdotool(&["search", "--class", "tray-icon"]).is_empty()
+}
+
+fn stop(pid: u32) {
+    let mut all = procs::descendants(pid);
+    all.insert(0, pid);
+    for p in all.iter().rev() {
+        let _ = Command::new("kill").arg(p.to_string()).status();
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while procs::stat(pid).is_some_and(|p| !p.is_zombie()) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn start(bin: &PathBuf, home: &std::path::Path, hidden: bool) -> std::process::Child {
+    let mut cmd = Command::new(bin);
+    if hidden {
+        cmd.arg("--hidden");
+    }
+    cmd.env("ZETA_HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start zeta")
+}
+
+/// PSS and RSS of `pid` and its descendants, in KiB, by process name.
+fn memory(pid: u32) -> Vec<(String, u64)> {
+    let mut all = procs::descendants(pid);
+    all.insert(0, pid);
+    all.into_iter()
+        .filter_map(|p| {
+            let rollup = std::fs::read_to_string(format!("/proc/{p}/smaps_rollup")).ok()?;
+            let pss = rollup
+                .lines()
+                .find_map(|l| l.strip_prefix("Pss:"))?
+                .trim()
+                .trim_end_matches(" kB")
+                .trim()
+                .parse()
+                .ok()?;
+            let name = std::fs::read_to_string(format!("/proc/{p}/comm"))
+                .unwrap_or_default()
+                .trim()
+                .to_string();
+            Some((name, pss))
+        })
+        .collect()
+}
+
+fn main() {
+    if std::env::var_os("DISPLAY").is_none() || xdotool(&["version"]).is_empty() {
+        eprintln!(
+            "SKIPPED: needs an X display with a tray and xdotool (run under scripts/with-tray.sh)"
+        );
+        return;
+    }
+    let bin = std::env::var_os("ZETA_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target/release/zeta"));
+    if !bin.exists() {
+        eprintln!(
+            "SKIPPED: no {} (scripts/build-release.sh builds it)",
+            bin.display()
+        );
+        return;
+    }
+    let home = tempfile::tempdir().expect("home");
+    std::fs::write(
+        home.path().join("settings.json"),
+        r#"{"provider": {"kind": "openai", "baseUrl": "http://127.0.0.1:9/v1", "model": "m"}}"#,
+    )
+    .expect("settings");
+    std::fs::write(home.path().join("onboarded"), "bench\n").expect("onboarded");
+    let starts: usize = std::env::var("ZETA_BENCH_STARTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10);
+    let (mut to_window, mut to_tray) = (Vec::new(), Vec::new());
+    for _ in 0..starts {
+        let t = Instant::now();
+        let mut app = start(&bin, home.path(), false);
+        let (mut window, mut tray) = (None, None);
+        while (window.is_none() || tray.is_none()) && t.elapsed() < Duration::from_secs(30) {
+            if window.is_none() && chat_shown() {
+                window = Some(t.elapsed());
+            }
+            if tray.is_none() && tray_shown() {
+                tray = Some(t.elapsed());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        stop(app.id());
+        let _ = app.wait();
+        to_window.push(window.expect("the window showed"));
+        to_tray.push(tray.expect("the tray icon showed"));
+    }
+    let median = |mut v: Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2].as_secs_f64() * 1000.0
+    };
+    println!("{} ({starts} starts)", bin.display());
+    println!(
+        "start → chat window shown: median {:.0} ms",
+        median(to_window)
+    );
+    println!(
+        "start → tray icon shown:   median {:.0} ms",
+        median(to_tray)
+    );
+    let idle: u64 = std::env::var("ZETA_BENCH_IDLE_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
+    for hidden in [false, true] {
+        let mut app = start(&bin, home.path(), hidden);
+        std::thread::sleep(Duration::from_secs(idle));
+        let parts = memory(app.id());
+        stop(app.id());
+        let _ = app.wait();
+        let total: u64 = parts.iter().map(|p| p.1).sum();
+        let each: Vec<String> = parts
+            .iter()
+            .map(|(n, kb)| format!("{n} {} MiB", kb / 1024))
+            .collect();
+        println!(
+            "idle {idle} s, {}: PSS {} MiB ({})",
+            if hidden {
+                "started hidden in the tray"
+            } else {
+                "window open"
+            },
+            total / 1024,
+            each.join(", ")
+        );
+    }
+}
