@@ -23,8 +23,9 @@ packages=(build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev libayatana
   libpipewire-0.3-dev libgbm-dev libxcb-randr0-dev clang libclang-dev xdg-utils curl libdbus-1-dev
   cmake libasound2-dev python3-venv)
 if $for_release; then
-  # Tauri's bundler finds the tray library through pkg-config to declare it in the .deb.
-  packages+=(libayatana-appindicator3-dev)
+  # Tauri's bundler finds the tray library through pkg-config to declare it in the .deb;
+  # debootstrap makes the clean Debian 12 that scripts/package-test.sh installs it into.
+  packages+=(libayatana-appindicator3-dev debootstrap)
 fi
 if $for_tests; then
   # Headless desktop: X server, input/window tools, WebDriver, XEmbed tray, DBus session,

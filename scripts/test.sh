@@ -73,8 +73,8 @@ if git rev-parse --git-dir >/dev/null 2>&1 && [[ -n "$(git status --porcelain --
 fi
 # The installable package: slow (a release build), so only when asked.
 if [[ "${ZETA_PACKAGE:-}" == 1 ]]; then
-  say "the .deb (ZETA_PACKAGE=1): release build, then install, run and remove it in a throwaway root"
-  scripts/package-test.sh "$(scripts/build-release.sh)"
+  say "the .deb (ZETA_PACKAGE=1): release build, then install, run and remove it in a throwaway root and a clean Debian 12"
+  ZETA_CLEAN_ROOT="${ZETA_CLEAN_ROOT:-1}" scripts/package-test.sh "$(scripts/build-release.sh)"
 else
   say "not building the .deb (ZETA_PACKAGE=1 scripts/test.sh does)"
 fi
