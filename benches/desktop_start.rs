@@ -5,7 +5,9 @@
 //!   `ZETA_BENCH_STARTS` (default 10) starts;
 //! - PSS of all Zeta's processes (the app, WebKit's web and network processes) after
 //!   `ZETA_BENCH_IDLE_SECS` (default 60) idle with the window open, and the same started
-//!   hidden in the tray (`--hidden`, as the login start does), side by side.
+//!   hidden in the tray (`--hidden`, as the login start does), side by side;
+//! - the same while a task streams its reply (a scripted model on 127.0.0.1 streaming a
+//!   delta every 20 ms), 20 s into the stream, window open and hidden.
 //!
 //! `cargo bench --profile dev --bench desktop_start` (after scripts/build-release.sh).
 
@@ -151,26 +153,65 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(60);
+    let report = |what: &str, parts: Vec<(String, u64)>| {
+        let total: u64 = parts.iter().map(|p| p.1).sum();
+        let each: Vec<String> = parts
+            .iter()
+            .map(|(n, kb)| format!("{n} {} MiB", kb / 1024))
+            .collect();
+        println!("{what}: PSS {} MiB ({})", total / 1024, each.join(", "));
+    };
     for hidden in [false, true] {
         let mut app = start(&bin, home.path(), hidden);
         std::thread::sleep(Duration::from_secs(idle));
         let parts = memory(app.id());
         stop(app.id());
         let _ = app.wait();
-        let total: u64 = parts.iter().map(|p| p.1).sum();
-        let each: Vec<String> = parts
-            .iter()
-            .map(|(n, kb)| format!("{n} {} MiB", kb / 1024))
-            .collect();
-        println!(
-            "idle {idle} s, {}: PSS {} MiB ({})",
-            if hidden {
-                "started hidden in the tray"
-            } else {
-                "window open"
-            },
-            total / 1024,
-            each.join(", ")
-        );
+        let state = if hidden {
+            "started hidden in the tray"
+        } else {
+            "window open"
+        };
+        report(&format!("idle {idle} s, {state}"), parts);
     }
+
+    // While a task streams: a scripted model that never stops writing.
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let server = runtime
+        .block_on(zeta_scripted_llm::ScriptedServer::start(vec![
+            zeta_scripted_llm::Step::Endless { pause_ms: 20 },
+            zeta_scripted_llm::Step::Endless { pause_ms: 20 },
+            zeta_scripted_llm::Step::Endless { pause_ms: 20 },
+        ]))
+        .expect("scripted server");
+    let settings = format!(
+        r#"{{"provider": {{"kind": "openai", "baseUrl": "{}", "model": "m", "protocol": "tools", "stream": true}}, "permissions": {{"mode": "auto"}}}}"#,
+        server.openai_base_url()
+    );
+    std::fs::write(home.path().join("settings.json"), settings).expect("settings");
+    for hidden in [false, true] {
+        let mut app = start(&bin, home.path(), hidden);
+        std::thread::sleep(Duration::from_secs(3));
+        let enqueued = Command::new(&bin)
+            .args(["enqueue", "write me a long story"])
+            .env("ZETA_HOME", home.path())
+            .output()
+            .expect("zeta enqueue");
+        assert!(
+            enqueued.status.success(),
+            "{}",
+            String::from_utf8_lossy(&enqueued.stderr)
+        );
+        std::thread::sleep(Duration::from_secs(20));
+        let parts = memory(app.id());
+        stop(app.id());
+        let _ = app.wait();
+        let state = if hidden {
+            "hidden in the tray"
+        } else {
+            "window open"
+        };
+        report(&format!("a task streaming for 20 s, {state}"), parts);
+    }
+    drop(server);
 }
