@@ -1,9 +1,7 @@
 //! The confirmation dialog window (`confirm` in tauri.conf.json): small, always on top,
 //! shown while a plan waits for the user, or a single call while the chat window (which
-//! asks about single calls inline, beside the request) is hidden. It exists only while it
-//! has something to show: made from its configuration when a request needs it (`create:
-//! false` keeps it from being made at start) and destroyed once nothing waits, so an
-//! unseen dialog holds no WebKit process (~75 MiB). Closing it denies what it showed.
+//! asks about single calls inline, beside the request) is hidden; hidden again once
+//! nothing it should show waits. Closing it denies what it showed.
 
 use tauri::{AppHandle, Manager};
 use zeta_core::{Event, Op};
@@ -29,48 +27,22 @@ pub fn refresh(app: &AppHandle, queue: &QueueManager) {
 }
 
 fn show_or_hide(app: &AppHandle, waiting: bool) {
-    let existing = app.get_webview_window(CONFIRM_WINDOW);
-    if !waiting {
-        if let Some(window) = existing {
-            if let Err(e) = window.destroy() {
-                tracing::warn!("could not close the confirmation window: {e}");
-            }
-        }
+    let Some(window) = app.get_webview_window(CONFIRM_WINDOW) else {
+        tracing::warn!("the confirmation window is gone; approvals still show in the chat");
         return;
-    }
-    let window = match existing {
-        Some(window) => window,
-        None => match create(app) {
-            Ok(window) => window,
-            Err(e) => {
-                tracing::warn!("could not open the confirmation window ({e}); approvals still show in the chat");
-                return;
-            }
-        },
     };
-    let result = window
-        .set_always_on_top(true)
-        .and_then(|_| window.unminimize())
-        .and_then(|_| window.show())
-        .and_then(|_| window.set_focus());
+    let result = if waiting {
+        window
+            .set_always_on_top(true)
+            .and_then(|_| window.unminimize())
+            .and_then(|_| window.show())
+            .and_then(|_| window.set_focus())
+    } else {
+        window.hide()
+    };
     if let Err(e) = result {
-        tracing::warn!("could not show the confirmation window: {e}");
+        tracing::warn!("could not show or hide the confirmation window: {e}");
     }
-}
-
-/// Makes the dialog from its entry in tauri.conf.json.
-fn create(app: &AppHandle) -> Result<tauri::WebviewWindow, String> {
-    let config = app
-        .config()
-        .app
-        .windows
-        .iter()
-        .find(|w| w.label == CONFIRM_WINDOW)
-        .ok_or("tauri.conf.json has no confirm window")?
-        .clone();
-    tauri::WebviewWindowBuilder::from_config(app, &config)
-        .and_then(|builder| builder.build())
-        .map_err(|e| e.to_string())
 }
 
 /// The user closed the dialog: everything it showed counts as denied.
