@@ -231,11 +231,6 @@ impl McpManager {
         all
     }
 
-    /// The process ids of the stdio servers running now.
-    pub fn pids(&self) -> Vec<u32> {
-        self.servers().values().filter_map(|s| s.pid()).collect()
-    }
-
     /// Stops every server (by process id and group), for when Zeta quits.
     pub async fn shutdown(&self) {
         let servers: Vec<Arc<Server>> =

@@ -271,14 +271,6 @@ impl Server {
             Err(_) => false,
         }
     }
-
-    /// The process id of the running stdio server, if one runs.
-    pub fn pid(&self) -> Option<u32> {
-        match &*self.slot.try_lock().ok()? {
-            Slot::Ready(live) => live.pid,
-            _ => None,
-        }
-    }
 }
 
 /// The command line or the URL, for people.
