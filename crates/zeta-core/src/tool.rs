@@ -40,6 +40,25 @@ pub struct ToolContext {
     pub confine: Option<Arc<crate::policy::Writable>>,
 }
 
+impl ToolContext {
+    /// A context with the default limits and a cancel token nobody holds, for calls
+    /// made outside a task (tests, benchmarks).
+    pub fn detached(workdir: PathBuf) -> Self {
+        let (_, cancel) = CancelToken::new();
+        Self {
+            cancel,
+            workdir,
+            command_timeout_ms: 30_000,
+            max_output_length: 30_000,
+            images_supported: false,
+            screenshot: crate::settings::ScreenshotSettings::default(),
+            on_output: Arc::new(|_: &str| {}),
+            untrusted_input: false,
+            confine: None,
+        }
+    }
+}
+
 /// What a tool call produced.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {

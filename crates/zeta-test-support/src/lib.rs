@@ -4,6 +4,7 @@
 //! needs what this machine lacks says so ([`cannot_run`]): it prints why and passes,
 //! unless the suite requires it.
 
+pub mod apps;
 pub mod mcp;
 pub mod procs;
 pub mod sound;

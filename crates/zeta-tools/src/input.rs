@@ -47,6 +47,52 @@ impl InputState {
     }
 }
 
+impl InputState {
+    /// Moves the pointer to (x, y) in screen pixels and clicks the left button there.
+    /// Blocking.
+    pub fn click(&self, x: i32, y: i32) -> Result<(), String> {
+        self.with(|enigo| {
+            move_settled(enigo, (x, y))?;
+            enigo
+                .button(Button::Left, Direction::Click)
+                .map_err(|e| format!("click: {e}"))
+        })
+    }
+
+    /// Types `text` into the focused window. Blocking.
+    pub fn type_text(&self, text: &str) -> Result<(), String> {
+        self.with(|enigo| type_into(enigo, text))
+    }
+
+    /// Presses a key or combination such as `ctrl+a` or `Return`. Blocking.
+    pub fn press(&self, combo: &str) -> Result<(), String> {
+        let (mods, key) = parse_combo(combo)?;
+        self.with(|enigo| press_combo(enigo, &mods, key))
+    }
+}
+
+fn type_into(enigo: &mut Enigo, text: &str) -> Result<(), String> {
+    // A short pause first so the first character is not lost while the server settles
+    // the keyboard mapping.
+    sleep(Duration::from_millis(50));
+    enigo.text(text).map_err(|e| format!("type: {e}"))
+}
+
+fn press_combo(enigo: &mut Enigo, mods: &[Key], key: Key) -> Result<(), String> {
+    for m in mods {
+        enigo
+            .key(*m, Direction::Press)
+            .map_err(|e| format!("press: {e}"))?;
+    }
+    let clicked = enigo
+        .key(key, Direction::Click)
+        .map_err(|e| format!("key: {e}"));
+    for m in mods.iter().rev() {
+        let _ = enigo.key(*m, Direction::Release);
+    }
+    clicked
+}
+
 /// Runs blocking input work off the async threads, then attaches a screenshot if asked.
 async fn act(
     name: &'static str,
@@ -366,25 +412,11 @@ impl Tool for KeyboardTool {
                 input.with(|enigo| {
                     let mut done = Vec::new();
                     if let Some(text) = args.text.filter(|t| !t.is_empty()) {
-                        // A short pause first so the first character is not lost while the
-                        // server settles the keyboard mapping.
-                        sleep(Duration::from_millis(50));
-                        enigo.text(&text).map_err(|e| format!("type: {e}"))?;
+                        type_into(enigo, &text)?;
                         done.push(format!("typed {} characters", text.chars().count()));
                     }
                     if let Some((mods, key)) = combo {
-                        for m in &mods {
-                            enigo
-                                .key(*m, Direction::Press)
-                                .map_err(|e| format!("press: {e}"))?;
-                        }
-                        let clicked = enigo
-                            .key(key, Direction::Click)
-                            .map_err(|e| format!("key: {e}"));
-                        for m in mods.iter().rev() {
-                            let _ = enigo.key(*m, Direction::Release);
-                        }
-                        clicked?;
+                        press_combo(enigo, &mods, key)?;
                         done.push(format!("pressed {}", args.keys.unwrap_or_default()));
                     }
                     Ok(done.join(", "))

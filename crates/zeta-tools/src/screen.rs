@@ -86,16 +86,19 @@ pub struct Shot {
     pub encode: Duration,
 }
 
-struct Captured {
-    rgba: Vec<u8>,
-    width: u32,
-    height: u32,
-    origin: (i32, i32),
+/// Pixels captured from the screen, full size.
+pub struct Captured {
+    pub rgba: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+    /// Where the image's top-left corner is on the screen.
+    pub origin: (i32, i32),
     /// Captured pixels per screen pixel (HiDPI).
-    density: f64,
+    pub density: f64,
 }
 
-fn capture(target: Target) -> Result<Captured, String> {
+/// Captures `target` at full size. Blocking: call from a blocking thread.
+pub fn capture(target: Target) -> Result<Captured, String> {
     let monitors = xcap::Monitor::all()
         .map_err(|e| format!("cannot list monitors (is there a display?): {e}"))?;
     if monitors.is_empty() {

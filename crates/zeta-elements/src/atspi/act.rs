@@ -1,0 +1,277 @@
+//! Acting on one element by its number: press, focus, set or type text, select an option,
+//! toggle, scroll into view. The element's own means first (its AT-SPI action, editable
+//! text, selection); the mouse or keyboard where it has none. Before acting, the element is
+//! read again: gone, or now something else, and its number is refused as stale.
+
+use atspi::proxy::accessible::AccessibleProxy;
+use atspi::proxy::action::ActionProxy;
+use atspi::proxy::component::ComponentProxy;
+use atspi::proxy::editable_text::EditableTextProxy;
+use atspi::proxy::selection::SelectionProxy;
+use atspi::zbus;
+use atspi::ScrollType;
+use zeta_tools::input::InputState;
+
+use super::read::element;
+use super::{proxy, within, Desktop};
+use crate::error::ElementsError;
+use crate::node::{Key, Node};
+use crate::numbers::Entry;
+
+/// What to do to an element.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    Press,
+    Focus,
+    /// Replace its text.
+    SetText(String),
+    /// Type at its caret (after focusing it), as a person would.
+    Type(String),
+    /// Choose an option by its name (a combo box, a list).
+    Select(String),
+    Toggle,
+    ScrollIntoView,
+}
+
+/// The element `entry` names, read again, or why its number is stale.
+pub async fn live(desktop: &Desktop, number: u32, entry: &Entry) -> Result<Node, ElementsError> {
+    let Key::Tree { bus, path } = &entry.key else {
+        return Err(ElementsError::Unsupported(
+            "not an accessibility element".into(),
+        ));
+    };
+    let conn = desktop.connection().await?;
+    let node = match element(&conn, bus, path, &entry.place.window).await {
+        Ok(n) => n,
+        Err(ElementsError::Bus { reason, .. }) => {
+            return Err(ElementsError::Stale(format!(
+                "element {number} ({}) in \"{}\" is gone (its window closed or changed: {reason}); read the window again with ui_outline",
+                entry.label(),
+                entry.place.window
+            )))
+        }
+        Err(e) => return Err(e),
+    };
+    if node.role != entry.role
+        || node.role == "invalid"
+        || !node.states.showing
+            && node.role != "combo box"
+            && !node.states.editable
+            && node.bounds.is_none_or(|b| !b.is_visible())
+    {
+        return Err(ElementsError::Stale(format!(
+            "element {number} was {} and is now {}; read the window again with ui_outline",
+            entry.label(),
+            if node.role == entry.role {
+                "hidden".to_string()
+            } else {
+                node.role.clone()
+            }
+        )));
+    }
+    Ok(node)
+}
+
+/// The preferred own action of an element for a press (or a toggle).
+fn own_action(node: &Node, toggle: bool) -> Option<usize> {
+    let wanted: &[&str] = if toggle {
+        &["toggle", "click", "press", "activate"]
+    } else {
+        &["click", "press", "activate", "jump", "open", "toggle"]
+    };
+    wanted
+        .iter()
+        .find_map(|w| node.actions.iter().position(|a| a.eq_ignore_ascii_case(w)))
+}
+
+async fn run_blocking(
+    work: impl FnOnce() -> Result<(), String> + Send + 'static,
+) -> Result<(), ElementsError> {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(r) => r.map_err(ElementsError::Input),
+        Err(e) => Err(ElementsError::Input(format!(
+            "the input thread failed: {e}"
+        ))),
+    }
+}
+
+async fn click_centre(node: &Node, input: &InputState) -> Result<String, ElementsError> {
+    let Some(b) = node.bounds.filter(|b| b.is_visible()) else {
+        return Err(ElementsError::Unsupported(format!(
+            "{} has no action of its own and no place on screen to click",
+            node.role
+        )));
+    };
+    let (x, y) = b.centre();
+    let input = input.clone();
+    run_blocking(move || input.click(x, y)).await?;
+    Ok(format!("clicked its centre at ({x}, {y}) with the mouse"))
+}
+
+async fn focus(
+    conn: &zbus::Connection,
+    bus: &str,
+    path: &str,
+    node: &Node,
+    input: &InputState,
+    who: &str,
+) -> Result<String, ElementsError> {
+    if node.abilities.component {
+        let c: ComponentProxy = proxy(conn, bus, path).await?;
+        if within(who, "focusing", c.grab_focus()).await? {
+            return Ok("focused it".into());
+        }
+    }
+    click_centre(node, input).await
+}
+
+/// The index among a combo box's or list's options of the one named `want`, and the
+/// object that holds them (the combo box's popup menu, or the list itself); or, when none
+/// is named so, the options there are.
+async fn option_index(
+    conn: &zbus::Connection,
+    bus: &str,
+    path: &str,
+    want: &str,
+    who: &str,
+) -> Result<Result<(String, String, i32), Vec<String>>, ElementsError> {
+    let want = want.trim().to_lowercase();
+    let a: AccessibleProxy = proxy(conn, bus, path).await?;
+    let mut holders = vec![(bus.to_string(), path.to_string())];
+    for r in within(who, "the options", a.get_children()).await? {
+        if let (Some(b), p) = (r.name_as_str(), r.path_as_str()) {
+            holders.push((b.to_string(), p.to_string()));
+        }
+    }
+    let mut all = Vec::new();
+    for (hb, hp) in holders {
+        let h: AccessibleProxy = proxy(conn, &hb, &hp).await?;
+        let items = within(who, "the options", h.get_children()).await?;
+        let mut names = Vec::new();
+        for r in &items {
+            let (Some(ib), ip) = (r.name_as_str(), r.path_as_str()) else {
+                continue;
+            };
+            let item: AccessibleProxy = proxy(conn, ib, ip).await?;
+            let name = within(who, "an option's name", item.name()).await?;
+            names.push(name.trim().to_lowercase());
+            if !name.trim().is_empty() {
+                all.push(name);
+            }
+        }
+        let found = names
+            .iter()
+            .position(|n| *n == want)
+            .or_else(|| names.iter().position(|n| n.starts_with(&want)));
+        if let Some(i) = found {
+            return Ok(Ok((hb, hp, i as i32)));
+        }
+    }
+    Ok(Err(all))
+}
+
+/// Does `action` to the element (already checked live: `node`), saying how.
+pub async fn act(
+    desktop: &Desktop,
+    entry: &Entry,
+    node: &Node,
+    action: &Action,
+    input: &InputState,
+) -> Result<String, ElementsError> {
+    let Key::Tree { bus, path } = &entry.key else {
+        return Err(ElementsError::Unsupported(
+            "not an accessibility element".into(),
+        ));
+    };
+    let conn = desktop.connection().await?;
+    let who = entry.place.window.as_str();
+    let label = entry.label();
+    if !node.states.enabled && !matches!(action, Action::ScrollIntoView | Action::Focus) {
+        return Err(ElementsError::Unsupported(format!(
+            "{label} is disabled: it cannot be used now"
+        )));
+    }
+    match action {
+        Action::Press | Action::Toggle => {
+            if matches!(action, Action::Toggle) && !node.states.checkable {
+                return Err(ElementsError::Unsupported(format!(
+                    "{label} is not something that can be checked or unchecked; use press"
+                )));
+            }
+            if let Some(i) = own_action(node, matches!(action, Action::Toggle)) {
+                let a: ActionProxy = proxy(&conn, bus, path).await?;
+                if within(who, "its action", a.do_action(i as i32)).await? {
+                    return Ok(format!("did its own action \"{}\"", node.actions[i]));
+                }
+            }
+            click_centre(node, input).await
+        }
+        Action::Focus => focus(&conn, bus, path, node, input, who).await,
+        Action::SetText(text) => {
+            if node.abilities.editable_text {
+                let e: EditableTextProxy = proxy(&conn, bus, path).await?;
+                if within(who, "setting its text", e.set_text_contents(text)).await? {
+                    return Ok(format!(
+                        "set its text to \"{}\"",
+                        crate::outline::clip(text, 80)
+                    ));
+                }
+            }
+            if !node.states.editable {
+                return Err(ElementsError::Unsupported(format!(
+                    "{label} does not take text"
+                )));
+            }
+            let how = focus(&conn, bus, path, node, input, who).await?;
+            let (input, text) = (input.clone(), text.clone());
+            run_blocking(move || {
+                input.press("ctrl+a")?;
+                input.type_text(&text)
+            })
+            .await?;
+            Ok(format!("{how}, selected all and typed the new text"))
+        }
+        Action::Type(text) => {
+            let how = focus(&conn, bus, path, node, input, who).await?;
+            let count = text.chars().count();
+            let (input, text) = (input.clone(), text.clone());
+            run_blocking(move || input.type_text(&text)).await?;
+            Ok(format!("{how} and typed {count} characters"))
+        }
+        Action::Select(option) => {
+            match option_index(&conn, bus, path, option, who).await? {
+                Ok((hb, hp, i)) => {
+                    // The holder with Selection: the combo box itself for GTK, or the list.
+                    for (sb, sp) in [(bus.as_str(), path.as_str()), (hb.as_str(), hp.as_str())] {
+                        let s: SelectionProxy = proxy(&conn, sb, sp).await?;
+                        if let Ok(true) = within(who, "choosing an option", s.select_child(i)).await
+                        {
+                            return Ok(format!("chose the option \"{option}\""));
+                        }
+                    }
+                    Err(ElementsError::Unsupported(format!(
+                        "{label} would not choose \"{option}\""
+                    )))
+                }
+                Err(options) => Err(ElementsError::Unsupported(format!(
+                    "{label} has no option named \"{option}\"{}",
+                    if options.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; its options are: {}", options.join(", "))
+                    }
+                ))),
+            }
+        }
+        Action::ScrollIntoView => {
+            let c: ComponentProxy = proxy(&conn, bus, path).await?;
+            if within(who, "scrolling", c.scroll_to(ScrollType::Anywhere)).await? {
+                Ok("scrolled it into view".into())
+            } else {
+                Err(ElementsError::Unsupported(format!(
+                    "{label} could not be scrolled into view"
+                )))
+            }
+        }
+    }
+}

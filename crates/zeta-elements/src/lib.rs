@@ -1,0 +1,24 @@
+//! zeta-elements: what is on screen as numbered elements a text-only model can read and act
+//! on — the AT-SPI2 accessibility tree where applications share it, OCR words where they
+//! do not — and the `ui_outline` / `ui_act` tools over them.
+//!
+//! - [`node`]: one element, whichever source found it.
+//! - [`outline`]: the numbered, pruned, budgeted outline a model reads (pure).
+//! - [`numbers`]: element numbers that stay the same while the element exists.
+//! - [`atspi`]: the accessibility bus: reading windows and trees, acting on elements.
+//! - [`ocr`]: tesseract over a screenshot, as the same kind of elements.
+//! - [`tools`]: the two tools.
+//! - [`error`]: what failed, in words a person can act on.
+
+pub mod atspi;
+pub mod error;
+pub mod node;
+pub mod numbers;
+pub mod ocr;
+pub mod outline;
+pub mod tools;
+pub mod x11;
+
+pub use atspi::Desktop;
+pub use error::ElementsError;
+pub use tools::Elements;

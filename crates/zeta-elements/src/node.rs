@@ -1,0 +1,156 @@
+//! One element on screen, as the outline sees it, whichever source found it: the
+//! accessibility tree (an object on the AT-SPI bus) or OCR (a word in a screenshot).
+
+/// A rectangle in screen pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    pub x: i32,
+    pub y: i32,
+    pub width: i32,
+    pub height: i32,
+}
+
+impl Bounds {
+    pub fn centre(&self) -> (i32, i32) {
+        (self.x + self.width / 2, self.y + self.height / 2)
+    }
+    /// A real, visible size (toolkits report -1 or 0 for elements off screen).
+    pub fn is_visible(&self) -> bool {
+        self.width > 0 && self.height > 0 && self.x > -10_000 && self.y > -10_000
+    }
+}
+
+/// Where an element lives, so an action can find it again.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Key {
+    /// An object on the accessibility bus: its application's bus name and object path.
+    Tree { bus: String, path: String },
+    /// A word OCR found in the screenshot of run `run`, the `index`th.
+    Word { run: u64, index: usize },
+}
+
+/// The states the outline shows and the actions read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct States {
+    pub focused: bool,
+    pub focusable: bool,
+    pub enabled: bool,
+    pub checkable: bool,
+    pub checked: bool,
+    pub selected: bool,
+    pub editable: bool,
+    pub expandable: bool,
+    pub expanded: bool,
+    pub showing: bool,
+    pub active: bool,
+}
+
+/// The AT-SPI interfaces an element has that acting uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Abilities {
+    pub action: bool,
+    pub editable_text: bool,
+    pub text: bool,
+    pub value: bool,
+    pub selection: bool,
+    pub component: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub key: Key,
+    /// The toolkit's role name: "push button", "text", "check box", "word" for OCR.
+    pub role: String,
+    pub name: String,
+    /// What it holds: a text field's text, a label's text, a slider's value, a combo box's
+    /// chosen option.
+    pub value: Option<String>,
+    pub states: States,
+    pub abilities: Abilities,
+    /// The names of its own actions ("click", "press", "activate", "toggle").
+    pub actions: Vec<String>,
+    pub bounds: Option<Bounds>,
+    /// A combo box's or list's options when they are not on screen (a closed popup).
+    pub options: Vec<String>,
+    pub children: Vec<Node>,
+}
+
+impl Node {
+    pub fn new(key: Key, role: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            key,
+            role: role.into(),
+            name: name.into(),
+            value: None,
+            states: States {
+                enabled: true,
+                showing: true,
+                ..States::default()
+            },
+            abilities: Abilities::default(),
+            actions: Vec::new(),
+            bounds: None,
+            options: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+
+    /// Something a person can act on: it has an action, takes text, or takes focus.
+    pub fn is_interactive(&self) -> bool {
+        !self.actions.is_empty()
+            || self.states.editable
+            || self.states.checkable
+            || (self.states.focusable && !is_container(&self.role))
+            || self.abilities.selection && !is_container(&self.role)
+    }
+
+    /// Every node below this one (itself included), depth first.
+    pub fn walk(&self) -> Vec<&Node> {
+        let mut out = vec![self];
+        for c in &self.children {
+            out.extend(c.walk());
+        }
+        out
+    }
+}
+
+/// Roles that only group others: left out of the outline unless named.
+pub fn is_container(role: &str) -> bool {
+    matches!(
+        role,
+        "panel"
+            | "filler"
+            | "scroll pane"
+            | "viewport"
+            | "layered pane"
+            | "split pane"
+            | "unknown"
+            | "redundant object"
+            | "section"
+            | "grouping"
+            | "invalid"
+            | "root pane"
+            | "glass pane"
+            | "option pane"
+            | "internal frame"
+            | "desktop frame"
+            | "form"
+            | "block quote"
+            | "static"
+    )
+}
+
+/// Roles that hold many alike children (rows, items): summarised when long.
+pub fn is_list(role: &str) -> bool {
+    matches!(
+        role,
+        "list"
+            | "list box"
+            | "table"
+            | "tree"
+            | "tree table"
+            | "menu"
+            | "page tab list"
+            | "tool bar"
+    )
+}

@@ -1,0 +1,317 @@
+//! The outline a model reads: a window's elements, numbered, one line each, with only what
+//! a model needs. Pure: it takes a tree of `Node`s (from the accessibility bus or OCR) and
+//! the number table, and gives text.
+//!
+//! What is left out: containers with no name (their children move up), labels that only
+//! repeat the name of the field beside them, and nodes with no name, value or action.
+//! Siblings are read top to bottom, left to right. A long list shows its first items and
+//! how many more there are; the whole outline stops at a budget of elements and says how
+//! to see the rest (expand an element, or find by name or role).
+
+use std::collections::BTreeMap;
+
+use crate::node::{is_container, is_list, Node};
+use crate::numbers::{Numbers, Place};
+
+/// How much to show.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// At most this many elements (a 1.5B model reads ~60 tokens/s).
+    pub budget: usize,
+    /// Items shown of a long list before it is summarised.
+    pub list_items: usize,
+    /// Show only elements whose role, name or value contains this (case-insensitive),
+    /// with no budget on how deep they are.
+    pub find: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            budget: 40,
+            list_items: 8,
+            find: None,
+        }
+    }
+}
+
+/// A rendered outline, with each line by element number so two can be compared.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outline {
+    pub text: String,
+    pub lines: BTreeMap<u32, String>,
+    /// Elements shown, and elements found in all.
+    pub shown: usize,
+    pub total: usize,
+}
+
+/// Cuts `s` to `max` characters, marking the cut.
+pub fn clip(s: &str, max: usize) -> String {
+    let s = s.trim();
+    if s.chars().count() <= max {
+        return s.replace('\n', " ");
+    }
+    let cut: String = s.chars().take(max).collect();
+    format!("{}…", cut.replace('\n', " "))
+}
+
+/// An element worth a line of its own.
+fn worth_a_line(n: &Node) -> bool {
+    if n.is_interactive() {
+        return true;
+    }
+    if is_container(&n.role) {
+        return false;
+    }
+    let has_words =
+        !n.name.trim().is_empty() || n.value.as_deref().is_some_and(|v| !v.trim().is_empty());
+    has_words || is_list(&n.role)
+}
+
+/// A kept element and the kept elements under it.
+struct Kept<'a> {
+    node: &'a Node,
+    children: Vec<Kept<'a>>,
+}
+
+/// Keeps the nodes worth a line; the children of the others move up to their place.
+fn keep(node: &Node) -> Vec<Kept<'_>> {
+    let mut children: Vec<&Node> = node.children.iter().collect();
+    // Top to bottom, then left to right; elements with no place keep their order.
+    children.sort_by_key(|c| c.bounds.map(|b| (b.y / 8, b.x)).unwrap_or((i32::MAX, 0)));
+    let mut kept: Vec<Kept> = children.into_iter().flat_map(keep_one).collect();
+    drop_repeated_labels(&mut kept);
+    kept
+}
+
+fn keep_one(node: &Node) -> Vec<Kept<'_>> {
+    if worth_a_line(node) {
+        vec![Kept {
+            node,
+            children: keep(node),
+        }]
+    } else {
+        keep(node)
+    }
+}
+
+/// A label that says only what the field beside it is named is left out.
+fn drop_repeated_labels(kept: &mut Vec<Kept>) {
+    let names: Vec<String> = kept
+        .iter()
+        .filter(|k| k.node.is_interactive())
+        .map(|k| k.node.name.trim().to_lowercase())
+        .filter(|n| !n.is_empty())
+        .collect();
+    kept.retain(|k| {
+        let n = k.node;
+        let label = n.role == "label" && !n.is_interactive();
+        let text = n.value.as_deref().unwrap_or(&n.name).trim().to_lowercase();
+        !(label
+            && names
+                .iter()
+                .any(|name| *name == text || *name == text.trim_end_matches(':')))
+    });
+}
+
+/// One element's line (without its number).
+pub fn describe(n: &Node) -> String {
+    let mut s = n.role.clone();
+    if !n.name.trim().is_empty() {
+        s.push_str(&format!(" \"{}\"", clip(&n.name, 80)));
+    }
+    if let Some(v) = n.value.as_deref() {
+        if v.trim() != n.name.trim() || n.states.editable {
+            s.push_str(&format!(" = \"{}\"", clip(v, 120)));
+        }
+    }
+    if !n.options.is_empty() {
+        let shown: Vec<String> = n.options.iter().take(12).map(|o| clip(o, 30)).collect();
+        let more = n.options.len().saturating_sub(shown.len());
+        s.push_str(&format!(" options: {}", shown.join(" | ")));
+        if more > 0 {
+            s.push_str(&format!(" (+{more} more)"));
+        }
+    }
+    let st = &n.states;
+    let mut flags = Vec::new();
+    if st.focused {
+        flags.push("focused");
+    }
+    if st.checkable {
+        flags.push(if st.checked { "checked" } else { "unchecked" });
+    } else if st.checked {
+        flags.push("pressed");
+    }
+    if st.selected {
+        flags.push("selected");
+    }
+    if st.expandable {
+        flags.push(if st.expanded { "expanded" } else { "collapsed" });
+    }
+    if !st.enabled {
+        flags.push("disabled");
+    }
+    if st.editable {
+        flags.push("editable");
+    }
+    if !flags.is_empty() {
+        s.push_str(&format!(" ({})", flags.join(", ")));
+    }
+    if !n.actions.is_empty() {
+        s.push_str(&format!(" [{}]", n.actions.join(", ")));
+    }
+    if let Some(b) = n.bounds.filter(|b| b.is_visible()) {
+        s.push_str(&format!(" @{},{} {}x{}", b.x, b.y, b.width, b.height));
+    }
+    s
+}
+
+struct Renderer<'a> {
+    numbers: &'a mut Numbers,
+    place: &'a Place,
+    options: &'a Options,
+    out: Outline,
+    /// Elements left out for the budget.
+    over: usize,
+}
+
+impl Renderer<'_> {
+    fn line(&mut self, depth: usize, n: &Node) -> u32 {
+        let number = self.numbers.number(n, self.place);
+        let text = describe(n);
+        self.out
+            .text
+            .push_str(&format!("{}[{number}] {text}\n", "  ".repeat(depth)));
+        self.out.lines.insert(number, text);
+        self.out.shown += 1;
+        number
+    }
+
+    fn render(&mut self, kept: &[Kept], depth: usize, in_list: bool) {
+        let limit = if in_list {
+            self.options.list_items
+        } else {
+            usize::MAX
+        };
+        for (i, k) in kept.iter().enumerate() {
+            if i == limit {
+                let rest = kept.len() - i;
+                let more: usize = kept[i..].iter().map(count).sum();
+                self.out.total += more;
+                self.out.text.push_str(&format!(
+                    "{}… {rest} more items (expand the list's number to see them)\n",
+                    "  ".repeat(depth)
+                ));
+                return;
+            }
+            self.out.total += 1;
+            if self.out.shown >= self.options.budget {
+                self.over += 1;
+                self.out.total += k.children.iter().map(count).sum::<usize>();
+                self.over += k.children.iter().map(count).sum::<usize>();
+                continue;
+            }
+            self.line(depth, k.node);
+            self.render(&k.children, depth + 1, is_list(&k.node.role));
+        }
+    }
+}
+
+fn count(k: &Kept) -> usize {
+    1 + k.children.iter().map(count).sum::<usize>()
+}
+
+fn matches(n: &Node, query: &str) -> bool {
+    let q = query.to_lowercase();
+    n.role.to_lowercase().contains(&q)
+        || n.name.to_lowercase().contains(&q)
+        || n.value
+            .as_deref()
+            .is_some_and(|v| v.to_lowercase().contains(&q))
+}
+
+/// The outline of `root`'s elements (not `root` itself), headed by `title`.
+pub fn outline(
+    root: &Node,
+    title: &str,
+    place: &Place,
+    options: &Options,
+    numbers: &mut Numbers,
+) -> Outline {
+    let kept = keep(root);
+    let mut r = Renderer {
+        numbers,
+        place,
+        options,
+        out: Outline::default(),
+        over: 0,
+    };
+    if let Some(query) = options.find.as_deref().filter(|q| !q.trim().is_empty()) {
+        let mut found: Vec<&Node> = Vec::new();
+        fn collect<'a>(kept: &[Kept<'a>], query: &str, found: &mut Vec<&'a Node>) {
+            for k in kept {
+                if matches(k.node, query) {
+                    found.push(k.node);
+                }
+                collect(&k.children, query, found);
+            }
+        }
+        collect(&kept, query.trim(), &mut found);
+        r.out.total = found.len();
+        for n in found.iter().take(options.budget) {
+            r.line(0, n);
+        }
+        r.over = found.len().saturating_sub(options.budget);
+        let mut text = format!("{title}\n");
+        if found.is_empty() {
+            text.push_str(&format!(
+                "No element's role, name or value contains \"{}\".\n",
+                query.trim()
+            ));
+        }
+        text.push_str(&r.out.text);
+        if r.over > 0 {
+            text.push_str(&format!("… {} more matches not shown\n", r.over));
+        }
+        r.out.text = text;
+        return r.out;
+    }
+    r.render(&kept, 0, is_list(&root.role));
+    let mut text = format!("{title}\n");
+    if r.out.shown == 0 {
+        text.push_str("(no elements with a name, a value or an action)\n");
+    }
+    text.push_str(&r.out.text);
+    if r.over > 0 {
+        text.push_str(&format!(
+            "… {} more elements not shown: expand a numbered element, or find by name or role\n",
+            r.over
+        ));
+    }
+    r.out.text = text;
+    r.out
+}
+
+/// What an action changed: the lines of `after` that differ from `before`, by number.
+pub fn changes(before: &Outline, after: &Outline) -> Vec<String> {
+    let mut out = Vec::new();
+    for (n, line) in &after.lines {
+        match before.lines.get(n) {
+            Some(old) if old == line => {}
+            Some(old) => out.push(format!("[{n}] {old}  →  {line}")),
+            None => out.push(format!("new [{n}] {line}")),
+        }
+    }
+    for (n, line) in &before.lines {
+        if !after.lines.contains_key(n) {
+            out.push(format!("gone [{n}] {line}"));
+        }
+    }
+    out
+}
+
+/// About four characters a token: what the outline costs the model to read.
+pub fn tokens(text: &str) -> usize {
+    text.chars().count().div_ceil(4)
+}

@@ -1,0 +1,552 @@
+//! The agent's tools on screen elements: `ui_outline` reads a window (the accessibility
+//! tree, or OCR where there is none) as a numbered outline, and `ui_act` acts on an
+//! element by its number and reports what changed. Both share the number table and the
+//! last outline of each window (to tell what an action changed).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use zeta_core::model::ToolSpec;
+use zeta_core::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
+use zeta_tools::input::InputState;
+use zeta_tools::screen::Target;
+
+use crate::atspi::act::{act, live, Action};
+use crate::atspi::read::{tree, windows, Window};
+use crate::atspi::Desktop;
+use crate::error::ElementsError;
+use crate::node::{Key, Node};
+use crate::numbers::{Entry, Numbers, Place};
+use crate::ocr;
+use crate::outline::{changes, clip, outline, tokens, Options, Outline};
+
+/// What both tools share.
+#[derive(Clone)]
+pub struct Elements(Arc<Shared>);
+
+struct Shared {
+    desktop: Desktop,
+    input: InputState,
+    numbers: Mutex<Numbers>,
+    /// The last outline of each window (by its key), to tell what an action changed.
+    last: Mutex<HashMap<Key, Outline>>,
+    ocr_runs: AtomicU64,
+}
+
+fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Elements {
+    pub fn new(desktop: Desktop, input: InputState) -> Self {
+        Self(Arc::new(Shared {
+            desktop,
+            input,
+            numbers: Mutex::default(),
+            last: Mutex::default(),
+            ocr_runs: AtomicU64::new(0),
+        }))
+    }
+
+    /// The two tools, sharing this state.
+    pub fn tools(&self) -> Vec<Arc<dyn Tool>> {
+        vec![
+            Arc::new(UiOutline(self.clone())),
+            Arc::new(UiAct(self.clone())),
+        ]
+    }
+
+    fn render(&self, root: &Node, title: &str, place: &Place, options: &Options) -> Outline {
+        let mut numbers = locked(&self.0.numbers);
+        outline(root, title, place, options, &mut numbers)
+    }
+
+    /// A window's outline, read now and kept as its last.
+    async fn read_window(&self, w: &Window, options: &Options) -> Result<Outline, ElementsError> {
+        let root = tree(&self.0.desktop, &w.key, &w.app).await?;
+        let place = Place {
+            window: w.title.clone(),
+            app: w.app.clone(),
+            root: Some(w.key.clone()),
+            region: None,
+        };
+        let size = w
+            .bounds
+            .filter(|b| b.is_visible())
+            .map(|b| format!(" at {},{} {}x{}", b.x, b.y, b.width, b.height))
+            .unwrap_or_default();
+        let title = format!("Window \"{}\" ({}){size}:", w.title, w.app);
+        let out = self.render(&root, &title, &place, options);
+        if options.find.is_none() {
+            locked(&self.0.last).insert(w.key.clone(), out.clone());
+        }
+        Ok(out)
+    }
+
+    /// The screen (or a window's rectangle) read by OCR, numbered as a new run.
+    async fn read_ocr(
+        &self,
+        target: Target,
+        why: &str,
+        options: &Options,
+    ) -> Result<Outline, ElementsError> {
+        let scratch = tempfile::tempdir()
+            .map_err(|e| ElementsError::Ocr(format!("no scratch folder: {e}")))?;
+        let words = ocr::read(target, scratch.path()).await?;
+        let run = self.0.ocr_runs.fetch_add(1, Ordering::SeqCst) + 1;
+        locked(&self.0.numbers).forget_words_before(run);
+        let root = ocr::as_tree(run, &ocr::phrases(&words));
+        let region = match target {
+            Target::Region {
+                x,
+                y,
+                width,
+                height,
+            } => Some(crate::node::Bounds {
+                x,
+                y,
+                width: width as i32,
+                height: height as i32,
+            }),
+            _ => None,
+        };
+        let place = Place {
+            window: "the screen (OCR)".into(),
+            app: String::new(),
+            root: None,
+            region,
+        };
+        let title = format!(
+            "Text on screen read by OCR ({why}). Each element is text at a place; ui_act press clicks it, type clicks it and types:"
+        );
+        Ok(self.render(&root, &title, &place, options))
+    }
+}
+
+pub struct UiOutline(pub Elements);
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct OutlineArgs {
+    /// A window by its title or application (default: the active one).
+    window: Option<String>,
+    /// An element's number: show everything inside it.
+    expand: Option<u32>,
+    /// Only elements whose role, name or value contains this.
+    find: Option<String>,
+    /// At most this many elements.
+    max: Option<usize>,
+    #[serde(default)]
+    source: Source,
+}
+
+#[derive(Deserialize, Default, Clone, Copy, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Source {
+    #[default]
+    Auto,
+    Tree,
+    Ocr,
+}
+
+impl UiOutline {
+    async fn outline(&self, args: OutlineArgs) -> Result<(String, String), ElementsError> {
+        let options = Options {
+            budget: args.max.unwrap_or(40).clamp(5, 400),
+            find: args.find.clone(),
+            ..Options::default()
+        };
+        let el = &self.0;
+        if let Some(n) = args.expand {
+            let entry = locked(&el.0.numbers)
+                .get(n)
+                .map_err(ElementsError::Stale)?
+                .clone();
+            live(&el.0.desktop, n, &entry).await?;
+            let root = tree(&el.0.desktop, &entry.key, &entry.place.app).await?;
+            let title = format!(
+                "Inside [{n}] {} in \"{}\":",
+                entry.label(),
+                entry.place.window
+            );
+            let out = el.render(&root, &title, &entry.place, &options);
+            return Ok((
+                out.text,
+                format!("read inside element {n}: {} elements", out.shown),
+            ));
+        }
+        let started = Instant::now();
+        let listed = match args.source {
+            Source::Ocr => None,
+            _ => match windows(&el.0.desktop).await {
+                Ok(ws) => Some(Ok(ws)),
+                Err(e) if args.source == Source::Tree => return Err(e),
+                Err(e) => Some(Err(e)),
+            },
+        };
+        let chosen = match &listed {
+            Some(Ok(ws)) => match ws.choose(args.window.as_deref()) {
+                Ok(w) => Ok(w.clone()),
+                Err(e) => Err(e.to_string()),
+            },
+            Some(Err(e)) => Err(e.to_string()),
+            None => Err("OCR was asked for".into()),
+        };
+        if let (Ok(w), Some(Ok(ws))) = (&chosen, &listed) {
+            if args.source != Source::Ocr {
+                let out = el.read_window(w, &options).await?;
+                if out.shown > 0 || args.source == Source::Tree || options.find.is_some() {
+                    let mut text = out.text.clone();
+                    let others: Vec<String> = ws
+                        .windows
+                        .iter()
+                        .filter(|o| o.key != w.key)
+                        .map(|o| format!("\"{}\" ({})", o.title, o.app))
+                        .collect();
+                    if !others.is_empty() {
+                        text.push_str(&format!("Other windows: {}\n", others.join(", ")));
+                    }
+                    for s in &ws.silent {
+                        text.push_str(&format!("Not answering: {s}\n"));
+                    }
+                    tracing::debug!(
+                        elements = out.shown,
+                        tokens = tokens(&text),
+                        ms = started.elapsed().as_millis() as u64,
+                        "outline"
+                    );
+                    return Ok((
+                        text,
+                        format!("read \"{}\": {} elements", clip(&w.title, 40), out.shown),
+                    ));
+                }
+            }
+        }
+        if args.source == Source::Tree {
+            return Err(ElementsError::NoWindow(chosen.err().unwrap_or_default()));
+        }
+        // No tree (or an empty one): read the window's rectangle by OCR, found through
+        // the X server when the tree does not know it, or else the whole screen.
+        let want = match &chosen {
+            Ok(w) => w.title.clone(),
+            Err(_) => args.window.clone().unwrap_or_default(),
+        };
+        let found = match &chosen {
+            Ok(w) => w
+                .bounds
+                .filter(|b| b.is_visible())
+                .map(|b| (w.title.clone(), b)),
+            Err(_) => None,
+        };
+        let found = match found {
+            Some(f) => Some(f),
+            None => tokio::task::spawn_blocking(move || crate::x11::find(&want))
+                .await
+                .ok()
+                .flatten()
+                .map(|x| (x.title, x.bounds)),
+        };
+        let (target, why) = match found {
+            Some((title, b)) => (
+                Target::Region {
+                    x: b.x.max(0),
+                    y: b.y.max(0),
+                    width: b.width as u32,
+                    height: b.height as u32,
+                },
+                format!("\"{title}\" shares no accessibility tree"),
+            ),
+            None => (
+                Target::All,
+                format!(
+                    "the whole screen: {}",
+                    clip(&chosen.err().unwrap_or_default(), 200)
+                ),
+            ),
+        };
+        let out = match el.read_ocr(target, &why, &options).await {
+            Ok(o) => o,
+            // A window's rectangle off screen: the whole screen instead.
+            Err(_) if target != Target::All => el.read_ocr(Target::All, &why, &options).await?,
+            Err(e) => return Err(e),
+        };
+        Ok((
+            out.text.clone(),
+            format!("read the screen by OCR: {} elements", out.shown),
+        ))
+    }
+}
+
+impl Tool for UiOutline {
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "ui_outline".into(),
+            description: "Read a window's buttons, fields, check boxes and text as a numbered outline (default: the active window; OCR when it has no accessibility tree). Act on the numbers with ui_act.".into(),
+            parameters: json!({"type": "object", "properties": {
+                "window": {"type": "string", "description": "part of a window's title or app name"},
+                "expand": {"type": "integer", "description": "an element's number: show all inside it"},
+                "find": {"type": "string", "description": "only elements whose name, role or value contains this"},
+                "max": {"type": "integer", "description": "most elements to show (default 40)"},
+                "source": {"type": "string", "enum": ["auto", "tree", "ocr"]}
+            }, "additionalProperties": false}),
+        }
+    }
+    fn has_side_effects(&self) -> bool {
+        false
+    }
+    fn target(&self, arguments: &Value) -> String {
+        match arguments.get("window").and_then(Value::as_str) {
+            Some(w) => format!("read window \"{}\"", clip(w, 60)),
+            None => "read the active window".into(),
+        }
+    }
+    fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let args: OutlineArgs = match serde_json::from_value(arguments) {
+                Ok(a) => a,
+                Err(e) => return ToolOutput::error(format!("ui_outline: bad arguments: {e}")),
+            };
+            match self.outline(args).await {
+                Ok((text, summary)) => ToolOutput::ok(text, summary),
+                Err(e) => ToolOutput::error(format!("ui_outline: {e}")),
+            }
+        })
+    }
+}
+
+pub struct UiAct(pub Elements);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActArgs {
+    element: u32,
+    action: String,
+    text: Option<String>,
+    option: Option<String>,
+}
+
+fn parse_action(a: &ActArgs) -> Result<Action, String> {
+    let text = || {
+        a.text
+            .clone()
+            .ok_or_else(|| format!("{} needs `text`", a.action))
+    };
+    Ok(match a.action.trim().to_lowercase().replace([' ', '-'], "_").as_str() {
+        "press" | "click" | "activate" => Action::Press,
+        "focus" => Action::Focus,
+        "set_text" | "fill" => Action::SetText(text()?),
+        "type" => Action::Type(text()?),
+        "select" | "choose" => Action::Select(
+            a.option
+                .clone()
+                .or_else(|| a.text.clone())
+                .ok_or("select needs `option`")?,
+        ),
+        "toggle" | "check" | "uncheck" => Action::Toggle,
+        "scroll_into_view" | "scroll" => Action::ScrollIntoView,
+        other => {
+            return Err(format!(
+                "{other:?} is not an action: use press, focus, set_text, type, select, toggle or scroll_into_view"
+            ))
+        }
+    })
+}
+
+fn verb(action: &Action) -> String {
+    match action {
+        Action::Press => "press".into(),
+        Action::Focus => "focus".into(),
+        Action::SetText(t) => format!("set the text of, to \"{}\":", clip(t, 80)),
+        Action::Type(t) => format!("type \"{}\" into", clip(t, 80)),
+        Action::Select(o) => format!("choose \"{}\" in", clip(o, 60)),
+        Action::Toggle => "toggle".into(),
+        Action::ScrollIntoView => "scroll to".into(),
+    }
+}
+
+impl UiAct {
+    /// Acts on an OCR word: the mouse at its centre, then the keyboard for text.
+    async fn act_on_word(&self, entry: &Entry, action: &Action) -> Result<String, ElementsError> {
+        let Some(b) = entry.bounds else {
+            return Err(ElementsError::Unsupported(
+                "that text has no place on screen".into(),
+            ));
+        };
+        let (x, y) = b.centre();
+        let input = self.0 .0.input.clone();
+        let action = action.clone();
+        let work = move || -> Result<String, String> {
+            match action {
+                Action::Press | Action::Focus => input
+                    .click(x, y)
+                    .map(|_| format!("clicked it at ({x}, {y})")),
+                Action::Type(t) => {
+                    input.click(x, y)?;
+                    input.type_text(&t)?;
+                    Ok(format!(
+                        "clicked it at ({x}, {y}) and typed {} characters",
+                        t.chars().count()
+                    ))
+                }
+                Action::SetText(t) => {
+                    input.click(x, y)?;
+                    input.press("ctrl+a")?;
+                    input.type_text(&t)?;
+                    Ok(format!(
+                        "clicked it at ({x}, {y}), selected all and typed the new text"
+                    ))
+                }
+                _ => Err("text read by OCR can only be pressed, focused or typed into".into()),
+            }
+        };
+        match tokio::task::spawn_blocking(work).await {
+            Ok(r) => r.map_err(ElementsError::Input),
+            Err(e) => Err(ElementsError::Input(format!(
+                "the input thread failed: {e}"
+            ))),
+        }
+    }
+
+    async fn act(&self, args: ActArgs) -> Result<(String, String), ElementsError> {
+        let action = parse_action(&args).map_err(ElementsError::Unsupported)?;
+        let el = &self.0;
+        let n = args.element;
+        let entry = locked(&el.0.numbers)
+            .get(n)
+            .map_err(ElementsError::Stale)?
+            .clone();
+        let label = entry.label();
+        if matches!(entry.key, Key::Word { .. }) {
+            let how = self.act_on_word(&entry, &action).await?;
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            let target = match entry.place.region {
+                Some(b) => Target::Region {
+                    x: b.x,
+                    y: b.y,
+                    width: b.width as u32,
+                    height: b.height as u32,
+                },
+                None => Target::All,
+            };
+            let after = el
+                .read_ocr(target, "after the action", &Options::default())
+                .await
+                .map(|o| o.text)
+                .unwrap_or_else(|e| format!("(could not read the screen again: {e})"));
+            return Ok((
+                format!(
+                    "Did: {} [{n}] \"{}\": {how}.\nThe screen now (new numbers):\n{after}",
+                    verb(&action),
+                    entry.name
+                ),
+                format!("{} \"{}\"", verb(&action), clip(&entry.name, 40)),
+            ));
+        }
+        let node = match live(&el.0.desktop, n, &entry).await {
+            Ok(node) => node,
+            Err(e @ ElementsError::Stale(_)) => {
+                locked(&el.0.numbers).forget(n);
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
+        let how = act(&el.0.desktop, &entry, &node, &action, &el.0.input).await?;
+        let mut report = format!("Did: {} [{n}] {label}: {how}.\n", verb(&action));
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        if let Some(root) = entry.place.root.clone() {
+            let before = locked(&el.0.last).get(&root).cloned();
+            let w = Window {
+                key: root.clone(),
+                title: entry.place.window.clone(),
+                role: String::new(),
+                app: entry.place.app.clone(),
+                active: true,
+                bounds: None,
+            };
+            match el.read_window(&w, &Options::default()).await {
+                Ok(after) => {
+                    let changed = before
+                        .as_ref()
+                        .map(|b| changes(b, &after))
+                        .unwrap_or_default();
+                    if changed.is_empty() {
+                        let now = after
+                            .lines
+                            .get(&n)
+                            .map(|l| format!("[{n}] {l}"))
+                            .unwrap_or_else(|| format!("[{n}] {label} is no longer shown"));
+                        report
+                            .push_str(&format!("Nothing else in the window changed. Now: {now}\n"));
+                    } else {
+                        report.push_str("What changed:\n");
+                        for c in changed.iter().take(30) {
+                            report.push_str(&format!("  {c}\n"));
+                        }
+                        if changed.len() > 30 {
+                            report.push_str(&format!(
+                                "  … and {} more changes\n",
+                                changed.len() - 30
+                            ));
+                        }
+                    }
+                }
+                Err(ElementsError::Bus { .. }) => {
+                    report.push_str(&format!("The window \"{}\" closed.\n", entry.place.window));
+                }
+                Err(e) => report.push_str(&format!("(could not read the window again: {e})\n")),
+            }
+        }
+        Ok((report, format!("{} {label}", verb(&action))))
+    }
+}
+
+impl Tool for UiAct {
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "ui_act".into(),
+            description: "Act on an element of the last ui_outline by its number: press (click a button), set_text (fill a field), type, select (an option), toggle (a check box), focus, scroll_into_view. Says what changed.".into(),
+            parameters: json!({"type": "object", "properties": {
+                "element": {"type": "integer", "description": "the element's number in the outline"},
+                "action": {"type": "string", "enum": ["press", "set_text", "type", "select", "toggle", "focus", "scroll_into_view"]},
+                "text": {"type": "string", "description": "for set_text and type"},
+                "option": {"type": "string", "description": "for select: the option's name"}
+            }, "required": ["element", "action"], "additionalProperties": false}),
+        }
+    }
+    fn has_side_effects(&self) -> bool {
+        true
+    }
+    fn target(&self, arguments: &Value) -> String {
+        let n = arguments
+            .get("element")
+            .and_then(Value::as_u64)
+            .unwrap_or(0) as u32;
+        let args: Result<ActArgs, _> = serde_json::from_value(arguments.clone());
+        let what = args
+            .as_ref()
+            .ok()
+            .and_then(|a| parse_action(a).ok())
+            .map(|a| verb(&a))
+            .unwrap_or_else(|| "act on".into());
+        match locked(&self.0 .0.numbers).get(n) {
+            Ok(e) => format!("{what} {} in \"{}\"", e.label(), clip(&e.place.window, 60)),
+            Err(_) => format!("{what} element {n} (not in any outline)"),
+        }
+    }
+    fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let args: ActArgs = match serde_json::from_value(arguments) {
+                Ok(a) => a,
+                Err(e) => return ToolOutput::error(format!("ui_act: bad arguments: {e}")),
+            };
+            match self.act(args).await {
+                Ok((text, summary)) => ToolOutput::ok(text, summary),
+                Err(e) => ToolOutput::error(format!("ui_act: {e}")),
+            }
+        })
+    }
+}

@@ -1,0 +1,118 @@
+//! Top-level windows as the X server knows them (title, place), for reading by OCR a
+//! window that shares no accessibility tree. Under a window manager the titled window is
+//! the child of a frame; both levels are looked at.
+
+use x11rb::connection::Connection;
+use x11rb::protocol::xproto::{AtomEnum, ConnectionExt, MapState, Window};
+
+use crate::node::Bounds;
+
+/// A mapped top-level window with a title.
+#[derive(Debug, Clone, PartialEq)]
+pub struct XWindow {
+    pub title: String,
+    pub bounds: Bounds,
+}
+
+/// The titled, mapped top-level windows, bottom to top in stacking order. Empty when
+/// there is no X display.
+pub fn windows() -> Vec<XWindow> {
+    let Ok((conn, screen)) = x11rb::connect(None) else {
+        return Vec::new();
+    };
+    let Some(root) = conn.setup().roots.get(screen).map(|s| s.root) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for top in children(&conn, root) {
+        if !viewable(&conn, top) {
+            continue;
+        }
+        let titled = std::iter::once(top)
+            .chain(children(&conn, top))
+            .find_map(|w| title(&conn, w).map(|t| (w, t)));
+        if let Some((w, title)) = titled {
+            if let Some(bounds) = place(&conn, w, root) {
+                out.push(XWindow { title, bounds });
+            }
+        }
+    }
+    out
+}
+
+/// The topmost window whose title contains `want` (any window when `want` is empty,
+/// leaving out Zeta's own).
+pub fn find(want: &str) -> Option<XWindow> {
+    let want = want.trim().to_lowercase();
+    windows().into_iter().rev().find(|w| {
+        let t = w.title.to_lowercase();
+        if want.is_empty() {
+            !t.starts_with("zeta")
+        } else {
+            t.contains(&want)
+        }
+    })
+}
+
+fn children(conn: &impl Connection, w: Window) -> Vec<Window> {
+    conn.query_tree(w)
+        .ok()
+        .and_then(|c| c.reply().ok())
+        .map(|r| r.children)
+        .unwrap_or_default()
+}
+
+fn viewable(conn: &impl Connection, w: Window) -> bool {
+    conn.get_window_attributes(w)
+        .ok()
+        .and_then(|c| c.reply().ok())
+        .is_some_and(|a| a.map_state == MapState::VIEWABLE)
+}
+
+fn title(conn: &impl Connection, w: Window) -> Option<String> {
+    let utf8 = conn
+        .intern_atom(true, b"UTF8_STRING")
+        .ok()?
+        .reply()
+        .ok()?
+        .atom;
+    let net_name = conn
+        .intern_atom(true, b"_NET_WM_NAME")
+        .ok()?
+        .reply()
+        .ok()?
+        .atom;
+    for (prop, kind) in [
+        (net_name, utf8),
+        (AtomEnum::WM_NAME.into(), AtomEnum::STRING.into()),
+    ] {
+        if prop == 0 || kind == 0 {
+            continue;
+        }
+        let Ok(cookie) = conn.get_property(false, w, prop, kind, 0, 1024) else {
+            continue;
+        };
+        if let Ok(reply) = cookie.reply() {
+            let text = String::from_utf8_lossy(&reply.value).trim().to_string();
+            if !text.is_empty() {
+                return Some(text);
+            }
+        }
+    }
+    None
+}
+
+fn place(conn: &impl Connection, w: Window, root: Window) -> Option<Bounds> {
+    let g = conn.get_geometry(w).ok()?.reply().ok()?;
+    let t = conn
+        .translate_coordinates(w, root, 0, 0)
+        .ok()?
+        .reply()
+        .ok()?;
+    Some(Bounds {
+        x: t.dst_x as i32,
+        y: t.dst_y as i32,
+        width: g.width as i32,
+        height: g.height as i32,
+    })
+}

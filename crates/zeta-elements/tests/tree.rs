@@ -1,0 +1,371 @@
+//! The accessibility tree and OCR on real applications under Xvfb with a private DBus
+//! session: the GTK3 test form read as an outline and filled in by element number, an
+//! application started without accessibility read and pressed through OCR, and the
+//! failures: a stale number, a vanished window, an application that hangs on the bus, no
+//! accessibility bus at all.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use zeta_core::tool::{Tool, ToolContext, ToolOutput};
+use zeta_elements::{Desktop, Elements};
+use zeta_test_support::apps::{missing, start_form, App};
+use zeta_test_support::{cannot_run, Needs};
+use zeta_tools::input::InputState;
+
+/// One test at a time: they share the display and the pointer.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+async fn serial(test: &str) -> Option<tokio::sync::MutexGuard<'static, ()>> {
+    if let Some(why) = missing() {
+        cannot_run(Needs::Desktop, test, why);
+        return None;
+    }
+    Some(SERIAL.lock().await)
+}
+
+struct Tools {
+    outline: Arc<dyn Tool>,
+    act: Arc<dyn Tool>,
+    ctx: ToolContext,
+}
+
+impl Tools {
+    fn new(desktop: Desktop) -> Self {
+        let tools = Elements::new(desktop, InputState::default()).tools();
+        Self {
+            outline: tools[0].clone(),
+            act: tools[1].clone(),
+            ctx: ToolContext::detached(std::env::temp_dir()),
+        }
+    }
+    async fn outline(&self, args: Value) -> ToolOutput {
+        self.outline.run(args, &self.ctx).await
+    }
+    async fn act(&self, args: Value) -> ToolOutput {
+        self.act.run(args, &self.ctx).await
+    }
+}
+
+/// The number the outline gives the element whose line contains `needle`.
+fn number_of(outline: &str, needle: &str) -> u64 {
+    for line in outline.lines() {
+        if line.contains(needle) {
+            let t = line.trim_start();
+            if let Some(rest) = t.strip_prefix('[') {
+                if let Some(n) = rest.split(']').next().and_then(|n| n.parse().ok()) {
+                    return n;
+                }
+            }
+        }
+    }
+    panic!("no element line contains {needle:?} in:\n{outline}");
+}
+
+fn form(dir: &Path, title: &str, accessible: bool) -> App {
+    start_form(&dir.join("form.json"), title, accessible).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn saved(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("form.json"))
+        .unwrap_or_else(|e| panic!("the form wrote no file: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("the form's file is not JSON: {e}"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_form_is_read_as_an_outline_and_filled_in_by_number() {
+    let Some(_serial) = serial("the_form_is_read_as_an_outline_and_filled_in_by_number").await
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let _app = form(dir.path(), "Zeta form one", true);
+    let tools = Tools::new(Desktop::default());
+
+    let started = Instant::now();
+    let read = tools.outline(json!({"window": "Zeta form one"})).await;
+    let took = started.elapsed();
+    assert!(read.ok, "{}", read.content);
+    let text = &read.content;
+    println!("outline in {took:?}, {} characters:\n{text}", text.len());
+    assert!(text.starts_with("Window \"Zeta form one\""), "{text}");
+    for needle in [
+        "text \"Name\"",
+        "check box \"Subscribe\" (unchecked",
+        "combo box \"Colour\" = \"Red\" options: Red | Green | Blue",
+        "button \"Save\"",
+        "label \"Not saved\"",
+    ] {
+        assert!(text.contains(needle), "{needle:?} missing from:\n{text}");
+    }
+    assert!(
+        !text.contains("label \"Name\""),
+        "a label repeating its field's name is left out:\n{text}"
+    );
+    assert!(
+        !text.contains("panel"),
+        "unnamed containers are left out:\n{text}"
+    );
+    let elements = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with('['))
+        .count();
+    assert!(elements <= 40, "{elements} elements");
+
+    let name = number_of(text, "text \"Name\"");
+    let subscribe = number_of(text, "check box \"Subscribe\"");
+    let colour = number_of(text, "combo box \"Colour\"");
+    let save = number_of(text, "button \"Save\"");
+
+    let r = tools
+        .act(json!({"element": name, "action": "set_text", "text": "Ada Lovelace"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert!(
+        r.content.contains("\"Ada Lovelace\""),
+        "the report shows the new value:\n{}",
+        r.content
+    );
+    let r = tools
+        .act(json!({"element": subscribe, "action": "toggle"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert!(
+        r.content.contains("(checked"),
+        "the report shows the box checked:\n{}",
+        r.content
+    );
+    let r = tools
+        .act(json!({"element": colour, "action": "select", "option": "Green"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert!(
+        r.content.contains("= \"Green\""),
+        "the report shows the new option:\n{}",
+        r.content
+    );
+    let r = tools
+        .act(json!({"element": colour, "action": "select", "option": "Purple"}))
+        .await;
+    assert!(
+        !r.ok
+            && r.content.contains("no option named \"Purple\"")
+            && r.content.contains("Red, Green, Blue"),
+        "{}",
+        r.content
+    );
+    let r = tools.act(json!({"element": save, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    assert!(
+        r.content.contains("label \"Not saved\"") && r.content.contains("→  label \"Saved\""),
+        "the report shows what changed:\n{}",
+        r.content
+    );
+    assert_eq!(
+        saved(dir.path()),
+        json!({"name": "Ada Lovelace", "subscribe": true, "colour": "Green"})
+    );
+
+    // The numbers hold across outlines.
+    let again = tools.outline(json!({"window": "Zeta form one"})).await;
+    assert_eq!(
+        number_of(&again.content, "button \"Save\""),
+        save,
+        "{}",
+        again.content
+    );
+    let found = tools
+        .outline(json!({"window": "Zeta form one", "find": "save"}))
+        .await;
+    assert!(found.ok, "{}", found.content);
+    assert!(
+        found.content.contains("button \"Save\"") && !found.content.contains("Subscribe"),
+        "{}",
+        found.content
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn typing_goes_through_the_keyboard_into_the_focused_field() {
+    let Some(_serial) = serial("typing_goes_through_the_keyboard_into_the_focused_field").await
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let _app = form(dir.path(), "Zeta form typing", true);
+    let tools = Tools::new(Desktop::default());
+    let read = tools.outline(json!({"window": "Zeta form typing"})).await;
+    assert!(read.ok, "{}", read.content);
+    let name = number_of(&read.content, "text \"Name\"");
+    let r = tools
+        .act(json!({"element": name, "action": "type", "text": "hello"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    let save = number_of(&read.content, "button \"Save\"");
+    let r = tools.act(json!({"element": save, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(saved(dir.path())["name"], "hello");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stale_number_and_a_vanished_window_are_refused_clearly() {
+    let Some(_serial) = serial("a_stale_number_and_a_vanished_window_are_refused_clearly").await
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut app = form(dir.path(), "Zeta form gone", true);
+    let tools = Tools::new(Desktop::default());
+    let read = tools.outline(json!({"window": "Zeta form gone"})).await;
+    assert!(read.ok, "{}", read.content);
+    let save = number_of(&read.content, "button \"Save\"");
+
+    let never = tools.act(json!({"element": 9999, "action": "press"})).await;
+    assert!(
+        !never.ok && never.content.contains("there is no element 9999"),
+        "{}",
+        never.content
+    );
+
+    app.kill();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = Instant::now();
+    let r = tools.act(json!({"element": save, "action": "press"})).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(!r.ok, "{}", r.content);
+    assert!(
+        r.content.contains(&format!("element {save}")) && r.content.contains("ui_outline"),
+        "{}",
+        r.content
+    );
+    let again = tools.act(json!({"element": save, "action": "press"})).await;
+    assert!(
+        !again.ok && again.content.contains("no longer on screen"),
+        "{}",
+        again.content
+    );
+    let w = tools
+        .outline(json!({"window": "Zeta form gone", "source": "tree"}))
+        .await;
+    assert!(
+        !w.ok
+            && w.content
+                .contains("no window's title or application contains \"Zeta form gone\""),
+        "{}",
+        w.content
+    );
+    assert!(!dir.path().join("form.json").exists());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_application_that_hangs_on_the_bus_costs_a_time_limit_not_the_agent() {
+    let Some(_serial) =
+        serial("an_application_that_hangs_on_the_bus_costs_a_time_limit_not_the_agent").await
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let hung = form(dir.path(), "Zeta form hung", true);
+    let other_dir = tempfile::tempdir().expect("temp dir");
+    let _ok = form(other_dir.path(), "Zeta form fine", true);
+    let tools = Tools::new(Desktop::default());
+    let read = tools.outline(json!({"window": "Zeta form hung"})).await;
+    assert!(read.ok, "{}", read.content);
+    let save = number_of(&read.content, "button \"Save\"");
+
+    let stop = |sig: &str| {
+        let status = std::process::Command::new("kill")
+            .args([sig, &hung.pid().to_string()])
+            .status();
+        assert!(status.is_ok_and(|s| s.success()));
+    };
+    stop("-STOP");
+    let started = Instant::now();
+    let listed = tools.outline(json!({"window": "Zeta form fine"})).await;
+    let took = started.elapsed();
+    let acted = tools.act(json!({"element": save, "action": "press"})).await;
+    let took_act = started.elapsed() - took;
+    stop("-CONT");
+    assert!(listed.ok, "the other window is read: {}", listed.content);
+    assert!(
+        listed.content.contains("Not answering:") && listed.content.contains("did not answer"),
+        "{}",
+        listed.content
+    );
+    assert!(took < Duration::from_secs(6), "the outline took {took:?}");
+    assert!(
+        !acted.ok && acted.content.contains("did not answer"),
+        "{}",
+        acted.content
+    );
+    assert!(
+        took_act < Duration::from_secs(6),
+        "the action took {took_act:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn no_accessibility_bus_is_a_clear_error() {
+    let tools = Tools::new(Desktop::at_address("unix:path=/nonexistent/zeta-a11y-bus"));
+    let started = Instant::now();
+    let r = tools.outline(json!({"source": "tree"})).await;
+    assert!(started.elapsed() < Duration::from_secs(6));
+    assert!(!r.ok);
+    assert!(
+        r.content
+            .contains("the accessibility bus cannot be reached")
+            && r.content.contains("at-spi2-core"),
+        "{}",
+        r.content
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_application_without_accessibility_is_read_and_pressed_through_ocr() {
+    let Some(_serial) =
+        serial("an_application_without_accessibility_is_read_and_pressed_through_ocr").await
+    else {
+        return;
+    };
+    if !std::process::Command::new("tesseract")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        cannot_run(
+            Needs::Desktop,
+            "an_application_without_accessibility_is_read_and_pressed_through_ocr",
+            "tesseract is not installed",
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let _app = form(dir.path(), "Zeta form blind", false);
+    let tools = Tools::new(Desktop::default());
+    let started = Instant::now();
+    let read = tools.outline(json!({"window": "Zeta form blind"})).await;
+    println!("OCR outline in {:?}:\n{}", started.elapsed(), read.content);
+    assert!(read.ok, "{}", read.content);
+    assert!(read.content.contains("OCR"), "{}", read.content);
+    let save = number_of(&read.content, "text \"Save\"");
+    let r = tools.act(json!({"element": save, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(saved(dir.path())["subscribe"], false);
+    assert!(
+        r.content.contains("Saved"),
+        "the screen read again shows the new label:\n{}",
+        r.content
+    );
+    let stale = tools.act(json!({"element": save, "action": "press"})).await;
+    assert!(
+        !stale.ok && stale.content.contains("no longer on screen"),
+        "an earlier OCR run's number is refused: {}",
+        stale.content
+    );
+}
