@@ -56,7 +56,12 @@ pub fn configured_agent(
     let db = home.database_file();
     let memory = MemoryStore::open(&db)?;
     let scheduler = Scheduler::open(&db)?;
-    let mut tools = zeta_tools::registry();
+    // One pointer and keyboard connection for the mouse, keyboard and element tools.
+    let input = zeta_tools::input::InputState::default();
+    let mut tools = zeta_tools::registry_sharing(input.clone());
+    for tool in zeta_elements::Elements::new(zeta_elements::Desktop::default(), input).tools() {
+        tools.register(tool);
+    }
     tools.register(Arc::new(memory::MemorySave(memory.clone())));
     tools.register(Arc::new(memory::MemorySearch(memory.clone())));
     tools.register(Arc::new(schedule::ScheduleTask(scheduler.clone())));

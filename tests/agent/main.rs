@@ -10,6 +10,7 @@ mod cli;
 mod confine;
 mod consent;
 mod context;
+mod elements;
 mod faults;
 mod finish;
 mod harness;

@@ -36,8 +36,13 @@ use zeta_core::tool::ToolRegistry;
 /// Every tool this crate provides, ready for the agent loop. The screen and input tools
 /// share the last screenshot's coordinate mapping.
 pub fn registry() -> ToolRegistry {
+    registry_sharing(input::InputState::default())
+}
+
+/// The same, with the mouse and keyboard on `input`, the connection other tools that
+/// move the pointer share (the screen-element tools).
+pub fn registry_sharing(input: input::InputState) -> ToolRegistry {
     let screen = screen::ScreenState::default();
-    let input = input::InputState::default();
     let mut tools = ToolRegistry::new();
     tools.register(Arc::new(shell::Shell));
     tools.register(Arc::new(run_code::RunCode));

@@ -1,7 +1,9 @@
 //! `zeta doctor`: one line per thing Zeta needs, each ok / warn / fail with a fix hint.
-//! Voice's checks (microphone, Whisper model, push-to-talk hotkey) are in [`voice`].
+//! Voice's checks (microphone, Whisper model, push-to-talk hotkey) are in [`voice`], the
+//! accessibility bus and OCR in [`screen`], MCP servers in [`mcp`].
 
 mod mcp;
+mod screen;
 mod voice;
 
 use std::net::{TcpStream, ToSocketAddrs};
@@ -74,6 +76,8 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
             Level::Warn,
             "the app runs without a tray; open the chat with `zeta` or install a tray (e.g. an AppIndicator extension, trayer)",
         ),
+        screen::accessibility(),
+        screen::ocr(),
         voice::microphone(settings.as_ref().ok().map(|l| &l.settings)),
         settings_check(home, &settings),
         database_check(home),

@@ -49,7 +49,9 @@ impl Desktop {
             reason,
             hint: BUS_HINT,
         };
-        if self.address.is_none() && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() {
+        let no_session =
+            std::env::var("DBUS_SESSION_BUS_ADDRESS").map_or(true, |v| v.trim().is_empty());
+        if self.address.is_none() && no_session {
             return Err(no_bus(
                 "there is no DBus session (DBUS_SESSION_BUS_ADDRESS is not set)".into(),
             ));

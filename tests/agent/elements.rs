@@ -1,0 +1,231 @@
+//! Operating a window by its elements, end to end: the real `zeta`, the scripted model
+//! calling `ui_outline` and `ui_act`, and a real GTK application under Xvfb with the
+//! accessibility bus. The model reads the form, fills the field, ticks the box, picks a
+//! colour and presses Save by number; the file the application wrote is the proof. The
+//! same through OCR on the application started without accessibility. In `ask` mode the
+//! user is asked about the element by its role and name.
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+use zeta_scripted_llm::{Step, Wire};
+use zeta_test_support::apps::{missing, start_form};
+use zeta_test_support::{cannot_run, Needs};
+
+use crate::harness::*;
+
+/// One at a time: they share the display and the pointer.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn desktop(test: &str) -> bool {
+    match missing() {
+        Some(why) => {
+            cannot_run(Needs::Desktop, test, why);
+            false
+        }
+        None => true,
+    }
+}
+
+/// The tool results the model was sent (OpenAI wire), in order.
+fn tool_results(s: &Setup) -> Vec<String> {
+    let requests = s.requests();
+    let Some(last) = requests.last() else {
+        return Vec::new();
+    };
+    last.body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+fn saved(out: &Path) -> Value {
+    let text =
+        std::fs::read_to_string(out).unwrap_or_else(|e| panic!("the form wrote no file: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON: {e}: {text}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_agent_fills_in_a_form_by_element_number() {
+    if !desktop("the_agent_fills_in_a_form_by_element_number") {
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("form.json");
+    let _app = start_form(&out, "Zeta agent form", true).unwrap_or_else(|e| panic!("{e}"));
+    // A fresh `zeta` numbers the form top to bottom: Name, Subscribe, Colour, Save.
+    let steps = vec![
+        Step::call("ui_outline", json!({"window": "Zeta agent form"})),
+        Step::call(
+            "ui_act",
+            json!({"element": 1, "action": "set_text", "text": "Grace Hopper"}),
+        ),
+        Step::call("ui_act", json!({"element": 2, "action": "toggle"})),
+        Step::call(
+            "ui_act",
+            json!({"element": 3, "action": "select", "option": "Blue"}),
+        ),
+        Step::call("ui_act", json!({"element": 4, "action": "press"})),
+        Step::text("Saved the form for Grace Hopper."),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "ask"}}),
+    )
+    .await;
+    let run = s.zeta_run("fill in the form for Grace Hopper, subscribe, blue, and save it");
+    let task = finished_task(&run);
+    assert_eq!(
+        task["status"],
+        "done",
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(
+        saved(&out),
+        json!({"name": "Grace Hopper", "subscribe": true, "colour": "Blue"})
+    );
+    s.assert_invariants();
+
+    let results = tool_results(&s);
+    assert_eq!(results.len(), 5, "{results:?}");
+    assert!(
+        results[0].contains("[4] button \"Save\"") && results[0].contains("[1] text \"Name\""),
+        "{}",
+        results[0]
+    );
+    assert!(
+        results[4].contains("label \"Saved\""),
+        "the press reports what changed: {}",
+        results[4]
+    );
+
+    // Each action asked in `ask` mode, about the element by role and name (the CLI said yes).
+    let asked: Vec<String> = events(&run)
+        .iter()
+        .filter(|e| e["type"] == "approvalRequested")
+        .map(|e| e.to_string())
+        .collect();
+    assert_eq!(asked.len(), 4, "{asked:?}");
+    assert!(
+        asked[3].contains("press button \\\"Save\\\" in \\\"Zeta agent form\\\""),
+        "{}",
+        asked[3]
+    );
+    let rows = audit_rows(&s);
+    let acts: Vec<_> = rows.iter().filter(|r| r.0 == "ui_act").collect();
+    assert_eq!(acts.len(), 4, "{rows:?}");
+    let reads: Vec<_> = rows.iter().filter(|r| r.0 == "ui_outline").collect();
+    assert!(
+        reads.iter().all(|r| r.2 != "user"),
+        "reading never asks: {rows:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_agent_presses_a_button_it_read_by_ocr() {
+    if !desktop("the_agent_presses_a_button_it_read_by_ocr") {
+        return;
+    }
+    if !std::process::Command::new("tesseract")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        cannot_run(
+            Needs::Desktop,
+            "the_agent_presses_a_button_it_read_by_ocr",
+            "tesseract is not installed",
+        );
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("form.json");
+    let _app = start_form(&out, "Zeta blind form", false).unwrap_or_else(|e| panic!("{e}"));
+    // OCR reads the words top to bottom: Name, Subscribe, Colour, Red, Save, Not saved.
+    let steps = vec![
+        Step::call("ui_outline", json!({"window": "Zeta blind form"})),
+        Step::call("ui_act", json!({"element": 5, "action": "press"})),
+        Step::text("Pressed Save."),
+    ];
+    let s = Setup::new(Wire::OpenAi, Proto::Native, steps).await;
+    let run = s.zeta_run("press Save in the Zeta blind form");
+    let task = finished_task(&run);
+    assert_eq!(
+        task["status"],
+        "done",
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let results = tool_results(&s);
+    assert!(
+        results[0].contains("OCR") && results[0].contains("[5] text \"Save\""),
+        "{}",
+        results[0]
+    );
+    assert_eq!(saved(&out)["subscribe"], false);
+    assert!(
+        results[1].contains("Saved"),
+        "the screen read again after the press: {}",
+        results[1]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_doctor_says_whether_windows_can_be_read_by_their_elements() {
+    if !desktop("the_doctor_says_whether_windows_can_be_read_by_their_elements") {
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let _app = start_form(&dir.path().join("form.json"), "Zeta doctor form", true)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let s = Setup::new(Wire::OpenAi, Proto::Native, vec![]).await;
+    let report = |bus: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_zeta"));
+        cmd.args(["doctor", "--json"])
+            .env("ZETA_HOME", s.home.path())
+            .env("HOME", s.home.path());
+        if !bus {
+            cmd.env_remove("DBUS_SESSION_BUS_ADDRESS");
+        }
+        let out = cmd.output().expect("run zeta doctor");
+        let checks: Vec<Value> = serde_json::from_slice(&out.stdout).expect("doctor json");
+        checks
+            .into_iter()
+            .find(|c| c["name"] == "a11y")
+            .expect("an a11y line")
+    };
+    let with = report(true);
+    assert_eq!(with["level"], "ok", "{with}");
+    assert!(
+        with["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("accessibility bus reachable"),
+        "{with}"
+    );
+    let without = report(false);
+    assert_eq!(without["level"], "warn", "{without}");
+    assert!(
+        without["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("no DBus session"),
+        "{without}"
+    );
+    assert!(
+        without["fix"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("at-spi2-core"),
+        "{without}"
+    );
+}
