@@ -33,9 +33,9 @@ if $for_tests; then
   # real Secret Service (gnome-keyring) for the keyring test, and real speech (espeak-ng,
   # sox) for the voice tests.
   # The screen-element tests: GTK3 for Python (the test form), the accessibility bus
-  # (at-spi2-core) and OCR (tesseract-ocr).
+  # (at-spi2-core), OCR (tesseract-ocr) and an ordinary GTK application (galculator).
   packages+=(xvfb xdotool webkit2gtk-driver trayer dbus imagemagick xterm x11-utils python3 gnome-keyring
-    espeak-ng sox python3-gi gir1.2-gtk-3.0 at-spi2-core tesseract-ocr)
+    espeak-ng sox python3-gi gir1.2-gtk-3.0 at-spi2-core tesseract-ocr galculator)
 fi
 
 missing=()

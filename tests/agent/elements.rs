@@ -133,15 +133,11 @@ async fn the_agent_presses_a_button_it_read_by_ocr() {
     if !desktop("the_agent_presses_a_button_it_read_by_ocr") {
         return;
     }
-    if !std::process::Command::new("tesseract")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
+    if let Some(why) = zeta_test_support::apps::tesseract_missing() {
         cannot_run(
             Needs::Desktop,
             "the_agent_presses_a_button_it_read_by_ocr",
-            "tesseract is not installed",
+            why,
         );
         return;
     }

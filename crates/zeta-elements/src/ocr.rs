@@ -222,3 +222,51 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+
+    /// Garbage, truncated and hostile TSV never panics and never gives a word without text
+    /// or with a box of no size.
+    #[test]
+    fn any_tsv_parses_without_panicking() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let pieces = [
+            "5",
+            "1",
+            "\t",
+            "\n",
+            "-1",
+            "99999999999999999999",
+            "NaN",
+            "inf",
+            "-3.5",
+            "word",
+            "",
+            " ",
+            "é",
+            "\t\t\t",
+            "0",
+        ];
+        for _ in 0..20_000 {
+            let mut tsv = String::from("level\n");
+            for _ in 0..(next() % 60) {
+                tsv.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+            }
+            let scale = [0.0, 1.0, 3.0, -1.0, f64::NAN][(next() % 5) as usize];
+            for w in parse_tsv(&tsv, (0, 0), scale) {
+                assert!(!w.text.is_empty());
+                assert!(w.bounds.width >= 1 && w.bounds.height >= 1, "{w:?}");
+            }
+            let words = parse_tsv(&tsv, (5, 5), 2.0);
+            let _ = phrases(&words);
+        }
+    }
+}

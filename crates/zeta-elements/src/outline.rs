@@ -315,3 +315,245 @@ pub fn changes(before: &Outline, after: &Outline) -> Vec<String> {
 pub fn tokens(text: &str) -> usize {
     text.chars().count().div_ceil(4)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::node::{Bounds, Key};
+
+    fn el(id: &str, role: &str, name: &str, y: i32) -> Node {
+        let mut n = Node::new(
+            Key::Tree {
+                bus: ":1.1".into(),
+                path: id.into(),
+            },
+            role,
+            name,
+        );
+        n.bounds = Some(Bounds {
+            x: 10,
+            y,
+            width: 50,
+            height: 20,
+        });
+        n
+    }
+
+    fn button(id: &str, name: &str, y: i32) -> Node {
+        let mut n = el(id, "button", name, y);
+        n.actions = vec!["click".into()];
+        n
+    }
+
+    fn render(root: &Node, options: &Options) -> (Outline, Numbers) {
+        let mut numbers = Numbers::default();
+        let out = outline(root, "W:", &Place::default(), options, &mut numbers);
+        (out, numbers)
+    }
+
+    #[test]
+    fn containers_go_labels_repeating_a_field_go_and_reading_is_top_to_bottom() {
+        let mut panel = el("/panel", "panel", "", 0);
+        let mut field = el("/field", "text", "Name", 50);
+        field.states.editable = true;
+        field.value = Some(String::new());
+        panel.children = vec![
+            button("/save", "Save", 90),
+            el("/label", "label", "Name:", 50),
+            field,
+        ];
+        let mut root = el("/w", "frame", "W", 0);
+        root.children = vec![panel];
+        let (out, _) = render(&root, &Options::default());
+        assert_eq!(
+            out.text,
+            "W:\n[1] text \"Name\" = \"\" (editable) @10,50 50x20\n[2] button \"Save\" [click] @10,90 50x20\n"
+        );
+    }
+
+    #[test]
+    fn a_long_list_is_summarised_and_the_budget_holds() {
+        let mut list = el("/list", "list", "Files", 0);
+        list.children = (0..100)
+            .map(|i| {
+                let mut n = el(&format!("/i{i}"), "list item", &format!("file {i}"), 10 + i);
+                n.actions = vec!["activate".into()];
+                n
+            })
+            .collect();
+        let mut root = el("/w", "frame", "W", 0);
+        root.children = vec![list, button("/ok", "OK", 500)];
+        let (out, _) = render(&root, &Options::default());
+        assert_eq!(out.shown, 10, "the list, 8 items, OK:\n{}", out.text);
+        assert!(out.text.contains("… 92 more items"), "{}", out.text);
+        let (tight, _) = render(
+            &root,
+            &Options {
+                budget: 5,
+                ..Options::default()
+            },
+        );
+        assert_eq!(tight.shown, 5);
+        assert!(
+            tight.text.contains("more elements not shown"),
+            "{}",
+            tight.text
+        );
+        let (found, _) = render(
+            &root,
+            &Options {
+                find: Some("FILE 42".into()),
+                ..Options::default()
+            },
+        );
+        assert_eq!(found.shown, 1, "{}", found.text);
+        assert!(
+            found.text.contains("list item \"file 42\""),
+            "{}",
+            found.text
+        );
+    }
+
+    #[test]
+    fn changes_name_what_differs_appears_and_goes() {
+        let mut a = Outline::default();
+        a.lines.insert(1, "label \"Not saved\"".into());
+        a.lines.insert(2, "button \"Save\"".into());
+        let mut b = Outline::default();
+        b.lines.insert(1, "label \"Saved\"".into());
+        b.lines.insert(3, "dialog \"Done\"".into());
+        assert_eq!(
+            changes(&a, &b),
+            vec![
+                "[1] label \"Not saved\"  →  label \"Saved\"".to_string(),
+                "new [3] dialog \"Done\"".into(),
+                "gone [2] button \"Save\"".into()
+            ]
+        );
+    }
+
+    /// A small deterministic generator (xorshift), so failures reproduce.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n.max(1)
+        }
+    }
+
+    const ROLES: [&str; 12] = [
+        "panel",
+        "filler",
+        "button",
+        "label",
+        "text",
+        "list",
+        "list item",
+        "menu",
+        "check box",
+        "combo box",
+        "table cell",
+        "unknown",
+    ];
+    const NAMES: [&str; 8] = [
+        "",
+        "Save",
+        "Name",
+        "x\ny",
+        "🙂 emoji",
+        "a very long name that goes on and on and on and on and on and on and on and on and on",
+        "Name:",
+        "  ",
+    ];
+
+    fn random_tree(rng: &mut Rng, depth: u32, next_id: &mut u32) -> Node {
+        *next_id += 1;
+        let role = ROLES[rng.below(ROLES.len() as u64) as usize];
+        let name = NAMES[rng.below(NAMES.len() as u64) as usize];
+        let mut n = el(
+            &format!("/{next_id}"),
+            role,
+            name,
+            rng.below(2000) as i32 - 500,
+        );
+        if rng.below(3) == 0 {
+            n.bounds = None;
+        }
+        if rng.below(4) == 0 {
+            n.actions = vec!["click".into()];
+        }
+        n.states.editable = rng.below(6) == 0;
+        n.states.checkable = rng.below(8) == 0;
+        if rng.below(5) == 0 {
+            n.value = Some(NAMES[rng.below(NAMES.len() as u64) as usize].into());
+        }
+        if depth < 5 {
+            let kids = rng.below(if depth < 2 { 14 } else { 4 });
+            n.children = (0..kids)
+                .map(|_| random_tree(rng, depth + 1, next_id))
+                .collect();
+        }
+        n
+    }
+
+    /// Thousands of random trees: the outline never panics, never passes its budget,
+    /// numbers each element once, and every number it shows resolves to that element.
+    #[test]
+    fn random_trees_keep_the_outline_within_its_promises() {
+        let mut rng = Rng(0x5eed_1234_abcd_0001);
+        for round in 0..1500 {
+            let mut ids = 0;
+            let root = random_tree(&mut rng, 0, &mut ids);
+            let budget = 5 + rng.below(60) as usize;
+            let find = (rng.below(4) == 0)
+                .then(|| NAMES[rng.below(NAMES.len() as u64) as usize].to_string());
+            let (out, numbers) = render(
+                &root,
+                &Options {
+                    budget,
+                    find,
+                    ..Options::default()
+                },
+            );
+            assert!(
+                out.shown <= budget,
+                "round {round}: {} > {budget}",
+                out.shown
+            );
+            let shown: Vec<u32> = out
+                .text
+                .lines()
+                .filter_map(|l| {
+                    l.trim_start()
+                        .strip_prefix('[')?
+                        .split(']')
+                        .next()?
+                        .parse()
+                        .ok()
+                })
+                .collect();
+            let mut unique = shown.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(
+                unique.len(),
+                shown.len(),
+                "round {round}: a number twice:\n{}",
+                out.text
+            );
+            assert_eq!(shown.len(), out.shown, "round {round}");
+            for n in shown {
+                assert!(
+                    numbers.get(n).is_ok(),
+                    "round {round}: {n} does not resolve"
+                );
+            }
+            assert!(out.text.lines().all(|l| !l.contains('\n')));
+        }
+    }
+}

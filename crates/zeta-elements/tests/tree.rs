@@ -333,15 +333,11 @@ async fn an_application_without_accessibility_is_read_and_pressed_through_ocr() 
     else {
         return;
     };
-    if !std::process::Command::new("tesseract")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
+    if let Some(why) = zeta_test_support::apps::tesseract_missing() {
         cannot_run(
             Needs::Desktop,
             "an_application_without_accessibility_is_read_and_pressed_through_ocr",
-            "tesseract is not installed",
+            why,
         );
         return;
     }
@@ -367,5 +363,45 @@ async fn an_application_without_accessibility_is_read_and_pressed_through_ocr() 
         !stale.ok && stale.content.contains("no longer on screen"),
         "an earlier OCR run's number is refused: {}",
         stale.content
+    );
+}
+
+/// An ordinary Debian application, not ours: galculator's keys pressed by number, its
+/// display read back from the outline.
+#[tokio::test(flavor = "multi_thread")]
+async fn galculator_adds_seven_and_two_through_its_tree() {
+    let Some(_serial) = serial("galculator_adds_seven_and_two_through_its_tree").await else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("temp home");
+    let mut cmd = std::process::Command::new("galculator");
+    cmd.env("HOME", home.path()).env_remove("NO_AT_BRIDGE");
+    let _app = match zeta_test_support::apps::start(cmd, "^galculator$") {
+        Ok(app) => app,
+        Err(e) => {
+            cannot_run(
+                Needs::Desktop,
+                "galculator_adds_seven_and_two_through_its_tree",
+                e,
+            );
+            return;
+        }
+    };
+    let tools = Tools::new(Desktop::default());
+    let read = tools.outline(json!({"window": "galculator"})).await;
+    assert!(read.ok, "{}", read.content);
+    println!("{}", read.content);
+    for key in ["\"7\"", "\"+\"", "\"2\"", "\"=\""] {
+        let n = number_of(&read.content, &format!("button {key}"));
+        let r = tools.act(json!({"element": n, "action": "press"})).await;
+        assert!(r.ok, "{key}: {}", r.content);
+    }
+    let after = tools
+        .outline(json!({"window": "galculator", "find": "text"}))
+        .await;
+    assert!(
+        after.content.contains("text = \"9\""),
+        "the display shows 9:\n{}",
+        after.content
     );
 }

@@ -75,18 +75,22 @@ impl Drop for App {
 /// Waits until its window is mapped.
 pub fn start_form(out: &Path, title: &str, accessible: bool) -> Result<App, String> {
     let mut cmd = Command::new(SYSTEM_PYTHON);
-    cmd.arg(form_script())
-        .arg(out)
-        .arg(title)
-        .stdout(Stdio::null());
+    cmd.arg(form_script()).arg(out).arg(title);
     if accessible {
         cmd.env_remove("NO_AT_BRIDGE");
     } else {
         cmd.env("NO_AT_BRIDGE", "1");
     }
+    start(cmd, &format!("^{title}$"))
+}
+
+/// Starts `cmd` (a desktop application) and waits until a window whose title matches
+/// `title` (a regular expression, as xdotool takes it) is mapped.
+pub fn start(mut cmd: Command, title: &str) -> Result<App, String> {
+    cmd.stdout(Stdio::null()).stderr(Stdio::null());
     let child = cmd
         .spawn()
-        .map_err(|e| format!("cannot start the form: {e}"))?;
+        .map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))?;
     let app = App {
         child,
         title: title.to_string(),
@@ -94,7 +98,7 @@ pub fn start_form(out: &Path, title: &str, accessible: bool) -> Result<App, Stri
     let started = Instant::now();
     while started.elapsed() < Duration::from_secs(20) {
         let found = Command::new("xdotool")
-            .args(["search", "--onlyvisible", "--name", &format!("^{title}$")])
+            .args(["search", "--onlyvisible", "--name", title])
             .output();
         if found.is_ok_and(|o| o.status.success() && !o.stdout.is_empty()) {
             // GTK registers on the accessibility bus just after mapping.
@@ -103,7 +107,14 @@ pub fn start_form(out: &Path, title: &str, accessible: bool) -> Result<App, Stri
         }
         sleep(Duration::from_millis(100));
     }
-    Err(format!(
-        "the form \"{title}\" did not show its window within 20 s"
-    ))
+    Err(format!("no window \"{title}\" showed within 20 s"))
+}
+
+/// Why OCR cannot run here, if it cannot: the `tesseract` command is missing.
+pub fn tesseract_missing() -> Option<String> {
+    let ok = Command::new("tesseract")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    (!ok).then(|| "tesseract is not installed (apt install tesseract-ocr)".to_string())
 }

@@ -1,0 +1,45 @@
+//! Prints what `ui_outline` gives for a window, its size in elements and tokens, and the
+//! time it took: `cargo run -p zeta-elements --example outline -- [WINDOW] [--ocr] [--max N]`.
+//! For trying applications by hand (which share a usable tree, and how large it is).
+
+use std::time::Instant;
+
+use serde_json::json;
+use zeta_core::tool::ToolContext;
+use zeta_elements::outline::tokens;
+use zeta_elements::{Desktop, Elements};
+use zeta_tools::input::InputState;
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut call = json!({});
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--ocr" => call["source"] = json!("ocr"),
+            "--max" => {
+                call["max"] = json!(args
+                    .next()
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .unwrap_or(40))
+            }
+            window => call["window"] = json!(window),
+        }
+    }
+    let tools = Elements::new(Desktop::default(), InputState::default()).tools();
+    let ctx = ToolContext::detached(std::env::temp_dir());
+    let started = Instant::now();
+    let out = tools[0].run(call, &ctx).await;
+    let took = started.elapsed();
+    println!("{}", out.content);
+    let elements = out
+        .content
+        .lines()
+        .filter(|l| l.trim_start().starts_with('['))
+        .count();
+    println!(
+        "-- {elements} elements, ~{} tokens, {} ms",
+        tokens(&out.content),
+        took.as_millis()
+    );
+}
