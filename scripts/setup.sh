@@ -18,10 +18,10 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 # gbm and xcb-randr for screen capture (xcap), clang for bindgen, xdg-utils for open_url,
 # libdbus for the Secret Service (API keys in the OS keyring), cmake to build whisper.cpp
 # (whisper-rs), libasound2-dev for the microphone (cpal on ALSA), python3-venv for the local
-# model's llama-cpp-python.
+# model's llama-cpp-python, libturbojpeg0-dev for screenshots' JPEG (libjpeg-turbo).
 packages=(build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev libayatana-appindicator3-1
   libpipewire-0.3-dev libgbm-dev libxcb-randr0-dev clang libclang-dev xdg-utils curl libdbus-1-dev
-  cmake libasound2-dev python3-venv)
+  cmake libasound2-dev python3-venv libturbojpeg0-dev)
 if $for_release; then
   # Tauri's bundler finds the tray library through pkg-config to declare it in the .deb;
   # debootstrap makes the clean Debian 12 that scripts/package-test.sh installs it into.

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use zeta_tools::screen::{capture, Captured, Target};
+use zeta_tools::screen::{capture, to_rgba, Captured, Order, Target};
 
 use crate::error::ElementsError;
 use crate::node::{Bounds, Key, Node};
@@ -159,7 +159,11 @@ pub async fn read(target: Target, scratch: &Path) -> Result<Vec<Word>, ElementsE
 }
 
 fn write_png(shot: &Captured, scale: f64, to: &Path) -> Result<(), ElementsError> {
-    let img = image::RgbaImage::from_raw(shot.width, shot.height, shot.rgba.clone())
+    let rgba = match shot.order {
+        Order::Rgba => shot.rgba.clone(),
+        Order::Bgrx => to_rgba(&shot.rgba),
+    };
+    let img = image::RgbaImage::from_raw(shot.width, shot.height, rgba)
         .ok_or_else(|| ElementsError::Ocr("the capture has the wrong size".into()))?;
     let gray = image::DynamicImage::ImageRgba8(img).into_luma8();
     let gray = if scale > 1.0 {

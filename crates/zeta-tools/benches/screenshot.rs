@@ -1,5 +1,7 @@
-//! The screenshot pipeline at 1280x800: capture (xcap) → downscale (fast_image_resize) →
-//! encode (jpeg-encoder / PNG), timed stage by stage, with the bytes that would be sent.
+//! The screenshot pipeline at 1280x800: capture (MIT-SHM, and xcap side by side) →
+//! downscale (fast_image_resize) → encode (libjpeg-turbo / PNG; jpeg-encoder, the encoder
+//! before, side by side), timed stage by stage, with
+//! the bytes that would be sent.
 //!
 //! Run under X (e.g. `Xvfb :99 -screen 0 1280x800x24 & DISPLAY=:99 cargo bench -p zeta-tools
 //! --bench screenshot`). It fills the screen with a busy, photo-like image first (ImageMagick
@@ -14,7 +16,7 @@ use std::time::Duration;
 use zeta_core::settings::{ImageFormat, ScreenshotSettings};
 use zeta_tools::screen::{take, Target};
 
-const RUNS: usize = 60;
+const RUNS: usize = 150;
 
 struct Shown(Child);
 impl Drop for Shown {
@@ -53,7 +55,7 @@ fn run(label: &str, settings: &ScreenshotSettings) {
     }
     bytes.sort();
     println!(
-        "{label:<34} capture {:>5.1} ms  downscale {:>5.1} ms  encode {:>5.1} ms  total {:>5.1} ms (median of {RUNS})  sent {}x{} {} KB",
+        "{label:<38} capture {:>5.1} ms  downscale {:>5.1} ms  encode {:>5.1} ms  total {:>5.1} ms (median of {RUNS})  sent {}x{} {} KB",
         median(capture), median(downscale), median(encode), median(total), size.0, size.1, bytes[bytes.len() / 2] / 1024
     );
 }
@@ -89,8 +91,19 @@ fn main() {
         quality,
         after_action: false,
     };
-    run("JPEG q80, longest side 1024", &jpeg(1024, 80));
-    run("JPEG q80, longest side 1280 (no resize)", &jpeg(1280, 80));
+    // Warm up: the first frames pay for connecting, the segment and the caches.
+    for _ in 0..20 {
+        let _ = take(Target::All, &jpeg(1024, 80));
+    }
+    // The capture before MIT-SHM (xcap: a GetImage whose pixels cross the socket), side by
+    // side, before and after.
+    for _ in 0..2 {
+        run("JPEG q80, 1024, MIT-SHM", &jpeg(1024, 80));
+        std::env::set_var("ZETA_NO_SHM", "1");
+        run("JPEG q80, 1024, xcap", &jpeg(1024, 80));
+        std::env::remove_var("ZETA_NO_SHM");
+    }
+    run("JPEG q80, 1280 (no resize), MIT-SHM", &jpeg(1280, 80));
     run(
         "PNG (fast), longest side 1024",
         &ScreenshotSettings {
@@ -100,5 +113,57 @@ fn main() {
             after_action: false,
         },
     );
+    encoders();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same 1024x640 frame (the screen, downscaled) encoded at q80 by jpeg-encoder (AVX2,
+/// the encoder before) and libjpeg-turbo (now), side by side.
+fn encoders() {
+    let shot = zeta_tools::screen::capture(Target::All).expect("capture");
+    let rgba = match shot.order {
+        zeta_tools::screen::Order::Rgba => shot.rgba,
+        zeta_tools::screen::Order::Bgrx => zeta_tools::screen::to_rgba(&shot.rgba),
+    };
+    let full = image::RgbaImage::from_raw(shot.width, shot.height, rgba).expect("frame");
+    let small = image::imageops::resize(&full, 1024, 640, image::imageops::FilterType::Triangle);
+    let (w, h) = (small.width(), small.height());
+    let mut old = Vec::new();
+    let mut new = Vec::new();
+    let mut sizes = (0, 0);
+    let mut tj = turbojpeg::Compressor::new().expect("turbojpeg");
+    tj.set_quality(80);
+    tj.set_subsamp(turbojpeg::Subsamp::Sub2x2);
+    for _ in 0..RUNS {
+        let t = std::time::Instant::now();
+        let mut out = Vec::new();
+        jpeg_encoder::Encoder::new(&mut out, 80)
+            .encode(
+                small.as_raw(),
+                w as u16,
+                h as u16,
+                jpeg_encoder::ColorType::Rgba,
+            )
+            .expect("jpeg-encoder");
+        old.push(t.elapsed());
+        sizes.0 = out.len();
+        let t = std::time::Instant::now();
+        let image = turbojpeg::Image {
+            pixels: small.as_raw().as_slice(),
+            width: w as usize,
+            pitch: w as usize * 4,
+            height: h as usize,
+            format: turbojpeg::PixelFormat::RGBA,
+        };
+        let out = tj.compress_to_vec(image).expect("turbojpeg");
+        new.push(t.elapsed());
+        sizes.1 = out.len();
+    }
+    println!(
+        "encode 1024x640 q80 (median of {RUNS}): jpeg-encoder {:.1} ms ({} KB), libjpeg-turbo {:.1} ms ({} KB)",
+        median(old),
+        sizes.0 / 1024,
+        median(new),
+        sizes.1 / 1024
+    );
 }

@@ -28,6 +28,7 @@ pub mod schedule;
 pub mod screen;
 pub mod settings;
 pub mod shell;
+pub mod shm;
 
 use std::sync::Arc;
 

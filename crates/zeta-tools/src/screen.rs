@@ -1,5 +1,5 @@
-//! The `screenshot` tool and its pipeline: capture (xcap) → downscale keeping the aspect
-//! ratio (fast_image_resize) → encode (jpeg-encoder, or PNG) → send as an image. The
+//! The `screenshot` tool and its pipeline: capture (MIT-SHM, or xcap) → downscale keeping the aspect
+//! ratio (fast_image_resize) → encode (libjpeg-turbo through `turbojpeg`, or PNG) → send as an image. The
 //! mapping from image pixels back to screen pixels is kept in `ScreenState`, so the mouse
 //! tool can take coordinates in the image the model saw.
 
@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine;
-use fast_image_resize::images::Image;
+use fast_image_resize::images::{Image, ImageRef};
 use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -86,9 +86,19 @@ pub struct Shot {
     pub encode: Duration,
 }
 
+/// The order of a captured pixel's four bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    Rgba,
+    /// As the X server keeps them (MIT-SHM): blue, green, red, unused.
+    Bgrx,
+}
+
 /// Pixels captured from the screen, full size.
 pub struct Captured {
+    /// Four bytes a pixel, in `order`.
     pub rgba: Vec<u8>,
+    pub order: Order,
     pub width: u32,
     pub height: u32,
     /// Where the image's top-left corner is on the screen.
@@ -97,8 +107,47 @@ pub struct Captured {
     pub density: f64,
 }
 
-/// Captures `target` at full size. Blocking: call from a blocking thread.
+/// The part of the screen MIT-SHM can capture for `target`: `Some(None)` the whole
+/// screen, `Some(Some(rect))` a rectangle; `None` when it cannot (a monitor by number, or
+/// ZETA_NO_SHM set).
+fn shm_rect(target: Target) -> Option<Option<(i32, i32, u32, u32)>> {
+    if std::env::var_os("ZETA_NO_SHM").is_some() {
+        return None;
+    }
+    match target {
+        Target::All => Some(None),
+        Target::Region {
+            x,
+            y,
+            width,
+            height,
+        } => Some(Some((x, y, width, height))),
+        Target::Monitor(_) => None,
+    }
+}
+
+/// Captures `target` at full size: through MIT-SHM when the X server offers it (the whole
+/// screen or a rectangle), else through xcap. Blocking: call from a blocking thread.
 pub fn capture(target: Target) -> Result<Captured, String> {
+    if let Some(rect) = shm_rect(target) {
+        match crate::shm::capture(rect) {
+            Ok(frame) => {
+                return Ok(Captured {
+                    rgba: frame.bgrx,
+                    order: Order::Bgrx,
+                    width: frame.width,
+                    height: frame.height,
+                    origin: rect.map_or((0, 0), |(x, y, _, _)| (x, y)),
+                    density: 1.0,
+                })
+            }
+            Err(e) => tracing::debug!("MIT-SHM capture failed, using xcap: {e}"),
+        }
+    }
+    capture_xcap(target)
+}
+
+fn capture_xcap(target: Target) -> Result<Captured, String> {
     let monitors = xcap::Monitor::all()
         .map_err(|e| format!("cannot list monitors (is there a display?): {e}"))?;
     if monitors.is_empty() {
@@ -122,6 +171,7 @@ pub fn capture(target: Target) -> Result<Captured, String> {
         Ok((img, g))
     };
     let single = |img: image::RgbaImage, (x, y, w, _h): Geometry| Captured {
+        order: Order::Rgba,
         density: img.width() as f64 / w.max(1) as f64,
         width: img.width(),
         height: img.height(),
@@ -170,6 +220,7 @@ pub fn capture(target: Target) -> Result<Captured, String> {
                 );
             }
             Ok(Captured {
+                order: Order::Rgba,
                 width: canvas.width(),
                 height: canvas.height(),
                 origin: (min_x, min_y),
@@ -199,6 +250,7 @@ pub fn capture(target: Target) -> Result<Captured, String> {
                 .capture_region((x - mx) as u32, (y - my) as u32, width, height)
                 .map_err(|e| format!("capture failed: {e}"))?;
             Ok(Captured {
+                order: Order::Rgba,
                 density: img.width() as f64 / width as f64,
                 width: img.width(),
                 height: img.height(),
@@ -222,12 +274,12 @@ pub fn fit(width: u32, height: u32, max_side: u32) -> (u32, u32) {
     )
 }
 
-fn downscale(rgba: Vec<u8>, width: u32, height: u32, to: (u32, u32)) -> Result<Vec<u8>, String> {
+fn downscale(rgba: &[u8], width: u32, height: u32, to: (u32, u32)) -> Result<Vec<u8>, String> {
     if to == (width, height) {
-        return Ok(rgba);
+        return Ok(rgba.to_vec());
     }
-    let src = Image::from_vec_u8(width, height, rgba, PixelType::U8x4)
-        .map_err(|e| format!("resize: {e}"))?;
+    let src =
+        ImageRef::new(width, height, rgba, PixelType::U8x4).map_err(|e| format!("resize: {e}"))?;
     let mut dst = Image::new(to.0, to.1, PixelType::U8x4);
     // Screenshots are opaque: skip the alpha premultiply and divide passes.
     let options = ResizeOptions::new()
@@ -239,8 +291,14 @@ fn downscale(rgba: Vec<u8>, width: u32, height: u32, to: (u32, u32)) -> Result<V
     Ok(dst.into_vec())
 }
 
+thread_local! {
+    /// One libjpeg-turbo compressor a thread, made on first use.
+    static JPEG: std::cell::RefCell<Option<turbojpeg::Compressor>> = const { std::cell::RefCell::new(None) };
+}
+
 fn encode(
     rgba: &[u8],
+    order: Order,
     width: u32,
     height: u32,
     settings: &ScreenshotSettings,
@@ -248,17 +306,48 @@ fn encode(
     let mut out = Vec::new();
     match settings.format {
         ImageFormat::Jpeg => {
-            let (w, h) = (u16::try_from(width), u16::try_from(height));
-            let (Ok(w), Ok(h)) = (w, h) else {
-                return Err("image too large for JPEG".into());
+            let format = match order {
+                Order::Rgba => turbojpeg::PixelFormat::RGBA,
+                Order::Bgrx => turbojpeg::PixelFormat::BGRX,
             };
-            jpeg_encoder::Encoder::new(&mut out, settings.quality.clamp(1, 100))
-                .encode(rgba, w, h, jpeg_encoder::ColorType::Rgba)
-                .map_err(|e| format!("JPEG encode: {e}"))?;
-            Ok((out, "image/jpeg"))
+            let image = turbojpeg::Image {
+                pixels: rgba,
+                width: width as usize,
+                pitch: width as usize * 4,
+                height: height as usize,
+                format,
+            };
+            let quality = settings.quality.clamp(1, 100) as i32;
+            let bytes = JPEG.with(|slot| -> Result<Vec<u8>, String> {
+                let mut slot = slot.borrow_mut();
+                if slot.is_none() {
+                    *slot = Some(
+                        turbojpeg::Compressor::new().map_err(|e| format!("JPEG encoder: {e}"))?,
+                    );
+                }
+                let c = slot.as_mut().ok_or("no JPEG encoder")?;
+                c.set_quality(quality);
+                // Colour at half resolution below quality 90, as is usual for JPEG.
+                c.set_subsamp(if quality < 90 {
+                    turbojpeg::Subsamp::Sub2x2
+                } else {
+                    turbojpeg::Subsamp::None
+                });
+                c.compress_to_vec(image)
+                    .map_err(|e| format!("JPEG encode: {e}"))
+            })?;
+            Ok((bytes, "image/jpeg"))
         }
         ImageFormat::Png => {
             use image::ImageEncoder;
+            let swapped;
+            let rgba = match order {
+                Order::Rgba => rgba,
+                Order::Bgrx => {
+                    swapped = to_rgba(rgba);
+                    &swapped[..]
+                }
+            };
             image::codecs::png::PngEncoder::new_with_quality(
                 &mut out,
                 image::codecs::png::CompressionType::Fast,
@@ -271,33 +360,95 @@ fn encode(
     }
 }
 
+/// BGRX pixels as opaque RGBA.
+pub fn to_rgba(bgrx: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bgrx.len());
+    for p in bgrx.chunks_exact(4) {
+        out.extend_from_slice(&[p[2], p[1], p[0], 255]);
+    }
+    out
+}
+
+/// Full-size pixels, downscaled to fit `max_side`, and where their time went.
+struct Scaled {
+    pixels: Vec<u8>,
+    order: Order,
+    size: (u32, u32),
+    /// The capture's size, origin and density.
+    captured: (u32, u32),
+    origin: (i32, i32),
+    density: f64,
+    capture: Duration,
+    downscale: Duration,
+}
+
+/// Captures and downscales; through MIT-SHM the pixels are downscaled where the server
+/// wrote them, with no copy.
+fn capture_scaled(target: Target, max_side: u32) -> Result<Scaled, String> {
+    let t0 = Instant::now();
+    if let Some(rect) = shm_rect(target) {
+        let scaled = crate::shm::with_frame(rect, |bgrx, width, height| {
+            let t1 = Instant::now();
+            let to = fit(width, height, max_side);
+            downscale(bgrx, width, height, to).map(|pixels| Scaled {
+                pixels,
+                order: Order::Bgrx,
+                size: to,
+                captured: (width, height),
+                origin: rect.map_or((0, 0), |(x, y, _, _)| (x, y)),
+                density: 1.0,
+                capture: t1 - t0,
+                downscale: t1.elapsed(),
+            })
+        });
+        match scaled {
+            Ok(done) => return done,
+            Err(e) => tracing::debug!("MIT-SHM capture failed, using xcap: {e}"),
+        }
+    }
+    let c = capture_xcap(target)?;
+    let t1 = Instant::now();
+    let to = fit(c.width, c.height, max_side);
+    let pixels = if to == (c.width, c.height) {
+        c.rgba
+    } else {
+        downscale(&c.rgba, c.width, c.height, to)?
+    };
+    Ok(Scaled {
+        pixels,
+        order: c.order,
+        size: to,
+        captured: (c.width, c.height),
+        origin: c.origin,
+        density: c.density,
+        capture: t1 - t0,
+        downscale: t1.elapsed(),
+    })
+}
+
 /// The whole pipeline, timed. Blocking: call from a blocking thread.
 pub fn take(target: Target, settings: &ScreenshotSettings) -> Result<Shot, String> {
-    let t0 = Instant::now();
-    let c = capture(target)?;
-    let t1 = Instant::now();
-    let to = fit(c.width, c.height, settings.max_side);
-    let pixels = downscale(c.rgba, c.width, c.height, to)?;
+    let s = capture_scaled(target, settings.max_side)?;
     let t2 = Instant::now();
-    let (bytes, media_type) = encode(&pixels, to.0, to.1, settings)?;
-    let t3 = Instant::now();
-    let screen_width = (c.width as f64 / c.density).round() as u32;
-    let screen_height = (c.height as f64 / c.density).round() as u32;
+    let (bytes, media_type) = encode(&s.pixels, s.order, s.size.0, s.size.1, settings)?;
+    let encode_time = t2.elapsed();
+    let screen_width = (s.captured.0 as f64 / s.density).round() as u32;
+    let screen_height = (s.captured.1 as f64 / s.density).round() as u32;
     Ok(Shot {
         bytes,
         media_type,
         mapping: Mapping {
-            origin_x: c.origin.0,
-            origin_y: c.origin.1,
-            scale: to.0 as f64 / screen_width.max(1) as f64,
-            image_width: to.0,
-            image_height: to.1,
+            origin_x: s.origin.0,
+            origin_y: s.origin.1,
+            scale: s.size.0 as f64 / screen_width.max(1) as f64,
+            image_width: s.size.0,
+            image_height: s.size.1,
         },
         screen_width,
         screen_height,
-        capture: t1 - t0,
-        downscale: t2 - t1,
-        encode: t3 - t2,
+        capture: s.capture,
+        downscale: s.downscale,
+        encode: encode_time,
     })
 }
 

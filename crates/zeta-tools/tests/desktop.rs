@@ -151,6 +151,45 @@ async fn a_screenshot_matches_import_in_size_and_content() {
     // The pattern is really in it: its red square sits at (300..360, 220..270).
     assert_eq!(ours.get_pixel(330, 245).0[..3], [255, 0, 0]);
     assert_eq!(shot.mapping.scale, 1.0);
+
+    // The JPEG path gets the colours in the right order too (the shared-memory capture
+    // is blue-green-red), and a region is the part of the screen asked for.
+    let jpeg = screen::take(Target::All, &settings(8192, ImageFormat::Jpeg)).expect("take jpeg");
+    let decoded = image::load_from_memory(&jpeg.bytes)
+        .expect("jpeg")
+        .to_rgba8();
+    let [r, g, b, _] = decoded.get_pixel(330, 245).0;
+    assert!(
+        r > 220 && g < 40 && b < 40,
+        "red stays red in the JPEG: {r} {g} {b}"
+    );
+    let [r, g, b, _] = decoded.get_pixel(150, 150).0;
+    assert!(
+        r < 80 && (90..130).contains(&g) && b > 180,
+        "#3366cc stays blue: {r} {g} {b}"
+    );
+    let region = Target::Region {
+        x: 290,
+        y: 210,
+        width: 80,
+        height: 70,
+    };
+    let part = screen::take(region, &settings(8192, ImageFormat::Png)).expect("take region");
+    let part = image::load_from_memory(&part.bytes)
+        .expect("png")
+        .to_rgba8();
+    assert_eq!(part.dimensions(), (80, 70));
+    let crop = image::imageops::crop_imm(&ours, 290, 210, 80, 70).to_image();
+    assert!(
+        part.pixels()
+            .zip(crop.pixels())
+            .all(|(a, b)| a.0[..3] == b.0[..3]),
+        "the region is that part of the screen"
+    );
+    assert!(
+        part.pixels().any(|p| p.0[..3] == [255, 0, 0]),
+        "with the red square in it"
+    );
 }
 
 #[tokio::test]
