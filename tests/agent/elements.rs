@@ -93,6 +93,11 @@ async fn the_agent_fills_in_a_form_by_element_number() {
     );
     s.assert_invariants();
 
+    let first = text_of(&s.requests()[0]);
+    assert!(
+        first.contains("read the window with ui_outline first"),
+        "the model is told how: {first}"
+    );
     let results = tool_results(&s);
     assert_eq!(results.len(), 5, "{results:?}");
     assert!(

@@ -481,7 +481,8 @@ pub async fn screenshot_output(
         return ToolOutput::ok(
             format!(
                 "Took a screenshot of {what} ({}x{} screen pixels), but this model cannot see images. \
-                 Use other tools (shell commands, files) to learn what is on screen.",
+                 Read a window's buttons, fields and text with ui_outline instead (and act on \
+                 them with ui_act), or use other tools (shell commands, files).",
                 shot.screen_width, shot.screen_height
             ),
             summary,

@@ -20,6 +20,7 @@ pub mod planner;
 pub mod prompt;
 mod protocol;
 mod run;
+pub mod screen;
 #[cfg(test)]
 mod tests;
 

@@ -36,6 +36,8 @@ impl Reading {
 pub(super) trait StepProtocol: Send + Sync {
     /// The system prompt around the soul's text.
     fn system_prompt(&self, soul: &str) -> String;
+    /// Whether the tool `name` is offered, of the task's tools `all`.
+    fn offers(&self, name: &str, all: &[ToolSpec]) -> bool;
     /// How the next reply is asked for; `verdict`: it answers a check.
     fn format(&self, verdict: bool) -> ResponseFormat;
     /// How a reply that may only answer is asked for (no tools, nothing to run).
@@ -73,6 +75,9 @@ pub(super) struct Native;
 impl StepProtocol for Native {
     fn system_prompt(&self, soul: &str) -> String {
         prompt::native_prompt(soul)
+    }
+    fn offers(&self, name: &str, all: &[ToolSpec]) -> bool {
+        all.iter().any(|t| t.name == name)
     }
     fn format(&self, _verdict: bool) -> ResponseFormat {
         ResponseFormat::Native
@@ -155,6 +160,9 @@ impl Planner {
 impl StepProtocol for Planner {
     fn system_prompt(&self, soul: &str) -> String {
         prompt::planner_prompt(soul, &self.offered, self.terse)
+    }
+    fn offers(&self, name: &str, _all: &[ToolSpec]) -> bool {
+        self.offered.iter().any(|t| t.name == name)
     }
     fn format(&self, verdict: bool) -> ResponseFormat {
         if verdict {

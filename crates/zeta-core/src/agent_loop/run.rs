@@ -59,16 +59,28 @@ pub(super) struct Run<'a, S, M> {
 /// and `update_settings` for what the shell must not touch.
 /// The task's own tools (an MCP server's, chosen for its request) are offered to every
 /// model.
-fn planner_tools(specs: &[ToolSpec], own: &[String], capabilities: Capabilities) -> Vec<ToolSpec> {
+/// A request about a window on screen (`screen::about_windows`) also gets the element
+/// tools: without them a text-only model cannot operate a window at all.
+fn planner_tools(
+    specs: &[ToolSpec],
+    own: &[String],
+    capabilities: Capabilities,
+    about_windows: bool,
+) -> Vec<ToolSpec> {
     const SMALL: [&str; 3] = [
         planner::SHELL_TOOL,
         super::asks::ASK_USER,
         "update_settings",
     ];
     let shell_only = capabilities.small;
+    let offered = |name: &str| {
+        SMALL.contains(&name)
+            || own.iter().any(|o| o == name)
+            || about_windows && super::screen::UI_TOOLS.contains(&name)
+    };
     specs
         .iter()
-        .filter(|t| !shell_only || SMALL.contains(&t.name.as_str()) || own.contains(&t.name))
+        .filter(|t| !shell_only || offered(&t.name))
         .cloned()
         .collect()
 }
@@ -108,12 +120,20 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             Box::new(protocol::Native)
         } else {
             Box::new(protocol::Planner::new(
-                planner_tools(&specs, &own_names, capabilities),
+                planner_tools(
+                    &specs,
+                    &own_names,
+                    capabilities,
+                    super::screen::about_windows(&ctx.task.message),
+                ),
                 capabilities.small,
             ))
         };
         let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
         let mut system = protocol.system_prompt(&soul);
+        if protocol.offers(super::screen::UI_TOOLS[0], &specs) {
+            system.push_str(&format!("\n\n{}", super::screen::SCREEN_RULE));
+        }
         if let Some(environment) = &agent.environment {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
         }
@@ -629,5 +649,48 @@ fn earlier_attempts(ctx: &TaskContext) -> Vec<crate::store::audit::AuditEntry> {
             tracing::warn!("could not read the task's earlier calls: {e}");
             Vec::new()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str) -> ToolSpec {
+        ToolSpec {
+            name: name.into(),
+            description: String::new(),
+            parameters: serde_json::json!({"type": "object"}),
+        }
+    }
+
+    #[test]
+    fn a_small_model_gets_the_element_tools_only_for_a_request_about_a_window() {
+        let all: Vec<ToolSpec> = ["shell", "read_file", "ui_outline", "ui_act", "mouse"]
+            .into_iter()
+            .map(spec)
+            .collect();
+        let small = Capabilities {
+            native_tools: false,
+            images: false,
+            small: true,
+        };
+        let names = |about: bool, caps: Capabilities| -> Vec<String> {
+            planner_tools(&all, &[], caps, about)
+                .into_iter()
+                .map(|t| t.name)
+                .collect()
+        };
+        assert_eq!(names(true, small), ["shell", "ui_outline", "ui_act"]);
+        assert_eq!(names(false, small), ["shell"]);
+        let large = Capabilities {
+            small: false,
+            ..small
+        };
+        assert_eq!(
+            names(false, large).len(),
+            5,
+            "a larger model gets every tool"
+        );
     }
 }
