@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use serde_json::json;
 use zeta_core::tool::ToolContext;
-use zeta_elements::outline::tokens;
+use zeta_elements::outline::{numbers_in, tokens};
 use zeta_elements::{Desktop, Elements};
 use zeta_tools::input::InputState;
 
@@ -32,11 +32,7 @@ async fn main() {
     let out = tools[0].run(call, &ctx).await;
     let took = started.elapsed();
     println!("{}", out.content);
-    let elements = out
-        .content
-        .lines()
-        .filter(|l| l.trim_start().starts_with('['))
-        .count();
+    let elements = numbers_in(&out.content).len();
     println!(
         "-- {elements} elements, ~{} tokens, {} ms",
         tokens(&out.content),

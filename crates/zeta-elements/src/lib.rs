@@ -12,6 +12,7 @@
 
 pub mod atspi;
 pub mod error;
+pub mod marks;
 pub mod node;
 pub mod numbers;
 pub mod ocr;

@@ -316,6 +316,27 @@ pub fn tokens(text: &str) -> usize {
     text.chars().count().div_ceil(4)
 }
 
+/// The element numbers of an outline's text (its `[N] …` lines), in order.
+pub fn numbers_in(text: &str) -> Vec<u32> {
+    text.lines().filter_map(line_number).collect()
+}
+
+/// The number of the first element line of an outline's text that contains `needle`.
+pub fn number_of(text: &str, needle: &str) -> Option<u32> {
+    text.lines()
+        .filter(|l| l.contains(needle))
+        .find_map(line_number)
+}
+
+fn line_number(line: &str) -> Option<u32> {
+    line.trim_start()
+        .strip_prefix('[')?
+        .split(']')
+        .next()?
+        .parse()
+        .ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -525,18 +546,7 @@ mod tests {
                 "round {round}: {} > {budget}",
                 out.shown
             );
-            let shown: Vec<u32> = out
-                .text
-                .lines()
-                .filter_map(|l| {
-                    l.trim_start()
-                        .strip_prefix('[')?
-                        .split(']')
-                        .next()?
-                        .parse()
-                        .ok()
-                })
-                .collect();
+            let shown = numbers_in(&out.text);
             let mut unique = shown.clone();
             unique.sort_unstable();
             unique.dedup();

@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use base64::Engine;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use zeta_core::model::ToolSpec;
+use zeta_core::model::{ImageData, ToolSpec};
 use zeta_core::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
 use zeta_tools::input::InputState;
 use zeta_tools::screen::Target;
@@ -87,6 +88,31 @@ impl Elements {
         Ok(out)
     }
 
+    /// The window after an action, once it has settled: read at short intervals until it
+    /// differs from `before` and then reads the same twice in a row (an application
+    /// answers a press in tens of milliseconds, and some redraw in steps), or until
+    /// `SETTLE` has passed (an action that changes nothing costs that wait).
+    async fn settled(
+        &self,
+        w: &Window,
+        before: Option<&Outline>,
+    ) -> Result<Outline, ElementsError> {
+        const SETTLE: Duration = Duration::from_millis(300);
+        const STEP: Duration = Duration::from_millis(30);
+        let started = Instant::now();
+        let mut last: Option<Outline> = None;
+        loop {
+            tokio::time::sleep(STEP).await;
+            let now = self.read_window(w, &Options::default()).await?;
+            let moved = before.is_none_or(|b| b.lines != now.lines);
+            let steady = last.as_ref().is_some_and(|l| l.lines == now.lines);
+            if (moved && steady) || started.elapsed() >= SETTLE {
+                return Ok(now);
+            }
+            last = Some(now);
+        }
+    }
+
     /// The screen (or a window's rectangle) read by OCR, numbered as a new run.
     async fn read_ocr(
         &self,
@@ -142,6 +168,9 @@ struct OutlineArgs {
     max: Option<usize>,
     #[serde(default)]
     source: Source,
+    /// Also a screenshot with each element's number drawn on it.
+    #[serde(default)]
+    marks: bool,
 }
 
 #[derive(Deserialize, Default, Clone, Copy, PartialEq)]
@@ -154,7 +183,7 @@ enum Source {
 }
 
 impl UiOutline {
-    async fn outline(&self, args: OutlineArgs) -> Result<(String, String), ElementsError> {
+    async fn outline(&self, args: OutlineArgs) -> Result<Read, ElementsError> {
         let options = Options {
             budget: args.max.unwrap_or(40).clamp(5, 400),
             find: args.find.clone(),
@@ -174,10 +203,12 @@ impl UiOutline {
                 entry.place.window
             );
             let out = el.render(&root, &title, &entry.place, &options);
-            return Ok((
-                out.text,
-                format!("read inside element {n}: {} elements", out.shown),
-            ));
+            return Ok(Read {
+                summary: format!("read inside element {n}: {} elements", out.shown),
+                area: area(entry.bounds),
+                shown: out.lines.keys().copied().collect(),
+                text: out.text,
+            });
         }
         let started = Instant::now();
         let listed = match args.source {
@@ -219,10 +250,12 @@ impl UiOutline {
                         ms = started.elapsed().as_millis() as u64,
                         "outline"
                     );
-                    return Ok((
+                    return Ok(Read {
+                        summary: format!("read \"{}\": {} elements", clip(&w.title, 40), out.shown),
+                        area: area(w.bounds),
+                        shown: out.lines.keys().copied().collect(),
                         text,
-                        format!("read \"{}\": {} elements", clip(&w.title, 40), out.shown),
-                    ));
+                    });
                 }
             }
         }
@@ -274,10 +307,57 @@ impl UiOutline {
             Err(_) if target != Target::All => el.read_ocr(Target::All, &why, &options).await?,
             Err(e) => return Err(e),
         };
-        Ok((
-            out.text.clone(),
-            format!("read the screen by OCR: {} elements", out.shown),
-        ))
+        Ok(Read {
+            summary: format!("read the screen by OCR: {} elements", out.shown),
+            area: target,
+            shown: out.lines.keys().copied().collect(),
+            text: out.text,
+        })
+    }
+
+    /// The area read, captured with each shown element boxed and numbered.
+    async fn marked(&self, read: &Read, ctx: &ToolContext) -> Result<ImageData, String> {
+        let marks: Vec<(u32, crate::node::Bounds)> = {
+            let numbers = locked(&self.0 .0.numbers);
+            read.shown
+                .iter()
+                .filter_map(|n| Some((*n, numbers.get(*n).ok()?.bounds?)))
+                .collect()
+        };
+        let area = read.area;
+        let settings = ctx.screenshot.clone();
+        let shot = tokio::task::spawn_blocking(move || {
+            let mut captured = zeta_tools::screen::capture(area)?;
+            crate::marks::draw(&mut captured, &marks);
+            zeta_tools::screen::finish(captured, &settings)
+        })
+        .await
+        .map_err(|e| format!("the capture thread failed: {e}"))??;
+        Ok(ImageData {
+            media_type: shot.media_type.to_string(),
+            base64: base64::engine::general_purpose::STANDARD.encode(&shot.bytes),
+        })
+    }
+}
+
+/// What `ui_outline` read: the text, the numbers it shows, and the part of the screen.
+struct Read {
+    text: String,
+    summary: String,
+    shown: Vec<u32>,
+    area: Target,
+}
+
+/// The screen rectangle of `bounds`, or the whole screen.
+fn area(bounds: Option<crate::node::Bounds>) -> Target {
+    match bounds.filter(|b| b.is_visible() && b.x >= 0 && b.y >= 0) {
+        Some(b) => Target::Region {
+            x: b.x,
+            y: b.y,
+            width: b.width as u32,
+            height: b.height as u32,
+        },
+        None => Target::All,
     }
 }
 
@@ -291,7 +371,8 @@ impl Tool for UiOutline {
                 "expand": {"type": "integer", "description": "an element's number: show all inside it"},
                 "find": {"type": "string", "description": "only elements whose name, role or value contains this"},
                 "max": {"type": "integer", "description": "most elements to show (default 40)"},
-                "source": {"type": "string", "enum": ["auto", "tree", "ocr"]}
+                "source": {"type": "string", "enum": ["auto", "tree", "ocr"]},
+                "marks": {"type": "boolean", "description": "also a screenshot with the numbers drawn on (models that see)"}
             }, "additionalProperties": false}),
         }
     }
@@ -304,16 +385,34 @@ impl Tool for UiOutline {
             None => "read the active window".into(),
         }
     }
-    fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+    fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {
             let args: OutlineArgs = match serde_json::from_value(arguments) {
                 Ok(a) => a,
                 Err(e) => return ToolOutput::error(format!("ui_outline: bad arguments: {e}")),
             };
-            match self.outline(args).await {
-                Ok((text, summary)) => ToolOutput::ok(text, summary),
-                Err(e) => ToolOutput::error(format!("ui_outline: {e}")),
+            let marks = args.marks;
+            let read = match self.outline(args).await {
+                Ok(read) => read,
+                Err(e) => return ToolOutput::error(format!("ui_outline: {e}")),
+            };
+            let mut out = ToolOutput::ok(read.text.clone(), read.summary.clone());
+            if marks && !ctx.images_supported {
+                out.content
+                    .push_str("(No marked screenshot: this model cannot see images.)\n");
+            } else if marks {
+                match self.marked(&read, ctx).await {
+                    Ok(image) => {
+                        out.content
+                            .push_str("The screenshot shows each element boxed with its number.\n");
+                        out.images.push(image);
+                    }
+                    Err(e) => out
+                        .content
+                        .push_str(&format!("(No marked screenshot: {e}.)\n")),
+                }
             }
+            out
         })
     }
 }
@@ -423,15 +522,7 @@ impl UiAct {
         if matches!(entry.key, Key::Word { .. }) {
             let how = self.act_on_word(&entry, &action).await?;
             tokio::time::sleep(Duration::from_millis(400)).await;
-            let target = match entry.place.region {
-                Some(b) => Target::Region {
-                    x: b.x,
-                    y: b.y,
-                    width: b.width as u32,
-                    height: b.height as u32,
-                },
-                None => Target::All,
-            };
+            let target = area(entry.place.region);
             let after = el
                 .read_ocr(target, "after the action", &Options::default())
                 .await
@@ -456,7 +547,6 @@ impl UiAct {
         };
         let how = act(&el.0.desktop, &entry, &node, &action, &el.0.input).await?;
         let mut report = format!("Did: {} [{n}] {label}: {how}.\n", verb(&action));
-        tokio::time::sleep(Duration::from_millis(250)).await;
         if let Some(root) = entry.place.root.clone() {
             let before = locked(&el.0.last).get(&root).cloned();
             let w = Window {
@@ -467,7 +557,7 @@ impl UiAct {
                 active: true,
                 bounds: None,
             };
-            match el.read_window(&w, &Options::default()).await {
+            match el.settled(&w, before.as_ref()).await {
                 Ok(after) => {
                     let changed = before
                         .as_ref()
@@ -511,7 +601,7 @@ impl Tool for UiAct {
             description: "Act on an element of the last ui_outline by its number: press (click a button), set_text (fill a field), type, select (an option), toggle (a check box), focus, scroll_into_view. Says what changed.".into(),
             parameters: json!({"type": "object", "properties": {
                 "element": {"type": "integer", "description": "the element's number in the outline"},
-                "action": {"type": "string", "enum": ["press", "set_text", "type", "select", "toggle", "focus", "scroll_into_view"]},
+                "action": {"type": "string", "enum": ["press", "click", "set_text", "type", "select", "toggle", "focus", "scroll_into_view"]},
                 "text": {"type": "string", "description": "for set_text and type"},
                 "option": {"type": "string", "description": "for select: the option's name"}
             }, "required": ["element", "action"], "additionalProperties": false}),

@@ -51,17 +51,9 @@ impl Tools {
 
 /// The number the outline gives the element whose line contains `needle`.
 fn number_of(outline: &str, needle: &str) -> u64 {
-    for line in outline.lines() {
-        if line.contains(needle) {
-            let t = line.trim_start();
-            if let Some(rest) = t.strip_prefix('[') {
-                if let Some(n) = rest.split(']').next().and_then(|n| n.parse().ok()) {
-                    return n;
-                }
-            }
-        }
-    }
-    panic!("no element line contains {needle:?} in:\n{outline}");
+    zeta_elements::outline::number_of(outline, needle)
+        .map(u64::from)
+        .unwrap_or_else(|| panic!("no element line contains {needle:?} in:\n{outline}"))
 }
 
 fn form(dir: &Path, title: &str, accessible: bool) -> App {
@@ -403,5 +395,74 @@ async fn galculator_adds_seven_and_two_through_its_tree() {
         after.content.contains("text = \"9\""),
         "the display shows 9:\n{}",
         after.content
+    );
+}
+
+/// Set-of-marks: with `marks` and a model that sees, the outline comes with a screenshot
+/// of the window in which each element is boxed in the mark colour at its place.
+#[tokio::test(flavor = "multi_thread")]
+async fn marks_box_each_element_on_a_screenshot_for_a_model_that_sees() {
+    let Some(_serial) =
+        serial("marks_box_each_element_on_a_screenshot_for_a_model_that_sees").await
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let _app = form(dir.path(), "Zeta form marks", true);
+    let mut tools = Tools::new(Desktop::default());
+    let blind = tools
+        .outline(json!({"window": "Zeta form marks", "marks": true}))
+        .await;
+    assert!(
+        blind.ok && blind.images.is_empty() && blind.content.contains("cannot see images"),
+        "{}",
+        blind.content
+    );
+    tools.ctx.images_supported = true;
+    tools.ctx.screenshot.format = zeta_core::settings::ImageFormat::Png;
+    let seen = tools
+        .outline(json!({"window": "Zeta form marks", "marks": true}))
+        .await;
+    assert!(seen.ok, "{}", seen.content);
+    assert_eq!(seen.images.len(), 1, "{}", seen.content);
+    let png = base64::Engine::decode(
+        &base64::engine::general_purpose::STANDARD,
+        &seen.images[0].base64,
+    )
+    .expect("base64");
+    // Kept to be looked at: target/tmp/marks.png.
+    let _ = std::fs::write(
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("marks.png"),
+        &png,
+    );
+    let img = image::load_from_memory(&png).expect("png").to_rgb8();
+    // The window is at 40,40 on screen and 420x260; the Save button is at 112,184 (screen),
+    // so its box's left edge is at (72, 144..) in the window's image.
+    let line = seen
+        .content
+        .lines()
+        .find(|l| l.contains("button \"Save\""))
+        .expect("Save in the outline");
+    let at = line.rsplit('@').next().expect("bounds");
+    let (x, y) = at
+        .split_whitespace()
+        .next()
+        .and_then(|p| p.split_once(','))
+        .expect("x,y");
+    let (x, y): (u32, u32) = (x.parse().expect("x"), y.parse().expect("y"));
+    // The image is the window's rectangle, from the outline's first line ("… at 40,40 420x260:").
+    let head = seen.content.lines().next().expect("a first line");
+    let place = head.rsplit(" at ").next().expect("at");
+    let (wx, wy) = place
+        .split_whitespace()
+        .next()
+        .and_then(|p| p.split_once(','))
+        .expect("window x,y");
+    let (wx, wy): (u32, u32) = (wx.parse().expect("wx"), wy.parse().expect("wy"));
+    let edge = img.get_pixel(x - wx, y - wy + 20).0;
+    assert_eq!(
+        edge,
+        [230, 20, 120],
+        "the Save button's box at its left edge"
     );
 }

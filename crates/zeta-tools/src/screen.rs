@@ -426,9 +426,38 @@ fn capture_scaled(target: Target, max_side: u32) -> Result<Scaled, String> {
     })
 }
 
+/// The rest of the pipeline for pixels already captured (and perhaps drawn on): downscale
+/// to fit and encode, with the mapping back to the screen. Blocking.
+pub fn finish(c: Captured, settings: &ScreenshotSettings) -> Result<Shot, String> {
+    let t1 = Instant::now();
+    let to = fit(c.width, c.height, settings.max_side);
+    let pixels = if to == (c.width, c.height) {
+        c.rgba
+    } else {
+        downscale(&c.rgba, c.width, c.height, to)?
+    };
+    encoded(
+        Scaled {
+            pixels,
+            order: c.order,
+            size: to,
+            captured: (c.width, c.height),
+            origin: c.origin,
+            density: c.density,
+            capture: Duration::ZERO,
+            downscale: t1.elapsed(),
+        },
+        settings,
+    )
+}
+
 /// The whole pipeline, timed. Blocking: call from a blocking thread.
 pub fn take(target: Target, settings: &ScreenshotSettings) -> Result<Shot, String> {
-    let s = capture_scaled(target, settings.max_side)?;
+    encoded(capture_scaled(target, settings.max_side)?, settings)
+}
+
+/// Encodes scaled pixels into a shot with its mapping back to the screen.
+fn encoded(s: Scaled, settings: &ScreenshotSettings) -> Result<Shot, String> {
     let t2 = Instant::now();
     let (bytes, media_type) = encode(&s.pixels, s.order, s.size.0, s.size.1, settings)?;
     let encode_time = t2.elapsed();

@@ -259,6 +259,10 @@ pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
             arguments: json!({ "question": question }),
         }]));
     }
+    // `ui_act(1, 'press')` written as a command is the element call, not a shell line.
+    if let Some(calls) = command.and_then(|c| super::screen::calls_written_as_command(c, id)) {
+        return Ok(Step::Calls(calls));
+    }
     // A non-empty command always runs, even with done: true (only an empty command ends).
     if let Some(command) = command {
         return Ok(Step::Calls(vec![ToolCall {

@@ -51,6 +51,8 @@ pub(super) struct Run<'a, S, M> {
     /// Whether an answer stands or goes back for a check (`verify`), and what it falls
     /// back to (see `finish`).
     pub(super) finishing: Finishing,
+    /// A request about a window, for a model that reads the screen as text (`screen`).
+    pub(super) window_task: super::screen::WindowTask,
 }
 
 /// The tools the planner protocol offers: all of them, except to a small model, which
@@ -192,6 +194,17 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             crate::settings::Verify::Auto => Checks::Never,
         };
         let finishing = Finishing::new(verifies, protocol.answers_checks_with_verdicts());
+        let reads_text = capabilities.small || !capabilities.images;
+        let window_task = if reads_text
+            && super::screen::about_windows(&ctx.task.message)
+            && super::screen::UI_TOOLS
+                .iter()
+                .all(|t| protocol.offers(t, &specs) && tools.get(t).is_some())
+        {
+            super::screen::WindowTask::ReadFirst
+        } else {
+            super::screen::WindowTask::No
+        };
         Self {
             agent,
             tools,
@@ -225,6 +238,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             counter: Default::default(),
             window,
             finishing,
+            window_task,
         }
     }
 
@@ -275,6 +289,19 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             }
             _ => configured,
         };
+        if self.window_task == super::screen::WindowTask::ReadFirst {
+            // The window, read for the model: its first step starts from the numbers.
+            let call = super::screen::first_read();
+            let turn = self
+                .protocol
+                .assistant_turn(String::new(), std::slice::from_ref(&call));
+            self.messages.push(turn);
+            match self.run_call(call).await {
+                Ok(()) => self.window_task = super::screen::WindowTask::Read,
+                Err(Halt::Ends(outcome)) => return outcome,
+                Err(Halt::Repeating(_)) => self.window_task = super::screen::WindowTask::No,
+            }
+        }
         let max = self.ctx.settings.effective_max_iterations();
         for iteration in 1..=max {
             if self.ctx.cancel.is_cancelled() {
@@ -310,6 +337,19 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             };
             match step {
                 Step::Final(text) => {
+                    if self.window_task == super::screen::WindowTask::Read
+                        && super::screen::asks_to_act(&self.ctx.task.message)
+                        && !super::screen::acted(&self.steps)
+                    {
+                        // Answered a request about a window without acting in it (seen:
+                        // a 1.5B model saying it typed and pressed Save with no call).
+                        self.window_task = super::screen::WindowTask::PushedBack;
+                        let json = !self.protocol.streams_text();
+                        self.messages.push(Message::assistant(reply.text));
+                        self.messages
+                            .push(Message::user(super::screen::act_first_prompt(json)));
+                        continue;
+                    }
                     let request = &self.ctx.task.message;
                     if let Some(check) = self.finishing.check(request, &text, self.steps.len()) {
                         tracing::info!(

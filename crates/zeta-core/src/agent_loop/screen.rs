@@ -14,6 +14,254 @@ ui_outline first; its elements have numbers. Act with ui_act on an element's num
 (press, set_text, type, select, toggle). ui_act says what changed: check it shows what was \
 asked before you answer, and read the window again if it does not.";
 
+/// Where a task about a window stands, for a model that reads the screen as text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowTask {
+    /// Not a request about a window, or the element tools are not offered, or the model
+    /// sees the screen itself.
+    No,
+    /// The window is read for the model before its first step (one `ui_outline` call made
+    /// by the loop), so a small model starts from the numbers instead of a guess.
+    ReadFirst,
+    /// Read; nothing acted on yet: an answer now is sent back once.
+    Read,
+    /// Sent back once for answering before acting; the next answer stands.
+    PushedBack,
+}
+
+/// The call the loop makes to read the window first.
+pub fn first_read() -> crate::model::ToolCall {
+    crate::model::ToolCall {
+        id: "zeta-read-window".into(),
+        name: UI_TOOLS[0].into(),
+        arguments: serde_json::json!({}),
+    }
+}
+
+/// Whether a step line (`✓ ui_act {…}`) acted on the screen and succeeded.
+pub fn acted(steps: &[String]) -> bool {
+    steps.iter().any(|s| {
+        ["✓ ui_act", "✓ mouse", "✓ keyboard"]
+            .iter()
+            .any(|p| s.starts_with(p))
+    })
+}
+
+/// Sent back when the model answers a request about a window before acting in it.
+pub fn act_first_prompt(json: bool) -> String {
+    let how = if json {
+        "{\"command\": \"\", \"tool\": \"ui_act\", \"args\": {\"element\": 1, \"action\": \"set_text\", \"text\": \"...\"}, \"done\": false}"
+    } else {
+        "call ui_act with the element's number and an action"
+    };
+    format!(
+        "Nothing has been done in the window yet: the request is not done. Act on the \
+         window now with ui_act, one element at a time, using the numbers in the outline \
+         (press a button; set_text for a field; select an option; toggle a check box): {how}"
+    )
+}
+
+/// Element calls a small model wrote as a shell command (seen: `ui_act(1, 'type', 'hello')
+/// && ui_act(4, 'click')` run through bash): the calls it meant, in order, when the whole
+/// command is nothing but such calls (joined by `&&`, `;` or new lines); `None` for
+/// anything else, which stays a shell command. Arguments may be positional (element,
+/// action, then the text or option) or named (`element=1, action="press"`).
+pub fn calls_written_as_command(command: &str, id: &str) -> Option<Vec<crate::model::ToolCall>> {
+    let mut calls = Vec::new();
+    let mut rest = command.trim();
+    while !rest.is_empty() {
+        let name = UI_TOOLS
+            .iter()
+            .find(|n| rest.starts_with(*n) && rest[n.len()..].trim_start().starts_with('('))?;
+        let open = rest.find('(')?;
+        let (args, after) = split_args(&rest[open + 1..])?;
+        let arguments = if *name == "ui_act" {
+            act_arguments(&args)?
+        } else {
+            outline_arguments(&args)?
+        };
+        calls.push(crate::model::ToolCall {
+            id: format!("{id}-{}", calls.len() + 1),
+            name: (*name).to_string(),
+            arguments,
+        });
+        rest = after
+            .trim_start()
+            .trim_start_matches("&&")
+            .trim_start_matches(';')
+            .trim_start();
+    }
+    (!calls.is_empty()).then_some(calls)
+}
+
+/// An argument as written: a number, a quoted string, or `name=value`.
+#[derive(Debug, Clone, PartialEq)]
+enum Arg {
+    Number(u32),
+    Text(String),
+    Named(String, Box<Arg>),
+}
+
+/// The arguments up to the closing parenthesis, and what follows it.
+fn split_args(text: &str) -> Option<(Vec<Arg>, &str)> {
+    let mut args = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    let mut pending_name: Option<String> = None;
+    let mut word = String::new();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\'' | '"' => {
+                let mut value = String::new();
+                let mut closed = false;
+                for (_, d) in chars.by_ref() {
+                    if d == c {
+                        closed = true;
+                        break;
+                    }
+                    value.push(d);
+                }
+                if !closed {
+                    return None;
+                }
+                let arg = Arg::Text(value);
+                args.push(match pending_name.take() {
+                    Some(n) => Arg::Named(n, Box::new(arg)),
+                    None => arg,
+                });
+            }
+            '=' | ':' => {
+                pending_name = Some(word.trim().to_string()).filter(|w| !w.is_empty());
+                word.clear();
+            }
+            ',' | ')' => {
+                let w = word.trim();
+                if !w.is_empty() {
+                    let arg = match w.parse::<u32>() {
+                        Ok(n) => Arg::Number(n),
+                        Err(_) => Arg::Text(w.to_string()),
+                    };
+                    args.push(match pending_name.take() {
+                        Some(n) => Arg::Named(n, Box::new(arg)),
+                        None => arg,
+                    });
+                }
+                word.clear();
+                if c == ')' {
+                    return Some((args, &text[i + 1..]));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    None
+}
+
+fn value(arg: &Arg) -> serde_json::Value {
+    match arg {
+        Arg::Number(n) => serde_json::json!(n),
+        Arg::Text(t) => serde_json::json!(t),
+        Arg::Named(_, a) => value(a),
+    }
+}
+
+fn act_arguments(args: &[Arg]) -> Option<serde_json::Value> {
+    let mut out = serde_json::Map::new();
+    let mut positional = Vec::new();
+    for a in args {
+        match a {
+            Arg::Named(n, v) => {
+                out.insert(n.clone(), value(v));
+            }
+            other => positional.push(other.clone()),
+        }
+    }
+    let mut texts = Vec::new();
+    for a in positional {
+        match a {
+            Arg::Number(n) if !out.contains_key("element") => {
+                out.insert("element".into(), serde_json::json!(n));
+            }
+            Arg::Number(n) => texts.push(n.to_string()),
+            Arg::Text(t) => texts.push(t),
+            Arg::Named(..) => {}
+        }
+    }
+    let mut texts = texts.into_iter();
+    if !out.contains_key("action") {
+        out.insert("action".into(), serde_json::json!(texts.next()?));
+    }
+    if let Some(t) = texts.next() {
+        let select = out
+            .get("action")
+            .and_then(|a| a.as_str())
+            .is_some_and(|a| a == "select");
+        out.entry(if select { "option" } else { "text" })
+            .or_insert(serde_json::json!(t));
+    }
+    out.contains_key("element")
+        .then_some(serde_json::Value::Object(out))
+}
+
+fn outline_arguments(args: &[Arg]) -> Option<serde_json::Value> {
+    let mut out = serde_json::Map::new();
+    for a in args {
+        match a {
+            Arg::Named(n, v) => {
+                out.insert(n.clone(), value(v));
+            }
+            Arg::Text(t) => {
+                out.insert("window".into(), serde_json::json!(t));
+            }
+            Arg::Number(n) => {
+                out.insert("expand".into(), serde_json::json!(n));
+            }
+        }
+    }
+    Some(serde_json::Value::Object(out))
+}
+
+/// Whether a request about a window asks for something to be done in it (typed, pressed,
+/// ticked, chosen…), not only read: only then is an answer given before acting sent back.
+pub fn asks_to_act(request: &str) -> bool {
+    const VERBS: [&str; 32] = [
+        "click",
+        "double-click",
+        "right-click",
+        "press",
+        "push",
+        "type",
+        "enter",
+        "write",
+        "fill",
+        "tick",
+        "untick",
+        "check",
+        "uncheck",
+        "select",
+        "choose",
+        "pick",
+        "toggle",
+        "enable",
+        "disable",
+        "turn",
+        "switch",
+        "set",
+        "close",
+        "open",
+        "save",
+        "submit",
+        "scroll",
+        "drag",
+        "change",
+        "clear",
+        "make",
+        "use",
+    ];
+    let text = request.to_lowercase();
+    text.split(|c: char| !c.is_alphanumeric() && c != '-')
+        .any(|w| VERBS.contains(&w))
+}
+
 /// Whether `request` is about operating something on screen, from its words: a control
 /// (button, field, check box, menu, tab…), a window or dialog, or an action done to one
 /// (click, press, tick, fill in, type into).
@@ -134,6 +382,154 @@ mod tests {
         "what's the field of view of a 35mm lens?",
         "formatting the USB stick: which filesystem is best?",
     ];
+
+    #[test]
+    fn element_calls_written_as_commands_are_the_calls_meant() {
+        use serde_json::json;
+        let calls = |c: &str| {
+            calls_written_as_command(c, "c").map(|v| {
+                v.into_iter()
+                    .map(|c| (c.name, c.arguments))
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(
+            calls("ui_act(1, 'type', 'hello') && ui_act(4, 'click')"),
+            Some(vec![
+                (
+                    "ui_act".into(),
+                    json!({"element": 1, "action": "type", "text": "hello"})
+                ),
+                ("ui_act".into(), json!({"element": 4, "action": "click"})),
+            ])
+        );
+        for (command, expected) in [
+            (
+                "ui_act(3, \"select\", \"Green\")",
+                json!({"element": 3, "action": "select", "option": "Green"}),
+            ),
+            (
+                "ui_act(element=2, action='toggle')",
+                json!({"element": 2, "action": "toggle"}),
+            ),
+            (
+                "ui_act(element: 1, action: \"set_text\", text: \"a, b (c)\")",
+                json!({"element": 1, "action": "set_text", "text": "a, b (c)"}),
+            ),
+            (
+                "ui_act( 4 , press )",
+                json!({"element": 4, "action": "press"}),
+            ),
+            (
+                "ui_act(1, 'set_text', 'hello');",
+                json!({"element": 1, "action": "set_text", "text": "hello"}),
+            ),
+        ] {
+            assert_eq!(
+                calls(command),
+                Some(vec![("ui_act".into(), expected)]),
+                "{command}"
+            );
+        }
+        assert_eq!(
+            calls("ui_outline()"),
+            Some(vec![("ui_outline".into(), json!({}))])
+        );
+        assert_eq!(
+            calls("ui_outline('Mousepad')"),
+            Some(vec![("ui_outline".into(), json!({"window": "Mousepad"}))])
+        );
+        // Anything else stays a shell command.
+        for command in [
+            "ls -la",
+            "ui_act(1, 'press') && rm -rf ~/x",
+            "echo ui_act(1)",
+            "ui_act(1, 'type', 'unterminated)",
+            "ui_act('press')",
+            "ui_actor(1, 'press')",
+            "",
+        ] {
+            assert_eq!(calls(command), None, "{command}");
+        }
+    }
+
+    /// Random mixes of the parser's own tokens never panic, and what parses names only
+    /// element tools with an element number for every `ui_act`.
+    #[test]
+    fn any_command_is_read_without_a_panic() {
+        let pieces = [
+            "ui_act",
+            "ui_outline",
+            "(",
+            ")",
+            "'",
+            "\"",
+            ",",
+            "=",
+            ":",
+            "1",
+            "42",
+            "press",
+            "&&",
+            ";",
+            " ",
+            "é",
+            "\\",
+            "\n",
+            "text",
+            "element",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..30_000 {
+            let mut command = String::new();
+            for _ in 0..(state % 24) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                command.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if let Some(calls) = calls_written_as_command(&command, "c") {
+                for call in calls {
+                    assert!(UI_TOOLS.contains(&call.name.as_str()), "{command:?}");
+                    if call.name == "ui_act" {
+                        assert!(
+                            call.arguments.get("element").is_some(),
+                            "{command:?} → {call:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_requests_to_do_something_in_a_window_ask_to_act() {
+        let acting = ABOUT_WINDOWS.iter().filter(|r| asks_to_act(r)).count();
+        let reading = [
+            "what does the window on the left say?",
+            "read me what's in the calculator window",
+            "what is on screen right now?",
+            "which buttons does the dialog have?",
+            "what does the error window say?",
+        ];
+        for r in reading {
+            assert!(!asks_to_act(r), "{r}");
+        }
+        // Every request in the list but the reading ones asks for an action.
+        let read_in_list = ABOUT_WINDOWS.iter().filter(|r| reading.contains(r)).count();
+        assert_eq!(
+            acting,
+            ABOUT_WINDOWS.len() - read_in_list,
+            "{:?}",
+            ABOUT_WINDOWS
+                .iter()
+                .filter(|r| !asks_to_act(r) && !reading.contains(r))
+                .collect::<Vec<_>>()
+        );
+    }
 
     #[test]
     fn requests_about_windows_are_told_from_others() {

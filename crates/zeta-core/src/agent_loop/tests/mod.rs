@@ -7,3 +7,4 @@ mod model;
 mod plan;
 mod scripted;
 mod small;
+mod window;

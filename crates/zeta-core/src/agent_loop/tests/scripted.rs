@@ -181,6 +181,8 @@ pub struct Given {
     pub small: bool,
     /// The loop hands a small model command recipes.
     pub recipes: bool,
+    /// Tools registered beside `touch`.
+    pub tools: Vec<Arc<dyn Tool>>,
 }
 
 impl Default for Given {
@@ -190,6 +192,7 @@ impl Default for Given {
             previous: None,
             small: false,
             recipes: false,
+            tools: Vec::new(),
         }
     }
 }
@@ -217,6 +220,9 @@ pub async fn run_given(
     tools.register(Arc::new(Touch {
         runs: Arc::clone(&runs),
     }));
+    for tool in given.tools {
+        tools.register(tool);
+    }
     let model = Scripted::new(replies, given.small);
     let agent = AgentLoop::new(
         FixedModel(Arc::clone(&model)),

@@ -1,0 +1,176 @@
+//! Requests about a window, for a model that reads the screen as text: the loop reads the
+//! window (`ui_outline`) before the model's first step, and an answer given before anything
+//! was done in the window goes back once; other requests are left alone.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::{json, Value};
+
+use super::scripted::{call, run_given, settings, text, Given, Person, Ran};
+use crate::agent::AgentOutcome;
+use crate::model::ToolSpec;
+use crate::policy::PermissionMode::Auto;
+use crate::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
+
+const OUTLINE: &str = "Window \"Zeta form\":\n[1] text \"Name\" = \"\"\n[2] push button \"Save\"";
+
+type Calls = Arc<Mutex<Vec<(String, Value)>>>;
+
+/// `ui_outline` (reads, and what it reads is not the user's) or `ui_act` (changes things),
+/// recording its calls.
+struct Ui {
+    name: &'static str,
+    calls: Calls,
+}
+
+impl Tool for Ui {
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: self.name.into(),
+            description: format!("{} (test)", self.name),
+            parameters: json!({"type": "object"}),
+        }
+    }
+    fn has_side_effects(&self) -> bool {
+        self.name == "ui_act"
+    }
+    fn taints(&self, _arguments: &Value, _output: &ToolOutput) -> bool {
+        self.name == "ui_outline"
+    }
+    fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+        self.calls
+            .lock()
+            .unwrap()
+            .push((self.name.to_string(), arguments));
+        let out = if self.name == "ui_outline" {
+            ToolOutput::ok(OUTLINE, "read \"Zeta form\": 2 elements")
+        } else {
+            ToolOutput::ok("done; [1] text \"Name\" = \"hello\"", "acted")
+        };
+        Box::pin(async move { out })
+    }
+}
+
+async fn window_task(
+    message: &str,
+    small: bool,
+    replies: Vec<crate::model::ModelReply>,
+) -> (Ran, Vec<(String, Value)>) {
+    let calls: Calls = Arc::default();
+    let given = Given {
+        message: message.into(),
+        small,
+        tools: ["ui_outline", "ui_act"]
+            .into_iter()
+            .map(|name| {
+                Arc::new(Ui {
+                    name,
+                    calls: Arc::clone(&calls),
+                }) as Arc<dyn Tool>
+            })
+            .collect(),
+        ..Given::default()
+    };
+    let ran = run_given(
+        settings(Auto),
+        replies.into_iter().map(Ok).collect(),
+        Person::Approves,
+        given,
+    )
+    .await;
+    let calls = calls.lock().unwrap().clone();
+    (ran, calls)
+}
+
+#[tokio::test]
+async fn a_small_model_starts_from_the_window_read_and_is_sent_back_when_it_answers_before_acting()
+{
+    let (ran, calls) = window_task(
+        "type 'hello' into the Name field and press Save",
+        true,
+        vec![
+            // Claims success with no call (seen with a 1.5B model).
+            text("I typed hello into the Name field and pressed Save."),
+            call(
+                "c1",
+                "ui_act",
+                json!({"element": 1, "action": "set_text", "text": "hello"}),
+            ),
+            call("c2", "ui_act", json!({"element": 2, "action": "press"})),
+            text("Typed hello into Name and pressed Save."),
+        ],
+    )
+    .await;
+    let first = ran.model.request_text(0);
+    assert!(
+        first.contains("[2] push button \"Save\""),
+        "the first request carries the window's outline:\n{first}"
+    );
+    let second = ran.model.request_text(1);
+    assert!(
+        second.contains("Nothing has been done in the window yet"),
+        "an answer before acting goes back:\n{second}"
+    );
+    let names: Vec<&str> = calls.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["ui_outline", "ui_act", "ui_act"]);
+    assert_eq!(calls[1].1["text"], "hello");
+    // The window is not the user's words: acting on it asked, even in auto mode.
+    assert_eq!(ran.asked(), 2, "{:?}", ran.decisions());
+    match ran.outcome {
+        AgentOutcome::Done { reply } => assert!(reply.contains("pressed Save"), "{reply}"),
+        other => panic!("the task did not finish: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_question_about_a_window_is_answered_from_the_read_without_being_sent_back() {
+    let (ran, calls) = window_task(
+        "what does the window say?",
+        true,
+        vec![text("It has a Name field and a Save button.")],
+    )
+    .await;
+    assert_eq!(calls.len(), 1, "read once, by the loop: {calls:?}");
+    match ran.outcome {
+        AgentOutcome::Done { reply } => assert!(reply.contains("Save button"), "{reply}"),
+        other => panic!("the task did not finish: {other:?}"),
+    }
+    assert_eq!(ran.model.requests.lock().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn an_answer_without_acting_goes_back_once_and_then_stands() {
+    let (ran, calls) = window_task(
+        "tick the Subscribe box",
+        true,
+        vec![
+            text("Done."),
+            text("There is no Subscribe box in this window, only Name and Save."),
+        ],
+    )
+    .await;
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(ran.model.requests.lock().unwrap().len(), 2);
+    match ran.outcome {
+        AgentOutcome::Done { reply } => assert!(reply.contains("no Subscribe box"), "{reply}"),
+        other => panic!("the task did not finish: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn requests_that_are_not_about_a_window_read_nothing() {
+    for small in [true, false] {
+        let (ran, calls) = window_task(
+            "how much disk space is free?",
+            small,
+            vec![text("42 GB free.")],
+        )
+        .await;
+        assert!(calls.is_empty(), "small={small}: {calls:?}");
+        assert!(
+            !ran.model.request_text(0).contains("push button"),
+            "small={small}"
+        );
+        assert!(matches!(ran.outcome, AgentOutcome::Done { .. }));
+    }
+}
