@@ -21,7 +21,12 @@ src="$work/llama_cpp_python-$version/vendor/llama.cpp"
 say "building llama-server with native CPU flags ($(nproc) cores)"
 start=$(date +%s)
 log="$cache/llama-server-build.log"
+# Native flags without AMX: where a virtual machine shows AMX but does not grant it, the AMX
+# kernels crash at the first matrix product (seen: SIGSEGV in ggml_backend_amx_mul_mat on a
+# Xeon with amx_int8). AVX-512 and VNNI stay.
+noamx="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
 if ! { cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON \
+         -DCMAKE_C_FLAGS="$noamx" -DCMAKE_CXX_FLAGS="$noamx" \
          -DLLAMA_CURL=OFF -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF \
          -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=ON &&
        cmake --build "$work/build" --target llama-server -j "$(nproc)"; } >"$log" 2>&1; then

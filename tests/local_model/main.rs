@@ -1,7 +1,9 @@
 //! The `local` provider against the real model: Zeta starts its own llama.cpp server
 //! (the one `scripts/local-model.sh` sets up) with Qwen2.5-Coder-1.5B and answers a
-//! disk question, a file task, a multi-step change and a question it must ask the user
-//! (answered at the terminal), checked against the truth (`df`, the real folders). In the
+//! disk question, a file task, a multi-step change, a question it must ask the user
+//! (answered at the terminal) and a window operated by its elements (the GTK test form,
+//! checked by the file its Save button writes), checked against the truth (`df`, the real
+//! folders). In the
 //! disk task the server is killed mid-task; Zeta must restart it and finish; the later
 //! commands reuse the server the first left warm.
 //!
@@ -211,6 +213,11 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
         asked.reply
     );
 
+    // 5. A window operated in plain words, through its elements: the GTK test form (on
+    // the suite's display, with the accessibility bus), checked by the file its Save
+    // button writes.
+    window_task(dir.path(), &work, &local);
+
     // One warm server: the later commands used the server the first left loaded under
     // its keeper (the restart after the kill is the only other load).
     let log =
@@ -244,5 +251,41 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
     assert!(
         !status_file.exists(),
         "local-server.json is removed when the server stops"
+    );
+}
+
+/// "type 'hello' into the Name field and press Save" against the test form: the model
+/// reads the window's outline, fills the field and presses the button by number.
+fn window_task(dir: &Path, work: &Path, local: &support::Local) {
+    if let Some(why) = zeta_test_support::apps::missing() {
+        zeta_test_support::cannot_run(
+            zeta_test_support::Needs::Desktop,
+            "the local model's window task",
+            why,
+        );
+        return;
+    }
+    let out = work.join("form.json");
+    let _form =
+        zeta_test_support::apps::start_form(&out, "Zeta local form", true).expect("start the form");
+    let gui = run(
+        dir,
+        work,
+        local,
+        "type 'hello' into the Name field and press Save",
+        |event| {
+            if event["type"] == "toolCallStarted" {
+                eprintln!("window task: {} {}", event["tool"], event["arguments"]);
+            }
+        },
+    );
+    report("window", &gui);
+    assert!(gui.ok, "the window task failed: {}", gui.stderr);
+    let saved = std::fs::read_to_string(&out).unwrap_or_default();
+    let saved: serde_json::Value = serde_json::from_str(&saved).unwrap_or_default();
+    assert_eq!(
+        saved["name"], "hello",
+        "the form saved {saved}; reply: {}",
+        gui.reply
     );
 }

@@ -11,8 +11,9 @@ pub const UI_TOOLS: [&str; 2] = ["ui_outline", "ui_act"];
 pub const SCREEN_RULE: &str = "\
 For windows and apps on screen (buttons, fields, check boxes, menus): read the window with \
 ui_outline first; its elements have numbers. Act with ui_act on an element's number \
-(press, set_text, type, select, toggle). ui_act says what changed: check it shows what was \
-asked before you answer, and read the window again if it does not.";
+(press, set_text, type, select, toggle), one element at a time, and only on the elements \
+the request is about: leave the others as they are. ui_act says what changed: check it \
+shows what was asked before you answer, and read the window again if it does not.";
 
 /// Where a task about a window stands, for a model that reads the screen as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -146,6 +146,9 @@ pub async fn install(
     install_venv(&cache.join("llama-venv"), on_line).await
 }
 
+/// Compiler flags that keep AMX out of a native build (see `build_in`).
+const NO_AMX: &str = "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16";
+
 /// Builds `llama-server` into `<cache>/llama-server/llama-server` (see the module doc).
 pub async fn build_server(
     cache: &Path,
@@ -213,6 +216,11 @@ async fn build_in(
             &arg(&build),
             "-DCMAKE_BUILD_TYPE=Release",
             "-DGGML_NATIVE=ON",
+            // Without AMX: where a virtual machine shows AMX but does not grant it, its
+            // kernels crash at the first matrix product (seen: SIGSEGV in
+            // ggml_backend_amx_mul_mat on a Xeon with amx_int8).
+            &format!("-DCMAKE_C_FLAGS={NO_AMX}"),
+            &format!("-DCMAKE_CXX_FLAGS={NO_AMX}"),
             "-DLLAMA_CURL=OFF",
             "-DBUILD_SHARED_LIBS=OFF",
             "-DLLAMA_BUILD_TESTS=OFF",
