@@ -2,6 +2,15 @@
 //! shown while a plan waits for the user, or a single call while the chat window (which
 //! asks about single calls inline, beside the request) is hidden; hidden again once
 //! nothing it should show waits. Closing it denies what it showed.
+//!
+//! It is made only when a request needs it (`create: false` keeps it from being made at
+//! start), and destroyed once it has not been needed for `KEEP_HIDDEN`, so a Zeta nobody
+//! is asked anything by holds no web process for it (~75 MiB). The wait keeps a dialog
+//! that is needed again soon (the next step of a plan) from being destroyed and made
+//! again between two refreshes.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use tauri::{AppHandle, Manager};
 use zeta_core::{Event, Op};
@@ -26,23 +35,72 @@ pub fn refresh(app: &AppHandle, queue: &QueueManager) {
     show_or_hide(app, waiting);
 }
 
+/// How long the hidden dialog is kept before it is destroyed.
+const KEEP_HIDDEN: Duration = Duration::from_secs(15);
+
+/// Counts show/hide decisions: a destroy waiting out `KEEP_HIDDEN` happens only if no
+/// decision came after the one that hid the dialog.
+static DECISIONS: AtomicU64 = AtomicU64::new(0);
+
 fn show_or_hide(app: &AppHandle, waiting: bool) {
-    let Some(window) = app.get_webview_window(CONFIRM_WINDOW) else {
-        tracing::warn!("the confirmation window is gone; approvals still show in the chat");
+    let decision = DECISIONS.fetch_add(1, Ordering::SeqCst) + 1;
+    let existing = app.get_webview_window(CONFIRM_WINDOW);
+    if !waiting {
+        let Some(window) = existing else { return };
+        if let Err(e) = window.hide() {
+            tracing::warn!("could not hide the confirmation window: {e}");
+        }
+        let app = app.clone();
+        tauri::async_runtime::spawn(async move {
+            tokio::time::sleep(KEEP_HIDDEN).await;
+            if DECISIONS.load(Ordering::SeqCst) != decision {
+                return;
+            }
+            if let Some(window) = app.get_webview_window(CONFIRM_WINDOW) {
+                if !window.is_visible().unwrap_or(true) {
+                    if let Err(e) = window.destroy() {
+                        tracing::warn!("could not close the unused confirmation window: {e}");
+                    }
+                }
+            }
+        });
         return;
-    };
-    let result = if waiting {
-        window
-            .set_always_on_top(true)
-            .and_then(|_| window.unminimize())
-            .and_then(|_| window.show())
-            .and_then(|_| window.set_focus())
-    } else {
-        window.hide()
-    };
-    if let Err(e) = result {
-        tracing::warn!("could not show or hide the confirmation window: {e}");
     }
+    let window = match existing {
+        Some(window) => window,
+        None => match create(app) {
+            Ok(window) => window,
+            Err(e) => {
+                tracing::warn!(
+                    "could not open the confirmation window ({e}); approvals still show in the chat"
+                );
+                return;
+            }
+        },
+    };
+    let result = window
+        .set_always_on_top(true)
+        .and_then(|_| window.unminimize())
+        .and_then(|_| window.show())
+        .and_then(|_| window.set_focus());
+    if let Err(e) = result {
+        tracing::warn!("could not show the confirmation window: {e}");
+    }
+}
+
+/// Makes the dialog from its entry in tauri.conf.json.
+fn create(app: &AppHandle) -> Result<tauri::WebviewWindow, String> {
+    let config = app
+        .config()
+        .app
+        .windows
+        .iter()
+        .find(|w| w.label == CONFIRM_WINDOW)
+        .ok_or("tauri.conf.json has no confirm window")?
+        .clone();
+    tauri::WebviewWindowBuilder::from_config(app, &config)
+        .and_then(|builder| builder.build())
+        .map_err(|e| e.to_string())
 }
 
 /// The user closed the dialog: everything it showed counts as denied.

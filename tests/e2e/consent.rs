@@ -599,3 +599,100 @@ async fn the_agents_question_is_answered_in_the_chat() {
     )
     .await;
 }
+
+/// The app's WebKit web processes (one for each window made), found under its PID.
+fn web_processes(app: &App) -> usize {
+    zeta_test_support::procs::descendants(app.app_pid)
+        .into_iter()
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|c| String::from_utf8_lossy(&c).contains("WebKitWebProcess"))
+                .unwrap_or(false)
+        })
+        .count()
+}
+
+/// The dialog exists only while it is needed: none at start (no web process for it), made
+/// when a plan waits with the chat hidden, hidden when answered, destroyed after it has
+/// not been needed for a while (its web process gone), and made again, working, for the
+/// next plan.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dialog_is_made_when_needed_and_gone_when_not() {
+    let work = tempfile::tempdir().expect("work");
+    let (first, second) = (work.path().join("first"), work.path().join("second"));
+    let plan = |made: &std::path::Path| {
+        json!({"goal": "Make a file",
+               "steps": [touch_step("make it", format!("touch {}", made.display()))]})
+    };
+    let server = ScriptedServer::start(vec![
+        Step::call("propose_plan", plan(&first)),
+        Step::text("Zeta: not made"),
+        Step::call("propose_plan", plan(&second)),
+        Step::text("Zeta: made"),
+    ])
+    .await
+    .expect("scripted server");
+    with_app_settings(
+        "dialog on demand",
+        Some(settings(&server)),
+        async |app: &App| -> TestResult {
+            app.find("header h1").await?;
+            let any_dialog = || {
+                xdotool(&["search", "--name", CONFIRM_TITLE])
+                    .ok()
+                    .filter(|s| !s.is_empty())
+            };
+            assert!(any_dialog().is_none(), "no dialog window at start");
+            let at_start = wait_for(Duration::from_secs(10), || {
+                Some(web_processes(app)).filter(|n| *n > 0)
+            })
+            .ok_or("the chat has no web process")?;
+            let chat = visible_window("^Zeta$").ok_or("no chat window")?;
+            for window in chat.lines() {
+                xdotool(&["windowunmap", "--sync", window])?;
+            }
+
+            // A plan: the dialog is made; Escape denies it and hides it.
+            app.zeta(&["enqueue", "make the first file"])?;
+            wait_for(Duration::from_secs(20), || visible_window(CONFIRM_TITLE))
+                .ok_or("the dialog did not appear")?;
+            assert_eq!(
+                web_processes(app),
+                at_start + 1,
+                "the dialog has its web process"
+            );
+            app.switch_to(CONFIRM_TITLE).await?;
+            app.find("[data-testid=confirm-title]").await?;
+            app.find("body").await?.send_keys("\u{E00C}").await?; // Escape
+            wait_for(Duration::from_secs(30), || {
+                task_status(app, "make the first file")
+            })
+            .ok_or("the first task did not finish")?;
+            assert!(!first.exists(), "a denied plan runs nothing");
+
+            // Unneeded for a while: destroyed, its web process gone.
+            wait_for(Duration::from_secs(40), || {
+                any_dialog().is_none().then_some(())
+            })
+            .ok_or("the unneeded dialog was not destroyed")?;
+            wait_for(Duration::from_secs(10), || {
+                (web_processes(app) == at_start).then_some(())
+            })
+            .ok_or("the dialog's web process stayed")?;
+
+            // The next plan makes it again, and it works.
+            app.zeta(&["enqueue", "make the second file"])?;
+            wait_for(Duration::from_secs(20), || visible_window(CONFIRM_TITLE))
+                .ok_or("the dialog did not appear again")?;
+            app.switch_to(CONFIRM_TITLE).await?;
+            app.find("[data-testid=approve]").await?.click().await?;
+            wait_for(Duration::from_secs(30), || {
+                task_status(app, "make the second file")
+            })
+            .ok_or("the second task did not finish")?;
+            assert!(second.exists(), "the approved plan ran");
+            Ok(())
+        },
+    )
+    .await;
+}
