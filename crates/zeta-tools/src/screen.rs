@@ -407,6 +407,11 @@ fn capture_scaled(target: Target, max_side: u32) -> Result<Scaled, String> {
         }
     }
     let c = capture_xcap(target)?;
+    scaled(c, max_side, t0.elapsed())
+}
+
+/// A capture downscaled to fit `max_side`; `capture` is what capturing took.
+fn scaled(c: Captured, max_side: u32, capture: Duration) -> Result<Scaled, String> {
     let t1 = Instant::now();
     let to = fit(c.width, c.height, max_side);
     let pixels = if to == (c.width, c.height) {
@@ -421,7 +426,7 @@ fn capture_scaled(target: Target, max_side: u32) -> Result<Scaled, String> {
         captured: (c.width, c.height),
         origin: c.origin,
         density: c.density,
-        capture: t1 - t0,
+        capture,
         downscale: t1.elapsed(),
     })
 }
@@ -429,26 +434,7 @@ fn capture_scaled(target: Target, max_side: u32) -> Result<Scaled, String> {
 /// The rest of the pipeline for pixels already captured (and perhaps drawn on): downscale
 /// to fit and encode, with the mapping back to the screen. Blocking.
 pub fn finish(c: Captured, settings: &ScreenshotSettings) -> Result<Shot, String> {
-    let t1 = Instant::now();
-    let to = fit(c.width, c.height, settings.max_side);
-    let pixels = if to == (c.width, c.height) {
-        c.rgba
-    } else {
-        downscale(&c.rgba, c.width, c.height, to)?
-    };
-    encoded(
-        Scaled {
-            pixels,
-            order: c.order,
-            size: to,
-            captured: (c.width, c.height),
-            origin: c.origin,
-            density: c.density,
-            capture: Duration::ZERO,
-            downscale: t1.elapsed(),
-        },
-        settings,
-    )
+    encoded(scaled(c, settings.max_side, Duration::ZERO)?, settings)
 }
 
 /// The whole pipeline, timed. Blocking: call from a blocking thread.
