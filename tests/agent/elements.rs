@@ -5,11 +5,11 @@
 //! same through OCR on the application started without accessibility. In `ask` mode the
 //! user is asked about the element by its role and name.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 use zeta_scripted_llm::{Step, Wire};
-use zeta_test_support::apps::{missing, start_form};
+use zeta_test_support::apps::{missing, start_form, App};
 use zeta_test_support::{cannot_run, Needs};
 
 use crate::harness::*;
@@ -42,6 +42,40 @@ fn tool_results(s: &Setup) -> Vec<String> {
         .collect()
 }
 
+/// The GTK test form on the display, held by one test at a time: the file its Save button
+/// writes is `out`.
+struct Form {
+    out: PathBuf,
+    _app: App,
+    _dir: tempfile::TempDir,
+    _serial: tokio::sync::MutexGuard<'static, ()>,
+}
+
+async fn form(title: &str, accessible: bool) -> Form {
+    let serial = SERIAL.lock().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("form.json");
+    let app = start_form(&out, title, accessible).unwrap_or_else(|e| panic!("{e}"));
+    Form {
+        out,
+        _app: app,
+        _dir: dir,
+        _serial: serial,
+    }
+}
+
+/// The task `zeta run` printed, which must have ended `done`.
+fn done_task(run: &std::process::Output) -> Value {
+    let task = finished_task(run);
+    assert_eq!(
+        task["status"],
+        "done",
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    task
+}
+
 fn saved(out: &Path) -> Value {
     let text =
         std::fs::read_to_string(out).unwrap_or_else(|e| panic!("the form wrote no file: {e}"));
@@ -53,10 +87,7 @@ async fn the_agent_fills_in_a_form_by_element_number() {
     if !desktop("the_agent_fills_in_a_form_by_element_number") {
         return;
     }
-    let _serial = SERIAL.lock().await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("form.json");
-    let _app = start_form(&out, "Zeta agent form", true).unwrap_or_else(|e| panic!("{e}"));
+    let form = form("Zeta agent form", true).await;
     // A fresh `zeta` numbers the form top to bottom: Name, Subscribe, Colour, Save.
     let steps = vec![
         Step::call("ui_outline", json!({"window": "Zeta agent form"})),
@@ -80,15 +111,9 @@ async fn the_agent_fills_in_a_form_by_element_number() {
     )
     .await;
     let run = s.zeta_run("fill in the form for Grace Hopper, subscribe, blue, and save it");
-    let task = finished_task(&run);
+    done_task(&run);
     assert_eq!(
-        task["status"],
-        "done",
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    assert_eq!(
-        saved(&out),
+        saved(&form.out),
         json!({"name": "Grace Hopper", "subscribe": true, "colour": "Blue"})
     );
     s.assert_invariants();
@@ -146,10 +171,7 @@ async fn the_agent_presses_a_button_it_read_by_ocr() {
         );
         return;
     }
-    let _serial = SERIAL.lock().await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("form.json");
-    let _app = start_form(&out, "Zeta blind form", false).unwrap_or_else(|e| panic!("{e}"));
+    let form = form("Zeta blind form", false).await;
     // OCR reads the words top to bottom: Name, Subscribe, Colour, Red, Save, Not saved.
     let steps = vec![
         Step::call("ui_outline", json!({"window": "Zeta blind form"})),
@@ -158,20 +180,14 @@ async fn the_agent_presses_a_button_it_read_by_ocr() {
     ];
     let s = Setup::new(Wire::OpenAi, Proto::Native, steps).await;
     let run = s.zeta_run("press Save in the Zeta blind form");
-    let task = finished_task(&run);
-    assert_eq!(
-        task["status"],
-        "done",
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    done_task(&run);
     let results = tool_results(&s);
     assert!(
         results[0].contains("OCR") && results[0].contains("[5] text \"Save\""),
         "{}",
         results[0]
     );
-    assert_eq!(saved(&out)["subscribe"], false);
+    assert_eq!(saved(&form.out)["subscribe"], false);
     assert!(
         results[1].contains("Saved"),
         "the screen read again after the press: {}",
@@ -184,10 +200,7 @@ async fn the_doctor_says_whether_windows_can_be_read_by_their_elements() {
     if !desktop("the_doctor_says_whether_windows_can_be_read_by_their_elements") {
         return;
     }
-    let _serial = SERIAL.lock().await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let _app = start_form(&dir.path().join("form.json"), "Zeta doctor form", true)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let _form = form("Zeta doctor form", true).await;
     let s = Setup::new(Wire::OpenAi, Proto::Native, vec![]).await;
     let report = |bus: bool| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_zeta"));
