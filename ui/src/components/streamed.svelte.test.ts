@@ -1,0 +1,37 @@
+// @vitest-environment jsdom
+// A reply as it streams: settled blocks keep their DOM (rendered once), the tail follows.
+import { flushSync, mount, unmount } from "svelte";
+import { afterEach, describe, expect, it } from "vitest";
+import StreamedMarkdown from "./StreamedMarkdown.svelte";
+
+let mounted: Record<string, unknown>[] = [];
+afterEach(() => {
+  for (const m of mounted) unmount(m);
+  mounted = [];
+  document.body.innerHTML = "";
+});
+
+describe("StreamedMarkdown", () => {
+  it("keeps the settled blocks' elements while the tail grows, and renders markdown", () => {
+    const props = $state({ text: "First **bold** paragraph.\n\nSecond" });
+    const target = document.createElement("div");
+    document.body.appendChild(target);
+    mounted.push(mount(StreamedMarkdown, { target, props }));
+    flushSync();
+    const first = target.querySelector("p");
+    expect(first?.innerHTML).toBe("First <strong>bold</strong> paragraph.");
+    for (const piece of [" line", " goes on.", "\n\n```sh\nls -la\n\n", "echo hi\n```\n\nDone."]) {
+      props.text += piece;
+      flushSync();
+      // The first paragraph is the same element: it was not rendered again.
+      expect(target.querySelector("p")).toBe(first);
+    }
+    const code = target.querySelector("pre code");
+    expect(code?.textContent).toBe("ls -la\n\necho hi\n");
+    expect([...target.querySelectorAll("p")].map((p) => p.textContent)).toEqual([
+      "First bold paragraph.",
+      "Second line goes on.",
+      "Done.",
+    ]);
+  });
+});
