@@ -62,6 +62,8 @@ fn main() -> ExitCode {
             };
         }
     }
+    // Before any thread or GTK: how the web views render is read from the environment.
+    app::webview::draw_pages_without_gl();
     if let Err(why) = desktop::window_possible() {
         err!("{why}");
         return ExitCode::FAILURE;

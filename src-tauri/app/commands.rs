@@ -152,13 +152,8 @@ pub fn hold_approval(queue: State<'_, Arc<QueueManager>>, call_id: String) -> Re
 
 /// Hides the chat window (Esc). A call waiting inline moves to the confirmation dialog.
 #[tauri::command]
-pub fn hide_chat(
-    window: tauri::WebviewWindow,
-    queue: State<'_, Arc<QueueManager>>,
-) -> Result<(), String> {
-    window.hide().map_err(|e| e.to_string())?;
-    super::confirm::refresh(window.app_handle(), &queue);
-    Ok(())
+pub fn hide_chat(window: tauri::WebviewWindow) {
+    super::chat_window::hide(window.app_handle());
 }
 
 /// Requests waiting for the user, oldest first (the confirmation dialog reads them on open).
@@ -199,14 +194,14 @@ pub fn task_activity(
 }
 
 #[tauri::command]
-pub fn get_settings(settings: State<'_, SettingsManager>) -> Result<SettingsView, String> {
+pub fn get_settings(settings: State<'_, Arc<SettingsManager>>) -> Result<SettingsView, String> {
     settings.view()
 }
 
 #[tauri::command]
 pub fn save_settings(
     app: tauri::AppHandle,
-    settings: State<'_, SettingsManager>,
+    settings: State<'_, Arc<SettingsManager>>,
     value: serde_json::Value,
 ) -> Result<SettingsView, Vec<SettingsProblem>> {
     let view = settings.save(value)?;
@@ -221,7 +216,7 @@ pub fn save_settings(
 #[tauri::command]
 pub async fn mcp_servers(
     mcp: State<'_, Arc<zeta_mcp::McpManager>>,
-    settings: State<'_, SettingsManager>,
+    settings: State<'_, Arc<SettingsManager>>,
     start: bool,
 ) -> Result<Vec<zeta_mcp::ServerStatus>, String> {
     let current = settings.view()?.settings;
@@ -234,7 +229,7 @@ pub async fn mcp_servers(
 
 #[tauri::command]
 pub fn set_api_key(
-    settings: State<'_, SettingsManager>,
+    settings: State<'_, Arc<SettingsManager>>,
     provider: ProviderSettings,
     key: String,
 ) -> Result<String, String> {
@@ -243,7 +238,7 @@ pub fn set_api_key(
 
 #[tauri::command]
 pub async fn test_provider(
-    settings: State<'_, SettingsManager>,
+    settings: State<'_, Arc<SettingsManager>>,
     provider: ProviderSettings,
 ) -> Result<String, String> {
     settings.test(&provider).await
@@ -286,7 +281,7 @@ pub fn cancel_install(app: tauri::AppHandle, setup: State<'_, SetupManager>) {
 /// The models the provider's server offers (onboarding's and Settings' model list).
 #[tauri::command]
 pub async fn list_models(
-    settings: State<'_, SettingsManager>,
+    settings: State<'_, Arc<SettingsManager>>,
     provider: ProviderSettings,
 ) -> Result<Vec<String>, String> {
     settings.list_models(&provider).await
@@ -294,13 +289,13 @@ pub async fn list_models(
 
 #[tauri::command]
 pub async fn detect_local_models(
-    settings: State<'_, SettingsManager>,
+    settings: State<'_, Arc<SettingsManager>>,
 ) -> Result<Vec<LocalEndpoint>, String> {
     Ok(settings.detect().await)
 }
 
 #[tauri::command]
-pub fn finish_onboarding(settings: State<'_, SettingsManager>) -> Result<(), String> {
+pub fn finish_onboarding(settings: State<'_, Arc<SettingsManager>>) -> Result<(), String> {
     settings.finish_onboarding()
 }
 

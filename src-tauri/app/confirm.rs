@@ -4,18 +4,18 @@
 //! nothing it should show waits. Closing it denies what it showed.
 //!
 //! It is made only when a request needs it (`create: false` keeps it from being made at
-//! start), and destroyed once it has not been needed for `KEEP_HIDDEN`, so a Zeta nobody
-//! is asked anything by holds no web process for it (~75 MiB). The wait keeps a dialog
-//! that is needed again soon (the next step of a plan) from being destroyed and made
-//! again between two refreshes.
+//! start), and destroyed once it has not been needed for `KEEP_HIDDEN` (`window_life`), so
+//! a Zeta nobody is asked anything by holds no web process for it (~75 MiB). The wait
+//! keeps a dialog that is needed again soon (the next step of a plan) from being destroyed
+//! and made again between two refreshes.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use tauri::{AppHandle, Manager};
 use zeta_core::{Event, Op};
 
 use super::queue_manager::QueueManager;
+use super::window_life::{get_or_make, Release};
 
 /// The dialog's window label.
 pub const CONFIRM_WINDOW: &str = "confirm";
@@ -38,42 +38,26 @@ pub fn refresh(app: &AppHandle, queue: &QueueManager) {
 /// How long the hidden dialog is kept before it is destroyed.
 const KEEP_HIDDEN: Duration = Duration::from_secs(15);
 
-/// Counts show/hide decisions: a destroy waiting out `KEEP_HIDDEN` happens only if no
-/// decision came after the one that hid the dialog.
-static DECISIONS: AtomicU64 = AtomicU64::new(0);
+/// The dialog's show/hide decisions.
+static RELEASE: Release = Release::new(CONFIRM_WINDOW);
 
 fn show_or_hide(app: &AppHandle, waiting: bool) {
-    let decision = DECISIONS.fetch_add(1, Ordering::SeqCst) + 1;
     let existing = app.get_webview_window(CONFIRM_WINDOW);
     if !waiting {
         let Some(window) = existing else { return };
         if let Err(e) = window.hide() {
             tracing::warn!("could not hide the confirmation window: {e}");
         }
-        let app = app.clone();
-        tauri::async_runtime::spawn(async move {
-            tokio::time::sleep(KEEP_HIDDEN).await;
-            if DECISIONS.load(Ordering::SeqCst) != decision {
-                return;
-            }
-            if let Some(window) = app.get_webview_window(CONFIRM_WINDOW) {
-                if !window.is_visible().unwrap_or(true) {
-                    if let Err(e) = window.destroy() {
-                        tracing::warn!("could not close the unused confirmation window: {e}");
-                    }
-                }
-            }
-        });
+        RELEASE.hidden(app, KEEP_HIDDEN, |_| true);
         return;
     }
+    RELEASE.shown();
     let window = match existing {
         Some(window) => window,
-        None => match create(app) {
+        None => match get_or_make(app, CONFIRM_WINDOW) {
             Ok(window) => window,
             Err(e) => {
-                tracing::warn!(
-                    "could not open the confirmation window ({e}); approvals still show in the chat"
-                );
+                tracing::warn!("{e}; approvals still show in the chat");
                 return;
             }
         },
@@ -86,21 +70,6 @@ fn show_or_hide(app: &AppHandle, waiting: bool) {
     if let Err(e) = result {
         tracing::warn!("could not show the confirmation window: {e}");
     }
-}
-
-/// Makes the dialog from its entry in tauri.conf.json.
-fn create(app: &AppHandle) -> Result<tauri::WebviewWindow, String> {
-    let config = app
-        .config()
-        .app
-        .windows
-        .iter()
-        .find(|w| w.label == CONFIRM_WINDOW)
-        .ok_or("tauri.conf.json has no confirm window")?
-        .clone();
-    tauri::WebviewWindowBuilder::from_config(app, &config)
-        .and_then(|builder| builder.build())
-        .map_err(|e| e.to_string())
 }
 
 /// The user closed the dialog: everything it showed counts as denied.

@@ -10,6 +10,7 @@ pub enum TrayItem {
     OpenChat,
     Listen,
     PauseOrResume,
+    StartWithSession,
     Quit,
 }
 

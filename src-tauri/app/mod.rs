@@ -7,6 +7,7 @@
 //! router is built last, holding the handles it fans out to.
 
 mod autostart;
+mod chat_window;
 mod commands;
 mod confirm;
 mod control;
@@ -19,6 +20,8 @@ mod settings_manager;
 mod setup_manager;
 mod tray;
 mod voice_manager;
+pub mod webview;
+mod window_life;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -33,8 +36,7 @@ use tray::TrayManager;
 use voice_manager::VoiceManager;
 use zeta_app::agent::{configured_agent, mcp_manager, user_workdir};
 
-/// The label of the chat window in tauri.conf.json.
-const CHAT_WINDOW: &str = "chat";
+use chat_window::CHAT_WINDOW;
 
 type WorkerHandle = tokio::task::JoinHandle<Result<(), CoreError>>;
 
@@ -112,14 +114,10 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
         ])
         .setup(move |app| {
             let handle = app.handle().clone();
-            // The chat window is made hidden (tauri.conf.json) and shown here, unless
-            // Zeta was started at login (`--hidden`): then it waits in the tray.
+            // The chat window is made here, first, unless Zeta was started at login
+            // (`--hidden`): then it waits in the tray, and is made when first opened.
             if !hidden {
-                if let Some(chat) = app.get_webview_window(CHAT_WINDOW) {
-                    if let Err(e) = chat.show() {
-                        tracing::warn!("could not show the chat window: {e}");
-                    }
-                }
+                chat_window::show(&handle);
             }
             // The start at login follows the setting (also when it was edited by hand).
             match zeta_core::settings::load_or_create(&home.settings_file()) {
@@ -149,10 +147,11 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             })?;
             let queue = Arc::new(QueueManager::new(core, &home)?);
             app.manage(Arc::clone(&queue));
-            app.manage(settings_manager::SettingsManager::new(
+            let settings = Arc::new(settings_manager::SettingsManager::new(
                 &home,
                 Arc::clone(&local),
             ));
+            app.manage(Arc::clone(&settings));
             tauri::async_runtime::spawn(router::forward_local_server(
                 handle.clone(),
                 local.subscribe(),
@@ -163,7 +162,7 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             app.manage(setup_manager::SetupManager::default());
             app.manage(WorkerTask(Mutex::new(Some(worker))));
             let (inbox, heard) = tokio::sync::mpsc::unbounded_channel();
-            let tray = create_tray(&handle, inbox.clone());
+            let tray = create_tray(&handle, inbox.clone(), settings.start_with_session());
             let voice = start_voice(&handle, &home, inbox);
             if let Some(voice) = &voice {
                 app.manage(Arc::clone(voice));
@@ -177,6 +176,7 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             let router = router::Router {
                 app: handle,
                 queue,
+                settings,
                 tray,
                 voice,
             };
@@ -186,25 +186,31 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
         .on_window_event(|window, event| {
             if let WindowEvent::CloseRequested { api, .. } = event {
                 api.prevent_close();
-                let queue = window.app_handle().try_state::<Arc<QueueManager>>();
+                let app = window.app_handle();
+                if window.label() == CHAT_WINDOW {
+                    return chat_window::hide(app);
+                }
                 if window.label() == confirm::CONFIRM_WINDOW {
-                    if let Some(queue) = &queue {
-                        confirm::closed(queue);
+                    if let Some(queue) = app.try_state::<Arc<QueueManager>>() {
+                        confirm::closed(&queue);
                     }
                 }
                 if let Err(e) = window.hide() {
                     tracing::warn!("could not hide the window: {e}");
                 }
-                if window.label() != confirm::CONFIRM_WINDOW {
-                    // A call asked inline must still reach the user: the dialog takes it.
-                    if let Some(queue) = &queue {
-                        confirm::refresh(window.app_handle(), queue);
-                    }
-                }
             }
         })
         .build(tauri::generate_context!())?;
     app.run(|app, event| {
+        // Zeta lives in the tray: releasing its last window (the hidden chat) is no reason
+        // to exit. Only Quit (an exit with a code) ends it.
+        if let RunEvent::ExitRequested {
+            code: None, api, ..
+        } = &event
+        {
+            api.prevent_exit();
+            return;
+        }
         if let RunEvent::Exit = event {
             // No orphans: the local model server ends with the app.
             if let Some(local) = app.try_state::<Arc<LocalServer>>() {
@@ -238,9 +244,13 @@ fn navigation_guard<R: tauri::Runtime>() -> tauri::plugin::TauriPlugin<R> {
 }
 
 /// The tray needs a tray host and libayatana-appindicator; without them the app goes on.
-fn create_tray(app: &AppHandle, inbox: heard::Inbox) -> Option<TrayManager> {
+fn create_tray(
+    app: &AppHandle,
+    inbox: heard::Inbox,
+    start_with_session: bool,
+) -> Option<TrayManager> {
     let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        TrayManager::create(app, inbox)
+        TrayManager::create(app, inbox, start_with_session)
     }));
     match built {
         Ok(Ok(tray)) => Some(tray),
@@ -270,8 +280,17 @@ fn start_voice(app: &AppHandle, home: &ZetaHome, inbox: heard::Inbox) -> Option<
     };
     match VoiceManager::new(home, &settings, inbox) {
         Ok(voice) => {
-            voice.register_hotkey(app, &settings);
             let voice = Arc::new(voice);
+            // Not in the way of the window: the registration waits on the main thread
+            // (up to 50 ms, global-hotkey's pace), which must first finish the setup and
+            // show the window. The window hears the hotkey's state when it is known.
+            let (registering, app) = (Arc::clone(&voice), app.clone());
+            let spawned = std::thread::Builder::new()
+                .name("zeta-hotkey".into())
+                .spawn(move || registering.register_hotkey(&app, &settings));
+            if let Err(e) = spawned {
+                tracing::error!("push-to-talk hotkey not registered: no thread ({e})");
+            }
             tauri::async_runtime::spawn(control::serve(Arc::clone(&voice), home.clone()));
             Some(voice)
         }
@@ -322,21 +341,7 @@ fn instance_id(home: &ZetaHome) -> String {
 }
 
 pub fn show_chat(app: &AppHandle) {
-    let Some(window) = app.get_webview_window(CHAT_WINDOW) else {
-        tracing::warn!("the chat window is gone");
-        return;
-    };
-    let shown = window
-        .unminimize()
-        .and_then(|_| window.show())
-        .and_then(|_| window.set_focus());
-    if let Err(e) = shown {
-        tracing::warn!("could not show the chat window: {e}");
-    }
-    // A single call the dialog showed while the chat was hidden is asked inline again.
-    if let Some(queue) = app.try_state::<Arc<QueueManager>>() {
-        confirm::refresh(app, &queue);
-    }
+    chat_window::show(app)
 }
 
 /// Stops the worker (the running task is recorded as cancelled) and exits.

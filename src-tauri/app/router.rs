@@ -14,6 +14,7 @@ use zeta_voice::listener::VoiceEvent;
 
 use super::heard::{Heard, TrayItem};
 use super::queue_manager::QueueManager;
+use super::settings_manager::SettingsManager;
 use super::tray::{TrayManager, TrayStatus};
 use super::voice_manager::VoiceManager;
 
@@ -28,6 +29,7 @@ pub const LOCAL_SERVER_EVENT: &str = "zeta:local-server";
 pub struct Router {
     pub app: AppHandle,
     pub queue: Arc<QueueManager>,
+    pub settings: Arc<SettingsManager>,
     pub tray: Option<TrayManager>,
     pub voice: Option<Arc<VoiceManager>>,
 }
@@ -39,6 +41,7 @@ impl Router {
         mut core: broadcast::Receiver<Event>,
         mut heard: mpsc::UnboundedReceiver<Heard>,
     ) {
+        let mut saved = self.settings.subscribe();
         loop {
             tokio::select! {
                 event = core.recv() => match event {
@@ -54,6 +57,13 @@ impl Router {
                     Heard::Voice(event) => self.voice_event(event),
                     Heard::Menu(item) => self.menu(item),
                 },
+                // Saved settings: the tray's login check follows them.
+                Ok(()) = saved.changed() => {
+                    let on = saved.borrow_and_update().as_ref().map(|s| s.start_with_session);
+                    if let (Some(tray), Some(on)) = (&self.tray, on) {
+                        tray.set_start_with_session(on);
+                    }
+                }
             }
         }
     }
@@ -144,6 +154,17 @@ impl Router {
                 Some(voice) => voice.listener().toggle(),
                 None => tracing::warn!("tray: voice is not available"),
             },
+            TrayItem::StartWithSession => {
+                let on = !self.settings.start_with_session();
+                match self.settings.set_start_with_session(on) {
+                    Ok(()) => tracing::info!(on, "tray: start with the session"),
+                    Err(e) => tracing::error!("tray: the login start was not changed: {e}"),
+                }
+                // The check shows the setting, whether or not the change was saved.
+                if let Some(tray) = &self.tray {
+                    tray.set_start_with_session(self.settings.start_with_session());
+                }
+            }
             TrayItem::Quit => super::quit(&self.app),
         }
     }

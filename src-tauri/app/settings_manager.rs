@@ -59,6 +59,8 @@ pub struct SettingsManager {
     home: ZetaHome,
     secrets: SecretStore,
     local: Arc<LocalServer>,
+    /// The settings last saved (from the window or the tray), for whoever follows them.
+    saved: tokio::sync::watch::Sender<Option<zeta_core::Settings>>,
 }
 
 impl SettingsManager {
@@ -67,7 +69,13 @@ impl SettingsManager {
             home: home.clone(),
             secrets: SecretStore::for_home(home.root()),
             local,
+            saved: tokio::sync::watch::channel(None).0,
         }
+    }
+
+    /// Each save's settings, as they were written.
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<Option<zeta_core::Settings>> {
+        self.saved.subscribe()
     }
 
     fn onboarded_marker(&self) -> std::path::PathBuf {
@@ -116,9 +124,14 @@ impl SettingsManager {
 
     /// Saves `settings` when every field is valid; otherwise nothing is written and every
     /// problem comes back by field.
-    pub fn save(
+    pub fn save(&self, settings: serde_json::Value) -> Result<SettingsView, Vec<SettingsProblem>> {
+        self.save_from(settings, "the settings window")
+    }
+
+    fn save_from(
         &self,
         mut settings: serde_json::Value,
+        from: &str,
     ) -> Result<SettingsView, Vec<SettingsProblem>> {
         let fail = |message: String| {
             vec![SettingsProblem {
@@ -132,9 +145,49 @@ impl SettingsManager {
         let valid = zeta_core::settings::validate_json_text(&settings.to_string())?;
         zeta_core::settings::save(&valid, &self.home.settings_file())
             .map_err(|e| fail(e.to_string()))?;
-        tracing::info!("settings saved from the settings window");
+        tracing::info!("settings saved from {from}");
         super::autostart::sync(valid.start_with_session);
+        self.saved.send_replace(Some(valid));
         self.view().map_err(fail)
+    }
+
+    /// Whether Zeta starts with the session, as the settings file says now.
+    pub fn start_with_session(&self) -> bool {
+        zeta_core::settings::read_file(&self.home.settings_file())
+            .ok()
+            .flatten()
+            .is_some_and(|loaded| loaded.settings.start_with_session)
+    }
+
+    /// Turns the start with the session on or off (the tray's check item). The file's other
+    /// entries stay as written; a file that does not validate is left alone and the
+    /// problems come back, to be fixed in Settings.
+    pub fn set_start_with_session(&self, on: bool) -> Result<(), String> {
+        let path = self.home.settings_file();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "{}".into(),
+            Err(e) => return Err(format!("could not read {}: {e}", path.display())),
+        };
+        let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "{} is not valid JSON ({e}); fix it in Settings",
+                path.display()
+            )
+        })?;
+        let Some(object) = value.as_object_mut() else {
+            return Err(format!("{} does not hold a JSON object", path.display()));
+        };
+        object.insert("startWithSession".into(), serde_json::Value::Bool(on));
+        self.save_from(value, "the tray")
+            .map(|_| ())
+            .map_err(|problems| {
+                problems
+                    .iter()
+                    .map(|p| format!("{}: {}", p.field, p.message))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })
     }
 
     /// Stores the key for exactly this endpoint; returns where it went, in words.

@@ -1,4 +1,5 @@
-//! The tray icon: its menu (Open chat, Start/Stop listening, Pause/Resume queue, Quit) and
+//! The tray icon: its menu (Open chat, Start/Stop listening, Pause/Resume queue, Start Zeta
+//! when I log in, Quit) and
 //! one icon per state (idle, working, needs approval, listening, transcribing). While voice
 //! is active its state is shown over the queue's. A click on the menu goes to the router
 //! (`TrayItem`); the tray knows no other manager.
@@ -6,7 +7,7 @@
 use std::sync::{Arc, Mutex};
 
 use tauri::image::Image;
-use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
+use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
 use tauri::{AppHandle, Wry};
 
@@ -51,19 +52,39 @@ pub struct TrayManager {
     tray: TrayIcon<Wry>,
     pause_item: MenuItem<Wry>,
     listen_item: MenuItem<Wry>,
+    login_item: CheckMenuItem<Wry>,
     /// The queue's status and, while voice is active, voice's (shown instead).
     status: Arc<Mutex<(TrayStatus, Option<TrayStatus>)>>,
 }
 
 impl TrayManager {
-    /// Builds the tray icon and its menu; clicks go to `inbox`.
-    pub fn create(app: &AppHandle, inbox: Inbox) -> tauri::Result<Self> {
+    /// Builds the tray icon and its menu; clicks go to `inbox`. `start_with_session` is the
+    /// setting's value, shown as the login item's check.
+    pub fn create(app: &AppHandle, inbox: Inbox, start_with_session: bool) -> tauri::Result<Self> {
         let open = MenuItem::with_id(app, "open", "Open chat", true, None::<&str>)?;
         let listen_item = MenuItem::with_id(app, "listen", "Start listening", true, None::<&str>)?;
         let pause_item = MenuItem::with_id(app, "pause", "Pause queue", true, None::<&str>)?;
+        let login_item = CheckMenuItem::with_id(
+            app,
+            "login",
+            "Start Zeta when I log in",
+            true,
+            start_with_session,
+            None::<&str>,
+        )?;
         let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;
         let separator = PredefinedMenuItem::separator(app)?;
-        let menu = Menu::with_items(app, &[&open, &listen_item, &pause_item, &separator, &quit])?;
+        let menu = Menu::with_items(
+            app,
+            &[
+                &open,
+                &listen_item,
+                &pause_item,
+                &login_item,
+                &separator,
+                &quit,
+            ],
+        )?;
         let tray = TrayIconBuilder::with_id("zeta")
             .icon(Image::from_bytes(TrayStatus::Idle.icon_bytes())?)
             .tooltip(TrayStatus::Idle.tooltip())
@@ -73,6 +94,7 @@ impl TrayManager {
                     "open" => TrayItem::OpenChat,
                     "pause" => TrayItem::PauseOrResume,
                     "listen" => TrayItem::Listen,
+                    "login" => TrayItem::StartWithSession,
                     "quit" => TrayItem::Quit,
                     other => return tracing::debug!("tray: unknown menu item {other}"),
                 };
@@ -85,6 +107,7 @@ impl TrayManager {
             tray,
             pause_item,
             listen_item,
+            login_item,
             status: Arc::new(Mutex::new((TrayStatus::Idle, None))),
         })
     }
@@ -124,6 +147,13 @@ impl TrayManager {
         });
         if let Err(e) = result {
             tracing::warn!("tray: could not show {status:?}: {e}");
+        }
+    }
+
+    /// The login item's check, to match the setting.
+    pub fn set_start_with_session(&self, on: bool) {
+        if let Err(e) = self.login_item.set_checked(on) {
+            tracing::warn!("tray: could not check the login item: {e}");
         }
     }
 

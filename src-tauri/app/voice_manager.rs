@@ -78,7 +78,12 @@ impl VoiceManager {
     /// Registers the push-to-talk shortcut, replacing any earlier one, and reports how it went.
     pub fn register_hotkey(&self, app: &AppHandle, settings: &Settings) {
         let shortcut = settings.hotkey.push_to_talk.trim().to_string();
-        let result = register(app, &shortcut);
+        let had_one = self
+            .hotkey
+            .lock()
+            .ok()
+            .is_some_and(|h| h.as_ref().is_some_and(|s| s.registered));
+        let result = register(app, &shortcut, had_one);
         let status = HotkeyStatus {
             shortcut: shortcut.clone(),
             mode: settings.hotkey.mode,
@@ -119,7 +124,10 @@ impl VoiceManager {
     }
 }
 
-fn register(app: &AppHandle, shortcut: &str) -> Result<(), String> {
+/// Registers `shortcut`, first releasing the one registered before (`had_one`). Each call
+/// into global-hotkey's X11 thread waits on the main thread for up to 50 ms (its loop
+/// polls at that pace), so one with nothing to release is not made.
+fn register(app: &AppHandle, shortcut: &str, had_one: bool) -> Result<(), String> {
     // global-hotkey grabs keys through X11: without an X display (a Wayland-only session)
     // its registration would "succeed" and never fire.
     let display = desktop::display();
@@ -132,9 +140,11 @@ fn register(app: &AppHandle, shortcut: &str) -> Result<(), String> {
         });
     }
     let shortcuts = app.global_shortcut();
-    shortcuts
-        .unregister_all()
-        .map_err(|e| format!("could not release the old hotkey: {e}"))?;
+    if had_one {
+        shortcuts
+            .unregister_all()
+            .map_err(|e| format!("could not release the old hotkey: {e}"))?;
+    }
     shortcuts.register(shortcut).map_err(|e| {
         let text = e.to_string();
         if text.contains("already") || text.contains("Already") {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use zeta_scripted_llm::{ScriptedServer, Step};
 
-use crate::harness::{wait_for, with_app_settings, xdotool, App, TestResult};
+use crate::harness::{self, wait_for, with_app_settings, xdotool, App, TestResult};
 
 const CONFIRM_TITLE: &str = "Zeta — confirm";
 
@@ -600,18 +600,6 @@ async fn the_agents_question_is_answered_in_the_chat() {
     .await;
 }
 
-/// The app's WebKit web processes (one for each window made), found under its PID.
-fn web_processes(app: &App) -> usize {
-    zeta_test_support::procs::descendants(app.app_pid)
-        .into_iter()
-        .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline"))
-                .map(|c| String::from_utf8_lossy(&c).contains("WebKitWebProcess"))
-                .unwrap_or(false)
-        })
-        .count()
-}
-
 /// The dialog exists only while it is needed: none at start (no web process for it), made
 /// when a plan waits with the chat hidden, hidden when answered, destroyed after it has
 /// not been needed for a while (its web process gone), and made again, working, for the
@@ -644,7 +632,7 @@ async fn the_dialog_is_made_when_needed_and_gone_when_not() {
             };
             assert!(any_dialog().is_none(), "no dialog window at start");
             let at_start = wait_for(Duration::from_secs(10), || {
-                Some(web_processes(app)).filter(|n| *n > 0)
+                Some(harness::web_processes(app.app_pid)).filter(|n| *n > 0)
             })
             .ok_or("the chat has no web process")?;
             let chat = visible_window("^Zeta$").ok_or("no chat window")?;
@@ -657,7 +645,7 @@ async fn the_dialog_is_made_when_needed_and_gone_when_not() {
             wait_for(Duration::from_secs(20), || visible_window(CONFIRM_TITLE))
                 .ok_or("the dialog did not appear")?;
             assert_eq!(
-                web_processes(app),
+                harness::web_processes(app.app_pid),
                 at_start + 1,
                 "the dialog has its web process"
             );
@@ -676,7 +664,7 @@ async fn the_dialog_is_made_when_needed_and_gone_when_not() {
             })
             .ok_or("the unneeded dialog was not destroyed")?;
             wait_for(Duration::from_secs(10), || {
-                (web_processes(app) == at_start).then_some(())
+                (harness::web_processes(app.app_pid) == at_start).then_some(())
             })
             .ok_or("the dialog's web process stayed")?;
 

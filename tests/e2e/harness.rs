@@ -336,6 +336,18 @@ impl Drop for App {
     }
 }
 
+/// The WebKit web processes under `pid` (one for each window made).
+pub fn web_processes(pid: u32) -> usize {
+    procs::descendants(pid)
+        .into_iter()
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|c| String::from_utf8_lossy(&c).contains("WebKitWebProcess"))
+                .unwrap_or(false)
+        })
+        .count()
+}
+
 /// SIGTERM to `pid` and all its descendants (deepest first), then SIGKILL to survivors.
 pub fn end_tree(pid: u32) {
     let mut pids = procs::descendants(pid);
@@ -414,6 +426,29 @@ pub fn tray_icon_center() -> Result<(i64, i64), Box<dyn std::error::Error>> {
         field("X")? + field("WIDTH")? / 2,
         field("Y")? + field("HEIGHT")? / 2,
     ))
+}
+
+/// Opens the tray's menu with a click on the icon and picks its `item`th entry (1 = Open
+/// chat) with the keyboard, as a person would; tries 3 times until `done` holds (within 5 s
+/// of each pick). The menu may open late or take the first key as focus.
+pub fn tray_pick(
+    item: usize,
+    mut done: impl FnMut() -> bool,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let (x, y) = tray_icon_center()?;
+    for _attempt in 0..3 {
+        xdotool(&["mousemove", &x.to_string(), &y.to_string(), "click", "1"])?;
+        std::thread::sleep(Duration::from_millis(800));
+        let mut keys = vec!["key"];
+        keys.extend(std::iter::repeat_n("Down", item));
+        keys.push("Return");
+        xdotool(&keys)?;
+        if wait_for(Duration::from_secs(5), || done().then_some(())).is_some() {
+            return Ok(());
+        }
+        xdotool(&["key", "Escape"])?;
+    }
+    Err(format!("the tray's item {item} did not do what it should").into())
 }
 
 pub fn xdotool(args: &[&str]) -> Result<String, Box<dyn std::error::Error>> {

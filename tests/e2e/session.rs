@@ -62,9 +62,10 @@ async fn the_login_start_is_set_and_unset_from_the_settings() {
     .await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_hidden_start_shows_the_tray_and_no_window() {
-    let Some(_screen) = harness::hold_screen("zeta --hidden") else {
+/// `zeta --hidden` on a fresh home (settings written, `XDG_CONFIG_HOME` in the home), run
+/// by `body` with its PID and home, then ended by PID.
+fn with_hidden_app(name: &str, body: impl FnOnce(u32, &std::path::Path) -> TestResult) {
+    let Some(_screen) = harness::hold_screen(name) else {
         return;
     };
     let home = tempfile::tempdir().expect("home");
@@ -83,43 +84,75 @@ async fn a_hidden_start_shows_the_tray_and_no_window() {
         .spawn()
         .expect("start zeta --hidden");
     let pid = app.id();
-    let result = (|| -> TestResult {
-        let (x, y) = harness::tray_icon_center()?;
-        // Visible windows titled Zeta, other than the tray icon (which GTK names so too).
-        let windows = || -> Vec<String> {
-            let tray = xdotool(&["search", "--class", "tray-icon"]).unwrap_or_default();
-            xdotool(&["search", "--onlyvisible", "--name", "^Zeta$"])
-                .unwrap_or_default()
-                .lines()
-                .filter(|w| !tray.lines().any(|t| t == *w))
-                .map(str::to_string)
-                .collect()
-        };
-        std::thread::sleep(Duration::from_secs(2));
-        assert!(
-            windows().is_empty(),
-            "no window after a login start: {:?}",
-            windows()
-        );
-        // The tray's first item opens the chat.
-        for _attempt in 0..3 {
-            xdotool(&["mousemove", &x.to_string(), &y.to_string(), "click", "1"])?;
-            std::thread::sleep(Duration::from_millis(800));
-            xdotool(&["key", "Down", "Return"])?;
-            if wait_for(Duration::from_secs(5), || {
-                (!windows().is_empty()).then_some(())
-            })
-            .is_some()
-            {
-                return Ok(());
-            }
-            xdotool(&["key", "Escape"])?;
-        }
-        Err("Open chat in the tray did not show the window".into())
-    })();
+    let result = body(pid, home.path());
     harness::end_tree(pid);
     let _ = app.wait();
     if let Err(e) = result {
-        panic!("zeta --hidden: {e}");
+        panic!("{name}: {e}");
     }
+}
+
+/// Visible windows titled Zeta, other than the tray icon (which GTK names so too).
+fn chat_windows() -> Vec<String> {
+    let tray = xdotool(&["search", "--class", "tray-icon"]).unwrap_or_default();
+    xdotool(&["search", "--onlyvisible", "--name", "^Zeta$"])
+        .unwrap_or_default()
+        .lines()
+        .filter(|w| !tray.lines().any(|t| t == *w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Started at login, Zeta sits in the tray with no window and no web process at all; the
+/// tray's Open chat makes the window, with its web process, and shows it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hidden_start_holds_no_web_process_until_the_chat_is_opened() {
+    with_hidden_app("zeta --hidden", |pid, _home| {
+        harness::tray_icon_center()?;
+        std::thread::sleep(Duration::from_secs(2));
+        assert!(
+            chat_windows().is_empty(),
+            "no window after a login start: {:?}",
+            chat_windows()
+        );
+        assert_eq!(
+            harness::web_processes(pid),
+            0,
+            "a Zeta in the tray holds no web process"
+        );
+        harness::tray_pick(1, || !chat_windows().is_empty())?;
+        wait_for(Duration::from_secs(10), || {
+            (harness::web_processes(pid) == 1).then_some(())
+        })
+        .ok_or("the opened chat has no web process")?;
+        Ok(())
+    });
+}
+
+/// The tray's "Start Zeta when I log in" turns the login start on (the setting saved, the
+/// autostart entry written) and, picked again, off (entry removed); the settings file's
+/// other entries stay as they were.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tray_turns_the_login_start_on_and_off() {
+    with_hidden_app("the tray's login start", |_pid, home| {
+        let entry = home.join("config/autostart/zeta.desktop");
+        let setting = || -> Option<bool> {
+            let text = std::fs::read_to_string(home.join("settings.json")).ok()?;
+            let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+            value.get("startWithSession")?.as_bool()
+        };
+        harness::tray_pick(4, || entry.exists())?;
+        assert_eq!(setting(), Some(true), "the setting follows the tray");
+        let text = std::fs::read_to_string(&entry)?;
+        assert!(text.contains("--hidden"), "{text}");
+        let saved: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(home.join("settings.json"))?)?;
+        assert_eq!(
+            saved["provider"]["baseUrl"], "http://127.0.0.1:9/v1",
+            "the other settings are kept: {saved}"
+        );
+        harness::tray_pick(4, || !entry.exists())?;
+        assert_eq!(setting(), Some(false));
+        Ok(())
+    });
 }

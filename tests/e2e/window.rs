@@ -9,7 +9,7 @@ use fantoccini::Locator;
 use serde_json::{json, Value};
 use zeta_scripted_llm::{Reply, ScriptedServer, Step};
 
-use crate::harness::{wait_for, with_app_home, App, HomeSetup, TestResult};
+use crate::harness::{self, wait_for, with_app_home, xdotool, App, HomeSetup, TestResult};
 
 const ENTER: &str = "\u{E007}";
 
@@ -347,4 +347,69 @@ async fn wait_for_text(
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     Err(format!("never showed {want:?}").into())
+}
+
+/// A chat hidden (Escape) with nothing running is released after a while — its window and
+/// web process gone — and the tray's Open chat makes it again, showing the conversation
+/// and taking the next request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hidden_chat_is_released_and_made_again_with_its_conversation() {
+    let server = ScriptedServer::start(vec![
+        Step::text("The answer is forty-two."),
+        Step::text("Still forty-two."),
+    ])
+    .await
+    .expect("server");
+    let setup = HomeSetup {
+        settings: Some(provider(&server)),
+        env: vec![("ZETA_CHAT_RELEASE_SECS".into(), "3".into())],
+        ..HomeSetup::default()
+    };
+    with_app_home(
+        "the chat released and made again",
+        setup,
+        async |app: &mut App| -> TestResult {
+            type_request(app, "what is the answer").await?;
+            wait_for(Duration::from_secs(30), || {
+                (status_of(app, "what is the answer").as_deref() == Some("done")).then_some(())
+            })
+            .ok_or("the task did not finish")?;
+            let before = harness::web_processes(app.app_pid);
+            assert!(before >= 1, "the chat has a web process");
+            let chat = || {
+                let tray = xdotool(&["search", "--class", "tray-icon"]).unwrap_or_default();
+                xdotool(&["search", "--onlyvisible", "--name", "^Zeta$"])
+                    .unwrap_or_default()
+                    .lines()
+                    .filter(|w| !tray.lines().any(|t| t == *w))
+                    .count()
+            };
+            app.find("textarea[aria-label=Message]")
+                .await?
+                .send_keys("\u{E00C}") // Escape
+                .await?;
+            wait_for(Duration::from_secs(20), || {
+                (chat() == 0 && harness::web_processes(app.app_pid) == before - 1).then_some(())
+            })
+            .ok_or_else(|| {
+                format!(
+                    "the hidden chat was not released: {} Zeta windows shown, {} web processes (before: {before})",
+                    chat(),
+                    harness::web_processes(app.app_pid)
+                )
+            })?;
+            harness::tray_pick(1, || chat() > 0)?;
+            app.switch_to("Zeta").await?;
+            let reply = app.find("article[data-status=done] .markdown").await?;
+            wait_for_text(&reply, "forty-two").await?;
+            type_request(app, "and again").await?;
+            wait_for(Duration::from_secs(30), || {
+                (status_of(app, "and again").as_deref() == Some("done")).then_some(())
+            })
+            .ok_or("the made-again chat did not take a request")?;
+            app.snapshot("chat-made-again").await?;
+            Ok(())
+        },
+    )
+    .await;
 }

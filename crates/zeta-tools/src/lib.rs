@@ -15,6 +15,7 @@
 
 mod args;
 pub mod capture;
+pub mod child_env;
 pub mod confine;
 mod describe;
 pub mod environment;

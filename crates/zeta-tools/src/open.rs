@@ -15,7 +15,9 @@ const STARTUP_WATCH: Duration = Duration::from_millis(700);
 
 /// Starts `program args…` detached (own process group). Fails if it exits non-zero at once.
 async fn launch(program: &Path, args: &[String], ctx: &ToolContext) -> Result<u32, String> {
-    let mut child = tokio::process::Command::new(program)
+    let mut command = tokio::process::Command::new(program);
+    crate::child_env::scrub(&mut command);
+    let mut child = command
         .args(args)
         .current_dir(&ctx.workdir)
         .process_group(0)

@@ -132,6 +132,7 @@ pub async fn run_process(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
+    crate::child_env::scrub(&mut command);
     if let Some(writable) = &ctx.confine {
         match crate::confine::rules(writable) {
             Ok(rules) => crate::confine::apply(&mut command, rules),

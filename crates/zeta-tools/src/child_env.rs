@@ -1,0 +1,51 @@
+//! The environment of the programs the agent starts for the user: the user's own, without
+//! what the app set for itself. The app names those variables, separated by `:`, in
+//! `ZETA_ADDED_ENV` (for instance how its own web views render); they are removed from
+//! every command, app and URL opener the tools start.
+
+use std::ffi::OsString;
+
+/// The variable that names what the app added to its own environment.
+pub const ADDED_BY_ZETA: &str = "ZETA_ADDED_ENV";
+
+/// The variables to remove from a child's environment, `ADDED_BY_ZETA` included.
+pub fn added_by_zeta() -> Vec<OsString> {
+    let Some(list) = std::env::var_os(ADDED_BY_ZETA) else {
+        return Vec::new();
+    };
+    let list = list.to_string_lossy().into_owned();
+    list.split(':')
+        .filter(|name| !name.is_empty())
+        .map(OsString::from)
+        .chain(std::iter::once(OsString::from(ADDED_BY_ZETA)))
+        .collect()
+}
+
+/// Removes what the app added from `command`'s environment.
+pub fn scrub(command: &mut tokio::process::Command) {
+    for name in added_by_zeta() {
+        command.env_remove(name);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_child_gets_the_users_environment_without_what_zeta_added() {
+        // One test owns these variables (no other test in this crate reads them).
+        std::env::set_var("ZETA_TEST_ADDED_A", "1");
+        std::env::set_var("ZETA_TEST_USERS_OWN", "kept");
+        std::env::set_var(ADDED_BY_ZETA, "ZETA_TEST_ADDED_A::");
+        let mut command = tokio::process::Command::new("env");
+        scrub(&mut command);
+        let out = command.output().await.unwrap();
+        let env = String::from_utf8_lossy(&out.stdout);
+        assert!(env.contains("ZETA_TEST_USERS_OWN=kept"), "{env}");
+        assert!(!env.contains("ZETA_TEST_ADDED_A"), "{env}");
+        assert!(!env.contains(ADDED_BY_ZETA), "{env}");
+        std::env::remove_var(ADDED_BY_ZETA);
+        assert!(added_by_zeta().is_empty());
+    }
+}
