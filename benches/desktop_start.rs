@@ -6,8 +6,11 @@
 //! - PSS of all Zeta's processes (the app, WebKit's web and network processes) after
 //!   `ZETA_BENCH_IDLE_SECS` (default 60) idle with the window open, and the same started
 //!   hidden in the tray (`--hidden`, as the login start does), side by side;
-//! - the same while a task streams its reply (a scripted model on 127.0.0.1 streaming a
-//!   delta every 20 ms), 20 s into the stream, window open and hidden.
+//! - the floor beside them: a bare WebKitGTK window (python3-gi, a static page, drawn
+//!   the same way) idle as long, which no app with a WebKitGTK window goes below here;
+//! - the same while a task streams its reply (a scripted model on 127.0.0.1 writing a long
+//!   markdown reply, 12 characters every 20 ms), 20 s into the stream, window open and
+//!   hidden.
 //!
 //! `cargo bench --profile dev --bench desktop_start` (after scripts/build-release.sh).
 
@@ -175,13 +178,68 @@ fn main() {
         report(&format!("idle {idle} s, {state}"), parts);
     }
 
-    // While a task streams: a scripted model that never stops writing.
+    // The floor: what any WebKitGTK window costs here, whatever app holds it — a bare
+    // window of Zeta's size (python3-gi) showing a static page, drawn as Zeta draws its
+    // pages (no GL compositing), idle as long.
+    let page = home.path().join("floor.html");
+    std::fs::write(
+        &page,
+        "<html><body><h1>Zeta</h1><p>Ask Zeta to do something.</p><textarea></textarea></body></html>",
+    )
+    .expect("floor page");
+    let script = "import gi, sys\n\
+gi.require_version('Gtk', '3.0'); gi.require_version('WebKit2', '4.1')\n\
+from gi.repository import Gtk, WebKit2\n\
+w = Gtk.Window(title='floor'); w.set_default_size(480, 640)\n\
+v = WebKit2.WebView(); w.add(v); v.load_uri('file://' + sys.argv[1])\n\
+w.show_all(); Gtk.main()\n";
+    // Debian's python3, where python3-gi is (a python3 earlier on PATH may lack it).
+    match Command::new("/usr/bin/python3")
+        .args(["-c", script, &page.display().to_string()])
+        .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+    {
+        Ok(mut floor) => {
+            std::thread::sleep(Duration::from_secs(idle));
+            let parts = memory(floor.id());
+            stop(floor.id());
+            let _ = floor.wait();
+            if parts.len() < 3 {
+                println!("SKIPPED the floor: python3-gi with WebKit2 4.1 did not open a page");
+            } else {
+                report(
+                    &format!("floor: a bare WebKitGTK window, idle {idle} s"),
+                    parts,
+                );
+            }
+        }
+        Err(e) => println!("SKIPPED the floor: no python3 ({e})"),
+    }
+
+    // While a task streams: a scripted model writing a long markdown reply (sections,
+    // lists, code) at 12 characters every 20 ms, a fast model's pace (~150 tokens/s).
+    let reply: String = (1..=200)
+        .map(|i| {
+            format!(
+                "## Part {i}\n\nThe **largest** files in part {i} are listed below, with `du -h` \
+                 sizes and what each holds, as you asked.\n\n- first item of {i}\n- second item \
+                 of {i}\n\n```sh\ndu -ah ~/part{i} | sort -rh | head -5\n```\n\n"
+            )
+        })
+        .collect();
+    let paced = || zeta_scripted_llm::Step::Paced {
+        text: reply.clone(),
+        piece_chars: 12,
+        pause_ms: 20,
+    };
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let server = runtime
         .block_on(zeta_scripted_llm::ScriptedServer::start(vec![
-            zeta_scripted_llm::Step::Endless { pause_ms: 20 },
-            zeta_scripted_llm::Step::Endless { pause_ms: 20 },
-            zeta_scripted_llm::Step::Endless { pause_ms: 20 },
+            paced(),
+            paced(),
+            paced(),
         ]))
         .expect("scripted server");
     let settings = format!(

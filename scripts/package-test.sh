@@ -64,6 +64,31 @@ dpkg --root="$root" --force-not-root --log=/dev/null -r zeta >/dev/null
 [[ -f "$home/.zeta/settings.json" && -f "$home/.zeta/zeta.db" ]] || fail "removal touched the user's ~/.zeta"
 say "the package installs, runs and removes cleanly (dpkg --root)"
 
+rpmfile="$(ls target/release/bundle/rpm/*.rpm 2>/dev/null | head -1 || true)"
+if [[ -n "$rpmfile" ]]; then
+  # The .rpm, read and installed with rpm into a throwaway root on this machine's
+  # libraries (no Fedora here: its dependencies are checked by name, not resolved).
+  say "contents and dependencies of $(basename "$rpmfile") ($(du -h "$rpmfile" | cut -f1))"
+  requires="$(rpm -qp --requires "$rpmfile" 2>/dev/null)"
+  for dep in webkit2gtk4.1 gtk3 libayatana-appindicator-gtk3 alsa-lib xdg-utils; do
+    grep -qx "$dep" <<<"$requires" || fail "the rpm does not require $dep: $requires"
+  done
+  files="$(rpm -qpl "$rpmfile" 2>/dev/null)"
+  for path in /usr/bin/zeta /usr/share/applications/Zeta.desktop; do
+    grep -qx "$path" <<<"$files" || fail "$path is not in the rpm"
+  done
+  rroot="$(mktemp -d)"
+  trap 'rm -rf "$root" "$home" "$rroot"' EXIT
+  rpm --root "$rroot" --initdb
+  rpm --root "$rroot" -i --nodeps --noscripts "$rpmfile" 2>/dev/null
+  [[ -x "$rroot/usr/bin/zeta" ]] || fail "no /usr/bin/zeta after rpm -i"
+  [[ "$("$rroot/usr/bin/zeta" --version)" == "zeta $(rpm -qp --qf '%{VERSION}' "$rpmfile" 2>/dev/null)" ]] \
+    || fail "zeta --version from the rpm's files does not match the rpm's version"
+  rpm --root "$rroot" -e --nodeps --noscripts zeta 2>/dev/null
+  [[ ! -e "$rroot/usr/bin/zeta" ]] || fail "/usr/bin/zeta is still there after rpm -e"
+  say "the rpm installs, runs and removes cleanly (rpm --root, dependencies not resolved)"
+fi
+
 if [[ "${ZETA_CLEAN_ROOT:-}" == 1 ]]; then
   clean="$(mktemp -d)"
   cleanup_clean() { umount "$clean/proc" 2>/dev/null || true; rm -rf "$clean"; }

@@ -24,8 +24,9 @@ packages=(build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev libayatana
   cmake libasound2-dev python3-venv libturbojpeg0-dev)
 if $for_release; then
   # Tauri's bundler finds the tray library through pkg-config to declare it in the .deb;
-  # debootstrap makes the clean Debian 12 that scripts/package-test.sh installs it into.
-  packages+=(libayatana-appindicator3-dev debootstrap)
+  # debootstrap makes the clean Debian 12 that scripts/package-test.sh installs it into;
+  # rpm reads and installs the .rpm into a throwaway root there.
+  packages+=(libayatana-appindicator3-dev debootstrap rpm)
 fi
 if $for_tests; then
   # Headless desktop: X server, input/window tools, WebDriver, XEmbed tray, DBus session,

@@ -57,6 +57,13 @@ pub enum Step {
         reply: Reply,
         pause_ms: u64,
     },
+    /// `text` streamed as a model writes it: `piece_chars` characters per delta, one delta
+    /// every `pause_ms` (to measure a UI while a long reply arrives).
+    Paced {
+        text: String,
+        piece_chars: usize,
+        pause_ms: u64,
+    },
     /// Refuse the request with this status and error message (e.g. an unsupported option).
     Refuse {
         status: u16,

@@ -63,6 +63,27 @@ pub async fn respond(wire: Wire, stream: bool, step: Step, n: usize) -> Response
             };
             return ok(stream, wire, vec![Ok(Bytes::from(body))]);
         }
+        Step::Paced {
+            text,
+            piece_chars,
+            pause_ms,
+        } => {
+            use futures_util::StreamExt;
+            let reply = Reply {
+                text,
+                tool_calls: Vec::new(),
+            };
+            let parts = if stream {
+                chunks_sized(wire, &reply, n, Some(piece_chars))
+            } else {
+                vec![Ok(Bytes::from(whole(wire, &reply, n).to_string()))]
+            };
+            let paced = futures_util::stream::iter(parts).then(move |chunk| async move {
+                tokio::time::sleep(Duration::from_millis(pause_ms)).await;
+                chunk
+            });
+            return body_response(stream, wire, Body::from_stream(paced));
+        }
         Step::Endless { pause_ms } => {
             use futures_util::StreamExt;
             let head = endless_head(wire, n);
@@ -254,9 +275,10 @@ fn ollama_message(r: &Reply, text: &str, with_calls: bool) -> Value {
 }
 
 /// The text in three pieces, so that streaming is really exercised.
-fn pieces(text: &str) -> Vec<String> {
+/// `text` in pieces of `size` characters (default: three pieces).
+fn pieces(text: &str, size: Option<usize>) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
-    let size = chars.len().div_ceil(3).max(1);
+    let size = size.unwrap_or(chars.len().div_ceil(3)).max(1);
     chars.chunks(size).map(|c| c.iter().collect()).collect()
 }
 
@@ -267,18 +289,23 @@ fn sse(event: Option<&str>, data: &Value) -> Chunk {
 
 /// A streamed response, one chunk per event or line.
 fn chunks(wire: Wire, r: &Reply, n: usize) -> Vec<Chunk> {
+    chunks_sized(wire, r, n, None)
+}
+
+/// `chunks`, the text in deltas of `size` characters.
+fn chunks_sized(wire: Wire, r: &Reply, n: usize, size: Option<usize>) -> Vec<Chunk> {
     let mut out = Vec::new();
     match wire {
         Wire::OpenAi => {
             let frame = |delta: Value, finish: Value| json!({"id": format!("chatcmpl-{n}"), "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
             out.push(sse(None, &frame(json!({"role": "assistant"}), Value::Null)));
-            for piece in pieces(&r.text) {
+            for piece in pieces(&r.text, size) {
                 out.push(sse(None, &frame(json!({"content": piece}), Value::Null)));
             }
             for (i, (name, args)) in r.tool_calls.iter().enumerate() {
                 let head = json!({"tool_calls": [{"index": i, "id": call_id(wire, n, i), "type": "function", "function": {"name": name, "arguments": ""}}]});
                 out.push(sse(None, &frame(head, Value::Null)));
-                for part in pieces(&args.to_string()) {
+                for part in pieces(&args.to_string(), None) {
                     let more =
                         json!({"tool_calls": [{"index": i, "function": {"arguments": part}}]});
                     out.push(sse(None, &frame(more, Value::Null)));
@@ -298,7 +325,7 @@ fn chunks(wire: Wire, r: &Reply, n: usize) -> Vec<Chunk> {
             let mut index = 0;
             if !r.text.is_empty() {
                 out.push(sse(Some("content_block_start"), &json!({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}})));
-                for piece in pieces(&r.text) {
+                for piece in pieces(&r.text, size) {
                     out.push(sse(Some("content_block_delta"), &json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": piece}})));
                 }
                 out.push(sse(
@@ -309,7 +336,7 @@ fn chunks(wire: Wire, r: &Reply, n: usize) -> Vec<Chunk> {
             }
             for (i, (name, args)) in r.tool_calls.iter().enumerate() {
                 out.push(sse(Some("content_block_start"), &json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": call_id(wire, n, i), "name": name, "input": {}}})));
-                for part in pieces(&args.to_string()) {
+                for part in pieces(&args.to_string(), None) {
                     out.push(sse(Some("content_block_delta"), &json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": part}})));
                 }
                 out.push(sse(
@@ -322,7 +349,7 @@ fn chunks(wire: Wire, r: &Reply, n: usize) -> Vec<Chunk> {
             out.push(sse(Some("message_stop"), &json!({"type": "message_stop"})));
         }
         Wire::Ollama => {
-            for piece in pieces(&r.text) {
+            for piece in pieces(&r.text, size) {
                 let line = json!({"model": "scripted", "message": {"role": "assistant", "content": piece}, "done": false});
                 out.push(Ok(Bytes::from(format!("{line}\n"))));
             }
