@@ -17,17 +17,7 @@ pub async fn respond(wire: Wire, stream: bool, step: Step, n: usize) -> Response
     let reply = match step {
         Step::Reply(reply) => reply,
         Step::Slow { reply, pause_ms } => {
-            use futures_util::StreamExt;
-            let parts = if stream {
-                chunks(wire, &reply, n)
-            } else {
-                vec![Ok(Bytes::from(whole(wire, &reply, n).to_string()))]
-            };
-            let paced = futures_util::stream::iter(parts).then(move |chunk| async move {
-                tokio::time::sleep(Duration::from_millis(pause_ms)).await;
-                chunk
-            });
-            return body_response(stream, wire, Body::from_stream(paced));
+            return paced(wire, stream, &reply, n, None, pause_ms);
         }
         Step::ServerError => {
             return status(
@@ -68,21 +58,11 @@ pub async fn respond(wire: Wire, stream: bool, step: Step, n: usize) -> Response
             piece_chars,
             pause_ms,
         } => {
-            use futures_util::StreamExt;
             let reply = Reply {
                 text,
                 tool_calls: Vec::new(),
             };
-            let parts = if stream {
-                chunks_sized(wire, &reply, n, Some(piece_chars))
-            } else {
-                vec![Ok(Bytes::from(whole(wire, &reply, n).to_string()))]
-            };
-            let paced = futures_util::stream::iter(parts).then(move |chunk| async move {
-                tokio::time::sleep(Duration::from_millis(pause_ms)).await;
-                chunk
-            });
-            return body_response(stream, wire, Body::from_stream(paced));
+            return paced(wire, stream, &reply, n, Some(piece_chars), pause_ms);
         }
         Step::Endless { pause_ms } => {
             use futures_util::StreamExt;
@@ -275,6 +255,29 @@ fn ollama_message(r: &Reply, text: &str, with_calls: bool) -> Value {
 }
 
 /// The text in three pieces, so that streaming is really exercised.
+/// `reply` with a pause of `pause_ms` before each chunk (of `size` characters when
+/// streamed; default three pieces), or whole after one pause.
+fn paced(
+    wire: Wire,
+    stream: bool,
+    reply: &Reply,
+    n: usize,
+    size: Option<usize>,
+    pause_ms: u64,
+) -> Response {
+    use futures_util::StreamExt;
+    let parts = if stream {
+        chunks_sized(wire, reply, n, size)
+    } else {
+        vec![Ok(Bytes::from(whole(wire, reply, n).to_string()))]
+    };
+    let paced = futures_util::stream::iter(parts).then(move |chunk| async move {
+        tokio::time::sleep(Duration::from_millis(pause_ms)).await;
+        chunk
+    });
+    body_response(stream, wire, Body::from_stream(paced))
+}
+
 /// `text` in pieces of `size` characters (default: three pieces).
 fn pieces(text: &str, size: Option<usize>) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
