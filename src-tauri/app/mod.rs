@@ -119,11 +119,20 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             if !hidden {
                 chat_window::show(&handle);
             }
-            // The start at login follows the setting (also when it was edited by hand).
-            match zeta_core::settings::load_or_create(&home.settings_file()) {
-                Ok(loaded) => autostart::sync(loaded.settings.start_with_session),
-                Err(e) => tracing::warn!("could not read the settings: {e}"),
-            }
+            // Read once for the start: the login start follows the setting (also when it
+            // was edited by hand), and the tray and voice start from it.
+            let settings = match zeta_core::settings::load_or_create(&home.settings_file()) {
+                Ok(loaded) => {
+                    autostart::sync(loaded.settings.start_with_session);
+                    loaded.settings
+                }
+                Err(e) => {
+                    tracing::warn!(
+                        "could not read the settings ({e}); the tray and voice use defaults"
+                    );
+                    zeta_core::Settings::default()
+                }
+            };
             let local = LocalServer::new(home.root(), zeta_llm::local::Launch::Child);
             let mcp = mcp_manager(&home);
             let agent = configured_agent(
@@ -133,13 +142,10 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
                 user_workdir(&home),
             )?;
             // Servers marked `"start": "onAppStart"` start now; the others at first use.
-            let eager = Arc::clone(&mcp);
-            let settings_file = home.settings_file();
+            let (eager, servers) = (Arc::clone(&mcp), settings.mcp_servers.clone());
             tauri::async_runtime::spawn(async move {
-                if let Ok(loaded) = zeta_core::settings::load_or_create(&settings_file) {
-                    eager.configure(&loaded.settings.mcp_servers).await;
-                    eager.start_app_servers().await;
-                }
+                eager.configure(&servers).await;
+                eager.start_app_servers().await;
             });
             app.manage(mcp);
             let (core, events, worker) = tauri::async_runtime::block_on(async {
@@ -147,11 +153,11 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             })?;
             let queue = Arc::new(QueueManager::new(core, &home)?);
             app.manage(Arc::clone(&queue));
-            let settings = Arc::new(settings_manager::SettingsManager::new(
+            let settings_manager = Arc::new(settings_manager::SettingsManager::new(
                 &home,
                 Arc::clone(&local),
             ));
-            app.manage(Arc::clone(&settings));
+            app.manage(Arc::clone(&settings_manager));
             tauri::async_runtime::spawn(router::forward_local_server(
                 handle.clone(),
                 local.subscribe(),
@@ -162,8 +168,8 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             app.manage(setup_manager::SetupManager::default());
             app.manage(WorkerTask(Mutex::new(Some(worker))));
             let (inbox, heard) = tokio::sync::mpsc::unbounded_channel();
-            let tray = create_tray(&handle, inbox.clone(), settings.start_with_session());
-            let voice = start_voice(&handle, &home, inbox);
+            let tray = create_tray(&handle, inbox.clone(), settings.start_with_session);
+            let voice = start_voice(&handle, &home, settings, inbox);
             if let Some(voice) = &voice {
                 app.manage(Arc::clone(voice));
             }
@@ -176,7 +182,7 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             let router = router::Router {
                 app: handle,
                 queue,
-                settings,
+                settings: settings_manager,
                 tray,
                 voice,
             };
@@ -270,14 +276,12 @@ fn create_tray(
 /// Push-to-talk: the voice session, its hotkey and the control socket for `zeta listen`.
 /// Nothing here stops the app: a bad settings file, no display or no model only disable
 /// parts of voice, and say so.
-fn start_voice(app: &AppHandle, home: &ZetaHome, inbox: heard::Inbox) -> Option<Arc<VoiceManager>> {
-    let settings = match zeta_core::settings::load_or_create(&home.settings_file()) {
-        Ok(loaded) => loaded.settings,
-        Err(e) => {
-            tracing::warn!("voice uses default settings: {e}");
-            zeta_core::Settings::default()
-        }
-    };
+fn start_voice(
+    app: &AppHandle,
+    home: &ZetaHome,
+    settings: zeta_core::Settings,
+    inbox: heard::Inbox,
+) -> Option<Arc<VoiceManager>> {
     match VoiceManager::new(home, &settings, inbox) {
         Ok(voice) => {
             let voice = Arc::new(voice);

@@ -64,18 +64,6 @@ async fn form(title: &str, accessible: bool) -> Form {
     }
 }
 
-/// The task `zeta run` printed, which must have ended `done`.
-fn done_task(run: &std::process::Output) -> Value {
-    let task = finished_task(run);
-    assert_eq!(
-        task["status"],
-        "done",
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    task
-}
-
 fn saved(out: &Path) -> Value {
     let text =
         std::fs::read_to_string(out).unwrap_or_else(|e| panic!("the form wrote no file: {e}"));

@@ -178,6 +178,18 @@ pub fn events(out: &Output) -> Vec<Value> {
         .collect()
 }
 
+/// The task `zeta run` printed, which must have ended `done`.
+pub fn done_task(run: &Output) -> Value {
+    let task = finished_task(run);
+    assert_eq!(
+        task["status"],
+        "done",
+        "{task}\nstderr: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    task
+}
+
 /// The finished task from `zeta run --json` output.
 pub fn finished_task(out: &Output) -> Value {
     events(out)

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use zeta_llm::local::shared;
 use zeta_scripted_llm::Wire;
 
-use crate::harness::{answer, finished_task, script, Proto, Setup};
+use crate::harness::{answer, done_task, script, Proto, Setup};
 
 fn fake_server() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agent/fake-llama-server")
@@ -92,14 +92,10 @@ impl Drop for EndKeeper {
 }
 
 fn reply(out: &Output) -> String {
-    let task = finished_task(out);
-    assert_eq!(
-        task["status"],
-        "done",
-        "{task}\nstderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    task["reply"].as_str().unwrap_or_default().to_string()
+    done_task(out)["reply"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
