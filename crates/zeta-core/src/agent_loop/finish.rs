@@ -13,11 +13,16 @@
 //! answer stands. An empty final answer falls back to the answer under check, or the last
 //! one the model wrote.
 
+use super::claims::{check_file_claims, claims_change};
 use super::planner::{Step, Verdict};
 use super::prompt;
+use crate::policy::ShellEnv;
 
 /// Verification turns per task at most.
 const MAX_CHECKS: u32 = 2;
+
+/// Times per task an answer goes back because the files contradict it.
+const MAX_FILE_CHECKS: u32 = 2;
 
 /// Which answers get the verification turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,6 +70,12 @@ pub(super) struct Finishing {
     named_self: bool,
     /// An answer went back for claiming a change no call made (once per task).
     claimed_change: bool,
+    /// Where the task's commands run, to check claimed writes against the files.
+    files: Option<ShellEnv>,
+    /// Answers sent back because the files contradicted them.
+    file_checks: u32,
+    /// What the files still contradict in the answer that stands, said with it.
+    unmet: Option<String>,
 }
 
 impl Finishing {
@@ -81,7 +92,17 @@ impl Finishing {
             changed: false,
             named_self: false,
             claimed_change: false,
+            files: None,
+            file_checks: 0,
+            unmet: None,
         }
+    }
+
+    /// Claimed writes and deletes of the paths a request names are checked against the
+    /// files as `env` sees them (`claims::check_file_claims`).
+    pub fn checking_files(mut self, env: ShellEnv) -> Self {
+        self.files = Some(env);
+        self
     }
 
     /// A call ran: `line` is the call and the start of what it printed; `changed`: the
@@ -126,7 +147,25 @@ impl Finishing {
             self.under_check = UnderCheck::Sent { answer };
             return Some(prompt::NAMED_SELF_PROMPT.to_string());
         }
-        if !self.changed && !self.claimed_change && claims_change(&answer) {
+        let mut borne_out = false;
+        if let Some(env) = &self.files {
+            let claims = check_file_claims(request, &answer, env);
+            let unmet = claims.unmet;
+            borne_out = claims.checked > 0 && unmet.is_empty();
+            if !unmet.is_empty() {
+                if self.file_checks < MAX_FILE_CHECKS {
+                    self.file_checks += 1;
+                    self.under_check = UnderCheck::Sent { answer };
+                    return Some(prompt::unmet_claims_prompt(&unmet));
+                }
+                // Told twice: the answer stands, with what the files say.
+                self.unmet = Some(unmet.join("; "));
+                return None;
+            }
+        }
+        // The files hold what the answer says was written (it may have been there
+        // before): the claim is true, whatever ran.
+        if !borne_out && !self.changed && !self.claimed_change && claims_change(&answer) {
             self.claimed_change = true;
             self.under_check = UnderCheck::Sent { answer };
             return Some(prompt::CLAIMED_CHANGE_PROMPT.to_string());
@@ -184,9 +223,13 @@ impl Finishing {
             UnderCheck::Nothing => None,
         }
         .or_else(|| self.last_written.take());
-        match earlier {
+        let text = match earlier {
             Some(earlier) if text.trim().is_empty() => earlier,
             _ => text,
+        };
+        match self.unmet.take() {
+            Some(unmet) => format!("{text}\n\n(Checked on this computer: {unmet}.)"),
+            None => text,
         }
     }
 }
@@ -252,30 +295,6 @@ fn sentences(text: &str) -> usize {
 
 /// Words that say a change was made: "I wrote 4 into ~/answer.txt", "The folder has been
 /// created", "~/count.txt now contains 3".
-const CHANGE_VERBS: [&str; 16] = [
-    "wrote", "written", "saved", "created", "moved", "copied", "renamed", "deleted", "removed",
-    "appended", "added", "made", "put", "stored", "updated", "changed",
-];
-
-/// The answer says that something was changed, in the first person or the passive ("I
-/// wrote", "I've saved", "has been created", "now contains"); a change described as a
-/// fact of the files ("report.txt was created in 2024") is not a claim.
-fn claims_change(answer: &str) -> bool {
-    let words = crate::text::words(answer);
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let verb = |w: &str| CHANGE_VERBS.contains(&w);
-    words.windows(2).any(|pair| match pair {
-        [subject, v] => {
-            (matches!(*subject, "i" | "i've" | "i'd" | "we" | "we've") && verb(v))
-                || (*subject == "been" && verb(v))
-                || (*subject == "now" && matches!(*v, "contains" | "holds" | "has" | "reads"))
-        }
-        _ => false,
-    }) || words.windows(3).any(|w| {
-        matches!(w[0], "i" | "we") && matches!(w[1], "have" | "had" | "just" | "also") && verb(w[2])
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -429,81 +448,6 @@ mod tests {
         ] {
             assert_eq!(asks_several_things(request), several, "{request}");
         }
-    }
-
-    /// Families of answers that claim a change and of answers that report facts: every
-    /// claim is caught, no fact is taken for one.
-    #[test]
-    fn claimed_changes_are_told_from_reported_facts() {
-        let mut claims = Vec::new();
-        let subjects = [
-            "I",
-            "I've",
-            "I have",
-            "We",
-            "I just",
-            "we have",
-            "I\u{2019}ve",
-            "Done: I",
-        ];
-        let verbs = [
-            "wrote", "written", "saved", "created", "moved", "copied", "renamed", "deleted",
-            "removed", "appended", "added", "stored", "updated", "changed", "made", "put",
-        ];
-        let objects = [
-            "4 into ~/answer.txt.",
-            "the file ~/count.txt",
-            "it",
-            "the folder for you.",
-        ];
-        for subject in subjects {
-            for verb in verbs {
-                for object in objects {
-                    claims.push(format!("There are 4 .log files. {subject} {verb} {object}"));
-                }
-            }
-        }
-        for verb in verbs {
-            claims.push(format!("The number has been {verb} to ~/answer.txt."));
-            claims.push(format!("All .log files have been {verb}."));
-        }
-        for v in ["contains", "holds", "reads"] {
-            claims.push(format!("~/count.txt now {v} 3."));
-        }
-        let facts = [
-            "There are 4 .log files in ~/logs.",
-            "You have 60 GB free of 100 GB on /.",
-            "The largest file in ~/data is big.bin (3.1 MB).",
-            "report-2025.txt was created on 2025-01-02 and changed last week.",
-            "The Gadget costs 19.99.",
-            "Your user name is root.",
-            "new.rs was modified most recently.",
-            "5 lines in ~/app.log contain ERROR.",
-            "Linux kernel 6.1.0-28-amd64 is running.",
-            "I found 4 files and counted 12 lines.",
-            "I checked ~/logs: it holds 3 files.",
-            "I see 4 .txt files in ~/docs.",
-            "The folder has 3 files; the newest was written yesterday.",
-            "The cheapest item is the Widget at 2.50.",
-            "25 December 2026 is a Friday.",
-            "1234 times 5678 is 7006652.",
-            "Which file do you mean: report-2025.txt or report-2026.txt?",
-            "The file was saved by another program at 09:14.",
-            "I could not find a file named report.txt.",
-            "It is not done: the folder ~/backup does not exist.",
-            "Files added to ~/inbox today: scan-0001.pdf.",
-        ];
-        let missed: Vec<&String> = claims.iter().filter(|c| !claims_change(c)).collect();
-        let false_alarms: Vec<&&str> = facts.iter().filter(|f| claims_change(f)).collect();
-        println!(
-            "claims: {} ({} missed); facts: {} ({} false alarms)",
-            claims.len(),
-            missed.len(),
-            facts.len(),
-            false_alarms.len()
-        );
-        assert!(missed.is_empty(), "missed: {missed:?}");
-        assert!(false_alarms.is_empty(), "false alarms: {false_alarms:?}");
     }
 
     #[test]

@@ -12,6 +12,7 @@
 
 mod asks;
 mod calls;
+mod claims;
 mod finish;
 mod gate;
 pub mod guard;

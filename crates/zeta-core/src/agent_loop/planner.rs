@@ -1,6 +1,7 @@
 //! Reading what the model said: seed 000's JSON planner protocol
-//! (`{"command","reasoning","reply","done"}` plus optional `"tool"`/`"args"`), and tool calls
-//! that a model leaked into plain text instead of using native tool calling.
+//! (`{"command","reasoning","reply","done"}` plus optional `"tool"`/`"args"`; a small model's
+//! short forms `{"command"}`, `{"command": "", "reply"}`, `{"args","tool"}`), and tool calls that a model
+//! leaked into plain text instead of using native tool calling.
 
 use crate::text::clip;
 use serde::Deserialize;
@@ -20,16 +21,32 @@ pub enum Step {
     Calls(Vec<ToolCall>),
 }
 
+/// How the planner's plan is written, chosen per task (`run`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlanForm {
+    /// `{"command","reasoning","reply","done"}` (+ `"tool"`, `"args"`): a larger model.
+    Reasoned,
+    /// The same without "reasoning": a small model working on a window, whose steps
+    /// chain element calls (the short forms made it repeat a typing call instead of
+    /// pressing Save after it).
+    Plain,
+    /// A small model's short forms (`short_plan_schema`): everything else it is asked.
+    Short,
+}
+
 /// The JSON Schema the planner reply must satisfy (sent as structured output). `tool`
 /// may only name one of `tools` (or be empty), so a constrained model cannot invent one.
 pub fn plan_schema(tools: &[&str]) -> Value {
-    plan_schema_with(tools, true)
+    plan_schema_with(tools, PlanForm::Reasoned)
 }
 
-/// The plan's schema, with the "reasoning" key or without it (see `prompt::planner_prompt`).
-pub fn plan_schema_with(tools: &[&str], reasoning: bool) -> Value {
-    let mut schema = full_plan_schema(tools);
-    if !reasoning {
+/// The plan's schema in the given form (see `prompt::planner_prompt`).
+pub fn plan_schema_with(tools: &[&str], form: PlanForm) -> Value {
+    let mut schema = match form {
+        PlanForm::Short => return short_plan_schema(tools),
+        PlanForm::Reasoned | PlanForm::Plain => full_plan_schema(tools),
+    };
+    if form == PlanForm::Plain {
         if let Some(props) = schema["properties"].as_object_mut() {
             props.remove("reasoning");
         }
@@ -38,6 +55,74 @@ pub fn plan_schema_with(tools: &[&str], reasoning: bool) -> Value {
         }
     }
     schema
+}
+
+/// A small model's plan: one of three short objects the grammar enforces — `{"command"}` to
+/// run a shell command, `{"command": "", "reply"}` to answer (which ends the task), or, when
+/// there are other tools, `{"args", "tool"}` (keys in the order the server's grammar writes
+/// them); a question to the user is the command `ask_user('…')`.
+/// Every key is a token the model generates at ~6 per second on 2 cores: the three-key
+/// plan spent 27 tokens on `nproc`, this one ~10. And a constrained model cannot write a
+/// guessed answer beside the command that would show it (seen: "8 CPU cores" beside
+/// `nproc`, then repeated after the output said 2).
+fn short_plan_schema(tools: &[&str]) -> Value {
+    let object = |properties: Value, required: Value| {
+        json!({"type": "object", "properties": properties, "required": required,
+               "additionalProperties": false})
+    };
+    let mut any = vec![
+        object(
+            json!({"command": {"type": "string", "minLength": 1}}),
+            json!(["command"]),
+        ),
+        // "command" first, empty: the model decides there is nothing left to run before it
+        // answers (a bare `{"reply"}` let it answer a two-part request after one part).
+        object(
+            json!({"command": {"const": ""}, "reply": {"type": "string", "minLength": 1}}),
+            json!(["command", "reply"]),
+        ),
+    ];
+    // ask_user is asked as a command (`ask_user('…')`, read by `parse_plan`): a small model
+    // starts every step with "command", and did not open `{"args"` to ask (seen: it
+    // answered a request that said to ask it).
+    let others: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|t| *t != SHELL_TOOL && *t != ASK_USER && !t.is_empty())
+        .collect();
+    if !others.is_empty() {
+        any.push(object(
+            json!({"args": {"type": "object"}, "tool": {"type": "string", "enum": others}}),
+            json!(["args", "tool"]),
+        ));
+    }
+    json!({"anyOf": any})
+}
+
+/// The plan a step ran, as a small model writes it (`short_plan_schema`): compact, one
+/// line, with no reply beside the command. Kept in the history instead of the model's own text, which may
+/// carry a guessed answer it would repeat, and is longer (pretty-printed).
+pub fn plan_of(call: &ToolCall) -> String {
+    let text = |v: &Value| serde_json::to_string(v).unwrap_or_else(|_| "\"\"".into());
+    let arg = |key: &str| {
+        call.arguments
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    if call.name == SHELL_TOOL {
+        format!("{{\"command\": {}}}", text(&Value::String(arg("command"))))
+    } else if call.name == ASK_USER {
+        let asked = format!("{ASK_USER}('{}')", arg("question"));
+        format!("{{\"command\": {}}}", text(&Value::String(asked)))
+    } else {
+        format!(
+            "{{\"args\": {}, \"tool\": {}}}",
+            text(&call.arguments),
+            text(&Value::String(call.name.clone()))
+        )
+    }
 }
 
 fn full_plan_schema(tools: &[&str]) -> Value {
@@ -283,6 +368,8 @@ pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
     }
     match plan.done {
         Some(true) => Ok(Step::Final(plan.reply.unwrap_or_default())),
+        // A small model's answer has no "done" (`short_plan_schema`).
+        None if !reply.is_empty() && tool.is_none() => Ok(Step::Final(reply.to_string())),
         _ => Err(
             "Your plan had an empty command and done was not true. Either give a command \
                   to run, or set done to true with the reply for the user."

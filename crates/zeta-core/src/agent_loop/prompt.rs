@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::planner::PlanForm;
 use crate::model::ToolSpec;
 use crate::policy::injection::UNTRUSTED_RULE;
 use crate::settings::Soul;
@@ -82,10 +83,11 @@ pub fn native_prompt(soul: &str) -> String {
 
 /// The prompt for the JSON planner protocol: explicit rules and two worked examples (one
 /// request in two parts), which small local models need. Other tools are listed one line
-/// each, by their argument names, to keep the prompt short. `terse`: the plan has no
-/// "reasoning" key (a small model: each key it writes costs generation time, and the
-/// bare loop without one was as accurate).
-pub fn planner_prompt(soul: &str, tools: &[ToolSpec], terse: bool) -> String {
+/// each, by their argument names, to keep the prompt short. `form`: with "reasoning" or
+/// without (a small model: each key it writes costs generation time, and the bare loop
+/// without one was as accurate), or a small model's short forms.
+pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String {
+    let short = form == PlanForm::Short;
     let mut other_tools = String::new();
     for t in tools.iter().filter(|t| t.name != "shell") {
         let args: Vec<&str> = t.parameters["properties"]
@@ -107,29 +109,31 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], terse: bool) -> String {
     // planner is seed 000's: shell commands only.
     let tools_rule = if other_tools.is_empty() {
         "7. Use shell commands for everything: files, folders, disks, processes and the web (curl).\n".to_string()
+    } else if short {
+        format!("7. Use shell commands for files, folders, disks, processes and the web (curl). Use another tool only for what the shell cannot do: {{\"args\": {{...}}, \"tool\": \"its name\"}}.\nOther tools:\n{other_tools}")
     } else {
         format!("7. Use shell commands for files, folders, disks, processes and the web (curl). Use another tool only for what the shell cannot do: leave \"command\" empty and add \"tool\" (its name) and \"args\" (an object).\nOther tools:\n{other_tools}")
     };
     // Asking has its own line: a small model does not pick it from the tool list.
-    let ask_rule = if tools.iter().any(|t| t.name == "ask_user") {
-        "When the request needs something only the user knows (it says to ask you, or leaves out a name or a choice), ask first: {\"command\": \"\", \"tool\": \"ask_user\", \"args\": {\"question\": \"...\"}, ...}. Never invent it.\n"
-    } else {
-        ""
+    let ask_rule = match (tools.iter().any(|t| t.name == "ask_user"), short) {
+        (false, _) => "",
+        (true, true) => "When the request needs something only the user knows (it says to ask you, or leaves out a name or a choice), ask first: {\"command\": \"ask_user('your question')\"}. Never invent it.\n",
+        (true, false) => "When the request needs something only the user knows (it says to ask you, or leaves out a name or a choice), ask first: {\"command\": \"\", \"tool\": \"ask_user\", \"args\": {\"question\": \"...\"}, ...}. Never invent it.\n",
     };
     let plan_rule = if tools.iter().any(|t| t.name == crate::tool::PROPOSE_PLAN) {
         PLAN_RULE
     } else {
         ""
     };
-    // One step of an example, with or without the reasoning.
-    // One step of an example: its leading fields, then the reasoning unless terse.
-    let plan = |head: &str, why: &str, reply: &str, done: bool| {
-        let why = if terse {
-            String::new()
-        } else {
-            format!(" \"reasoning\": \"{why}\",")
-        };
-        format!("{{{head},{why} \"reply\": \"{reply}\", \"done\": {done}}}")
+    // One step of an example in the plan's form: a small model's short form is the
+    // command alone, or the reply after an empty command (`short_plan_schema`).
+    let plan = |head: &str, why: &str, reply: &str, done: bool| match form {
+        PlanForm::Short if done => format!("{{\"command\": \"\", \"reply\": \"{reply}\"}}"),
+        PlanForm::Short => format!("{{{head}}}"),
+        PlanForm::Plain => format!("{{{head}, \"reply\": \"{reply}\", \"done\": {done}}}"),
+        PlanForm::Reasoned => format!(
+            "{{{head}, \"reasoning\": \"{why}\", \"reply\": \"{reply}\", \"done\": {done}}}"
+        ),
     };
     let step = |command: &str, why: &str, reply: &str, done: bool| {
         plan(&format!("\"command\": \"{command}\""), why, reply, done)
@@ -140,7 +144,11 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], terse: bool) -> String {
         format!(
             "\nExample 3. User: Show me the notes of my meeting.\nYou: {}\nUser: ✓ ask_user\\nThe user answered: the budget meeting\nYou: {}",
             plan(
-                "\"command\": \"\", \"tool\": \"ask_user\", \"args\": {\"question\": \"Which meeting do you mean?\"}",
+                if short {
+                    "\"command\": \"ask_user('Which meeting do you mean?')\""
+                } else {
+                    "\"command\": \"\", \"tool\": \"ask_user\", \"args\": {\"question\": \"Which meeting do you mean?\"}"
+                },
                 "Only the user knows which meeting.",
                 "",
                 false
@@ -150,19 +158,34 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], terse: bool) -> String {
     } else {
         String::new()
     };
-    let shape = step("string", "string", "string", false)
-        .replace("\"string\"", "string")
-        .replace("false", "boolean");
+    // The reply's form and the rules that name its keys.
+    let (shape, ending) = if short {
+        (
+            "{\"command\": string} to run a shell command, or {\"command\": \"\", \"reply\": string} to answer".to_string(),
+            "1. To run a shell command, reply {\"command\": \"...\"}. You will be sent its output.\n\
+2. One step at a time. Never answer before a command's output has shown you the answer.\n\
+3. A request with several parts needs a step for each part (find a file, then copy it; count files, then write the number). Do not stop after the first part.\n\
+4. When every part is done, and only then, leave \"command\" empty and answer: {\"command\": \"\", \"reply\": \"...\"}, with the numbers and names from the outputs.\n\
+5. Only an answer with an empty command ends the task.\n",
+        )
+    } else {
+        (
+            step("string", "string", "string", false)
+                .replace("\"string\"", "string")
+                .replace("false", "boolean"),
+            "1. To run a shell command, put it in \"command\" and set \"done\" to false. You will be sent its output.\n\
+2. One step at a time. Never write a result in \"reply\" before a command's output has shown it to you.\n\
+3. A request with several parts needs a step for each part (find a file, then copy it; count files, then write the number). Do not stop after the first part.\n\
+4. When every part is done, set \"command\" to \"\", \"done\" to true, and write the answer in \"reply\" with the numbers and names from the outputs.\n\
+5. Only \"done\": true with an empty command ends the task.\n",
+        )
+    };
     format!(
         "{soul}\n\n{COMMON_RULES}{plan_rule}\n{UNTRUSTED_RULE}\n\n\
 Reply with exactly one JSON object and nothing else:\n\
 {shape}\n\
 Rules:\n\
-1. To run a shell command, put it in \"command\" and set \"done\" to false. You will be sent its output.\n\
-2. One step at a time. Never write a result in \"reply\" before a command's output has shown it to you.\n\
-3. A request with several parts needs a step for each part (find a file, then copy it; count files, then write the number). Do not stop after the first part.\n\
-4. When every part is done, set \"command\" to \"\", \"done\" to true, and write the answer in \"reply\" with the numbers and names from the outputs.\n\
-5. Only \"done\": true with an empty command ends the task.\n\
+{ending}\
 6. Never send a result you need into a file before you have seen it: first run a command that prints it, then write it.\n\
 {tools_rule}{ask_rule}\
 8. Output that is empty or an error is a result too: adapt the next command (grep -i, another folder, another program). Never install software or use sudo, and never answer what a failed command could not show.\n\
@@ -186,8 +209,9 @@ You: {}{ask_example}",
 
 /// Sent back once when the model answers without having run anything.
 pub fn nothing_run_prompt(json: bool) -> String {
+    // Worded for both plan forms (a small model's short one has no "done").
     let next = if json {
-        "put the command in \"command\" now with \"done\": false"
+        "put the command in \"command\" now"
     } else {
         "call the tool now"
     };
@@ -195,8 +219,7 @@ pub fn nothing_run_prompt(json: bool) -> String {
         "You have not run anything yet, so you have seen nothing from this computer. If the \
          request needs anything from this computer (files, folders, disk, processes, \
          programs, settings), {next}. Only if it needs nothing from the computer, give your \
-         answer again{}.",
-        if json { " with \"done\": true" } else { "" }
+         answer again."
     )
 }
 
@@ -222,6 +245,16 @@ pub const NAMED_SELF_PROMPT: &str = "Your answer says \"Zeta\", which is your ow
 
 /// Sent when an answer says something was changed but no call of the task changed anything.
 pub const CLAIMED_CHANGE_PROMPT: &str = "Your answer says something was written, created, moved or changed, but no command you ran changed anything: it has not happened. Run the command that does it now (for example with > or mv), or answer that it is not done.";
+
+/// Sent when an answer claims writes or deletes that the files contradict (`unmet`: each
+/// fact, e.g. "~/answer.txt does not exist").
+pub fn unmet_claims_prompt(unmet: &[String]) -> String {
+    format!(
+        "Checked on this computer: {}. Your answer says it is done, but it is not. Run the \
+         command that does it now (for example with >, cp or mv), or answer that it is not done.",
+        unmet.join("; ")
+    )
+}
 
 /// Sent when the model's replies could not be read after a corrective hint, once calls ran.
 pub const ANSWER_AFTER_STALLING: &str = "Stop planning now. Answer the user from the outputs you have: what you found, what you did, and what is not done and why (for example a refused or failed command).";
@@ -541,21 +574,27 @@ mod tests {
             parameters: serde_json::json!({"type": "object", "properties": {"question": {}}}),
         };
         let soul = default_soul_text(Soul::AutomationAgent);
-        for terse in [true, false] {
-            let with = planner_prompt(soul, std::slice::from_ref(&ask), terse);
+        for form in [PlanForm::Short, PlanForm::Plain, PlanForm::Reasoned] {
+            let with = planner_prompt(soul, std::slice::from_ref(&ask), form);
             assert!(with.contains("Example 3."), "{with}");
-            assert!(with.contains(
+            let asked = if form == PlanForm::Short {
+                r#"{"command": "ask_user('Which meeting do you mean?')"}"#
+            } else {
                 r#""tool": "ask_user", "args": {"question": "Which meeting do you mean?"}"#
-            ));
-            assert_eq!(with.contains("reasoning"), !terse);
-            assert!(!planner_prompt(soul, &[], terse).contains("Example 3."));
+            };
+            assert!(with.contains(asked), "{with}");
+            assert_eq!(with.contains("reasoning"), form == PlanForm::Reasoned);
+            assert!(!planner_prompt(soul, &[], form).contains("Example 3."));
         }
     }
 
     #[test]
     fn both_protocols_say_whose_facts_are_whose_and_to_answer_every_part() {
         let soul = default_soul_text(Soul::AutomationAgent);
-        for prompt in [native_prompt(soul), planner_prompt(soul, &[], false)] {
+        for prompt in [
+            native_prompt(soul),
+            planner_prompt(soul, &[], PlanForm::Reasoned),
+        ] {
             assert!(
                 prompt.contains("Zeta is your name, not the user's"),
                 "{prompt}"

@@ -7,7 +7,8 @@
 use serde_json::Value;
 
 use super::planner::{
-    self, answer_schema, leaked_tool_call, parse_plan, plan_schema_with, verdict_schema, Step,
+    self, answer_schema, leaked_tool_call, parse_plan, plan_schema_with, verdict_schema, PlanForm,
+    Step,
 };
 use super::prompt;
 use crate::model::{Message, ModelReply, ResponseFormat, ToolCall, ToolSpec};
@@ -142,24 +143,24 @@ pub(super) struct Planner {
     schema: Value,
     /// The tools it offers.
     offered: Vec<ToolSpec>,
-    /// No "reasoning" key (a small model; see `prompt::planner_prompt`).
-    terse: bool,
+    /// How the plan is written (see `prompt::planner_prompt`).
+    form: PlanForm,
 }
 
 impl Planner {
-    pub fn new(offered: Vec<ToolSpec>, terse: bool) -> Self {
+    pub fn new(offered: Vec<ToolSpec>, form: PlanForm) -> Self {
         let names: Vec<&str> = offered.iter().map(|t| t.name.as_str()).collect();
         Self {
-            schema: plan_schema_with(&names, !terse),
+            schema: plan_schema_with(&names, form),
             offered,
-            terse,
+            form,
         }
     }
 }
 
 impl StepProtocol for Planner {
     fn system_prompt(&self, soul: &str) -> String {
-        prompt::planner_prompt(soul, &self.offered, self.terse)
+        prompt::planner_prompt(soul, &self.offered, self.form)
     }
     fn offers(&self, name: &str, _all: &[ToolSpec]) -> bool {
         self.offered.iter().any(|t| t.name == name)
@@ -195,8 +196,13 @@ impl StepProtocol for Planner {
     fn answers_checks_with_verdicts(&self) -> bool {
         true
     }
-    fn assistant_turn(&self, text: String, _calls: &[ToolCall]) -> Message {
-        Message::assistant(text)
+    /// A small model's step is kept as the plan it ran (`planner::plan_of`), not as its
+    /// text; an answer, and a larger model's steps, as written.
+    fn assistant_turn(&self, text: String, calls: &[ToolCall]) -> Message {
+        match calls {
+            [call] if self.form == PlanForm::Short => Message::assistant(planner::plan_of(call)),
+            _ => Message::assistant(text),
+        }
     }
     fn result_turn(&self, call: &ToolCall, mark: &str, content: String) -> Message {
         Message::user(format!(
@@ -284,8 +290,17 @@ mod tests {
             description: "run".into(),
             parameters: json!({"type": "object"}),
         };
-        let terse = Planner::new(vec![shell.clone()], true);
-        let full = Planner::new(vec![shell], false);
+        let terse = Planner::new(vec![shell.clone()], PlanForm::Short);
+        // A small model on a window: the four keys without "reasoning".
+        let plain = Planner::new(vec![shell.clone()], PlanForm::Plain);
+        assert!(plain
+            .system_prompt("soul")
+            .contains(r#"You: {"command": "df -h /", "reply": "", "done": false}"#));
+        let ResponseFormat::JsonSchema(plain) = plain.format(false) else {
+            panic!("a schema")
+        };
+        assert_eq!(plain["required"], json!(["command", "reply", "done"]));
+        let full = Planner::new(vec![shell], PlanForm::Reasoned);
         assert!(!terse.system_prompt("soul").contains("reasoning"));
         assert!(full
             .system_prompt("soul")
@@ -293,11 +308,110 @@ mod tests {
         let ResponseFormat::JsonSchema(schema) = terse.format(false) else {
             panic!("a schema")
         };
-        assert!(schema["properties"].get("reasoning").is_none());
-        assert!(!schema["required"].to_string().contains("reasoning"));
-        assert!(terse
-            .system_prompt("soul")
-            .contains(r#"{"command": "df -h /", "reply": "", "done": false}"#));
+        assert!(!schema.to_string().contains("reasoning"));
+        let prompt = terse.system_prompt("soul");
+        assert!(
+            prompt.contains(r#"You: {"command": "df -h /"}"#),
+            "{prompt}"
+        );
+        assert!(prompt
+            .contains(r#"You: {"command": "", "reply": "You have 60 GB free of 100 GB on /."}"#));
+        assert!(!prompt.contains("\"done\""), "{prompt}");
+    }
+
+    /// A small model's plan is one of the short forms, and nothing else: a command alone, an
+    /// answer after an empty command, or (with other tools) a tool call; never a reply
+    /// beside a command to run.
+    #[test]
+    fn a_terse_plan_is_a_command_a_reply_or_a_tool_call() {
+        let schema = crate::agent_loop::planner::plan_schema_with(
+            &["shell", "ask_user", "update_settings"],
+            PlanForm::Short,
+        );
+        let forms = schema["anyOf"].as_array().expect("alternatives");
+        let keys: Vec<Vec<String>> = forms
+            .iter()
+            .map(|f| {
+                assert_eq!(f["additionalProperties"], json!(false));
+                f["properties"]
+                    .as_object()
+                    .map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default()
+            })
+            .collect();
+        assert_eq!(
+            keys,
+            vec![
+                vec!["command"],
+                vec!["command", "reply"],
+                vec!["args", "tool"]
+            ]
+        );
+        assert_eq!(forms[1]["properties"]["command"]["const"], json!(""));
+        // ask_user is asked as a command; only the other tools are named.
+        assert_eq!(
+            forms[2]["properties"]["tool"]["enum"],
+            json!(["update_settings"])
+        );
+        let shell_only =
+            crate::agent_loop::planner::plan_schema_with(&["shell", "ask_user"], PlanForm::Short);
+        assert_eq!(shell_only["anyOf"].as_array().map(Vec::len), Some(2));
+        // Each short form reads as the step it is.
+        for (text, want) in [
+            (r#"{"command": "nproc"}"#, "call shell"),
+            (r#"{"command": "", "reply": "You have 2 cores."}"#, "final"),
+            (r#"{"command": "ask_user('Which file?')"}"#, "call ask_user"),
+            (
+                r#"{"args": {"key": "x"}, "tool": "update_settings"}"#,
+                "call update_settings",
+            ),
+            (
+                r#"{"command": "", "reply": "Which file do you mean?"}"#,
+                "call ask_user",
+            ),
+        ] {
+            let got = match parse_plan(text, "c").expect(text) {
+                Step::Final(_) => "final".to_string(),
+                Step::Calls(calls) => format!("call {}", calls[0].name),
+            };
+            assert_eq!(got, want, "{text}");
+        }
+    }
+
+    /// What a small model wrote beside its command (a guessed answer, pretty-printed keys)
+    /// does not stay in the history: the step is kept as the plan it ran.
+    #[test]
+    fn a_terse_step_is_kept_as_the_plan_it_ran() {
+        let spec = ToolSpec {
+            name: "shell".into(),
+            description: "run".into(),
+            parameters: json!({"type": "object"}),
+        };
+        let guess = "{\n  \"command\": \"nproc\",\n  \"done\": true,\n  \"reply\": \"8 cores\"\n}";
+        let call = shell(json!({"command": "nproc"}));
+        let terse = Planner::new(vec![spec.clone()], PlanForm::Short);
+        let kept = terse.assistant_turn(guess.into(), std::slice::from_ref(&call));
+        assert_eq!(kept.content, r#"{"command": "nproc"}"#);
+        let asked = ToolCall {
+            id: "c2".into(),
+            name: "ask_user".into(),
+            arguments: json!({"question": "Which \"file\"?"}),
+        };
+        let kept = terse.assistant_turn(String::new(), std::slice::from_ref(&asked));
+        assert_eq!(
+            kept.content,
+            r#"{"command": "ask_user('Which \"file\"?')"}"#
+        );
+        // The kept form reads back as the same question.
+        let Ok(Step::Calls(again)) = parse_plan(&kept.content, "c3") else {
+            panic!("{}", kept.content)
+        };
+        assert_eq!(again[0].name, "ask_user");
+        assert_eq!(again[0].arguments["question"], "Which \"file\"?");
+        // A larger model's text stays as it wrote it.
+        let full = Planner::new(vec![spec], PlanForm::Reasoned);
+        let kept = full.assistant_turn(guess.into(), std::slice::from_ref(&call));
+        assert_eq!(kept.content, guess);
     }
 
     #[test]
@@ -308,7 +422,7 @@ mod tests {
                 description: "run".into(),
                 parameters: json!({"type": "object"}),
             }],
-            false,
+            PlanForm::Reasoned,
         );
         let mut next = ids();
         let step = r#"{"command": "df -h", "reasoning": "disk", "reply": "", "done": false}"#;

@@ -7,7 +7,7 @@ use super::calls::Halt;
 use super::finish::{Checks, Finishing};
 use super::gate::TaskConsent;
 use super::guard::Guard;
-use super::planner::{parse_verdict, Step, Verdict};
+use super::planner::{parse_verdict, PlanForm, Step, Verdict};
 use super::protocol::StepProtocol;
 use super::{plan, planner, prompt, protocol, AgentLoop, ModelSource};
 use crate::agent::{AgentOutcome, TaskContext};
@@ -121,14 +121,15 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let protocol: Box<dyn StepProtocol> = if native {
             Box::new(protocol::Native)
         } else {
+            let windows = super::screen::about_windows(&ctx.task.message);
+            let form = match (capabilities.small, windows) {
+                (false, _) => PlanForm::Reasoned,
+                (true, true) => PlanForm::Plain,
+                (true, false) => PlanForm::Short,
+            };
             Box::new(protocol::Planner::new(
-                planner_tools(
-                    &specs,
-                    &own_names,
-                    capabilities,
-                    super::screen::about_windows(&ctx.task.message),
-                ),
-                capabilities.small,
+                planner_tools(&specs, &own_names, capabilities, windows),
+                form,
             ))
         };
         let soul = prompt::soul_text(&agent.souls_dir, ctx.settings.soul);
@@ -193,7 +194,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             crate::settings::Verify::Auto if capabilities.small => Checks::WherePays,
             crate::settings::Verify::Auto => Checks::Never,
         };
-        let finishing = Finishing::new(verifies, protocol.answers_checks_with_verdicts());
+        let finishing = Finishing::new(verifies, protocol.answers_checks_with_verdicts())
+            .checking_files(crate::policy::ShellEnv::current(&agent.workdir));
         let reads_text = capabilities.small || !capabilities.images;
         let window_task = if reads_text
             && super::screen::about_windows(&ctx.task.message)

@@ -2,6 +2,7 @@
 //! and the finish check, each read back from the audit log, the events and the requests
 //! the model was sent. No HTTP and no binary: the end-to-end tests cover those.
 
+mod claims;
 mod gate;
 mod model;
 mod plan;

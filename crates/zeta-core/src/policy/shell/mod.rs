@@ -23,7 +23,7 @@ mod interp;
 mod rules;
 mod targets;
 mod walk;
-mod words;
+pub(crate) mod words;
 
 #[cfg(test)]
 pub(crate) mod corpus;
