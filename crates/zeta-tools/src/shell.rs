@@ -295,19 +295,31 @@ fn render(
             "cancelled".to_string(),
         ),
     };
+    // Each section, and whether it printed nothing but blanks (nothing at all included).
     let section = |name: &str, capture: Option<Capture>| match capture {
-        Some(c) if c.total_bytes() == 0 => String::new(),
-        Some(c) => format!("\n{name}:\n{}", c.render(limit)),
-        None => format!("\n{name}: (still held open by a background process; not read)"),
+        Some(c) if c.total_bytes() == 0 => (String::new(), true),
+        Some(c) => {
+            let text = c.render(limit);
+            let blank = text.trim().is_empty();
+            (format!("\n{name}:\n{text}"), blank)
+        }
+        None => (
+            format!("\n{name}: (still held open by a background process; not read)"),
+            false,
+        ),
     };
-    let (out, err) = (section("stdout", stdout), section("stderr", stderr));
-    // Said outright, so that a model does not read a result into an empty output.
+    let ((out, out_blank), (err, err_blank)) =
+        (section("stdout", stdout), section("stderr", stderr));
+    // Said outright, so that a model does not read a result into an empty output (seen:
+    // an awk that printed one space, answered with a value taken from elsewhere).
     let nothing = if out.is_empty() && err.is_empty() {
         "\n(no output: the command printed nothing)"
+    } else if out_blank && err_blank {
+        "\n(no output: the command printed only blanks)"
     } else {
         ""
     };
-    let next = next_step(&ending, out.is_empty(), err.is_empty());
+    let next = next_step(&ending, out_blank, err_blank);
     let content = format!("$ {command}\n{status}{out}{err}{nothing}{next}");
     ToolOutput {
         ok,

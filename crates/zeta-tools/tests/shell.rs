@@ -183,6 +183,8 @@ async fn endings_that_stall_a_model_say_what_to_do_next() {
         ("find . -name '*.pdf' | grep -q .", "nothing matched"),
         ("no-such-program-here --version", "program is missing"),
         ("true", "gave none"),
+        ("echo ' '", "printed only blanks"),
+        ("printf '\\n\\n  \\t\\n'", "gave none"),
         ("ls /no/such/folder", "the command failed"),
     ];
     for (command, said) in cases {

@@ -18,6 +18,9 @@ const CHANGE_VERBS: [&str; 16] = [
 /// Verbs after which a named path must be gone.
 const GONE_VERBS: [&str; 4] = ["deleted", "removed", "erased", "trashed"];
 
+/// Verbs after which a named path must exist ("created the folder ~/archive").
+const MADE_VERBS: [&str; 3] = ["created", "made", "saved"];
+
 /// Words before a path that make it where something went ("into ~/answer.txt").
 const INTO: [&str; 6] = ["into", "to", "in", "inside", "as", "at"];
 
@@ -147,14 +150,22 @@ fn claim_at(words: &[&str], at: usize) -> Option<Claim> {
     if before.iter().any(|w| GONE_VERBS.contains(&w.as_str())) {
         return Some(Claim::Gone);
     }
+    // "created a file ~/hello.txt", "made the folder ~/archive".
+    let made = before.iter().any(|w| MADE_VERBS.contains(&w.as_str()));
     // "into ~/x", "into the file ~/x", "to the folder ~/x".
-    let near = (at.saturating_sub(3)..at)
+    let Some(near) = (at.saturating_sub(3)..at)
         .rev()
-        .find(|&i| INTO.contains(&word(i).as_str()))?;
+        .find(|&i| INTO.contains(&word(i).as_str()))
+    else {
+        return made.then_some(Claim::Into { value: None });
+    };
     let verb = (0..near).rev().find(|&i| {
         let w = word(i);
         CHANGE_VERBS.contains(&w.as_str()) && !GONE_VERBS.contains(&w.as_str())
-    })?;
+    });
+    let Some(verb) = verb else {
+        return made.then_some(Claim::Into { value: None });
+    };
     // What was written: a number or a quoted text right after the verb, or after "the
     // number" ("wrote the number 4 into"); "copied big.bin (50 kB) into" says no value.
     let value = (verb + 1..near)
@@ -194,7 +205,7 @@ fn bare(word: &str) -> &str {
 
 /// The words of `text` that are paths, with their positions among its words: `~/…`,
 /// `/…`, `./…`, anything with a slash, or a file name with an extension (`total.txt`).
-fn path_words(text: &str) -> Vec<(usize, String)> {
+pub(super) fn path_words(text: &str) -> Vec<(usize, String)> {
     text.split_whitespace()
         .enumerate()
         .filter_map(|(i, w)| {
@@ -226,7 +237,7 @@ fn same_file(a: &str, b: &str) -> bool {
 
 /// Where a path the request wrote points: `~` and `$HOME` are the home, a relative path
 /// is in the working folder.
-fn resolve(text: &str, env: &ShellEnv) -> PathBuf {
+pub(super) fn resolve(text: &str, env: &ShellEnv) -> PathBuf {
     let home_relative = text.strip_prefix("$HOME/").map(|rest| env.home.join(rest));
     let expanded = home_relative
         .or_else(|| crate::policy::shell::words::expand_tilde(text, &env.home).map(PathBuf::from));
@@ -426,11 +437,36 @@ mod tests {
                 "I created ~/old-logs and moved app.log and db.log into it.",
                 &env,
             );
-            // "into it" names no path: only the creation is checked.
+            // "into it" names no path: the creation is checked.
             match (exists, unmet.is_empty()) {
-                (false, true) => {}
+                (false, true) => missed.push("old-logs created".into()),
                 (true, false) => false_alarms.push(format!("old-logs: {unmet:?}")),
                 _ => {}
+            }
+        }
+        // Made or saved right before the path, with no "into".
+        for answer in [
+            "I have created a file ~/hello.txt with the line 'Hello, Zeta'.",
+            "I created the ~/hello.txt file.",
+            "Done: I made ~/hello.txt for you",
+        ] {
+            let file = dir.path().join("hello.txt");
+            for exists in [true, false] {
+                let _ = std::fs::remove_file(&file);
+                if exists {
+                    std::fs::write(&file, "Hello, Zeta\n").expect("write");
+                }
+                cases += 1;
+                let unmet = unmet_file_claims(
+                    "Create a file ~/hello.txt that contains the line Hello, Zeta",
+                    answer,
+                    &env,
+                );
+                match (exists, unmet.is_empty()) {
+                    (false, true) => missed.push(format!("{answer} / missing")),
+                    (true, false) => false_alarms.push(format!("{answer}: {unmet:?}")),
+                    _ => {}
+                }
             }
         }
         println!(

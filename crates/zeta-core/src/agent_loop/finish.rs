@@ -170,7 +170,10 @@ impl Finishing {
             self.under_check = UnderCheck::Sent { answer };
             return Some(prompt::CLAIMED_CHANGE_PROMPT.to_string());
         }
-        let pays = self.changed || asks_several_things(request);
+        // A one-part change whose claims the files bear out ("renamed … to
+        // ~/data/table.csv", and it exists) has nothing left for a check to find: the
+        // turn cost ~5 s on every such task and found nothing there.
+        let pays = (self.changed && !borne_out) || asks_several_things(request);
         if self.checks_wanted == Checks::WherePays && !pays {
             return None;
         }
@@ -477,6 +480,31 @@ mod tests {
             let mut f = Finishing::new(Checks::Never, planner);
             assert_eq!(f.check(request, claim, 1), None);
         }
+    }
+
+    /// A one-part change the files bear out stands without a check; one whose claim
+    /// cannot be checked, or a request of several parts, still gets it.
+    #[test]
+    fn a_change_the_files_bear_out_needs_no_check() {
+        let dir = tempfile::tempdir().expect("temp");
+        std::fs::write(dir.path().join("table.csv"), "a,b\n").expect("write");
+        let env = ShellEnv {
+            home: dir.path().to_path_buf(),
+            cwd: dir.path().to_path_buf(),
+            user: "me".into(),
+        };
+        let finishing = || {
+            let mut f = Finishing::new(Checks::WherePays, true).checking_files(env.clone());
+            f.saw("✓ shell mv ~/mid.csv ~/table.csv".into(), true);
+            f
+        };
+        let request = "Rename ~/mid.csv to ~/table.csv";
+        let borne_out = "I renamed ~/mid.csv to ~/table.csv.";
+        assert_eq!(finishing().check(request, borne_out, 1), None);
+        let unchecked = "The file has been renamed.";
+        assert!(finishing().check(request, unchecked, 1).is_some());
+        let several = "Rename ~/mid.csv to ~/table.csv and tell me its size";
+        assert!(finishing().check(several, borne_out, 1).is_some());
     }
 
     #[test]

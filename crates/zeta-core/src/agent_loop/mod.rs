@@ -16,6 +16,7 @@ mod claims;
 mod finish;
 mod gate;
 pub mod guard;
+mod peek;
 pub mod plan;
 pub mod planner;
 pub mod prompt;

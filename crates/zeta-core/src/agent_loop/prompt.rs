@@ -303,7 +303,19 @@ pub fn refers_back(message: &str) -> bool {
     let one_of_them = words
         .windows(2)
         .any(|w| w[1] == "one" && ["last", "first", "this", "that", "next"].contains(&w[0]));
-    opens_follow_up || one_of_them || words.iter().any(|w| pointing.contains(w))
+    // A pointing word after a path the request names points at it, not back ("Which item
+    // in ~/shop/prices.txt is the cheapest, and what does it cost?"; "copy it to ~/x"
+    // still points back).
+    let before_any_path = message
+        .split_whitespace()
+        .take_while(|w| !(w.contains('/') || w.starts_with('~')))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    let points = before_any_path
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .any(|w| pointing.contains(&w));
+    opens_follow_up || one_of_them || points
 }
 
 /// Added to a small model's first turn when the request tells it to ask the user: a 1.5B
@@ -501,6 +513,9 @@ mod refers_back_tests {
             "What time is it in Tokyo?",
             "Make a folder called projects in my home",
             "List the files in ~/Documents",
+            "Which item in ~/shop/prices.txt is the cheapest, and what does it cost?",
+            "How many lines are in ~/poem.txt? Save the number in ~/lines.txt, then show it",
+            "Which file in ~/data is the largest, and how big is it?",
         ];
         let alarms: Vec<_> = fresh.iter().filter(|m| refers_back(m)).collect();
         // Known: "is it" in a question about time reads as pointing back.

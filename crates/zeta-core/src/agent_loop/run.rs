@@ -179,6 +179,16 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 );
             }
         }
+        if small {
+            let env = crate::policy::ShellEnv::current(&agent.workdir);
+            if let Some(note) = super::peek::peek_note(&ctx.task.message, &env) {
+                first.push_str(&format!("\n\n{note}"));
+                tainted.get_or_insert_with(|| {
+                    "this task was shown the first lines of a file you named, which you did not type"
+                        .to_string()
+                });
+            }
+        }
         let earlier = earlier_attempts(&ctx);
         if let Some(note) = prompt::resumed_note(&ctx.task, &earlier) {
             first.push_str(&format!("\n\n{note}"));

@@ -368,11 +368,13 @@ pub const CATALOGUE: &[Recipe] = &[
     ),
     r(
         "the CSV rows whose column N equals a value (count: | wc -l; save: > OUT)",
-        "awk -F, 'NR>1 && $N == \"VALUE\"' FILE",
+        // No double quotes: a small model writing the command inside a JSON string
+        // ended the string at the first one (seen: `awk -F, 'NR>1 && $3 ==`).
+        "awk -F, -v v='VALUE' 'NR>1 && $N == v' FILE",
         &["csv", "row", "rows"],
         &["where", "match", "count", "how many", "only", "write"],
         "awk",
-        &["-F"],
+        &["-F", "-v"],
     ),
     r(
         "how many CSV rows each value of column N has",
