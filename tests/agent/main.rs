@@ -507,8 +507,26 @@ async fn guardrails_end_the_loop_honestly() {
         "{hinted}"
     );
 
-    // Four failures in a row.
-    let fails: Vec<Turn> = (1..=4).map(|i| run(format!("exit {i}"))).collect();
+    // Four failures in a row: the model is asked, with nothing it could call, to answer
+    // from what it has; its answer ends the task.
+    let mut fails: Vec<Turn> = (1..=4).map(|i| run(format!("exit {i}"))).collect();
+    fails.push(answer("Each of the four commands failed (exit 1 to 4)."));
+    let s = Setup::new(
+        Wire::Anthropic,
+        Proto::Native,
+        script(&fails, Proto::Native),
+    )
+    .await;
+    let task = finished_task(&s.zeta_run("fail"));
+    assert_eq!(task["status"], "done", "{task}");
+    assert_eq!(task["reply"], "Each of the four commands failed (exit 1 to 4).");
+    let requests = s.requests();
+    assert_eq!(requests.len(), 5);
+    assert!(harness::offers_only_an_answer(&requests[4]));
+    assert!(requests[4].body.to_string().contains("Several calls in a row failed"));
+    // With no answer, the task fails and says why.
+    let mut fails: Vec<Turn> = (1..=4).map(|i| run(format!("exit {i}"))).collect();
+    fails.push(answer(""));
     let s = Setup::new(
         Wire::Anthropic,
         Proto::Native,
@@ -524,7 +542,7 @@ async fn guardrails_end_the_loop_honestly() {
             .contains("4 tool calls failed in a row"),
         "{task}"
     );
-    assert_eq!(s.requests().len(), 4);
+    assert_eq!(s.requests().len(), 5);
 
     // An empty reply.
     let s = Setup::new(Wire::OpenAi, Proto::Native, vec![Step::text("")]).await;

@@ -12,7 +12,7 @@ use super::protocol::short_args;
 use super::run::Run;
 use super::{asks, gate, guard, plan, prompt, ModelSource};
 use crate::agent::AgentOutcome;
-use crate::model::{Model, ToolCall};
+use crate::model::{Message, Model, ToolCall};
 use crate::policy::{instruction_like, wrap_untrusted};
 use crate::store::audit::{CallDecision, Decider};
 use crate::text::clip;
@@ -37,6 +37,9 @@ pub(super) enum Halt {
     /// The model kept asking for the same call (why, in words): it is asked for an
     /// answer from what it has (see `Run::answer_after_repeats`).
     Repeating(String),
+    /// Calls failed too many times in a row (why, in words): the model is asked for an
+    /// answer from what it has (see `Run::answer_after_failures`).
+    Failing(String),
 }
 
 impl From<AgentOutcome> for Halt {
@@ -106,7 +109,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         }
         self.guard
             .after_call(output.ok)
-            .map_err(|tripped| self.failed(&tripped.0).into())
+            .map_err(|tripped| Halt::Failing(tripped.0))
     }
 
     /// A call identical to the one just made is not run again: it gets the earlier
@@ -169,6 +172,37 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 self.finish(answer)
             }
             Ok(None) => self.stopped_before_finishing(why),
+            Err(outcome) => outcome,
+        }
+    }
+
+    /// Calls failed `why` (too many in a row; `not_run`: the rest of the model's turn):
+    /// the model is asked once, with nothing it could call, to answer from what it has:
+    /// what it found, what did not work, what it would need (a question nobody could
+    /// answer in this run included). An answer claiming a change no call made gives the
+    /// honest stop; no answer fails the task with `why`.
+    pub(super) async fn answer_after_failures(
+        &mut self,
+        why: &str,
+        not_run: &[ToolCall],
+    ) -> AgentOutcome {
+        tracing::info!(task = self.task_id(), "{why}; asking for an answer instead");
+        for call in not_run {
+            let content = "[Zeta] Not run: the calls before it failed.".to_string();
+            let message = self.protocol.result_turn(call, "✗", content);
+            self.messages.push(message);
+        }
+        self.messages
+            .push(Message::user(prompt::ANSWER_AFTER_FAILURES.to_string()));
+        match self.answer_now().await {
+            Ok(Some(answer)) if self.finishing.claims_unmade_change(&answer) => {
+                self.stopped_before_finishing(why.trim_end_matches('.'))
+            }
+            Ok(Some(answer)) => {
+                let answer = self.finishing.final_answer(answer);
+                self.finish(answer)
+            }
+            Ok(None) => self.failed(why),
             Err(outcome) => outcome,
         }
     }

@@ -6,7 +6,7 @@
 //! The lines come from the file, so they are wrapped as untrusted data and the task
 //! counts as having read input the user did not type.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 use std::path::Path;
 
 use super::claims::{path_words, resolve};

@@ -405,6 +405,12 @@ pub fn resumed_note(
 /// Sent, with no tools, when the iteration cap is reached.
 /// The result a repeated call gets when it is the third in a row: it was not run, and the
 /// next reply can only be the answer.
+/// Sent when calls failed too many times in a row: no more calls, an honest answer.
+pub const ANSWER_AFTER_FAILURES: &str = "[Zeta] Several calls in a row failed, so you can \
+call nothing more. Now answer the user from the outputs above: what you found, what did not \
+work and why, and what you would need to go on (if you asked a question nobody could answer, \
+ask it again in your answer).";
+
 pub const ANSWER_AFTER_REPEATS: &str = "[Zeta] You asked for this same call again, so it was \
 not run. Now answer the user's request from the outputs above: name each thing the request \
 asked for with its value as the outputs show it. If the outputs do not show something, say \

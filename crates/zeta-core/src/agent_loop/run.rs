@@ -312,6 +312,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 Ok(()) => self.window_task = super::screen::WindowTask::Read,
                 Err(Halt::Ends(outcome)) => return outcome,
                 Err(Halt::Repeating(_)) => self.window_task = super::screen::WindowTask::No,
+                Err(Halt::Failing(why)) => return self.failed(&why),
             }
         }
         let max = self.ctx.settings.effective_max_iterations();
@@ -385,6 +386,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                             Err(Halt::Ends(outcome)) => return outcome,
                             Err(Halt::Repeating(why)) => {
                                 return self.answer_after_repeats(&why, &calls[n..]).await;
+                            }
+                            Err(Halt::Failing(why)) => {
+                                return self.answer_after_failures(&why, &calls[n + 1..]).await;
                             }
                         }
                     }
