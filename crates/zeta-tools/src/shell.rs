@@ -248,7 +248,7 @@ async fn finish_reading(task: tokio::task::JoinHandle<Capture>) -> Option<Captur
 
 /// What a small model should do after an ending that usually makes it give up or make
 /// something up: said in general terms, for any program.
-fn next_step(ending: &Ending, no_stdout: bool, no_stderr: bool) -> &'static str {
+fn next_step(ending: &Ending, no_stdout: bool, no_stderr: bool, reads: bool) -> &'static str {
     match ending {
         Ending::Exited(Some(1)) if no_stdout && no_stderr => {
             "\n(next: exit 1 with no output usually means nothing matched (grep, find, test). \
@@ -260,7 +260,9 @@ fn next_step(ending: &Ending, no_stdout: bool, no_stderr: bool) -> &'static str 
              does the same; do not install software, and do not report a result this \
              command could not give.)"
         }
-        Ending::Exited(Some(0)) if no_stdout && no_stderr => {
+        // A change (`echo 3 > ~/count.txt`, `mv a b`) prints nothing when it works: no
+        // hint, which made a small model look for a value it did not need.
+        Ending::Exited(Some(0)) if no_stdout && no_stderr && reads => {
             "\n(next: if the request needs a value, this gave none: take another step that \
              prints it.)"
         }
@@ -319,7 +321,8 @@ fn render(
     } else {
         ""
     };
-    let next = next_step(&ending, out_blank, err_blank);
+    let reads = zeta_core::policy::reads_only(command);
+    let next = next_step(&ending, out_blank, err_blank, reads);
     let content = format!("$ {command}\n{status}{out}{err}{nothing}{next}");
     ToolOutput {
         ok,

@@ -68,6 +68,9 @@ pub(super) struct FileClaims {
     pub checked: usize,
     /// Those the files contradict, each as a sentence ("~/answer.txt does not exist").
     pub unmet: Vec<String>,
+    /// Commands that would make them true, where the answer says what was written
+    /// ("echo 4 > ~/answer.txt").
+    pub fixes: Vec<String>,
 }
 
 /// The claims of `answer` about paths `request` named, checked against this computer's
@@ -93,12 +96,13 @@ pub(super) fn check_file_claims(request: &str, answer: &str, env: &ShellEnv) -> 
                 Claim::Gone => path
                     .symlink_metadata()
                     .is_ok()
-                    .then(|| format!("{path_text} still exists")),
+                    .then(|| (format!("{path_text} still exists"), None)),
                 Claim::Into { value } => into_fact(path_text, &path, value.as_deref()),
             };
-            if let Some(fact) = fact {
+            if let Some((fact, fix)) = fact {
                 if !found.unmet.contains(&fact) {
                     found.unmet.push(fact);
+                    found.fixes.extend(fix);
                 }
             }
         }
@@ -112,10 +116,21 @@ fn unmet_file_claims(request: &str, answer: &str, env: &ShellEnv) -> Vec<String>
     check_file_claims(request, answer, env).unmet
 }
 
-/// `path` should exist and, when the answer says what was written, hold it.
-fn into_fact(text: &str, path: &Path, value: Option<&str>) -> Option<String> {
+/// `path` should exist and, when the answer says what was written, hold it: the fact
+/// that says otherwise, and, when the value is known, the command that writes it (seen:
+/// told only that the file did not exist, a 1.5B model ran `touch` and claimed the write
+/// again).
+fn into_fact(text: &str, path: &Path, value: Option<&str>) -> Option<(String, Option<String>)> {
+    let fix = |v: &str| {
+        let quoted = if v.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            v.to_string()
+        } else {
+            format!("'{}'", v.replace('\'', "'\\''"))
+        };
+        format!("echo {quoted} > {text}")
+    };
     let Ok(meta) = std::fs::metadata(path) else {
-        return Some(format!("{text} does not exist"));
+        return Some((format!("{text} does not exist"), value.map(fix)));
     };
     let value = value?;
     if !meta.is_file() {
@@ -126,11 +141,12 @@ fn into_fact(text: &str, path: &Path, value: Option<&str>) -> Option<String> {
         return None;
     }
     let shown = crate::text::clip(held.trim(), 60);
-    Some(if shown.is_empty() {
+    let fact = if shown.is_empty() {
         format!("{text} is empty, it does not hold {value}")
     } else {
         format!("{text} holds \"{shown}\", not {value}")
-    })
+    };
+    Some((fact, Some(fix(value))))
 }
 
 fn read_start(path: &Path) -> Option<String> {
@@ -170,21 +186,22 @@ fn claim_at(words: &[&str], at: usize) -> Option<Claim> {
     // number" ("wrote the number 4 into"); "copied big.bin (50 kB) into" says no value.
     let value = (verb + 1..near)
         .find(|&i| !VALUE_WORDS.contains(&word(i).as_str()))
-        .and_then(|i| written_value(words[i]));
+        .and_then(|i| written_value(&words[i..near]));
     Some(Claim::Into { value })
 }
 
-/// A word that is a written value: a number, or a quoted text.
-fn written_value(raw: &str) -> Option<String> {
-    let raw = raw.trim_end_matches([',', ';', ':']);
-    let quoted = raw
-        .strip_prefix(['"', '\'', '`'])
-        .and_then(|r| r.strip_suffix(['"', '\'', '`']))
-        .filter(|q| !q.is_empty());
-    if let Some(quoted) = quoted {
-        return Some(quoted.to_string());
+/// The written value the words start with: a number, or a quoted text (which may span
+/// words: "I wrote 'Hello, Zeta' into …").
+fn written_value(words: &[&str]) -> Option<String> {
+    let first = *words.first()?;
+    if let Some(quote) = first.chars().next().filter(|c| ['"', '\'', '`'].contains(c)) {
+        let joined = words.join(" ");
+        let rest = joined[quote.len_utf8()..].trim_end_matches([',', ';', ':', '.']);
+        let end = rest.rfind(quote)?;
+        let quoted = &rest[..end];
+        return (!quoted.is_empty()).then(|| quoted.to_string());
     }
-    let number = bare(raw);
+    let number = bare(first.trim_end_matches([',', ';', ':']));
     (!number.is_empty() && number.chars().all(|c| c.is_ascii_digit() || c == '.'))
         .then(|| number.to_string())
 }
@@ -513,6 +530,23 @@ mod tests {
                 "{answer}"
             );
         }
+    }
+
+    /// What the answer says was written comes back as the command that writes it.
+    #[test]
+    fn an_unmet_write_of_a_known_value_comes_with_its_command() {
+        let dir = tempfile::tempdir().expect("temp");
+        let env = env_in(dir.path());
+        let request = "Count the files and write the number into ~/answer.txt";
+        let found = check_file_claims(request, "I wrote 4 into ~/answer.txt.", &env);
+        assert_eq!(found.unmet, ["~/answer.txt does not exist"]);
+        assert_eq!(found.fixes, ["echo 4 > ~/answer.txt"]);
+        let found = check_file_claims(request, "I wrote \"it's 4\" into ~/answer.txt", &env);
+        assert_eq!(found.fixes, ["echo 'it'\\''s 4' > ~/answer.txt"]);
+        // No value said: a fact, no command.
+        let found = check_file_claims(request, "I saved the count in ~/answer.txt", &env);
+        assert_eq!(found.unmet.len(), 1);
+        assert!(found.fixes.is_empty());
     }
 
     /// The words around paths: punctuation is not part of a path, version numbers and

@@ -156,7 +156,7 @@ impl Finishing {
                 if self.file_checks < MAX_FILE_CHECKS {
                     self.file_checks += 1;
                     self.under_check = UnderCheck::Sent { answer };
-                    return Some(prompt::unmet_claims_prompt(&unmet));
+                    return Some(prompt::unmet_claims_prompt(&unmet, &claims.fixes));
                 }
                 // Told twice: the answer stands, with what the files say.
                 self.unmet = Some(unmet.join("; "));

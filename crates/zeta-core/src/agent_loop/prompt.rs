@@ -247,11 +247,17 @@ pub const NAMED_SELF_PROMPT: &str = "Your answer says \"Zeta\", which is your ow
 pub const CLAIMED_CHANGE_PROMPT: &str = "Your answer says something was written, created, moved or changed, but no command you ran changed anything: it has not happened. Run the command that does it now (for example with > or mv), or answer that it is not done.";
 
 /// Sent when an answer claims writes or deletes that the files contradict (`unmet`: each
-/// fact, e.g. "~/answer.txt does not exist").
-pub fn unmet_claims_prompt(unmet: &[String]) -> String {
+/// fact, e.g. "~/answer.txt does not exist"; `fixes`: commands that would write what the
+/// answer says was written).
+pub fn unmet_claims_prompt(unmet: &[String], fixes: &[String]) -> String {
+    let how = if fixes.is_empty() {
+        "Run the command that does it now (for example with >, cp or mv)".to_string()
+    } else {
+        format!("Run the command that does it now: {}", fixes.join(" && "))
+    };
     format!(
-        "Checked on this computer: {}. Your answer says it is done, but it is not. Run the \
-         command that does it now (for example with >, cp or mv), or answer that it is not done.",
+        "Checked on this computer: {}. Your answer says it is done, but it is not. {how}, or \
+         answer that it is not done.",
         unmet.join("; ")
     )
 }

@@ -39,7 +39,10 @@ async fn a_claimed_write_the_file_contradicts_goes_back_then_stands_with_the_fac
         ..Given::default()
     };
     let ran = run_given(small_planner(), script, Person::Approves, given).await;
-    let told = format!("Checked on this computer: {path} holds \"4\", not 7");
+    let told = format!(
+        "Checked on this computer: {path} holds \"4\", not 7. Your answer says it is done, but \
+         it is not. Run the command that does it now: echo 7 > {path}, or answer"
+    );
     // Sent back twice with the file's content, then it stands with what was found.
     for n in [2, 3] {
         let sent = ran.model.request_text(n);
