@@ -519,11 +519,17 @@ async fn guardrails_end_the_loop_honestly() {
     .await;
     let task = finished_task(&s.zeta_run("fail"));
     assert_eq!(task["status"], "done", "{task}");
-    assert_eq!(task["reply"], "Each of the four commands failed (exit 1 to 4).");
+    assert_eq!(
+        task["reply"],
+        "Each of the four commands failed (exit 1 to 4)."
+    );
     let requests = s.requests();
     assert_eq!(requests.len(), 5);
     assert!(harness::offers_only_an_answer(&requests[4]));
-    assert!(requests[4].body.to_string().contains("Several calls in a row failed"));
+    assert!(requests[4]
+        .body
+        .to_string()
+        .contains("Several calls in a row failed"));
     // With no answer, the task fails and says why.
     let mut fails: Vec<Turn> = (1..=4).map(|i| run(format!("exit {i}"))).collect();
     fails.push(answer(""));

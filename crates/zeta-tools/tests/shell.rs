@@ -192,10 +192,18 @@ async fn endings_that_stall_a_model_say_what_to_do_next() {
         assert!(out.content.contains(said), "{command}: {}", out.content);
     }
     // Output that answers, and a change that printed nothing as changes do, get none.
-    for command in ["grep -i milk notes.txt", "echo 3 > count.txt", "mv count.txt n.txt"] {
+    for command in [
+        "grep -i milk notes.txt",
+        "echo 3 > count.txt",
+        "mv count.txt n.txt",
+    ] {
         let out = Shell.run(json!({ "command": command }), &ctx).await;
         assert!(out.ok, "{command}: {}", out.content);
-        assert!(!out.content.contains("(next:"), "{command}: {}", out.content);
+        assert!(
+            !out.content.contains("(next:"),
+            "{command}: {}",
+            out.content
+        );
     }
 }
 

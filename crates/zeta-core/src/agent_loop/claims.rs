@@ -194,7 +194,11 @@ fn claim_at(words: &[&str], at: usize) -> Option<Claim> {
 /// words: "I wrote 'Hello, Zeta' into …").
 fn written_value(words: &[&str]) -> Option<String> {
     let first = *words.first()?;
-    if let Some(quote) = first.chars().next().filter(|c| ['"', '\'', '`'].contains(c)) {
+    if let Some(quote) = first
+        .chars()
+        .next()
+        .filter(|c| ['"', '\'', '`'].contains(c))
+    {
         let joined = words.join(" ");
         let rest = joined[quote.len_utf8()..].trim_end_matches([',', ';', ':', '.']);
         let end = rest.rfind(quote)?;
