@@ -179,8 +179,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 );
             }
         }
+        // Where the task's commands run: its home and folder, read once.
+        let env = crate::policy::ShellEnv::current(&agent.workdir);
         if small {
-            let env = crate::policy::ShellEnv::current(&agent.workdir);
             if let Some(note) = super::peek::peek_note(&ctx.task.message, &env) {
                 first.push_str(&format!("\n\n{note}"));
                 tainted.get_or_insert_with(|| {
@@ -205,7 +206,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             crate::settings::Verify::Auto => Checks::Never,
         };
         let finishing = Finishing::new(verifies, protocol.answers_checks_with_verdicts())
-            .checking_files(crate::policy::ShellEnv::current(&agent.workdir));
+            .checking_files(env.clone());
         let reads_text = capabilities.small || !capabilities.images;
         let window_task = if reads_text
             && super::screen::about_windows(&ctx.task.message)
@@ -236,9 +237,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 allowances: Vec::new(),
                 earlier_calls,
                 writable: agent.confinement.as_ref().map(|c| {
-                    let home = crate::policy::ShellEnv::current(&agent.workdir).home;
                     Arc::new(crate::policy::Writable::new(
-                        &home,
+                        &env.home,
                         &agent.workdir,
                         &c.zeta_home,
                     ))
