@@ -549,6 +549,26 @@ async fn guardrails_end_the_loop_honestly() {
         "{task}"
     );
     assert_eq!(s.requests().len(), 5);
+    // The JSON planner: the answer request bounds its reply, and an answer cut off by the
+    // token cap is shown as far as it was written, not as raw JSON.
+    let fails: Vec<Turn> = (1..=4).map(|i| run(format!("exit {i}"))).collect();
+    let mut steps = script(&fails, Proto::Json);
+    steps.push(Step::text(
+        "{\n  \"reply\": \"Each of the four commands failed, so I would need",
+    ));
+    let s = Setup::new(Wire::Ollama, Proto::Json, steps).await;
+    let task = finished_task(&s.zeta_run("fail"));
+    assert_eq!(task["status"], "done", "{task}");
+    assert_eq!(
+        task["reply"],
+        "Each of the four commands failed, so I would need … (the model's answer was cut off here)"
+    );
+    let requests = s.requests();
+    assert!(
+        requests[4].body.to_string().contains("\"maxLength\""),
+        "{}",
+        requests[4].body
+    );
 
     // An empty reply.
     let s = Setup::new(Wire::OpenAi, Proto::Native, vec![Step::text("")]).await;

@@ -155,11 +155,14 @@ fn full_plan_schema(tools: &[&str]) -> Value {
 /// command for a part not done yet, and a part that cannot be done. The answer itself is
 /// not written again, so a small model cannot lose it while checking.
 /// The schema of a reply that may only answer: nothing to run.
+/// The reply is bounded (`ANSWER_MAX_CHARS`): the grammar closes the string there, so a
+/// small model that repeats itself (seen: 768 tokens, ~155 s, of one sentence again and
+/// again) still ends with readable JSON.
 pub fn answer_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "reply": {"type": "string", "description": "the answer to the user's request"}
+            "reply": {"type": "string", "description": "the answer to the user's request", "maxLength": ANSWER_MAX_CHARS}
         },
         "required": ["reply"]
     })
@@ -263,12 +266,61 @@ struct Plan {
     args: Option<Value>,
 }
 
+/// Characters at most in a reply that may only answer (`answer_schema`).
+pub const ANSWER_MAX_CHARS: u32 = 400;
+
 /// The non-empty `reply` of a planner object, whatever else it says.
 pub fn reply_of(text: &str) -> Option<String> {
     json_objects(text)
         .into_iter()
         .find_map(|v| v.get("reply")?.as_str().map(str::trim).map(str::to_string))
         .filter(|r| !r.is_empty())
+}
+
+/// The `reply` of a JSON object cut off before its end (the token cap hit inside the
+/// string): what was written of it, unescaped, marked as cut off. `None` when the text
+/// has no such string or it is empty.
+pub fn cut_off_reply(text: &str) -> Option<String> {
+    let at = text.find("\"reply\"")?;
+    let rest = text[at + "\"reply\"".len()..].trim_start();
+    let rest = rest.strip_prefix(':')?.trim_start().strip_prefix('"')?;
+    let mut reply = String::new();
+    let mut chars = rest.chars();
+    let mut closed = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                closed = true;
+                break;
+            }
+            '\\' => match chars.next() {
+                Some('n') => reply.push('\n'),
+                Some('t') => reply.push('\t'),
+                Some('r') => {}
+                Some('u') => {
+                    let hex: String = chars.by_ref().take(4).collect();
+                    let code = (hex.len() == 4)
+                        .then(|| u32::from_str_radix(&hex, 16).ok())
+                        .flatten();
+                    if let Some(c) = code.and_then(char::from_u32) {
+                        reply.push(c);
+                    }
+                }
+                Some(other) => reply.push(other),
+                None => break,
+            },
+            c => reply.push(c),
+        }
+    }
+    let reply = reply.trim();
+    if reply.is_empty() {
+        return None;
+    }
+    Some(if closed {
+        reply.to_string()
+    } else {
+        format!("{reply} … (the model's answer was cut off here)")
+    })
 }
 
 /// Parses a planner reply. `Err` carries the hint sent back to the model.
@@ -813,6 +865,53 @@ mod tests {
     }
 }
 
+#[cfg(test)]
+mod cut_off {
+    use super::*;
+
+    #[test]
+    fn a_reply_cut_off_by_the_token_cap_is_read_up_to_where_it_stops() {
+        let cases = [
+            (
+                "{\n  \"reply\": \"The file does not exist. I would need",
+                Some(
+                    "The file does not exist. I would need … (the model's answer was cut off here)",
+                ),
+            ),
+            (
+                "{\"reply\":\"Line one\\nsaid \\\"hi\\\" \\u00e9t\\u00e9",
+                Some("Line one\nsaid \"hi\" été … (the model's answer was cut off here)"),
+            ),
+            ("{\"reply\": \"done\"", Some("done")),
+            ("{\"reply\": \"   ", None),
+            ("{\"reply\": 3", None),
+            ("{\"command\": \"ls", None),
+            ("no json at all", None),
+            // A dangling escape or a \u cut short loses only itself.
+            (
+                "{\"reply\": \"a\\",
+                Some("a … (the model's answer was cut off here)"),
+            ),
+            (
+                "{\"reply\": \"a\\u00",
+                Some("a … (the model's answer was cut off here)"),
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(cut_off_reply(text).as_deref(), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn the_answer_only_schema_bounds_its_reply() {
+        let schema = answer_schema();
+        assert_eq!(
+            schema["properties"]["reply"]["maxLength"],
+            serde_json::json!(ANSWER_MAX_CHARS)
+        );
+    }
+}
+
 /// Fuzzing the planner-output parsers: any text the model sends gets a step, a hint or a
 /// verdict; no panic, no hang (a fixed number of cases).
 #[cfg(test)]
@@ -831,6 +930,19 @@ mod fuzz {
             let _ = parse_verdict(&text, "c");
             let _ = leaked_tool_call(&text, &["shell", "read_file"], "c");
             let _ = reply_of(&text);
+            let _ = cut_off_reply(&text);
+        }
+
+        /// Any prefix of a reply object gives back a prefix of its reply, never JSON.
+        #[test]
+        fn a_cut_off_reply_is_a_prefix_of_the_reply(reply in "[ -~éü\n\t\"\\\\]{1,80}", cut in 0usize..200) {
+            let whole = format!("{{\n  \"reply\": {}\n}}", serde_json::json!(reply));
+            let end = whole.char_indices().map(|(i, _)| i).find(|i| *i >= cut.min(whole.len())).unwrap_or(whole.len());
+            if let Some(got) = cut_off_reply(&whole[..end]) {
+                let got = got.trim_end_matches(" … (the model's answer was cut off here)");
+                prop_assert!(reply.trim().starts_with(got.trim()) || reply.contains(got.trim()), "{got:?} of {reply:?}");
+                prop_assert!(!got.contains("\"reply\""));
+            }
         }
 
         #[test]

@@ -187,7 +187,8 @@ impl StepProtocol for Planner {
         }
         match parse_plan(text, "answer") {
             Ok(Step::Final(answer)) => answer,
-            _ => text.trim().to_string(),
+            // JSON cut off inside its reply: the part written, not the raw JSON.
+            _ => planner::cut_off_reply(text).unwrap_or_else(|| text.trim().to_string()),
         }
     }
     fn streams_text(&self) -> bool {

@@ -5,11 +5,12 @@
 //! (issue: "every read-only command asks"); anything else, an unknown program included,
 //! is a change. What cannot be known statically still asks a person through the judge.
 
-use super::shell::programs;
+use super::shell::{programs, AWKS};
 
 /// Programs that read or describe and never write with ordinary arguments (`sort` only
 /// without `-o`/`--output`). Not here on purpose: `uniq` (its second operand is written), `hostname` (sets the name),
-/// `env`/`sudo`/`xargs` (run other programs), `git`, `sed`, `awk`, `tee`.
+/// `env`/`sudo`/`xargs` (run other programs), `git`, `sed`, `tee`. awk reads only when its
+/// program text shows it (`shell::awk`; `programs` reports any other awk as writing).
 const READERS: &[&str] = &[
     "ls",
     "df",
@@ -79,7 +80,9 @@ pub fn reads_only(command: &str) -> bool {
     let sorts = names.iter().any(|n| n == "sort");
     !names.is_empty()
         && !writes
-        && names.iter().all(|n| READERS.contains(&n.as_str()))
+        && names
+            .iter()
+            .all(|n| READERS.contains(&n.as_str()) || AWKS.contains(&n.as_str()))
         && !words.any(|w| WRITING_FLAGS.contains(&w) || (sorts && sort_writes(w)))
 }
 
@@ -103,6 +106,10 @@ mod tests {
             "cd ~/project && ls",
             "echo $HOME",
             "stat -c %s big.iso > /dev/null",
+            "awk -F, 'NR>1 {s += $3} END {print s}' ~/sales.csv",
+            "grep Gadget ~/shop/prices.txt | awk '{print $2}'",
+            "awk -F, -v v='Paris' 'NR>1 && $1 == v' ~/sales.csv | wc -l",
+            "awk '$3 > 10 {print $1}' data.txt | sort -n | head -5",
         ];
         let changing = [
             "touch x",
@@ -130,6 +137,13 @@ mod tests {
             "tee out.txt < in.txt",
             "git status",
             "python3 -c 'print(1)'",
+            "awk '{print > \"out.txt\"}' in.txt",
+            "awk 'BEGIN {system(\"rm x\")}'",
+            "awk '{print | \"sh\"}' cmds.txt",
+            "awk -i inplace '{print}' f",
+            "awk -f prog.awk data",
+            "awk \"$PROG\" data",
+            "awk '{print}' in > out",
             "$CMD",
             "",
         ];

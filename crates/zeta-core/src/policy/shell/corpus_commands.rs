@@ -120,6 +120,11 @@ pub const CATASTROPHIC: &[(&str, &[&str])] = &[
         "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(Dir.home)'",
         "python3 -c 'import os; os.system(\"rm -rf ~\")'",
         "php -r 'system(\"rm -rf /\");'",
+        "awk 'BEGIN { system(\"rm -rf ~\") }'",
+        "awk 'BEGIN{system(\"rm -rf /\")}' /dev/null",
+        "gawk -F, 'NR==1 { system(\"rm -rf $HOME\") }' data.csv",
+        "echo | awk '{ print \"rm -rf ~\" | \"sh\" }'",
+        "mawk 'BEGIN { while ((\"rm -rf ~\" | getline l) > 0) print l }'",
     ]),
     ("block devices", &[
         "dd if=/dev/zero of=/dev/dm-0",
@@ -247,6 +252,8 @@ pub const CATASTROPHIC: &[(&str, &[&str])] = &[
 
 /// Everyday commands that look like the ones above.
 pub const HARMLESS: &[&str] = &[
+    "awk -F, 'NR>1 {s += $3} END {print s}' ~/sales.csv",
+    "awk 'BEGIN { system(\"ls ~\") }'",
     "find ~ -name '*.pyc' -delete",
     "find ~/project -name node_modules -prune -exec rm -rf {} +",
     "find /tmp -name '*.tmp' -mtime +7 -delete",

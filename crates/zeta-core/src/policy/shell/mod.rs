@@ -19,6 +19,7 @@
 //! The walk is linear in the line's length (nested scripts are re-parsed at most
 //! `MAX_DEPTH` deep), and a line over `MAX_COMMAND_BYTES` is refused.
 
+mod awk;
 mod interp;
 mod rules;
 mod targets;
@@ -32,6 +33,7 @@ mod fuzz;
 
 use std::path::{Path, PathBuf};
 
+pub use awk::AWKS;
 pub use interp::is_interpreter;
 pub use targets::HOME_STARTUP;
 pub use words::normalize;
@@ -153,7 +155,8 @@ pub fn check_command(line: &str) -> Result<(), Blocked> {
 }
 
 /// The programs a command line runs (base names, wrappers such as `sudo` unwrapped and
-/// `sudo` itself kept, `?` for one whose name is computed when it runs), and whether output is redirected into a file. Used to label a
+/// `sudo` itself kept, `?` for one whose name is computed when it runs), and whether output is redirected into a file
+/// (or an awk program may write: `awk::reads_only`). Used to label a
 /// command's risk and to tell output that only describes the computer.
 pub fn programs(line: &str) -> (Vec<String>, bool) {
     if line.len() > MAX_COMMAND_BYTES {

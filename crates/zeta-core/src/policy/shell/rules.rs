@@ -4,6 +4,7 @@
 //! narrows what it deletes, the wrappers that run another command); each of those is a
 //! named function listed beside the table.
 
+use super::awk;
 use super::interp;
 use super::targets::{classify, Class};
 use super::walk::{Stdin, Walker};
@@ -536,6 +537,9 @@ fn judge_program(walker: &mut Walker, path: &str, args: &[Word], stdin: Stdin) -
     if interp::is_interpreter(&program) {
         interp::run(walker, &program, args, stdin);
         return Stdin::Unknown;
+    }
+    if awk::AWKS.contains(&program.as_str()) {
+        awk::judge(walker, &program, args);
     }
     apply_rules(walker, &program, args);
     note_writes(walker, &program, args);
