@@ -72,7 +72,14 @@ async fn a_question_is_answered_on_the_terminal_or_told_no_answer_is_coming() {
         ];
         let s = Setup::new(Wire::OpenAi, proto, steps).await;
         let out = s.zeta_run("Open my file");
-        assert_eq!(finished_task(&out)["status"], "done");
+        let task = finished_task(&out);
+        assert_eq!(task["status"], "done");
+        // The answer says what the agent needed to know.
+        assert_eq!(
+            task["reply"],
+            "I need to know which file.\n\nI needed to ask you: Which file do you mean? (no answer came)",
+            "{proto:?}"
+        );
         assert_eq!(of_type(&out, "questionAnswered")[0]["answered"], false);
         assert!(
             text_of(&s.requests()[1]).contains("No answer is coming"),

@@ -323,7 +323,9 @@ fn render(
     };
     let reads = zeta_core::policy::reads_only(command);
     let next = next_step(&ending, out_blank, err_blank, reads);
-    let content = format!("$ {command}\n{status}{out}{err}{nothing}{next}");
+    // The command itself is not repeated: the model's own call names it (measured: ~20
+    // tokens a step that the local model had to read again).
+    let content = format!("{status}{out}{err}{nothing}{next}");
     ToolOutput {
         ok,
         content,

@@ -110,6 +110,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             call_id: call.id.clone(),
             answered: matches!(reply, Reply::Text(_)),
         });
+        if matches!(reply, Reply::NoneComing | Reply::TimedOut) {
+            self.finishing.went_unanswered(question.clone());
+        }
         let mut executed = said(match reply {
             Reply::Text(text) => ToolOutput::ok(
                 format!("The user answered: {text}"),

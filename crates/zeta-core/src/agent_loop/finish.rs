@@ -76,6 +76,8 @@ pub(super) struct Finishing {
     file_checks: u32,
     /// What the files still contradict in the answer that stands, said with it.
     unmet: Option<String>,
+    /// A question the model asked that nobody answered, said with the answer.
+    unanswered: Option<String>,
 }
 
 impl Finishing {
@@ -95,6 +97,7 @@ impl Finishing {
             files: None,
             file_checks: 0,
             unmet: None,
+            unanswered: None,
         }
     }
 
@@ -110,6 +113,13 @@ impl Finishing {
     pub fn saw(&mut self, line: String, changed: bool) {
         self.seen.push(line);
         self.changed |= changed;
+    }
+
+    /// The model asked `question` and no answer came (nobody can answer in this run, or
+    /// the user did not in time): the final answer ends with it, unless it already asks
+    /// it, so the person reading the answer learns what the agent needed.
+    pub fn went_unanswered(&mut self, question: String) {
+        self.unanswered = Some(question);
     }
 
     /// The model wrote `answer` (the planner's `reply`), kept for an empty final answer.
@@ -226,10 +236,15 @@ impl Finishing {
             UnderCheck::Nothing => None,
         }
         .or_else(|| self.last_written.take());
-        let text = match earlier {
+        let mut text = match earlier {
             Some(earlier) if text.trim().is_empty() => earlier,
             _ => text,
         };
+        if let Some(question) = self.unanswered.take() {
+            if !text.contains(question.trim()) {
+                text = format!("{text}\n\nI needed to ask you: {question} (no answer came)");
+            }
+        }
         match self.unmet.take() {
             Some(unmet) => format!("{text}\n\n(Checked on this computer: {unmet}.)"),
             None => text,
@@ -256,11 +271,20 @@ fn names_self(request: &str, answer: &str, seen: &[String]) -> bool {
 
 /// The request asks for more than one thing: several sentences (questions or orders:
 /// "How many …? Write the number into …"), or parts joined by "and", "then", "also", a
-/// comma or a semicolon.
+/// semicolon, or a comma with a part of three words or more after it (not the comma of
+/// "the line Hello, Zeta").
 fn asks_several_things(request: &str) -> bool {
     let text = format!(" {} ", request.to_lowercase());
+    let part_after_comma = text.split(", ").skip(1).any(|after| {
+        let part = after
+            .split([',', ';', '.', '?', '!'])
+            .next()
+            .unwrap_or_default();
+        part.split_whitespace().count() >= 3
+    });
     sentences(request) > 1
-        || [" and ", " then ", " also ", ", ", "; ", " plus "]
+        || part_after_comma
+        || [" and ", " then ", " also ", "; ", " plus "]
             .iter()
             .any(|joint| text.contains(joint))
 }
@@ -448,6 +472,13 @@ mod tests {
             ("Is version 2.5 installed?", false),
             ("What is 1234 times 5678?", false),
             ("Hi!", false),
+            (
+                "Create a file ~/hello.txt that contains the line Hello, Zeta",
+                false,
+            ),
+            ("Find the largest file, copy it to ~/backup", true),
+            ("Which item is the cheapest, what does it cost?", true),
+            ("Sort a, b, c", false),
         ] {
             assert_eq!(asks_several_things(request), several, "{request}");
         }
@@ -525,6 +556,23 @@ mod tests {
         assert_eq!(
             Finishing::new(Checks::WherePays, true).check("Hi", "Zetas are letters", 1),
             None
+        );
+    }
+
+    #[test]
+    fn a_question_nobody_answered_is_said_with_the_answer() {
+        let mut f = Finishing::new(Checks::WherePays, true);
+        f.went_unanswered("Which name should the file get?".into());
+        assert_eq!(
+            f.final_answer("I did not rename it.".into()),
+            "I did not rename it.\n\nI needed to ask you: Which name should the file get? (no answer came)"
+        );
+        // Said once, and not again when the answer already asks it.
+        assert_eq!(f.final_answer("Done.".into()), "Done.");
+        f.went_unanswered("Which one?".into());
+        assert_eq!(
+            f.final_answer("Which one? There are two.".into()),
+            "Which one? There are two."
         );
     }
 

@@ -86,6 +86,20 @@ pub fn native_prompt(soul: &str) -> String {
 /// each, by their argument names, to keep the prompt short. `form`: with "reasoning" or
 /// without (a small model: each key it writes costs generation time, and the bare loop
 /// without one was as accurate), or a small model's short forms.
+/// The first sentence of a tool's description, without its full stop; "e.g." and "i.e."
+/// do not end one.
+fn first_sentence(text: &str) -> &str {
+    let mut from = 0;
+    while let Some(at) = text[from..].find(". ").map(|i| i + from) {
+        let before = text[..at].to_ascii_lowercase();
+        if !(before.ends_with("e.g") || before.ends_with("i.e")) {
+            return &text[..at];
+        }
+        from = at + 2;
+    }
+    text.trim_end_matches('.')
+}
+
 pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String {
     let short = form == PlanForm::Short;
     let mut other_tools = String::new();
@@ -98,11 +112,7 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String 
             "- {}({}): {}\n",
             t.name,
             args.join(", "),
-            t.description
-                .split(". ")
-                .next()
-                .unwrap_or_default()
-                .trim_end_matches('.')
+            first_sentence(&t.description)
         ));
     }
     // Without other tools (small local models, which fumble their arguments) the
@@ -538,6 +548,25 @@ mod refers_back_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tool_is_described_by_its_first_whole_sentence() {
+        for (text, want) in [
+            (
+                "Change Zeta's own settings when the user asks, e.g. \"make it 60 s\". Validated.",
+                "Change Zeta's own settings when the user asks, e.g. \"make it 60 s\"",
+            ),
+            ("Read a file. Large files are cut.", "Read a file"),
+            (
+                "Ask one question, i.e. a short one.",
+                "Ask one question, i.e. a short one",
+            ),
+            ("No full stop", "No full stop"),
+            ("", ""),
+        ] {
+            assert_eq!(first_sentence(text), want);
+        }
+    }
 
     /// Families of requests that tell the assistant to ask, and of requests that do not.
     #[test]
