@@ -252,6 +252,39 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
         !status_file.exists(),
         "local-server.json is removed when the server stops"
     );
+
+    // 6. The evaluated prompt was saved as the server stopped, and the next server
+    // restores it: the next task's first request evaluates only what is new, not the
+    // ~1,100 tokens of rules and examples again.
+    let kept: Vec<String> = std::fs::read_dir(dir.path().join("zeta/prompt-cache"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(kept.len(), 1, "one saved prompt: {kept:?}");
+    let again = run(dir.path(), &work, &local, "What is my user name?", |_| {});
+    report("after-restart", &again);
+    assert!(
+        again.ok,
+        "the task after the restart failed: {}",
+        again.stderr
+    );
+    let log =
+        std::fs::read_to_string(dir.path().join("zeta/logs/local-server.log")).unwrap_or_default();
+    let since_load = log.rsplit("loading model").next().unwrap_or_default();
+    let first_eval: Option<usize> = since_load
+        .lines()
+        .find(|l| l.contains("prompt eval time"))
+        .and_then(|l| l.split(" / ").nth(1))
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse().ok());
+    println!("local model: first request after a restart evaluated {first_eval:?} prompt tokens");
+    assert!(
+        first_eval.is_some_and(|n| n < 600),
+        "the restored prompt was reused: {first_eval:?} tokens evaluated"
+    );
 }
 
 /// "type 'hello' into the Name field and press Save" against the test form: the model

@@ -74,6 +74,23 @@ fn said(output: ToolOutput) -> Executed {
     }
 }
 
+/// Words a question may open with when it has no question mark.
+const QUESTION_WORDS: &[&str] = &[
+    "which", "what", "where", "who", "whom", "whose", "when", "why", "how", "do", "does", "did",
+    "is", "are", "was", "should", "shall", "can", "could", "would", "will", "may",
+];
+
+/// `text` asks something: a question mark, or a question word first.
+fn is_question(text: &str) -> bool {
+    let first = text
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    text.contains(['?', '？']) || QUESTION_WORDS.contains(&first.as_str())
+}
+
 fn text_argument(call: &ToolCall, key: &str) -> Option<String> {
     let text = call.arguments.get(key)?.as_str()?.trim();
     (!text.is_empty()).then(|| crate::text::clip(text, MAX_TEXT))
@@ -97,6 +114,13 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let Some(question) = text_argument(call, "question") else {
             return said(ToolOutput::error("ask_user needs a non-empty `question`."));
         };
+        if !is_question(&question) {
+            // Seen: a 1.5B model "asking" "The cheapest item is:" to say its answer.
+            return said(ToolOutput::error(
+                "ask_user is only for a question to the user (ending with ?). To tell the \
+user something, answer with it.",
+            ));
+        }
         let timeout_secs = self.ctx.settings.permissions.approval_timeout_secs;
         self.emit(Event::QuestionAsked {
             task_id: self.task_id(),
@@ -151,6 +175,32 @@ and say in your answer what you would need to know."
                 _ = &mut limit => return Reply::TimedOut,
                 _ = cancel.cancelled() => return Reply::Cancelled,
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_question;
+
+    #[test]
+    fn only_questions_are_asked() {
+        for q in [
+            "Which file do you mean?",
+            "What name should the file get",
+            "Quel fichier ?",
+            "Do you want the old or the new one",
+            "The file?",
+        ] {
+            assert!(is_question(q), "{q}");
+        }
+        for not in [
+            "The cheapest item is:",
+            "Done.",
+            "I will now delete the file",
+            "",
+        ] {
+            assert!(!is_question(not), "{not}");
         }
     }
 }

@@ -82,11 +82,14 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let output = executed.output;
         let mark = if output.ok { "✓" } else { "✗" };
         let line = format!("{mark} {} {}", call.name, short_args(&call.arguments));
+        // A change that was denied or refused changed nothing: an answer claiming it is
+        // still a claim no call bears out.
         let changed = call.name == plan::NAME
-            || self
-                .tools
-                .get(&call.name)
-                .is_some_and(|t| t.changes_things(&call.arguments));
+            || (executed.ran
+                && self
+                    .tools
+                    .get(&call.name)
+                    .is_some_and(|t| t.changes_things(&call.arguments)));
         self.finishing.saw(
             format!(
                 "{line}\n   printed: {}",

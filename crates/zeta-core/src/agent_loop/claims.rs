@@ -47,7 +47,10 @@ pub(super) fn claims_change(answer: &str) -> bool {
         }
         _ => false,
     }) || words.windows(3).any(|w| {
-        matches!(w[0], "i" | "we") && matches!(w[1], "have" | "had" | "just" | "also") && verb(w[2])
+        (matches!(w[0], "i" | "we") && matches!(w[1], "have" | "had" | "just" | "also") && verb(w[2]))
+            // "The file was copied into ~/backup": a change with where it went. (Without
+            // the destination, "was created in 2024" is a fact about the file.)
+            || (matches!(w[0], "was" | "were") && verb(w[1]) && matches!(w[2], "into" | "to"))
     })
 }
 
@@ -313,6 +316,11 @@ mod tests {
         for v in ["contains", "holds", "reads"] {
             claims.push(format!("~/count.txt now {v} 3."));
         }
+        for verb in verbs {
+            for (subject, to) in [("The file was", "into"), ("The rows were", "to")] {
+                claims.push(format!("{subject} {verb} {to} ~/backup."));
+            }
+        }
         let facts = [
             "There are 4 .log files in ~/logs.",
             "You have 60 GB free of 100 GB on /.",
@@ -335,6 +343,8 @@ mod tests {
             "I could not find a file named report.txt.",
             "It is not done: the folder ~/backup does not exist.",
             "Files added to ~/inbox today: scan-0001.pdf.",
+            "report.txt was created in 2024 and moved in 2025.",
+            "The backup was made at 09:00.",
         ];
         let missed: Vec<&String> = claims.iter().filter(|c| !claims_change(c)).collect();
         let false_alarms: Vec<&&str> = facts.iter().filter(|f| claims_change(f)).collect();

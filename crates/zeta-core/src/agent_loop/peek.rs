@@ -40,8 +40,19 @@ pub(super) fn peek_note(request: &str, env: &ShellEnv) -> Option<String> {
             None
         };
         let mut text = format!("{named} begins:\n{}", lines.join("\n"));
-        if let Some(columns) = separator.and_then(|sep| numbered_columns(&lines[0], sep)) {
-            text.push_str(&format!("\nIts columns: {columns}"));
+        match separator {
+            Some(sep) => {
+                if let Some(columns) = numbered_columns(&lines[0], sep) {
+                    text.push_str(&format!("\nIts columns: {columns}"));
+                }
+            }
+            None => {
+                if let Some(fields) = numbered_fields(&lines) {
+                    text.push_str(&format!(
+                        "\nIts fields (split at blanks, as sort -k N and awk $N count them): {fields}"
+                    ));
+                }
+            }
         }
         shown.push(text);
         if shown.len() == MOST_FILES {
@@ -66,6 +77,33 @@ fn numbered_columns(header: &str, separator: char) -> Option<String> {
         .map(|(i, c)| format!("{} {}", i + 1, clip(c.trim().trim_matches('"'), 30)))
         .collect();
     (columns.len() >= 2).then(|| columns.join(", "))
+}
+
+/// Most blank-separated fields for a line to count as a row of fields.
+const MOST_FIELDS: usize = 8;
+
+/// "1 Widget:, 2 4.50, 3 EUR": the first line's blank-separated fields, when every line
+/// shown has as many (two to `MOST_FIELDS`): a list or a table, not prose. A 1.5B model
+/// shown "Widget: 4.50 EUR" sorted on the wrong field.
+fn numbered_fields(lines: &[String]) -> Option<String> {
+    let rows: Vec<Vec<&str>> = lines
+        .iter()
+        .filter(|l| !l.starts_with("(the first "))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let first = rows.first()?;
+    let n = first.len();
+    if !(2..=MOST_FIELDS).contains(&n) || rows.len() < 2 || rows.iter().any(|r| r.len() != n) {
+        return None;
+    }
+    Some(
+        first
+            .iter()
+            .enumerate()
+            .map(|(i, f)| format!("{} {}", i + 1, clip(f, 30)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    )
 }
 
 /// The first lines of a regular text file (no NUL byte, valid UTF-8 in what was read),
@@ -119,6 +157,38 @@ mod tests {
     }
 
     #[test]
+    fn a_list_of_fields_is_numbered_and_prose_is_not() {
+        let dir = tempfile::tempdir().expect("temp");
+        let files = [
+            (
+                "prices.txt",
+                "Widget: 4.50 EUR\nGadget: 12.00 EUR\nGizmo: 7.25 EUR\n",
+                Some("1 Widget:, 2 4.50, 3 EUR"),
+            ),
+            ("du.txt", "4.0K\t./a\n12K\t./b\n", Some("1 4.0K, 2 ./a")),
+            (
+                "prose.txt",
+                "It was a dark and stormy night;\nthe rain fell in torrents.\n",
+                None,
+            ),
+            ("one.txt", "just one line here\n", None),
+            ("ragged.txt", "a b\nc d e\n", None),
+            ("wide.txt", "1 2 3 4 5 6 7 8 9\n1 2 3 4 5 6 7 8 9\n", None),
+        ];
+        for (name, text, want) in files {
+            std::fs::write(dir.path().join(name), text).expect("write");
+            let note = peek_note(&format!("Sort ~/{name}"), &env(dir.path())).expect("a note");
+            match want {
+                Some(fields) => assert!(
+                    note.contains(&format!("as sort -k N and awk $N count them): {fields}")),
+                    "{note}"
+                ),
+                None => assert!(!note.contains("Its fields"), "{note}"),
+            }
+        }
+    }
+
+    #[test]
     fn a_named_file_shows_its_first_lines_and_a_csv_its_numbered_columns() {
         let dir = tempfile::tempdir().expect("temp");
         std::fs::write(
@@ -150,7 +220,7 @@ mod tests {
         .expect("write");
         let note =
             peek_note("Which item in ~/prices.txt is cheapest?", &env(dir.path())).expect("a note");
-        assert!(note.contains("~/prices.txt begins:\nWidget: 4.50\nGadget: 12\nGizmo: 7\n(the first 3 lines only; the file goes on)\n</untrusted_data>"), "{note}");
+        assert!(note.contains("~/prices.txt begins:\nWidget: 4.50\nGadget: 12\nGizmo: 7\n(the first 3 lines only; the file goes on)\nIts fields (split at blanks, as sort -k N and awk $N count them): 1 Widget:, 2 4.50\n</untrusted_data>"), "{note}");
         assert!(
             !note.contains("More") && !note.contains("Its columns"),
             "{note}"

@@ -7,6 +7,7 @@
 //! ([`shared`]). [`install`] installs the server program from the app.
 
 pub mod install;
+mod kept_prompt;
 mod program;
 pub mod shared;
 mod supervisor;

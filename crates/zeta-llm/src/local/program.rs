@@ -100,8 +100,16 @@ impl ServerProgram {
         }
     }
 
-    /// The command that serves `spec` on 127.0.0.1:`port`, its output to `log`.
-    pub fn command(&self, spec: &LocalSpec, port: u16, log: Stdio, log2: Stdio) -> Command {
+    /// The command that serves `spec` on 127.0.0.1:`port`, its output to `log`; llama-server
+    /// saves and restores its slot's evaluated prompt in `slots` ([`super::kept_prompt`]).
+    pub fn command(
+        &self,
+        spec: &LocalSpec,
+        port: u16,
+        slots: Option<&Path>,
+        log: Stdio,
+        log2: Stdio,
+    ) -> Command {
         let model = spec.model.display().to_string();
         let (threads, context, port) = (
             spec.threads.to_string(),
@@ -123,6 +131,9 @@ impl ServerProgram {
                     // One conversation at a time: one slot with the whole context, whose
                     // cached prompt the next request reuses.
                     .args(["--parallel", "1", "--no-webui"]);
+                if let Some(slots) = slots {
+                    cmd.arg("--slot-save-path").arg(slots);
+                }
                 cmd
             }
             Self::LlamaCppPython(python) => {
@@ -184,7 +195,7 @@ mod tests {
             threads: 1,
             keep_warm: std::time::Duration::ZERO,
         };
-        let cmd = program.command(&spec, 4321, Stdio::null(), Stdio::null());
+        let cmd = program.command(&spec, 4321, None, Stdio::null(), Stdio::null());
         let args: Vec<String> = cmd.get_args().map(|a| a.to_string_lossy().into()).collect();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         assert_eq!(
@@ -195,8 +206,19 @@ mod tests {
         std::fs::write(&server, "").expect("write");
         let program = ServerProgram::from_path(server).expect("program");
         assert!(!program.wants_json_object_schema());
-        let cmd = program.command(&spec, 1, Stdio::null(), Stdio::null());
+        let cmd = program.command(
+            &spec,
+            1,
+            Some(Path::new("/h/p")),
+            Stdio::null(),
+            Stdio::null(),
+        );
         assert!(cmd.get_args().any(|a| a == "--ctx-size"));
+        let args: Vec<String> = cmd.get_args().map(|a| a.to_string_lossy().into()).collect();
+        assert!(
+            args.join(" ").ends_with("--slot-save-path /h/p"),
+            "{args:?}"
+        );
         assert!(ServerProgram::from_path(dir.path().join("missing")).is_err());
     }
 }

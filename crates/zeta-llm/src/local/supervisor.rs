@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
+use super::kept_prompt;
 use super::shared::{self, Found};
 use super::{LocalServerState, LocalSpec, ServerProgram};
 
@@ -115,6 +116,7 @@ impl Supervisor {
                 Health::Fine => {}
                 Health::BecameReady => {
                     failures = 0;
+                    self.restore_prompt(r);
                     self.publish_ready(r);
                 }
                 Health::TooSlow => {
@@ -290,7 +292,10 @@ impl Supervisor {
                         return None;
                     }
                 };
-                let mut cmd = program.command(spec, port, out, err);
+                let slots = matches!(program, ServerProgram::LlamaServer(_))
+                    .then(|| kept_prompt::folder(&self.home))
+                    .flatten();
+                let mut cmd = program.command(spec, port, slots.as_deref(), out, err);
                 die_with_parent(&mut cmd);
                 (cmd, port, false)
             }
@@ -357,9 +362,24 @@ impl Supervisor {
         self.state.send_replace(state);
     }
 
-    /// Ends this thread's own server by its PID: SIGTERM, then SIGKILL after 5 s. A shared
-    /// server, or one a keeper serves, is left to its owner (the keeper ends it once idle).
+    /// This thread's own llama-server just became ready: the prompt it evaluated before it
+    /// last stopped goes back into its slot ([`kept_prompt`]).
+    fn restore_prompt(&self, r: &Running) {
+        if matches!(r.server, Server::Own(_)) && matches!(r.program, ServerProgram::LlamaServer(_))
+        {
+            kept_prompt::restore(&self.home, r.port, &r.spec.model);
+        }
+    }
+
+    /// Ends this thread's own server by its PID: SIGTERM, then SIGKILL after 5 s, once a
+    /// llama-server that served has saved its evaluated prompt. A shared server, or one a
+    /// keeper serves, is left to its owner (the keeper ends it once idle).
     fn kill(&self, r: Running) {
+        if r.ready && matches!(r.program, ServerProgram::LlamaServer(_)) {
+            if let Server::Own(_) = r.server {
+                kept_prompt::save(r.port, &r.spec.model);
+            }
+        }
         let Server::Own(mut child) = r.server else {
             return;
         };

@@ -97,3 +97,41 @@ async fn a_claimed_write_the_file_bears_out_is_not_sent_back() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A change the person denied changed nothing: an answer claiming it goes back as a claim
+/// no call bears out (seen: "The file was copied into ~/backup" after a denied `cp`).
+#[tokio::test]
+async fn a_claimed_change_after_a_denied_one_goes_back() {
+    let script = vec![
+        Ok(text(
+            &json!({"tool": "touch", "args": {"command": "cp a.txt keep/"}, "command": ""})
+                .to_string(),
+        )),
+        Ok(text(
+            &json!({"command": "", "reply": "The file was copied into the folder keep."})
+                .to_string(),
+        )),
+        Ok(text(
+            &json!({"command": "", "reply": "Nothing was copied: the copy was denied."})
+                .to_string(),
+        )),
+    ];
+    let given = Given {
+        message: "Copy a.txt into the folder keep".into(),
+        small: true,
+        ..Given::default()
+    };
+    let mut s = small_planner();
+    s.permissions.mode = crate::policy::PermissionMode::Ask;
+    let ran = run_given(s, script, Person::Denies, given).await;
+    assert!(ran.runs.is_empty(), "the denied call did not run");
+    let sent = ran.model.request_text(2);
+    assert!(
+        sent.contains(crate::agent_loop::prompt::CLAIMED_CHANGE_PROMPT),
+        "{sent}"
+    );
+    match &ran.outcome {
+        AgentOutcome::Done { reply } => assert!(reply.starts_with("Nothing was copied"), "{reply}"),
+        other => panic!("{other:?}"),
+    }
+}

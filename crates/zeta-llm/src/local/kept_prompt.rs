@@ -1,0 +1,139 @@
+//! The evaluated prompt kept across server starts. A fresh llama-server evaluates the
+//! whole first prompt (~1,100 tokens of rules and examples, ~13 s on two cores) before the
+//! first word of the first task; the same prefix was evaluated before the server last
+//! stopped. When Zeta stops its own llama-server it saves the slot's state (the KV cache
+//! and its tokens, `POST /slots/0?action=save`) into `$ZETA_HOME/prompt-cache`, and
+//! when one becomes ready it restores it before anyone is told it is ready. The server
+//! then reuses the longest common prefix of its tokens and the next request, so a stale
+//! or different state costs nothing but the restore, never a wrong answer.
+//!
+//! The file is named after the model file (its path, size and time of change): a state is
+//! only ever restored into the model that made it. The folder is private to the user: the
+//! state holds the last conversation, as the task history does.
+
+use std::hash::{Hash, Hasher};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long a save or a restore may take (tens of MB on a slow disk).
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// The folder llama-server saves slots in (`--slot-save-path`), made private.
+pub fn folder(home: &Path) -> Option<PathBuf> {
+    let dir = home.join("prompt-cache");
+    let made = std::fs::create_dir_all(&dir);
+    #[cfg(unix)]
+    let made = made.and_then(|()| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
+    });
+    match made {
+        Ok(()) => Some(dir),
+        Err(e) => {
+            tracing::warn!("could not make {}: {e}", dir.display());
+            None
+        }
+    }
+}
+
+/// The state's file name for `model`: its path, size and time of change, hashed. `None`
+/// when the model file cannot be read.
+pub fn file_name(model: &Path) -> Option<String> {
+    let meta = std::fs::metadata(model).ok()?;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    model.hash(&mut hasher);
+    meta.len().hash(&mut hasher);
+    meta.modified().ok()?.hash(&mut hasher);
+    Some(format!("prompt-{:016x}.bin", hasher.finish()))
+}
+
+/// Saves the slot's state of the server on `port` for `model`; true when it did.
+pub fn save(port: u16, model: &Path) -> bool {
+    let Some(name) = file_name(model) else {
+        return false;
+    };
+    let saved = post_slot(port, "save", &name);
+    tracing::info!(port, saved, file = name, "saved the evaluated prompt");
+    saved
+}
+
+/// Restores the state saved for `model` into the server on `port`; false when there is
+/// none or the server refused it (a new model, another context size).
+pub fn restore(home: &Path, port: u16, model: &Path) -> bool {
+    let Some(name) = file_name(model) else {
+        return false;
+    };
+    if !home.join("prompt-cache").join(&name).is_file() {
+        return false;
+    }
+    let restored = post_slot(port, "restore", &name);
+    tracing::info!(port, restored, file = name, "restored the evaluated prompt");
+    restored
+}
+
+/// `POST /slots/0?action=ACTION` with the file name; true on a 200.
+fn post_slot(port: u16, action: &str, file: &str) -> bool {
+    let body = serde_json::json!({ "filename": file }).to_string();
+    let request = format!(
+        "POST /slots/0?action={action} HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let Ok(mut stream) = TcpStream::connect_timeout(&addr, Duration::from_secs(2)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(LIMIT));
+    let _ = stream.set_write_timeout(Some(LIMIT));
+    if stream.write_all(request.as_bytes()).is_err() {
+        return false;
+    }
+    let mut head = [0u8; 12];
+    let mut read = 0;
+    while read < head.len() {
+        match stream.read(&mut head[read..]) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => read += n,
+        }
+    }
+    let head = String::from_utf8_lossy(&head[..read]);
+    head.starts_with("HTTP/1.") && head.get(9..12) == Some("200")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_file_name_follows_the_model_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let model = dir.path().join("m.gguf");
+        assert_eq!(file_name(&model), None, "no model, no name");
+        std::fs::write(&model, "GGUF one").expect("write");
+        let first = file_name(&model).expect("a name");
+        assert_eq!(file_name(&model), Some(first.clone()), "stable");
+        assert!(first.starts_with("prompt-") && first.ends_with(".bin"));
+        // Another model in its place (other size) gets another name.
+        std::fs::write(&model, "GGUF two, longer").expect("write");
+        assert_ne!(file_name(&model), Some(first));
+    }
+
+    #[test]
+    fn the_folder_is_private_and_nothing_is_restored_without_a_file() {
+        let home = tempfile::tempdir().expect("tempdir");
+        let dir = folder(home.path()).expect("folder");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&dir).expect("meta").permissions().mode();
+            assert_eq!(mode & 0o777, 0o700);
+        }
+        let model = home.path().join("m.gguf");
+        std::fs::write(&model, "GGUF").expect("write");
+        // No saved state: no request is even made (port 9 would refuse it).
+        assert!(!restore(home.path(), 9, &model));
+        // A server that is not there: false, no panic.
+        assert!(!save(9, &model));
+    }
+}
