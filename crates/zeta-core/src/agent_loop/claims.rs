@@ -7,6 +7,7 @@
 //! wrote 4 into it" is told what the file really holds.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use crate::policy::ShellEnv;
 
@@ -78,7 +79,16 @@ pub(super) struct FileClaims {
 
 /// The claims of `answer` about paths `request` named, checked against this computer's
 /// files; none when the answer claims no change, or names no path of the request.
-pub(super) fn check_file_claims(request: &str, answer: &str, env: &ShellEnv) -> FileClaims {
+///
+/// With `since` (when the task began), a claimed write into a path whose value the answer
+/// does not name (a folder something was copied into, "the rows into ~/paris.csv") also
+/// needs the path changed since then: a folder that was there before proves nothing.
+pub(super) fn check_file_claims(
+    request: &str,
+    answer: &str,
+    env: &ShellEnv,
+    since: Option<SystemTime>,
+) -> FileClaims {
     let mut found = FileClaims::default();
     if !claims_change(answer) {
         return found;
@@ -100,7 +110,7 @@ pub(super) fn check_file_claims(request: &str, answer: &str, env: &ShellEnv) -> 
                     .symlink_metadata()
                     .is_ok()
                     .then(|| (format!("{path_text} still exists"), None)),
-                Claim::Into { value } => into_fact(path_text, &path, value.as_deref()),
+                Claim::Into { value } => into_fact(path_text, &path, value.as_deref(), since),
             };
             if let Some((fact, fix)) = fact {
                 if !found.unmet.contains(&fact) {
@@ -116,14 +126,19 @@ pub(super) fn check_file_claims(request: &str, answer: &str, env: &ShellEnv) -> 
 /// The claims the files contradict (see `check_file_claims`).
 #[cfg(test)]
 fn unmet_file_claims(request: &str, answer: &str, env: &ShellEnv) -> Vec<String> {
-    check_file_claims(request, answer, env).unmet
+    check_file_claims(request, answer, env, None).unmet
 }
 
 /// `path` should exist and, when the answer says what was written, hold it: the fact
 /// that says otherwise, and, when the value is known, the command that writes it (seen:
 /// told only that the file did not exist, a 1.5B model ran `touch` and claimed the write
 /// again).
-fn into_fact(text: &str, path: &Path, value: Option<&str>) -> Option<(String, Option<String>)> {
+fn into_fact(
+    text: &str,
+    path: &Path,
+    value: Option<&str>,
+    since: Option<SystemTime>,
+) -> Option<(String, Option<String>)> {
     let fix = |v: &str| {
         let quoted = if v.chars().all(|c| c.is_ascii_digit() || c == '.') {
             v.to_string()
@@ -135,7 +150,13 @@ fn into_fact(text: &str, path: &Path, value: Option<&str>) -> Option<(String, Op
     let Ok(meta) = std::fs::metadata(path) else {
         return Some((format!("{text} does not exist"), value.map(fix)));
     };
-    let value = value?;
+    let Some(value) = value else {
+        // Filesystems that keep times in whole seconds (or two) must not make a fresh
+        // change look old.
+        let since = since?.checked_sub(Duration::from_secs(2))?;
+        let changed = meta.modified().is_ok_and(|m| m >= since);
+        return (!changed).then(|| (format!("{text} has not changed during this task"), None));
+    };
     if !meta.is_file() {
         return None;
     }
@@ -509,6 +530,31 @@ mod tests {
         assert!(false_alarms.is_empty(), "false alarms: {false_alarms:#?}");
     }
 
+    /// A folder (or a file with no value named) that was there before the task proves
+    /// nothing: a claimed copy into it needs it changed since the task began.
+    #[test]
+    fn a_claimed_copy_into_an_old_folder_needs_the_folder_changed() {
+        let dir = tempfile::tempdir().expect("temp");
+        let env = env_in(dir.path());
+        std::fs::create_dir(dir.path().join("backup")).expect("backup");
+        std::fs::write(dir.path().join("paris.csv"), "old").expect("write");
+        let request = "Copy the largest file into ~/backup and the Paris rows into ~/paris.csv";
+        let answer = "I copied big.bin into ~/backup and wrote the rows into ~/paris.csv.";
+        let later = SystemTime::now() + Duration::from_secs(60);
+        let found = check_file_claims(request, answer, &env, Some(later));
+        assert_eq!(
+            found.unmet,
+            [
+                "~/backup has not changed during this task",
+                "~/paris.csv has not changed during this task"
+            ]
+        );
+        // Changed since the task began: borne out.
+        let before = SystemTime::now() - Duration::from_secs(60);
+        let found = check_file_claims(request, answer, &env, Some(before));
+        assert_eq!((found.checked, found.unmet.len()), (2, 0));
+    }
+
     /// Facts and answers about paths the request did not name, or with no claim of a
     /// change, are never checked.
     #[test]
@@ -539,7 +585,7 @@ mod tests {
             ("Free disk space?", "You have 60 GB free on /."),
         ] {
             assert_eq!(
-                check_file_claims(request, answer, &env),
+                check_file_claims(request, answer, &env, None),
                 FileClaims::default(),
                 "{answer}"
             );
@@ -552,13 +598,13 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp");
         let env = env_in(dir.path());
         let request = "Count the files and write the number into ~/answer.txt";
-        let found = check_file_claims(request, "I wrote 4 into ~/answer.txt.", &env);
+        let found = check_file_claims(request, "I wrote 4 into ~/answer.txt.", &env, None);
         assert_eq!(found.unmet, ["~/answer.txt does not exist"]);
         assert_eq!(found.fixes, ["echo 4 > ~/answer.txt"]);
-        let found = check_file_claims(request, "I wrote \"it's 4\" into ~/answer.txt", &env);
+        let found = check_file_claims(request, "I wrote \"it's 4\" into ~/answer.txt", &env, None);
         assert_eq!(found.fixes, ["echo 'it'\\''s 4' > ~/answer.txt"]);
         // No value said: a fact, no command.
-        let found = check_file_claims(request, "I saved the count in ~/answer.txt", &env);
+        let found = check_file_claims(request, "I saved the count in ~/answer.txt", &env, None);
         assert_eq!(found.unmet.len(), 1);
         assert!(found.fixes.is_empty());
     }

@@ -110,6 +110,8 @@ mod tests {
             "grep Gadget ~/shop/prices.txt | awk '{print $2}'",
             "awk -F, -v v='Paris' 'NR>1 && $1 == v' ~/sales.csv | wc -l",
             "awk '$3 > 10 {print $1}' data.txt | sort -n | head -5",
+            "awk '$2 == \"Gadget\" {print $1}' ~/shop/prices.txt",
+            "awk -F: '/Gadget/ {print \"price:\", $2}' prices.txt",
         ];
         let changing = [
             "touch x",

@@ -12,8 +12,6 @@
 //! state holds the last conversation, as the task history does.
 
 use std::hash::{Hash, Hasher};
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -80,25 +78,7 @@ fn post_slot(port: u16, action: &str, file: &str) -> bool {
         "POST /slots/0?action={action} HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
-    let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let Ok(mut stream) = TcpStream::connect_timeout(&addr, Duration::from_secs(2)) else {
-        return false;
-    };
-    let _ = stream.set_read_timeout(Some(LIMIT));
-    let _ = stream.set_write_timeout(Some(LIMIT));
-    if stream.write_all(request.as_bytes()).is_err() {
-        return false;
-    }
-    let mut head = [0u8; 12];
-    let mut read = 0;
-    while read < head.len() {
-        match stream.read(&mut head[read..]) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => read += n,
-        }
-    }
-    let head = String::from_utf8_lossy(&head[..read]);
-    head.starts_with("HTTP/1.") && head.get(9..12) == Some("200")
+    super::supervisor::answers_ok(port, &request, Duration::from_secs(2), LIMIT)
 }
 
 #[cfg(test)]

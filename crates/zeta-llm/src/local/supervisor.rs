@@ -478,13 +478,24 @@ fn keeper_command(
 
 /// Answers `GET /v1/models` with 200: the model is loaded and the server serves.
 pub(super) fn probe(port: u16) -> bool {
+    let request = "GET /v1/models HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    answers_ok(
+        port,
+        request,
+        Duration::from_millis(300),
+        Duration::from_secs(2),
+    )
+}
+
+/// Sends one raw HTTP/1.0 `request` to 127.0.0.1:`port` (`connect` and `io` bound the
+/// wait) and says whether the reply's status is 200.
+pub(super) fn answers_ok(port: u16, request: &str, connect: Duration, io: Duration) -> bool {
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let Ok(mut stream) = TcpStream::connect_timeout(&addr, Duration::from_millis(300)) else {
+    let Ok(mut stream) = TcpStream::connect_timeout(&addr, connect) else {
         return false;
     };
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(2)));
-    let request = "GET /v1/models HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    let _ = stream.set_read_timeout(Some(io));
+    let _ = stream.set_write_timeout(Some(io));
     if stream.write_all(request.as_bytes()).is_err() {
         return false;
     }

@@ -45,8 +45,11 @@ pub fn program_text(args: &[Word]) -> Option<&Word> {
 /// program fetched from the network is blocked and one known only when it runs asks.
 /// Collecting programs, an invocation that may write counts as writing.
 pub fn judge(walker: &mut Walker, program: &str, args: &[Word]) {
-    if walker.collect_programs && !reads_only(args) {
-        walker.writes = true;
+    if walker.collect_programs {
+        // Its string literals are data to a program that only reads ("Gadget" is no
+        // program), and one that may not counts as writing.
+        walker.writes |= !reads_only(args);
+        return;
     }
     let Some(text) = program_text(args) else {
         return;
