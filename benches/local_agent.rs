@@ -3,17 +3,24 @@
 //! machine's truth: system facts, files, text in files, multi-step changes, text and CSV,
 //! arithmetic and dates, and a request that needs a clarifying question.
 //!
-//! The bare loop is written here: a short prompt, the four-key JSON plan constrained by
+//! The bare loop is written here: a short prompt, the three-key JSON plan constrained by
 //! the server's `json_schema`, `bash -c` for each command, nothing else. Zeta runs as a
-//! person runs it (`zeta run --approve all`). Both share one Zeta home, whose server a
-//! keeper holds; each task gets a fresh folder as HOME. The first task of each loop runs
-//! right after a server start (cold); the rest are warm.
+//! person runs it (`zeta run --approve all`); each task gets a fresh folder as HOME.
+//!
+//! The loops run task by task, side by side: task 1 bare, task 1 Zeta, task 2 bare, …
+//! The machine's speed drifts (measured: generation at 130 ms a token for ten minutes,
+//! then 160 for the next ten, whatever ran), and one loop after the other put the drift
+//! on one of them. Each loop has a server of its own, the same program, model and flags
+//! (`ServerProgram::command`): Zeta's, which its keeper holds, and the bare loop's,
+//! started here. A server has one slot, so sharing one would make each loop evict the
+//! other's cached prompt. The first task of each loop runs right after its server
+//! started (cold); the rest are warm.
 //!
 //! A third loop, `zeta-plain`, is Zeta without the command recipes (`ZETA_RECIPES=off`),
 //! to measure what they buy.
 //!
 //! `cargo bench --profile dev --bench local_agent` (needs `scripts/local-model.sh`; about
-//! 40 minutes on 2 cores). `ZETA_BENCH_TASKS=1,3` runs some tasks only,
+//! 30 minutes on 2 cores). `ZETA_BENCH_TASKS=1,3` runs some tasks only,
 //! `ZETA_BENCH_LOOPS=bare,zeta` some loops only.
 
 // Test code: a failed unwrap or expect is the test failing, with its message.
@@ -23,8 +30,8 @@
 mod support;
 
 use std::path::Path;
-use std::process::Command;
-use std::time::Instant;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -465,19 +472,76 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn server_port(home: &Path) -> Option<u16> {
-    let text = std::fs::read_to_string(home.join("local-server.json")).ok()?;
-    let v: Value = serde_json::from_str(&text).ok()?;
-    v["port"].as_u64().and_then(|p| u16::try_from(p).ok())
+/// The bare loop's server (see the module doc), ended by its PID when dropped.
+struct BareServer {
+    child: Child,
+    port: u16,
 }
 
-/// Starts the kept server with a trivial Zeta task (not counted).
-fn restart(dir: &Path, local: &support::Local) {
-    let scratch = dir.join("scratch");
-    std::fs::create_dir_all(&scratch).expect("scratch");
-    let _ = support::zeta(dir, &scratch, &local.server)
-        .args(["run", "--approve", "none", "Say hello."])
-        .output();
+impl BareServer {
+    fn start(local: &support::Local, context: u32, log: &Path) -> Self {
+        let program = zeta_llm::local::ServerProgram::from_path(local.server.clone())
+            .expect("the server program");
+        let spec = zeta_llm::local::LocalSpec {
+            model: local.model.clone(),
+            context,
+            threads: zeta_llm::local::default_threads(),
+            keep_warm: Duration::ZERO,
+        };
+        let port = std::net::TcpListener::bind(("127.0.0.1", 0))
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let file = std::fs::File::create(log).expect("the bare server's log");
+        let err = file.try_clone().expect("the log");
+        let child = program
+            .command(&spec, port, None, Stdio::from(file), Stdio::from(err))
+            .spawn()
+            .expect("the bare loop's server");
+        let started = Instant::now();
+        while !models_answer(port) {
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "the bare loop's server did not start"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        Self { child, port }
+    }
+}
+
+impl Drop for BareServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `GET /v1/models` answers 200: the model is loaded.
+fn models_answer(port: u16) -> bool {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+    if stream
+        .write_all(b"GET /v1/models HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+        .is_err()
+    {
+        return false;
+    }
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).is_ok() && head.ends_with(b"200")
+}
+
+/// The context window Zeta's home serves (`provider.contextWindow`).
+fn context_window(home: &Path) -> u32 {
+    std::fs::read_to_string(home.join("settings.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|v| v["provider"]["contextWindow"].as_u64())
+        .and_then(|n| u32::try_from(n).ok())
+        .unwrap_or(8192)
 }
 
 fn main() {
@@ -490,42 +554,48 @@ fn main() {
     let (dir, _) = support::home(&local);
     let _stop = support::StopKeeper(dir.path().join("zeta"));
     let mut rows: Vec<(&str, Row)> = Vec::new();
-    let loops = std::env::var("ZETA_BENCH_LOOPS").unwrap_or_else(|_| "bare,zeta,zeta-plain".into());
-    for (loop_name, zeta) in [("bare", false), ("zeta", true), ("zeta-plain", true)] {
-        if !loops.split(',').any(|l| l.trim() == loop_name) {
+    let wanted =
+        std::env::var("ZETA_BENCH_LOOPS").unwrap_or_else(|_| "bare,zeta,zeta-plain".into());
+    let loops: Vec<&str> = ["bare", "zeta", "zeta-plain"]
+        .into_iter()
+        .filter(|l| wanted.split(',').any(|w| w.trim() == *l))
+        .collect();
+    let bare_log = dir.path().join("bare-server.log");
+    let bare_server = loops
+        .contains(&"bare")
+        .then(|| BareServer::start(&local, context_window(&dir.path().join("zeta")), &bare_log));
+    let mut first: Vec<&str> = loops.clone();
+    for (i, task) in TASKS.iter().enumerate() {
+        if only.as_ref().is_some_and(|o| !o.contains(&(i + 1))) {
             continue;
         }
-        // The zeta runs inherit it (the bench is single-threaded here).
-        if loop_name == "zeta-plain" {
-            std::env::set_var("ZETA_RECIPES", "off");
-        } else {
-            std::env::remove_var("ZETA_RECIPES");
-        }
-        let _ = support::zeta(dir.path(), dir.path(), &local.server)
-            .args(["local-server", "stop"])
-            .output();
-        let mut first = true;
-        for (i, task) in TASKS.iter().enumerate() {
-            if only.as_ref().is_some_and(|o| !o.contains(&(i + 1))) {
-                continue;
+        for &loop_name in &loops {
+            // The zeta runs inherit it (the bench is single-threaded here).
+            if loop_name == "zeta-plain" {
+                std::env::set_var("ZETA_RECIPES", "off");
+            } else {
+                std::env::remove_var("ZETA_RECIPES");
             }
-            // Cold: the bare loop's first request on a server that has just loaded the
-            // model (it cannot start one); Zeta's first task starts the server itself,
-            // model load included, as a person's first command does.
-            if first && !zeta {
-                restart(dir.path(), &local);
-            }
+            // Cold: the bare loop's first request on its fresh server; Zeta's first task
+            // starts the server itself, model load included, as a person's first command
+            // does. `zeta-plain` shares Zeta's server, so its first task is cold only
+            // when it runs without `zeta`.
+            let cold = first.contains(&loop_name)
+                && (loop_name != "zeta-plain" || !loops.contains(&"zeta"));
+            first.retain(|l| *l != loop_name);
             let work = dir.path().join(format!("{loop_name}-{}", task.name));
             std::fs::create_dir_all(&work).expect("work");
             (task.setup)(&work);
             let started = Instant::now();
-            let (reply, steps, ok) = if zeta {
-                let o = support::run(dir.path(), &work, &local, task.request, |_| {});
-                (o.reply, o.iterations, o.ok)
-            } else {
-                let port = server_port(&dir.path().join("zeta")).expect("the kept server");
-                let (reply, steps) = bare(port, &work, task.request);
-                (reply, steps, true)
+            let (reply, steps, ok) = match &bare_server {
+                Some(server) if loop_name == "bare" => {
+                    let (reply, steps) = bare(server.port, &work, task.request);
+                    (reply, steps, true)
+                }
+                _ => {
+                    let o = support::run(dir.path(), &work, &local, task.request, |_| {});
+                    (o.reply, o.iterations, o.ok)
+                }
             };
             let secs = started.elapsed().as_secs_f64();
             let verdict: Result<(), String> = if ok {
@@ -540,7 +610,7 @@ fn main() {
                 if verdict.is_ok() { "PASS" } else { "FAIL" },
                 secs,
                 steps,
-                if first { " (cold)" } else { "" },
+                if cold { " (cold)" } else { "" },
                 reply
                     .replace('\n', " ")
                     .chars()
@@ -558,11 +628,15 @@ fn main() {
                     category: task.category,
                     solved: verdict.is_ok(),
                     secs,
-                    cold: first,
+                    cold,
                 },
             ));
-            first = false;
         }
+    }
+    drop(bare_server);
+    let kept = std::env::temp_dir().join("zeta-local-agent-bare-server.log");
+    if std::fs::copy(&bare_log, &kept).is_ok() {
+        println!("the bare loop's server's log: {}", kept.display());
     }
     // The server's own log (prompt tokens and times per request) outlives the bench's
     // temporary home.

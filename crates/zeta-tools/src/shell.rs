@@ -264,7 +264,8 @@ fn next_step(ending: &Ending, no_stdout: bool, no_stderr: bool, reads: bool) -> 
         // hint, which made a small model look for a value it did not need.
         Ending::Exited(Some(0)) if no_stdout && no_stderr && reads => {
             "\n(next: if the request needs a value, this gave none: take another step that \
-             prints it.)"
+             prints it, for example one that shows the input itself. Do not ask the user for \
+             what a command can print.)"
         }
         Ending::Exited(Some(0)) => "",
         Ending::Exited(Some(_)) => {
