@@ -67,7 +67,7 @@ async fn a_question_is_answered_on_the_terminal_or_told_no_answer_is_coming() {
 
         // A script's run: nobody can answer, and the model hears so at once.
         let steps = vec![
-            tool_step(proto, "ask_user", question),
+            tool_step(proto, "ask_user", question.clone()),
             step(&answer("I need to know which file."), proto),
         ];
         let s = Setup::new(Wire::OpenAi, proto, steps).await;
@@ -86,6 +86,32 @@ async fn a_question_is_answered_on_the_terminal_or_told_no_answer_is_coming() {
             "{proto:?}"
         );
         assert!(String::from_utf8_lossy(&out.stderr).contains("nobody can answer"));
+
+        // Asking again after that is pointless: the second question is not asked, and
+        // the model is asked for its answer at once.
+        let steps = vec![
+            tool_step(proto, "ask_user", question.clone()),
+            tool_step(proto, "ask_user", json!({"question": "Which folder then?"})),
+            step(&answer("I need to know which file."), proto),
+        ];
+        let s = Setup::new(Wire::OpenAi, proto, steps).await;
+        let out = s.zeta_run("Open my file");
+        let task = finished_task(&out);
+        assert_eq!(task["status"], "done", "{proto:?}: {task}");
+        assert_eq!(of_type(&out, "questionAsked").len(), 1, "{proto:?}");
+        let requests = s.requests();
+        assert_eq!(requests.len(), 3, "{proto:?}");
+        assert!(
+            text_of(&requests[2]).contains("Not asked: nobody can answer questions in this run"),
+            "{proto:?}: {}",
+            text_of(&requests[2])
+        );
+        assert!(
+            task["reply"]
+                .as_str()
+                .is_some_and(|r| r.starts_with("I need to know which file.")),
+            "{task}"
+        );
     }
 }
 

@@ -40,6 +40,9 @@ pub(super) enum Halt {
     /// Calls failed too many times in a row (why, in words): the model is asked for an
     /// answer from what it has (see `Run::answer_after_failures`).
     Failing(String),
+    /// The model asked the user again after a question went unanswered: it is asked for
+    /// an answer from what it has, as after repeats.
+    AskingAgain(String),
 }
 
 impl From<AgentOutcome> for Halt {
@@ -53,6 +56,12 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
     pub(super) async fn run_call(&mut self, call: ToolCall) -> Result<(), Halt> {
         if self.ctx.cancel.is_cancelled() {
             return Err(self.cancelled().into());
+        }
+        if call.name == asks::ASK_USER && self.finishing.nobody_answers() {
+            // Seen: a 1.5B model asking three times more after "no answer is coming".
+            return Err(Halt::AskingAgain(
+                "the model asked the user again after a question went unanswered".into(),
+            ));
         }
         match self.guard.before_call(&call) {
             Err(tripped) => return Err(Halt::Repeating(tripped.0)),
@@ -153,11 +162,12 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         &mut self,
         why: &str,
         calls: &[ToolCall],
+        told: &str,
     ) -> AgentOutcome {
         tracing::info!(task = self.task_id(), "{why}; asking for an answer instead");
         for (n, call) in calls.iter().enumerate() {
             let content = if n == 0 {
-                prompt::ANSWER_AFTER_REPEATS
+                told
             } else {
                 "[Zeta] Not run: the call before it was a repeat."
             };

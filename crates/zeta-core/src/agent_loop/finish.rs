@@ -80,6 +80,8 @@ pub(super) struct Finishing {
     unmet: Option<String>,
     /// A question the model asked that nobody answered, said with the answer.
     unanswered: Option<String>,
+    /// A question went unanswered in this task (`went_unanswered`).
+    nobody_answers: bool,
     /// When the task began: a claimed write must have changed its path since.
     started: std::time::SystemTime,
 }
@@ -102,6 +104,7 @@ impl Finishing {
             file_checks: 0,
             unmet: None,
             unanswered: None,
+            nobody_answers: false,
             started: std::time::SystemTime::now(),
         }
     }
@@ -125,6 +128,12 @@ impl Finishing {
     /// it, so the person reading the answer learns what the agent needed.
     pub fn went_unanswered(&mut self, question: String) {
         self.unanswered = Some(question);
+        self.nobody_answers = true;
+    }
+
+    /// A question of this task already went unanswered: asking again is pointless.
+    pub fn nobody_answers(&self) -> bool {
+        self.nobody_answers
     }
 
     /// The model wrote `answer` (the planner's `reply`), kept for an empty final answer.

@@ -63,7 +63,8 @@ pub(super) fn peek_note(request: &str, env: &ShellEnv) -> Option<String> {
         return None;
     }
     Some(format!(
-        "How the files you named begin (for awk -F, a column is $ and its number):\n{}",
+        "{}\n{}",
+        super::prompt::FILES_HEADING,
         wrap_untrusted("file", &shown.join("\n"))
     ))
 }

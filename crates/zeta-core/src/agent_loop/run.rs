@@ -311,7 +311,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             match self.run_call(call).await {
                 Ok(()) => self.window_task = super::screen::WindowTask::Read,
                 Err(Halt::Ends(outcome)) => return outcome,
-                Err(Halt::Repeating(_)) => self.window_task = super::screen::WindowTask::No,
+                Err(Halt::Repeating(_) | Halt::AskingAgain(_)) => {
+                    self.window_task = super::screen::WindowTask::No
+                }
                 Err(Halt::Failing(why)) => return self.failed(&why),
             }
         }
@@ -385,7 +387,22 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                             Ok(()) => {}
                             Err(Halt::Ends(outcome)) => return outcome,
                             Err(Halt::Repeating(why)) => {
-                                return self.answer_after_repeats(&why, &calls[n..]).await;
+                                return self
+                                    .answer_after_repeats(
+                                        &why,
+                                        &calls[n..],
+                                        prompt::ANSWER_AFTER_REPEATS,
+                                    )
+                                    .await;
+                            }
+                            Err(Halt::AskingAgain(why)) => {
+                                return self
+                                    .answer_after_repeats(
+                                        &why,
+                                        &calls[n..],
+                                        prompt::ANSWER_NOBODY_ANSWERS,
+                                    )
+                                    .await;
                             }
                             Err(Halt::Failing(why)) => {
                                 return self.answer_after_failures(&why, &calls[n + 1..]).await;
