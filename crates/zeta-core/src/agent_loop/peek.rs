@@ -63,8 +63,7 @@ pub(super) fn peek_note(request: &str, env: &ShellEnv) -> Option<String> {
         return None;
     }
     Some(format!(
-        "{}\n{}",
-        super::prompt::FILES_HEADING,
+        "How the files you named begin (for awk -F, a column is $ and its number):\n{}",
         wrap_untrusted("file", &shown.join("\n"))
     ))
 }

@@ -86,12 +86,6 @@ pub fn native_prompt(soul: &str) -> String {
 /// each, by their argument names, to keep the prompt short. `form`: with "reasoning" or
 /// without (a small model: each key it writes costs generation time, and the bare loop
 /// without one was as accurate), or a small model's short forms.
-/// The heading of the note on the named files in a small model's first turn
-/// (`peek::peek_note`); it and `recipes::hint`'s "Recipes:" are explained in the planner
-/// prompt (`NOTES_RULE`).
-pub const FILES_HEADING: &str = "Files:";
-const NOTES_RULE: &str = "9. A request may come with \"Recipes:\", commands that often answer requests like it (fill in the capitals; use one only if it fits), and \"Files:\", how the files it names begin (for awk -F, a column is $ and its number).\n";
-
 /// The first sentence of a tool's description, without its full stop; "e.g." and "i.e."
 /// do not end one.
 fn first_sentence(text: &str) -> &str {
@@ -140,13 +134,6 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String 
         PLAN_RULE
     } else {
         ""
-    };
-    // What the notes a small model's first turn may carry mean, said once here (cached
-    // with the prefix) rather than in every task's first turn.
-    let notes_rule = if form == PlanForm::Reasoned {
-        ""
-    } else {
-        NOTES_RULE
     };
     // One step of an example in the plan's form: a small model's short form is the
     // command alone, or the reply after an empty command (`short_plan_schema`).
@@ -212,7 +199,6 @@ Rules:\n\
 6. Never send a result you need into a file before you have seen it: first run a command that prints it, then write it.\n\
 {tools_rule}{ask_rule}\
 8. Output that is empty or an error is a result too: adapt the next command (grep -i, another folder, another program). Never install software or use sudo, and never answer what a failed command could not show.\n\
-{notes_rule}\
 Example 1. User: How much free disk space do I have?\n\
 You: {}\n\
 User: ✓ shell df -h /\\nFilesystem Size Used Avail Use% Mounted on\\n/dev/sda1 100G 40G 60G 40% /\n\
@@ -568,29 +554,6 @@ mod refers_back_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_notes_rule_names_the_headings_the_notes_use() {
-        let hint = crate::recipes::hint("How much free disk space do I have?").expect("a recipe");
-        assert!(hint.starts_with("Recipes:\n- "), "{hint}");
-        assert!(
-            NOTES_RULE.contains("\"Recipes:\"")
-                && NOTES_RULE.contains(&format!("\"{FILES_HEADING}\""))
-        );
-        let shell = ToolSpec {
-            name: "shell".into(),
-            description: "Run a command.".into(),
-            parameters: serde_json::json!({"type": "object", "properties": {"command": {}}}),
-        };
-        for (form, has) in [
-            (PlanForm::Short, true),
-            (PlanForm::Plain, true),
-            (PlanForm::Reasoned, false),
-        ] {
-            let p = planner_prompt("soul", std::slice::from_ref(&shell), form);
-            assert_eq!(p.contains(NOTES_RULE), has, "{form:?}");
-        }
-    }
 
     #[test]
     fn a_tool_is_described_by_its_first_whole_sentence() {

@@ -111,8 +111,11 @@ pub fn hint(request: &str) -> Option<String> {
         .iter()
         .map(|r| format!("- {}: {}", r.task, r.command))
         .collect();
-    // The heading's meaning is said once, in the planner prompt (its NOTES_RULE).
-    Some(format!("Recipes:\n{}", lines.join("\n")))
+    Some(format!(
+        "Commands that often answer requests like this one (fill in the capitals; use one \
+         only if it fits):\n{}",
+        lines.join("\n")
+    ))
 }
 
 #[cfg(test)]

@@ -83,7 +83,9 @@ async fn a_small_model_gets_the_recipe_that_fits_its_request_in_the_first_turn()
         "a larger model is not handed recipes"
     );
     assert!(
-        !first(true, "Hello!").await.contains("Recipes:\n- "),
+        !first(true, "Hello!")
+            .await
+            .contains("Commands that often answer"),
         "no recipe fits a greeting"
     );
 }
