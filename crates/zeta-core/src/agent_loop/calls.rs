@@ -106,6 +106,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             ),
             changed,
         );
+        self.finishing.printed(&output.content, output.ok);
         self.steps.push(line);
         let content = if executed.ran {
             wrap_untrusted(&call.name, &self.compress(&call, &output.content))

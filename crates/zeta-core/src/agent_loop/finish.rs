@@ -66,6 +66,8 @@ pub(super) struct Finishing {
     last_written: Option<String>,
     /// Each call with the start of what it printed, for the check.
     seen: Vec<String>,
+    /// What the last call printed, when it worked (`carries`).
+    last_output: String,
     /// A call that changes things ran.
     changed: bool,
     /// An answer went back for naming the assistant (once per task).
@@ -97,6 +99,7 @@ impl Finishing {
             under_check: UnderCheck::Nothing,
             last_written: None,
             seen: Vec::new(),
+            last_output: String::new(),
             changed: false,
             named_self: false,
             claimed_change: false,
@@ -121,6 +124,15 @@ impl Finishing {
     pub fn saw(&mut self, line: String, changed: bool) {
         self.seen.push(line);
         self.changed |= changed;
+    }
+
+    /// What the call just seen printed, whole; `ok`: it worked.
+    pub fn printed(&mut self, output: &str, ok: bool) {
+        self.last_output = if ok {
+            output.to_string()
+        } else {
+            String::new()
+        };
     }
 
     /// The model asked `question` and no answer came (nobody can answer in this run, or
@@ -203,7 +215,7 @@ impl Finishing {
         let pays = if borne_out {
             asks_several_things(request) && asks_to_be_told(request)
         } else {
-            self.changed || asks_several_things(request)
+            self.changed || (asks_several_things(request) && !carries(&answer, &self.last_output))
         };
         if self.checks_wanted == Checks::WherePays && !pays {
             return None;
@@ -308,6 +320,41 @@ fn asks_several_things(request: &str) -> bool {
         || [" and ", " then ", " also ", "; ", " plus "]
             .iter()
             .any(|joint| text.contains(joint))
+}
+
+/// Lines and words of an output `carries` judges at most.
+const CARRIED_LINES: usize = 3;
+const CARRIED_WORDS: usize = 12;
+
+/// The answer repeats every word and number of the last command's short output
+/// ("Widget: 4.50 EUR" answered "The cheapest is Widget, at 4.50 EUR"): nothing that
+/// command found is left out, so a question of several parts answered from it needs no
+/// check turn (it cost ~7 s). An answer that leaves a part out ("It costs 4.50 EUR")
+/// still gets one. The shell's own lines (`exit code 0`, `stdout:`, a hint in
+/// parentheses) are not the output; one with `stderr:`, or longer than three lines or
+/// twelve words, is not judged.
+fn carries(answer: &str, output: &str) -> bool {
+    let answer = answer.to_lowercase();
+    let lines: Vec<&str> = output
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && *l != "stdout:" && !l.starts_with("exit code ") && !l.starts_with('(')
+        })
+        .collect();
+    let words: Vec<String> = lines
+        .iter()
+        .flat_map(|l| l.split(|c: char| c.is_whitespace() || ",;:=|".contains(c)))
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    !output.lines().any(|l| l.trim() == "stderr:")
+        && (1..=CARRIED_LINES).contains(&lines.len())
+        && (1..=CARRIED_WORDS).contains(&words.len())
+        && words.iter().all(|w| answer.contains(w.as_str()))
 }
 
 /// The request asks to be told something (a question, "tell me", "show", "list"…), not
@@ -557,6 +604,71 @@ mod tests {
             let mut f = Finishing::new(Checks::Never, planner);
             assert_eq!(f.check(request, claim, 1), None);
         }
+    }
+
+    /// A question of several parts answered from a short output stands when the answer
+    /// carries every word and number of it; one that leaves a part out, or rests on a long
+    /// or failed output, still gets its check. Families of outputs and answers.
+    #[test]
+    fn an_answer_that_carries_the_whole_short_output_needs_no_check() {
+        let request = "Which item in ~/shop/prices.txt is the cheapest, and what does it cost?";
+        let shell = |stdout: &str| format!("exit code 0\nstdout:\n{stdout}\n");
+        let outputs = [
+            ("Widget: 4.50 EUR", "Widget", "4.50 EUR"),
+            ("widget 4.5", "Widget", "4.5"),
+            ("4.50 Widget", "widget", "4.50"),
+            ("Gizmo,7.25", "Gizmo", "7.25"),
+            ("big.bin 50000", "big.bin", "50000 bytes"),
+        ];
+        let mut misses = 0;
+        let mut false_alarms = 0;
+        let mut cases = 0;
+        for (stdout, name, value) in outputs {
+            let whole = [
+                format!("The cheapest item is {name}; it costs {value}."),
+                format!("{name} is the cheapest, at {value}."),
+                format!("It is {name} ({value})."),
+            ];
+            let partial = [
+                format!("It costs {value}."),
+                format!("The cheapest item is {name}."),
+                "It is the first one.".to_string(),
+            ];
+            for (answers, should_stand) in [(&whole, true), (&partial, false)] {
+                for answer in answers.iter() {
+                    for (ok, output) in [(true, shell(stdout)), (false, shell(stdout))] {
+                        cases += 1;
+                        let mut f = Finishing::new(Checks::WherePays, true);
+                        f.saw(format!("✓ shell x\n   printed: {stdout}"), false);
+                        f.printed(&output, ok);
+                        let stands = f.check(request, answer, 1).is_none();
+                        let want = should_stand && ok;
+                        if stands && !want {
+                            misses += 1;
+                        } else if !stands && want {
+                            false_alarms += 1;
+                        }
+                    }
+                }
+            }
+        }
+        // Long, failing or blank outputs are not judged: the check comes.
+        for output in [
+            shell("a 1\nb 2\nc 3\nd 4"),
+            shell("one two three four five six seven eight nine ten eleven twelve thirteen"),
+            "exit code 0\nstdout:\nWidget 4.50\nstderr:\nwarning\n".to_string(),
+            "exit code 0\n(no output: the command printed nothing)".to_string(),
+        ] {
+            cases += 1;
+            let mut f = Finishing::new(Checks::WherePays, true);
+            f.saw("✓ shell x".into(), false);
+            f.printed(&output, true);
+            if f.check(request, "Widget 4.50 a 1 b 2 c 3 d 4 one two three four five six seven eight nine ten eleven twelve thirteen warning", 1).is_none() {
+                misses += 1;
+            }
+        }
+        println!("{cases} cases: {misses} answers let through unchecked, {false_alarms} checked for nothing");
+        assert_eq!((misses, false_alarms), (0, 0));
     }
 
     /// A change the files bear out stands without a check, unless the request also asks

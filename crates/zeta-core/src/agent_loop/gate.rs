@@ -180,8 +180,18 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             let mut answer = self.ask_user(call, tool, Some(reason), true).await;
             // A small model's broken command (a lone backslash, an unclosed quote) is
             // refused for what it is, so that the model rewrites it instead of giving up.
-            if let (Err(refused), true) = (&mut answer, why.contains("could not be parsed")) {
-                refused.output.content.push_str(SYNTAX_HINT);
+            // One whose effect hangs on its input (`… | xargs cp ~/backup/`) is refused
+            // with the way to write it so it can be judged: seen, a 1.5B model told only
+            // "ask the user" asked for the approval itself and gave up.
+            if let Err(refused) = &mut answer {
+                refused
+                    .output
+                    .content
+                    .push_str(if why.contains("could not be parsed") {
+                        SYNTAX_HINT
+                    } else {
+                        UNKNOWABLE_HINT
+                    });
             }
             return answer;
         }
@@ -548,6 +558,12 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
 const SYNTAX_HINT: &str = "\nZeta could not parse part of this command: it is probably not \
 valid shell syntax (check its quotes, backslashes and the terminators of its clauses). \
 Write it again as plain, valid bash, or in simpler steps.";
+
+/// Added to a refused command whose effect Zeta could not know before it ran.
+const UNKNOWABLE_HINT: &str = "\nZeta judges a command by what it names, and this one \
+takes its targets from input. Do it in two steps: first run a command that prints what you \
+need (a file's path, a number), then a command with that value written out in it (for \
+example cp /path/to/file ~/folder/).";
 
 /// What the model reads when the user said no (or nobody answered).
 pub(super) fn denied_output(answer: &Answer, timeout_secs: u32) -> ToolOutput {

@@ -23,6 +23,7 @@ pub mod prompt;
 mod protocol;
 mod run;
 pub mod screen;
+mod slots;
 #[cfg(test)]
 mod tests;
 

@@ -201,13 +201,13 @@ Rules:\n\
 8. Output that is empty or an error is a result too: adapt the next command (grep -i, another folder, another program). Never install software or use sudo, and never answer what a failed command could not show.\n\
 Example 1. User: How much free disk space do I have?\n\
 You: {}\n\
-User: ✓ shell df -h /\\nFilesystem Size Used Avail Use% Mounted on\\n/dev/sda1 100G 40G 60G 40% /\n\
+User: ✓ shell\\nFilesystem Size Used Avail Use% Mounted on\\n/dev/sda1 100G 40G 60G 40% /\n\
 You: {}\n\
 Example 2. User: Count the .txt files in ~/docs and write the number into ~/count.txt\n\
 You: {}\n\
-User: ✓ shell ls ~/docs/*.txt | wc -l\\n3\n\
+User: ✓ shell\\n3\n\
 You: {}\n\
-User: ✓ shell echo 3 > ~/count.txt && cat ~/count.txt\\n3\n\
+User: ✓ shell\\n3\n\
 You: {}{ask_example}",
         step("df -h /", "Check the root filesystem.", "", false),
         step("", "The output shows the numbers.", "You have 60 GB free of 100 GB on /.", true),

@@ -206,11 +206,9 @@ impl StepProtocol for Planner {
         }
     }
     fn result_turn(&self, call: &ToolCall, mark: &str, content: String) -> Message {
-        Message::user(format!(
-            "{mark} {} {}\n{content}",
-            call.name,
-            short_args(&call.arguments)
-        ))
+        // The call itself is not repeated: the model's own step just above names it
+        // (measured: ~25 tokens a step the local model had to read again).
+        Message::user(format!("{mark} {}\n{content}", call.name))
     }
     fn read(
         &self,
@@ -439,6 +437,6 @@ mod tests {
             .is_err());
         assert!(matches!(p.format(true), ResponseFormat::JsonSchema(s) if s != p.schema));
         let turn = p.result_turn(&shell(json!({"command": "df"})), "✓", "42G".into());
-        assert_eq!(turn.content, "✓ shell df\n42G");
+        assert_eq!(turn.content, "✓ shell\n42G");
     }
 }

@@ -160,8 +160,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 own.unavailable.join("\n- ")
             ));
         }
+        // Where the task's commands run: its home and folder, read once.
+        let env = crate::policy::ShellEnv::current(&agent.workdir);
         if small && agent.recipes {
-            if let Some(hint) = crate::recipes::hint(&ctx.task.message) {
+            let slots = super::slots::slots(&ctx.task.message, &env);
+            if let Some(hint) = crate::recipes::hint(&ctx.task.message, &slots) {
                 first.push_str(&format!("\n\n{hint}"));
             }
         }
@@ -179,8 +182,6 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 );
             }
         }
-        // Where the task's commands run: its home and folder, read once.
-        let env = crate::policy::ShellEnv::current(&agent.workdir);
         if small {
             if let Some(note) = super::peek::peek_note(&ctx.task.message, &env) {
                 first.push_str(&format!("\n\n{note}"));

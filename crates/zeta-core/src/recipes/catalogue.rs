@@ -20,6 +20,26 @@ const fn r(
         words,
         program,
         flags,
+        writes: &[],
+        column: false,
+    }
+}
+
+impl Recipe {
+    /// The same recipe, whose N is a column's number (`Recipe::column`).
+    const fn by_column(self) -> Recipe {
+        Recipe {
+            column: true,
+            ..self
+        }
+    }
+
+    /// The same recipe, whose `capitals` name where it writes (`Recipe::writes`).
+    const fn writing(self, capitals: &'static [&'static str]) -> Recipe {
+        Recipe {
+            writes: capitals,
+            ..self
+        }
     }
 }
 
@@ -114,10 +134,22 @@ pub const CATALOGUE: &[Recipe] = &[
         &["-br"],
     ),
     r(
-        "the current date and time (another place: TZ=Region/City date)",
+        "the current date and time",
         "date",
         &["time", "today"],
-        &["date", "now", "clock", "timezone"],
+        &["date", "now", "clock"],
+        "date",
+        &[],
+    ),
+    // Its own recipe: as a note on the one above, a 1.5B model asked for today's date
+    // ran the zone's placeholder (`TZ=Region/City date`) and answered with it.
+    r(
+        "the time in another place (its zone name, as in /usr/share/zoneinfo)",
+        "TZ=Asia/Tokyo date",
+        &[
+            "timezone", "zone", "tokyo", "london", "york", "berlin", "sydney",
+        ],
+        &["time", "city", "clock"],
         "date",
         &[],
     ),
@@ -209,7 +241,8 @@ pub const CATALOGUE: &[Recipe] = &[
         &["create", "make", "folder", "directory", "new"],
         "mkdir",
         &["-p"],
-    ),
+    )
+    .writing(&["DIR"]),
     r(
         "move files into a folder (make it first)",
         "mkdir -p DIR && mv SRC/*.EXT DIR/",
@@ -217,7 +250,8 @@ pub const CATALOGUE: &[Recipe] = &[
         &["into", "folder", "every", "all"],
         "mv",
         &[],
-    ),
+    )
+    .writing(&["DIR"]),
     r(
         "copy a file into a folder",
         "mkdir -p DIR && cp FILE DIR/",
@@ -225,7 +259,8 @@ pub const CATALOGUE: &[Recipe] = &[
         &["into", "folder", "file"],
         "cp",
         &[],
-    ),
+    )
+    .writing(&["DIR"]),
     r(
         "rename a file",
         "mv OLD NEW",
@@ -243,7 +278,8 @@ pub const CATALOGUE: &[Recipe] = &[
         ],
         "printf",
         &[],
-    ),
+    )
+    .writing(&["FILE"]),
     r(
         "save a command's result into a file, then show it",
         "COMMAND > FILE && cat FILE",
@@ -251,7 +287,8 @@ pub const CATALOGUE: &[Recipe] = &[
         &["write", "save", "result", "number", "file", "put"],
         "cat",
         &[],
-    ),
+    )
+    .writing(&["FILE"]),
     r(
         "pack a folder into an archive",
         "tar czf OUT.tar.gz DIR",
@@ -267,7 +304,8 @@ pub const CATALOGUE: &[Recipe] = &[
         &["archive", "tar"],
         "tar",
         &["-x", "-f", "-C"],
-    ),
+    )
+    .writing(&["DIR"]),
     // Text in files.
     r(
         "how many lines contain a text",
@@ -348,7 +386,8 @@ pub const CATALOGUE: &[Recipe] = &[
         &["price", "cost", "most", "least", "value"],
         "sort",
         &["-k", "-n"],
-    ),
+    )
+    .by_column(),
     // CSV.
     r(
         "a CSV file's columns (read before using one)",
@@ -365,7 +404,8 @@ pub const CATALOGUE: &[Recipe] = &[
         &["csv", "column", "amount", "add"],
         "awk",
         &["-F"],
-    ),
+    )
+    .by_column(),
     r(
         "the CSV rows whose column N equals a value (count: | wc -l; save: > OUT)",
         // No double quotes: a small model writing the command inside a JSON string
@@ -375,7 +415,8 @@ pub const CATALOGUE: &[Recipe] = &[
         &["where", "match", "count", "how many", "only", "write"],
         "awk",
         &["-F", "-v"],
-    ),
+    )
+    .by_column(),
     r(
         "how many CSV rows each value of column N has",
         "awk -F, 'NR>1 {print $N}' FILE | sort | uniq -c",
@@ -383,13 +424,15 @@ pub const CATALOGUE: &[Recipe] = &[
         &["csv", "group", "column", "count"],
         "uniq",
         &["-c"],
-    ),
+    )
+    .by_column(),
     // Numbers and dates.
     r(
         "arithmetic on whole numbers",
-        "echo $(( 1234 * 5678 ))",
+        "echo $(( X * Y ))   (X, Y: the request's numbers; also + - / %)",
         &[
-            "times",
+            // A phrase, not a word: the stem of "times" is "time".
+            " times ",
             "plus",
             "minus",
             "multiply",

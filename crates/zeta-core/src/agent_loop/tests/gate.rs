@@ -152,5 +152,27 @@ async fn a_refused_command_that_does_not_parse_is_called_broken_syntax() {
     ];
     let ran = run_task(settings(Auto), replies, Person::Denies).await;
     assert_eq!(ran.asked(), 1);
-    assert!(!ran.model.request_text(1).contains("could not parse"));
+    let read = ran.model.request_text(1);
+    assert!(!read.contains("could not parse"), "{read}");
+    // Refused for taking its targets from input, it is told to name them in two steps.
+    assert!(read.contains("Do it in two steps"), "{read}");
+}
+
+/// Commands whose targets come from their input (a family: xargs, a substitution, a
+/// variable) are refused, when refused, with the two-step way to write them.
+#[tokio::test]
+async fn a_refused_command_with_targets_from_its_input_is_shown_the_two_step_way() {
+    for command in [
+        "find ~/data -type f | sort | tail -n 1 | xargs cp ~/backup/",
+        "ls ~/logs/*.log | xargs cp -t ~/old/",
+        "cp ~/notes.txt \"$(cat ~/where.txt)\"",
+        "mv $FILE ~/archive/",
+    ] {
+        let replies = vec![call("c1", "touch", json!({"command": command})), text("ok")];
+        let ran = run_task(settings(Auto), replies, Person::Denies).await;
+        assert_eq!(ran.asked(), 1, "{command}: {:?}", ran.decisions());
+        assert!(ran.runs.is_empty(), "{command}");
+        let read = ran.model.request_text(1);
+        assert!(read.contains("Do it in two steps"), "{command}: {read}");
+    }
 }
