@@ -91,6 +91,26 @@ fn is_question(text: &str) -> bool {
     text.contains(['?', '？']) || QUESTION_WORDS.contains(&first.as_str())
 }
 
+/// `text` offers help instead of asking about the request ("Hello! How can I assist you
+/// today?"): seen as a 1.5B model's "question" for "Say hello.", left unanswered in a run
+/// nobody answers, where it was the answer itself.
+pub(super) fn offers_help(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    [
+        "how can i help",
+        "how can i assist",
+        "how may i help",
+        "how may i assist",
+        "what can i do for you",
+        "what can i help",
+        "is there anything else",
+        "anything else i can",
+        "need help with anything",
+    ]
+    .iter()
+    .any(|offer| lower.contains(offer))
+}
+
 fn text_argument(call: &ToolCall, key: &str) -> Option<String> {
     let text = call.arguments.get(key)?.as_str()?.trim();
     (!text.is_empty()).then(|| crate::text::clip(text, MAX_TEXT))
@@ -114,11 +134,12 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let Some(question) = text_argument(call, "question") else {
             return said(ToolOutput::error("ask_user needs a non-empty `question`."));
         };
-        if !is_question(&question) {
-            // Seen: a 1.5B model "asking" "The cheapest item is:" to say its answer.
+        if !is_question(&question) || offers_help(&question) {
+            // Seen: a 1.5B model "asking" "The cheapest item is:" to say its answer, and
+            // "Hello! How can I assist you today?" to greet.
             return said(ToolOutput::error(
-                "ask_user is only for a question to the user (ending with ?). To tell the \
-user something, answer with it.",
+                "ask_user is only for a question about the request that only the user can \
+answer (ending with ?). To tell the user something (an answer, a greeting), answer with it.",
             ));
         }
         let timeout_secs = self.ctx.settings.permissions.approval_timeout_secs;
@@ -181,7 +202,7 @@ and say in your answer what you would need to know."
 
 #[cfg(test)]
 mod tests {
-    use super::is_question;
+    use super::{is_question, offers_help};
 
     #[test]
     fn only_questions_are_asked() {
@@ -201,6 +222,29 @@ mod tests {
             "",
         ] {
             assert!(!is_question(not), "{not}");
+        }
+    }
+
+    #[test]
+    fn an_offer_of_help_is_not_a_question_about_the_request() {
+        for offer in [
+            "Hello! How can I assist you today?",
+            "Hi there, how can I help you?",
+            "How may I help you today?",
+            "What can I do for you?",
+            "Is there anything else you need?",
+            "Done. Anything else I can do?",
+        ] {
+            assert!(offers_help(offer), "{offer}");
+        }
+        for question in [
+            "Which report file do you mean?",
+            "What name should the file get?",
+            "Can I delete both files?",
+            "How many lines should I keep?",
+            "Should I help myself to the backup folder?",
+        ] {
+            assert!(!offers_help(question), "{question}");
         }
     }
 }

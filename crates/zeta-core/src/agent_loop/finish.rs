@@ -215,7 +215,9 @@ impl Finishing {
         let pays = if borne_out {
             asks_several_things(request) && asks_to_be_told(request)
         } else {
-            self.changed || (asks_several_things(request) && !carries(&answer, &self.last_output))
+            self.changed
+                || (asks_several_things(request)
+                    && !carries(&answer, &self.last_output, parts(request)))
         };
         if self.checks_wanted == Checks::WherePays && !pays {
             return None;
@@ -307,33 +309,49 @@ fn names_self(request: &str, answer: &str, seen: &[String]) -> bool {
 /// semicolon, or a comma with a part of three words or more after it (not the comma of
 /// "the line Hello, Zeta").
 fn asks_several_things(request: &str) -> bool {
+    parts(request) > 1
+}
+
+/// How many parts a request has, at least: its sentences, plus one for each joint ("and",
+/// "then", "also", "plus", a semicolon, a comma before three words or more).
+fn parts(request: &str) -> usize {
     let text = format!(" {} ", request.to_lowercase());
-    let part_after_comma = text.split(", ").skip(1).any(|after| {
-        let part = after
-            .split([',', ';', '.', '?', '!'])
-            .next()
-            .unwrap_or_default();
-        part.split_whitespace().count() >= 3
-    });
-    sentences(request) > 1
-        || part_after_comma
-        || [" and ", " then ", " also ", "; ", " plus "]
-            .iter()
-            .any(|joint| text.contains(joint))
+    let after_commas = text
+        .split(", ")
+        .skip(1)
+        .filter(|after| {
+            let part = after
+                .split([',', ';', '.', '?', '!'])
+                .next()
+                .unwrap_or_default();
+            // ", and …" is one joint, counted with the "and".
+            let joined = ["and ", "then ", "also ", "plus "]
+                .iter()
+                .any(|j| part.starts_with(j));
+            part.split_whitespace().count() >= 3 && !joined
+        })
+        .count();
+    let joints: usize = [" and ", " then ", " also ", "; ", " plus "]
+        .iter()
+        .map(|joint| text.matches(joint).count())
+        .sum();
+    sentences(request).max(1) + after_commas + joints
 }
 
 /// Lines and words of an output `carries` judges at most.
 const CARRIED_LINES: usize = 3;
 const CARRIED_WORDS: usize = 12;
 
-/// The answer repeats every word and number of the last command's short output
-/// ("Widget: 4.50 EUR" answered "The cheapest is Widget, at 4.50 EUR"): nothing that
-/// command found is left out, so a question of several parts answered from it needs no
-/// check turn (it cost ~7 s). An answer that leaves a part out ("It costs 4.50 EUR")
-/// still gets one. The shell's own lines (`exit code 0`, `stdout:`, a hint in
-/// parentheses) are not the output; one with `stderr:`, or longer than three lines or
-/// twelve words, is not judged.
-fn carries(answer: &str, output: &str) -> bool {
+/// The answer repeats every word and number of the last command's short output, which
+/// has a word for each of the request's `parts` ("Widget: 4.50 EUR" for "Which item is
+/// the cheapest, and what does it cost?", answered "The cheapest is Widget, at 4.50
+/// EUR"): nothing that command found is left out, and it found enough for each part, so
+/// the question needs no check turn (it cost ~7 s). An answer that leaves a part out
+/// ("It costs 4.50 EUR"), or one from a command that printed one word for a request of
+/// two parts ("root" for "my user name and the free disk space"), still gets one. The
+/// shell's own lines (`exit code 0`, `stdout:`, a hint in parentheses) are not the
+/// output; one with `stderr:`, or longer than three lines or twelve words, is not judged.
+fn carries(answer: &str, output: &str, parts: usize) -> bool {
     let answer = answer.to_lowercase();
     let lines: Vec<&str> = output
         .lines()
@@ -353,7 +371,7 @@ fn carries(answer: &str, output: &str) -> bool {
         .collect();
     !output.lines().any(|l| l.trim() == "stderr:")
         && (1..=CARRIED_LINES).contains(&lines.len())
-        && (1..=CARRIED_WORDS).contains(&words.len())
+        && (parts.max(1)..=CARRIED_WORDS).contains(&words.len())
         && words.iter().all(|w| answer.contains(w.as_str()))
 }
 
@@ -650,6 +668,32 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+        // A one-word output for a request of two parts: the other part may be missing.
+        for (request, stdout, answer) in [
+            (
+                "What is my user name and how much disk space is free?",
+                "root",
+                "Your user name is root.",
+            ),
+            (
+                "How many .log files are in ~/logs, and which one is the newest?",
+                "3",
+                "There are 3 .log files.",
+            ),
+            (
+                "Which kernel runs; what is its version?",
+                "Linux",
+                "It runs Linux.",
+            ),
+        ] {
+            cases += 1;
+            let mut f = Finishing::new(Checks::WherePays, true);
+            f.saw(format!("✓ shell x\n   printed: {stdout}"), false);
+            f.printed(&shell(stdout), true);
+            if f.check(request, answer, 1).is_none() {
+                misses += 1;
             }
         }
         // Long, failing or blank outputs are not judged: the check comes.

@@ -326,6 +326,23 @@ pub fn cut_off_reply(text: &str) -> Option<String> {
 /// Parses a planner reply. `Err` carries the hint sent back to the model.
 /// `id` names the call that a command or tool becomes.
 pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
+    let step = read_plan(text, id)?;
+    // A "question" that only offers help ("Hello! How can I assist you today?") is the
+    // model's answer: seen for "Say hello.", where refused as a question it was asked
+    // again until the task ended on failed calls.
+    Ok(match step {
+        Step::Calls(calls) => match calls.as_slice() {
+            [call] if call.name == ASK_USER => match call.arguments.get("question") {
+                Some(Value::String(q)) if super::asks::offers_help(q) => Step::Final(q.clone()),
+                _ => Step::Calls(calls),
+            },
+            _ => Step::Calls(calls),
+        },
+        other => other,
+    })
+}
+
+fn read_plan(text: &str, id: &str) -> Result<Step, String> {
     let Some(value) = json_objects(text).into_iter().next() else {
         return Err(format!(
             "Your reply was not a JSON object. Reply with exactly one JSON object with the keys \
@@ -606,6 +623,18 @@ mod tests {
                 ),
                 "{command}"
             );
+        }
+        // An offer of help in any of the forms a question takes is the answer.
+        for plan in [
+            json!({"command": "ask_user('Hello! How can I assist you today?')"}),
+            json!({"command": "", "tool": "ask_user", "args": {"question": "Hi! How can I help you?"}}),
+            json!({"command": "", "reply": "What can I do for you?", "done": false}),
+            json!({"command": "How may I help you today?", "tool": "ask_user"}),
+        ] {
+            match parse_plan(&plan.to_string(), "c9") {
+                Ok(Step::Final(answer)) => assert!(answer.ends_with('?'), "{answer}"),
+                other => panic!("{plan}: {other:?}"),
+            }
         }
         // The bare name with no question anywhere is no call (a corrective hint), not a
         // program to run.

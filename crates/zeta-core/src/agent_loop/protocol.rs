@@ -207,7 +207,13 @@ impl StepProtocol for Planner {
     }
     fn result_turn(&self, call: &ToolCall, mark: &str, content: String) -> Message {
         // The call itself is not repeated: the model's own step just above names it
-        // (measured: ~25 tokens a step the local model had to read again).
+        // (measured: ~25 tokens a step the local model had to read again); nor, after ✓,
+        // the shell's exit code 0 at the top of the output.
+        let content = if mark == "✓" {
+            content.replacen("\nexit code 0\nstdout:\n", "\n", 1)
+        } else {
+            content
+        };
         Message::user(format!("{mark} {}\n{content}", call.name))
     }
     fn read(
@@ -438,5 +444,19 @@ mod tests {
         assert!(matches!(p.format(true), ResponseFormat::JsonSchema(s) if s != p.schema));
         let turn = p.result_turn(&shell(json!({"command": "df"})), "✓", "42G".into());
         assert_eq!(turn.content, "✓ shell\n42G");
+        let wrapped = "<untrusted_data source=\"shell\">\nexit code 0\nstdout:\n42G\nexit code 0\nstdout:\n\n</untrusted_data>";
+        let turn = p.result_turn(&shell(json!({"command": "df"})), "✓", wrapped.into());
+        assert_eq!(
+            turn.content,
+            "✓ shell\n<untrusted_data source=\"shell\">\n42G\nexit code 0\nstdout:\n\n</untrusted_data>"
+        );
+        let failed =
+            "<untrusted_data source=\"shell\">\nexit code 1\nstdout:\nx\n</untrusted_data>";
+        let turn = p.result_turn(&shell(json!({"command": "df"})), "✗", failed.into());
+        assert!(
+            turn.content.contains("exit code 1\nstdout:\nx"),
+            "{}",
+            turn.content
+        );
     }
 }

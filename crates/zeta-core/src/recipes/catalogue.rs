@@ -316,6 +316,14 @@ pub const CATALOGUE: &[Recipe] = &[
         &["-c"],
     ),
     r(
+        "what a file says about a name (its lines that mention it, ignoring case)",
+        "grep -i 'NAME' FILE",
+        &["according"],
+        &["cost", "say", "about", "entry", "listed", "line"],
+        "grep",
+        &["-i"],
+    ),
+    r(
         "lines that mention a text, ignoring case, in every file under a folder",
         "grep -rin 'TEXT' DIR",
         &["search", "mention", "mentions"],

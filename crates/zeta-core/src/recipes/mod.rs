@@ -89,7 +89,18 @@ fn score(recipe: &Recipe, words: &HashSet<String>, text: &str) -> u32 {
 
 /// The recipes that fit `request`, best first, at most `MOST`, among `available`.
 pub fn matching<'a>(request: &str, available: &'a [Recipe]) -> Vec<&'a Recipe> {
-    let text = request.to_lowercase();
+    // The words of the paths it names are not the request's (seen: "~/shop/prices.txt"
+    // made "What does the Gadget cost?" a request for the lowest price); a file's kind
+    // (`.csv`) is.
+    let text = request
+        .split_whitespace()
+        .map(|w| match path_kind(w) {
+            Some(kind) => kind,
+            None => w,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
     let words: HashSet<String> = text
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
@@ -103,6 +114,25 @@ pub fn matching<'a>(request: &str, available: &'a [Recipe]) -> Vec<&'a Recipe> {
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     scored.into_iter().take(MOST).map(|(_, _, r)| r).collect()
+}
+
+/// For a path or a file name (`~/shop/prices.txt`, `notes.csv,`), what counts of it as
+/// the request's words: its extension, or nothing; `None` for a word.
+fn path_kind(word: &str) -> Option<&str> {
+    let w = word.trim_matches(|c: char| !(c.is_alphanumeric() || "~/._-".contains(c)));
+    let w = w.trim_end_matches('.');
+    let ext = w.rsplit_once('.').and_then(|(name, ext)| {
+        (!name.is_empty()
+            && !name.ends_with('/')
+            && (1..=5).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            && ext.chars().any(|c| c.is_ascii_alphabetic()))
+        .then_some(ext)
+    });
+    match ext {
+        Some(ext) => Some(ext),
+        None => w.contains('/').then_some(""),
+    }
 }
 
 /// The catalogue's recipes whose program is on this machine's PATH (looked up once).

@@ -118,6 +118,14 @@ const SHOULD_GET: &[(&str, &str)] = &[
     ("Which ports are listening?", "listen"),
     ("What is my IP address?", "IP"),
     ("What time is it?", "date and time"),
+    (
+        "What does the Gadget cost according to ~/shop/prices.txt?",
+        "what a file says",
+    ),
+    (
+        "what does ~/notes.txt say about the budget",
+        "what a file says",
+    ),
     ("What is today's date?", "date and time"),
     ("What time is it in Tokyo?", "another place"),
     ("which time zone is 3pm in London", "another place"),
