@@ -112,7 +112,39 @@ async fn a_question_is_answered_on_the_terminal_or_told_no_answer_is_coming() {
                 .is_some_and(|r| r.starts_with("I need to know which file.")),
             "{task}"
         );
+
+        // With no answer, a change would rest on a guess: it is refused, not run, and the
+        // answer that follows stands with no check turn.
+        let guess = fresh_path("guessed.txt");
+        let steps = vec![
+            tool_step(proto, "ask_user", question.clone()),
+            tool_step(
+                proto,
+                "shell",
+                json!({"command": format!("touch {}", guess.display())}),
+            ),
+            step(&answer("I need to know which file."), proto),
+        ];
+        let s = Setup::new(Wire::OpenAi, proto, steps).await;
+        let out = s.zeta_run("Rename my file");
+        let task = finished_task(&out);
+        assert_eq!(task["status"], "done", "{proto:?}: {task}");
+        assert!(!guess.exists(), "{proto:?}: the guessed change ran");
+        let requests = s.requests();
+        assert_eq!(requests.len(), 3, "{proto:?}: a check turn followed");
+        assert!(
+            text_of(&requests[2]).contains("your question to the user went unanswered"),
+            "{proto:?}: {}",
+            text_of(&requests[2])
+        );
     }
+}
+
+/// A file in a fresh temporary folder, to see whether a refused command ran.
+fn fresh_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("zeta-asks-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&dir);
+    dir
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -164,12 +164,14 @@ answer (ending with ?). To tell the user something (an answer, a greeting), answ
                 crate::text::one_line(&text, 80),
             ),
             Reply::NoneComing => ToolOutput::error(
-                "No answer is coming: nobody can answer questions in this run. Do what you can \
-without it, and say in your answer what you would need to know.",
+                "No answer is coming: nobody can answer questions in this run. Do not guess \
+it: nothing that changes things will run now. You may still look (list, read); then answer \
+with what you found and what you would need to know.",
             ),
             Reply::TimedOut => ToolOutput::error(format!(
-                "The user did not answer within {timeout_secs} s. Do what you can without it, \
-and say in your answer what you would need to know."
+                "The user did not answer within {timeout_secs} s. Do not guess it: nothing \
+that changes things will run now. You may still look (list, read); then answer with what \
+you found and what you would need to know."
             )),
             Reply::Cancelled => ToolOutput::error("The task was cancelled while asking."),
         });

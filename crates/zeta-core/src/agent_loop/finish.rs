@@ -178,6 +178,11 @@ impl Finishing {
             self.under_check = UnderCheck::Sent { answer };
             return Some(prompt::nothing_run_prompt(self.planner));
         }
+        // A question went unanswered: the answer cannot be complete, and a check would
+        // only push the model to guess (seen: it renamed a file to a name it made up).
+        if self.nobody_answers {
+            return None;
+        }
         if !self.named_self && names_self(request, &answer, &self.seen) {
             self.named_self = true;
             self.under_check = UnderCheck::Sent { answer };

@@ -159,6 +159,18 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             ));
         }
         let side_effects = tool.changes_things(&call.arguments);
+        // A question of this task went unanswered: a change now would rest on a guess at
+        // what only the user knows (seen: a 1.5B model with no answer to "which name?"
+        // made up a file, then renamed it). Fails closed, whatever the mode.
+        if side_effects && self.finishing.nobody_answers() {
+            let output = ToolOutput {
+                ok: false,
+                content: UNANSWERED_REFUSAL.to_string(),
+                summary: "refused: a question to the user went unanswered".into(),
+                images: Vec::new(),
+            };
+            return Err(Refused::new(output, CallDecision::Denied, Decider::Policy));
+        }
         // What must not happen unattended after untrusted input: side effects, and what
         // Zeta keeps for later tasks.
         let changes = side_effects || tool.keeps_state();
@@ -558,6 +570,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
 const SYNTAX_HINT: &str = "\nZeta could not parse part of this command: it is probably not \
 valid shell syntax (check its quotes, backslashes and the terminators of its clauses). \
 Write it again as plain, valid bash, or in simpler steps.";
+
+/// What a change reads after a question of the task went unanswered.
+const UNANSWERED_REFUSAL: &str = "Not run: your question to the user went unanswered, and \
+a change now would rest on a guess at what only the user knows. Answer now: say what you \
+found and what you need to know.";
 
 /// Added to a refused command whose effect Zeta could not know before it ran.
 const UNKNOWABLE_HINT: &str = "\nZeta judges a command by what it names, and this one \
