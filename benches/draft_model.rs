@@ -1,6 +1,7 @@
-//! Does a draft model (speculative decoding) make Zeta's local model answer faster on this
-//! machine? Two llama.cpp servers with Zeta's own flags serve Qwen2.5-Coder-1.5B side by
-//! side, one alone and one with Qwen2.5-Coder-0.5B as its draft (`--model-draft`); the same
+//! Does speculative decoding make Zeta's local model answer faster on this machine? Three
+//! llama.cpp servers with Zeta's own flags serve Qwen2.5-Coder-1.5B side by side: one
+//! alone, one with Qwen2.5-Coder-0.5B as its draft (`--model-draft`, `--spec-type
+//! draft-simple`) and one drafting from n-grams of its own context (`ngram-simple`); the same
 //! planner requests (a first step and an answer after a command's output, structured by
 //! the plan's JSON schema, as Zeta sends them) go to each in turn, alternating which goes
 //! first, and the wall time of each reply and the server's own timings are compared.
@@ -89,7 +90,16 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-fn start(program: &Path, model: &Path, draft: Option<&Path>, name: &'static str) -> Server {
+/// How a server guesses ahead: not at all, with a draft model, or from n-grams of its own
+/// context (prompt lookup: a command or an output copied into the answer).
+#[derive(Clone, Copy)]
+enum Spec<'a> {
+    Alone,
+    Draft(&'a Path),
+    Ngram,
+}
+
+fn start(program: &Path, model: &Path, spec: Spec, name: &'static str) -> Server {
     let port = free_port();
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     // Zeta's own flags (zeta-llm local/program.rs): generation on all cores but one,
@@ -101,11 +111,22 @@ fn start(program: &Path, model: &Path, draft: Option<&Path>, name: &'static str)
         .args(["--host", "127.0.0.1", "--port", &port.to_string()])
         .args(["--threads", &threads, "--threads-batch", &cores.to_string()])
         .args(["--ctx-size", "4096", "--parallel", "1", "--no-webui"]);
-    if let Some(draft) = draft {
-        cmd.arg("--model-draft")
-            .arg(draft)
-            .args(["--threads-draft", &threads])
-            .args(["--threads-batch-draft", &cores.to_string()]);
+    // llama.cpp speculates only when told which way (`--spec-type`, default none): with
+    // `--model-draft` alone the draft model loads and drafts nothing (measured: 0 drafted).
+    match spec {
+        Spec::Alone => {}
+        Spec::Draft(draft) => {
+            cmd.arg("--model-draft")
+                .arg(draft)
+                .args(["--spec-type", "draft-simple"])
+                .args(["--threads-draft", &threads])
+                .args(["--threads-batch-draft", &cores.to_string()]);
+        }
+        Spec::Ngram => {
+            cmd.args(["--spec-type", "ngram-simple"])
+                .args(["--spec-ngram-simple-size-n", "4"])
+                .args(["--spec-ngram-simple-size-m", "16"]);
+        }
     }
     let log = std::env::temp_dir().join(format!("zeta-draft-bench-{name}.log"));
     let out = std::fs::File::create(&log).expect("log");
@@ -191,17 +212,16 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(3);
-    let alone = start(&local.server, &local.model, None, "alone");
-    let drafted = start(&local.server, &local.model, Some(&draft), "draft");
+    let alone = start(&local.server, &local.model, Spec::Alone, "alone");
+    let drafted = start(&local.server, &local.model, Spec::Draft(&draft), "draft");
+    let ngram = start(&local.server, &local.model, Spec::Ngram, "ngram");
     let mut samples: Vec<(&str, usize, Sample)> = Vec::new();
     for round in 0..rounds {
         for (i, (request, step)) in CONVERSATIONS.iter().enumerate() {
             let body = body(request, *step);
-            let order = if (round + i) % 2 == 0 {
-                [&alone, &drafted]
-            } else {
-                [&drafted, &alone]
-            };
+            // Each server first, second and third in turn.
+            let mut order = [&alone, &drafted, &ngram];
+            order.rotate_left((round + i) % 3);
             for server in order {
                 let s = ask(server, &body);
                 println!(
@@ -220,7 +240,7 @@ fn main() {
     }
     println!("\n| server | median s per reply | generation tokens/s | drafted | accepted |");
     println!("|---|---|---|---|---|");
-    for name in ["alone", "draft"] {
+    for name in ["alone", "draft", "ngram"] {
         let mine: Vec<&Sample> = samples
             .iter()
             .filter(|(n, _, _)| *n == name)
@@ -247,8 +267,8 @@ fn main() {
                     .find(|(n, j, _)| *n == name && j == i)
                     .map(|(_, _, s)| s.content.clone())
             };
-            of("alone") != of("draft")
+            of("alone") != of("draft") || of("alone") != of("ngram")
         })
         .count();
-    println!("requests whose reply differed between the two: {differ}");
+    println!("requests whose reply differed between the servers: {differ}");
 }
