@@ -40,8 +40,10 @@ async fn an_unfinished_part_found_by_the_verification_turn_is_done() {
         let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
         write(&s.home.path().join("data/a"), "a");
         write(&s.home.path().join("data/b"), "b");
+        // "in ~/count.txt", not "into": the files check of asked writes leaves it to
+        // the verification turn (the next test has the check).
         let task = finished_task(
-            &s.zeta_run("Count the files in ~/data and write the number into ~/count.txt"),
+            &s.zeta_run("Count the files in ~/data and write the number in ~/count.txt"),
         );
         assert_eq!(task["status"], "done", "{at}: {task}");
         assert_eq!(
@@ -58,7 +60,7 @@ async fn an_unfinished_part_found_by_the_verification_turn_is_done() {
             "{at}: {check}"
         );
         assert!(
-            check.contains("write the number into ~/count.txt"),
+            check.contains("write the number in ~/count.txt"),
             "{at}: the request is quoted"
         );
         assert!(
@@ -79,6 +81,48 @@ async fn an_unfinished_part_found_by_the_verification_turn_is_done() {
         assert!(
             text_of(&requests[4]).contains("echo 2 > ~/count.txt"),
             "{at}"
+        );
+        s.assert_invariants();
+    }
+}
+
+/// A write the request asks for ("into ~/count.txt") that the files do not show sends
+/// the answer back with what was found, free of a model turn, whatever the answer says.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_the_request_asks_for_is_checked_on_disk() {
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        let done = "There are 2 files; 2 is in ~/count.txt.";
+        let mut steps = script(
+            &[
+                run("ls ~/data | wc -l"),
+                answer("There are 2 files."),
+                run("echo 2 > ~/count.txt"),
+                answer(done),
+            ],
+            proto,
+        );
+        steps.push(match proto {
+            Proto::Json => verdict("", ""),
+            Proto::Native => step(&answer(done), proto),
+        });
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(&s.home.path().join("data/a"), "a");
+        write(&s.home.path().join("data/b"), "b");
+        let task = finished_task(
+            &s.zeta_run("How many files are in ~/data? Write the number into ~/count.txt"),
+        );
+        assert_eq!(task["status"], "done", "{at}: {task}");
+        assert_eq!(task["reply"], done, "{at}");
+        let count = std::fs::read_to_string(s.home.path().join("count.txt")).unwrap_or_default();
+        assert_eq!(count.trim(), "2", "{at}: the asked write ran");
+        let requests = s.requests();
+        assert_eq!(requests.len(), 5, "{at}");
+        let back = text_of(&requests[2]);
+        assert!(
+            back.contains("Checked on this computer: ~/count.txt does not exist")
+                && back.contains("The request asks for it"),
+            "{at}: {back}"
         );
         s.assert_invariants();
     }

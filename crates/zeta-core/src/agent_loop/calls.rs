@@ -107,6 +107,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             changed,
         );
         self.finishing.printed(&output.content, output.ok);
+        if !executed.ran && call.name != plan::NAME && !asks::is_own(&call.name) {
+            self.finishing.held_back();
+        }
         self.steps.push(line);
         let content = if executed.ran {
             wrap_untrusted(&call.name, &self.compress(&call, &output.content))

@@ -306,7 +306,7 @@ fn sentences(text: &str) -> Vec<&str> {
 }
 
 /// A word without the punctuation around it ("~/answer.txt." → "~/answer.txt").
-fn bare(word: &str) -> &str {
+pub(super) fn bare(word: &str) -> &str {
     word.trim_start_matches(['(', '"', '\'', '`', '[', '*'])
         .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '"', '\'', '`', ']', '*'])
 }

@@ -70,6 +70,9 @@ pub(super) struct Finishing {
     last_output: String,
     /// A call that changes things ran.
     changed: bool,
+    /// A call was held back (denied, refused, not approved): what the request asks may
+    /// not be possible, and the answer says so.
+    held_back: bool,
     /// An answer went back for naming the assistant (once per task).
     named_self: bool,
     /// An answer went back for claiming a change no call made (once per task).
@@ -101,6 +104,7 @@ impl Finishing {
             seen: Vec::new(),
             last_output: String::new(),
             changed: false,
+            held_back: false,
             named_self: false,
             claimed_change: false,
             files: None,
@@ -124,6 +128,11 @@ impl Finishing {
     pub fn saw(&mut self, line: String, changed: bool) {
         self.seen.push(line);
         self.changed |= changed;
+    }
+
+    /// A call of the task was not run (denied, refused, not approved).
+    pub fn held_back(&mut self) {
+        self.held_back = true;
     }
 
     /// What the call just seen printed, whole; `ok`: it worked.
@@ -200,6 +209,22 @@ impl Finishing {
                     return Some(prompt::unmet_claims_prompt(&unmet, &claims.fixes));
                 }
                 // Told twice: the answer stands, with what the files say.
+                self.unmet = Some(unmet.join("; "));
+                return None;
+            }
+        }
+        // A write the request asks for that the files do not show, whatever the answer
+        // says: unless a call was held back (denied, refused), when the answer should say
+        // so instead of trying again.
+        if let (Some(env), false) = (&self.files, self.held_back) {
+            let (unmet, fixes) =
+                super::asked_writes::unmet_asked_writes(request, &answer, env, self.started);
+            if !unmet.is_empty() {
+                if self.file_checks < MAX_FILE_CHECKS {
+                    self.file_checks += 1;
+                    self.under_check = UnderCheck::Sent { answer };
+                    return Some(prompt::unmet_request_prompt(&unmet, &fixes));
+                }
                 self.unmet = Some(unmet.join("; "));
                 return None;
             }

@@ -260,14 +260,32 @@ pub const CLAIMED_CHANGE_PROMPT: &str = "Your answer says something was written,
 /// fact, e.g. "~/answer.txt does not exist"; `fixes`: commands that would write what the
 /// answer says was written).
 pub fn unmet_claims_prompt(unmet: &[String], fixes: &[String]) -> String {
-    let how = if fixes.is_empty() {
-        "Run the command that does it now (for example with >, cp or mv)".to_string()
-    } else {
-        format!("Run the command that does it now: {}", fixes.join(" && "))
-    };
+    let how = run_now(fixes);
     format!(
         "Checked on this computer: {}. Your answer says it is done, but it is not. {how}, or \
          answer that it is not done.",
+        unmet.join("; ")
+    )
+}
+
+/// "Run the command that does it now", with the commands when they are known.
+fn run_now(fixes: &[String]) -> String {
+    if fixes.is_empty() {
+        "Run the command that does it now (for example with >, cp or mv)".to_string()
+    } else {
+        format!("Run the command that does it now: {}", fixes.join(" && "))
+    }
+}
+
+/// Sent back when the files do not show a write the request asks for.
+pub fn unmet_request_prompt(unmet: &[String], fixes: &[String]) -> String {
+    let how = run_now(fixes);
+    // "Your whole answer": after the write, the model's next answer said only that it
+    // wrote, and lost the count the request had asked for first.
+    format!(
+        "Checked on this computer: {}. The request asks for it, so it is not done. {how}; \
+         then give your whole answer again, with everything the request asked. Or answer \
+         that it is not done.",
         unmet.join("; ")
     )
 }
