@@ -138,8 +138,9 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
     assert_eq!(
         answer.trim(),
         "4",
-        "answer.txt holds {answer:?}; reply: {}",
-        files.reply
+        "answer.txt holds {answer:?}; reply: {}\ncalls:\n{}",
+        files.reply,
+        files.calls.join("\n")
     );
     assert!(
         files.reply.contains('4'),
@@ -172,8 +173,9 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
     assert_eq!(
         names(&work.join("archive")),
         ["a.log", "b.log", "c.log", "d.log"],
-        "the .log files are in ~/archive; reply: {}",
-        moved.reply
+        "the .log files are in ~/archive; reply: {}\ncalls:\n{}",
+        moved.reply,
+        moved.calls.join("\n")
     );
     assert_eq!(
         names(&logs),

@@ -96,6 +96,9 @@ pub struct Outcome {
     pub questions: Vec<String>,
     /// The size of the task's first request to the model, in tokens (Zeta's count).
     pub first_request_tokens: u64,
+    /// Each call the agent made, with its arguments and how it ended, for a failure's
+    /// message.
+    pub calls: Vec<String>,
 }
 
 /// `zeta run --json --approve all TASK`; `during` sees each event as it comes.
@@ -174,6 +177,14 @@ pub fn run_typing(
         .filter(|e| e["type"] == "questionAsked")
         .filter_map(|e| e["question"].as_str().map(str::to_string))
         .collect();
+    let calls = events
+        .iter()
+        .filter_map(|e| match e["type"].as_str() {
+            Some("toolCallStarted") => Some(format!("{} {}", e["tool"], e["arguments"])),
+            Some("toolCallFinished") => Some(format!("  -> ok {} {}", e["ok"], e["summary"])),
+            _ => None,
+        })
+        .collect();
     let task = events
         .iter()
         .rev()
@@ -188,6 +199,7 @@ pub fn run_typing(
         iterations,
         questions,
         first_request_tokens,
+        calls,
     }
 }
 
