@@ -452,8 +452,9 @@ const ASK_USER: &str = "ask_user";
 /// `find`'s `-exec … \;` as a small model writes it inside JSON, where `\;` is no valid
 /// escape: the output grammar lets it write only `\\`, and the `;` is lost (seen: `find
 /// ~/logs -name '*.log' -exec mv {} ~/archive/ \`, which no parser reads, again and
-/// again). A lone backslash that ends an unterminated `-exec`, `-execdir`, `-ok` or
-/// `-okdir` clause gets its `;` back; every other command is left as written.
+/// again). A word of backslashes alone (or with its `;`: `\\`, `\\;`) that ends an
+/// unterminated `-exec`, `-execdir`, `-ok` or `-okdir` clause becomes `\;`; every other
+/// command is left as written.
 pub fn terminate_exec(command: &str) -> String {
     let mut out = String::with_capacity(command.len() + 2);
     let mut open = false;
@@ -465,7 +466,14 @@ pub fn terminate_exec(command: &str) -> String {
         match *word {
             "-exec" | "-execdir" | "-ok" | "-okdir" => open = true,
             ";" | "\\;" | "';'" | "+" if open => open = false,
-            "\\" if open => {
+            // One backslash or more, and maybe the `;` (seen in the real-model test:
+            // `… -exec mv {} ~/archive/ \\`, two of them, three times in a row).
+            w if open
+                && !w.is_empty()
+                && w.trim_end_matches(';').chars().all(|c| c == '\\')
+                && !w.trim_end_matches(';').is_empty()
+                && w != "\\;" =>
+            {
                 out.push_str("\\;");
                 open = false;
                 continue;
@@ -827,16 +835,19 @@ mod tests {
             for action in ["-exec", "-execdir", "-ok", "-okdir"] {
                 for program in ["mv {} ~/archive/", "rm {}", "wc -l {}", "grep -l ERROR {}"] {
                     for after in ["", " && ls ~/archive", " ; echo done"] {
-                        let cut = format!("{find} {action} {program} \\{after}");
                         let whole = format!("{find} {action} {program} \\;{after}");
-                        assert_eq!(terminate_exec(&cut), whole, "{cut}");
+                        // One backslash, two, three, or two with the semicolon.
+                        for end in ["\\", "\\\\", "\\\\\\", "\\\\;"] {
+                            let cut = format!("{find} {action} {program} {end}{after}");
+                            assert_eq!(terminate_exec(&cut), whole, "{cut}");
+                            fixed += 1;
+                        }
                         assert_eq!(terminate_exec(&whole), whole, "{whole}");
-                        fixed += 1;
                     }
                 }
             }
         }
-        assert_eq!(fixed, 144);
+        assert_eq!(fixed, 576);
         let untouched = [
             "find . -exec rm {} +",
             "find . -exec rm {} ';'",
@@ -986,8 +997,8 @@ mod fuzz {
             let _ = leaked_tool_call(&format!("```json\n{text}\n```"), &["shell", tool.as_str()], "c");
         }
 
-        /// The exec repair only ever adds semicolons, and only to a command with a find
-        /// action in it.
+        /// The exec repair only ever adds semicolons (a word of backslashes, which this
+        /// alphabet never joins, aside), and only to a command with a find action in it.
         #[test]
         fn the_exec_repair_only_adds_a_terminator(
             command in "((find|-exec|-ok|-execdir|\\\\|\\\\;|;|\\+|\\{\\}|mv|[a-z~/.*']{1,6}) ){0,14}"
