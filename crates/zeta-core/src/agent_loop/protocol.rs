@@ -214,7 +214,17 @@ impl StepProtocol for Planner {
         } else {
             content
         };
-        Message::user(format!("{mark} {}\n{content}", call.name))
+        // Other tools keep their arguments: without them, on a window task the model
+        // clicked the text field it had typed into, with "Save" as the text.
+        if call.name == "shell" {
+            Message::user(format!("{mark} {}\n{content}", call.name))
+        } else {
+            Message::user(format!(
+                "{mark} {} {}\n{content}",
+                call.name,
+                short_args(&call.arguments)
+            ))
+        }
     }
     fn read(
         &self,
