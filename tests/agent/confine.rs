@@ -141,7 +141,16 @@ async fn a_write_the_judge_cannot_see_is_stopped_by_the_os_and_the_model_told() 
     ];
     let s = Setup::new(Wire::OpenAi, Proto::Native, steps).await;
     let out = zeta_run(&s, &p.home, "all");
-    assert_eq!(finished_task(&out)["reply"], "Zeta: could not");
+    // Nothing changed: the person reads what ran and why it failed, not the model's word.
+    let reply = finished_task(&out)["reply"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        reply.starts_with("I did not do this: nothing changed"),
+        "{reply}"
+    );
+    assert!(reply.contains("PermissionError"), "{reply}");
     assert!(!target.exists(), "the confined program wrote outside");
     let second = text_of(&s.requests()[1]);
     assert!(second.contains("PermissionError"), "{second}");

@@ -166,7 +166,10 @@ async fn a_denied_or_unanswered_plan_runs_nothing() {
     ];
     let s = Setup::with_settings(Wire::Anthropic, Proto::Native, steps, ask_mode(30)).await;
     let out = s.zeta(&["run", "--json", "--approve", "none", "make a file"]);
-    assert_eq!(finished_task(&out)["reply"], "Zeta: not done");
+    assert_eq!(
+        finished_task(&out)["reply"],
+        "Not done: a change was not allowed (the proposed plan).\n\nZeta: not done"
+    );
     assert!(!made.exists());
     let skipped = harness::events(&out)
         .iter()
@@ -196,7 +199,10 @@ async fn a_denied_or_unanswered_plan_runs_nothing() {
             other => panic!("no event: {other:?}"),
         }
     };
-    assert_eq!(task.reply.as_deref(), Some("Zeta: timed out"));
+    assert_eq!(
+        task.reply.as_deref(),
+        Some("Not done: a change was not allowed (the proposed plan).\n\nZeta: timed out")
+    );
     assert_eq!(resolved, Some((false, "timeout".to_string())));
     assert!(!made.exists());
     assert!(text_of(&s.requests()[1]).contains("nobody approved it within 1 s"));

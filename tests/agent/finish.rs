@@ -19,39 +19,33 @@ fn verdict(next_command: &str, unable: &str) -> Step {
 async fn an_unfinished_part_found_by_the_verification_turn_is_done() {
     for proto in PROTOS {
         let at = format!("{proto:?}");
-        let done = "There are 2 files; 2 is in ~/count.txt.";
+        let done = "There are 2 files; the newest is b.";
         // Stops after the first part: the check sends it back; the second check (new
-        // work since the first) confirms.
+        // work since the first) confirms. The part left out changes no file, so only the
+        // verification turn can find it.
         let mut steps = script(
             &[run("ls ~/data | wc -l"), answer("There are 2 files.")],
             proto,
         );
         match proto {
             Proto::Json => steps.extend([
-                verdict("echo 2 > ~/count.txt", ""),
+                verdict("ls -t ~/data | head -1", ""),
                 step(&answer(done), proto),
                 verdict("", "none"),
             ]),
             Proto::Native => steps.extend(script(
-                &[run("echo 2 > ~/count.txt"), answer(done), answer(done)],
+                &[run("ls -t ~/data | head -1"), answer(done), answer(done)],
                 proto,
             )),
         }
         let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
         write(&s.home.path().join("data/a"), "a");
+        std::thread::sleep(std::time::Duration::from_millis(20));
         write(&s.home.path().join("data/b"), "b");
-        // "in ~/count.txt", not "into": the files check of asked writes leaves it to
-        // the verification turn (the next test has the check).
-        let task = finished_task(
-            &s.zeta_run("Count the files in ~/data and write the number in ~/count.txt"),
-        );
+        let task =
+            finished_task(&s.zeta_run("Count the files in ~/data and show me the newest one"));
         assert_eq!(task["status"], "done", "{at}: {task}");
-        assert_eq!(
-            task["reply"], "There are 2 files; 2 is in ~/count.txt.",
-            "{at}"
-        );
-        let count = std::fs::read_to_string(s.home.path().join("count.txt")).unwrap_or_default();
-        assert_eq!(count.trim(), "2", "{at}: the unfinished part ran");
+        assert_eq!(task["reply"], done, "{at}");
         let requests = s.requests();
         assert_eq!(requests.len(), 5, "{at}");
         let check = text_of(&requests[2]);
@@ -60,7 +54,7 @@ async fn an_unfinished_part_found_by_the_verification_turn_is_done() {
             "{at}: {check}"
         );
         assert!(
-            check.contains("write the number in ~/count.txt"),
+            check.contains("show me the newest one"),
             "{at}: the request is quoted"
         );
         assert!(
@@ -79,7 +73,7 @@ async fn an_unfinished_part_found_by_the_verification_turn_is_done() {
             );
         }
         assert!(
-            text_of(&requests[4]).contains("echo 2 > ~/count.txt"),
+            text_of(&requests[4]).contains("ls -t ~/data | head -1"),
             "{at}"
         );
         s.assert_invariants();
@@ -133,8 +127,8 @@ async fn an_answer_before_anything_ran_is_pushed_back_once() {
     let proto = Proto::Json;
     let turns = [
         answer("You have 500 GB free."),
-        run("df -h / | tail -1"),
-        answer("The df output shows the free space."),
+        run("echo 42G free"),
+        answer("You have 42G free."),
     ];
     let mut steps = script(&turns, proto);
     steps.push(verdict("", "there is no second disk to look at"));
@@ -143,7 +137,7 @@ async fn an_answer_before_anything_ran_is_pushed_back_once() {
     assert_eq!(task["status"], "done", "{task}");
     assert_eq!(
         task["reply"],
-        "The df output shows the free space.\n\nNot done: there is no second disk to look at"
+        "You have 42G free.\n\nNot done: there is no second disk to look at"
     );
     let requests = s.requests();
     assert_eq!(requests.len(), 4);
@@ -172,5 +166,139 @@ async fn verify_never_and_remote_providers_end_at_the_first_answer() {
         let task = finished_task(&s.zeta_run("How much free disk space do I have?"));
         assert_eq!(task["reply"], "You have 500 GB free.", "{extra}");
         assert_eq!(s.requests().len(), 1, "{extra}");
+    }
+}
+
+/// The checks' judgements `zeta run --json` printed, as (check, result).
+fn checks_of(out: &std::process::Output) -> Vec<(String, String)> {
+    events(out)
+        .into_iter()
+        .filter(|e| e["type"] == "answerChecked")
+        .map(|e| {
+            (
+                e["check"].as_str().unwrap_or_default().to_string(),
+                e["result"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// An answer that claims a change no call made goes back with the evidence twice; then
+/// the person reads what ran and that nothing changed, not the claim.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_no_call_made_is_never_reported_as_done() {
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        let claim = "I deleted the .tmp files in ~/work.";
+        let steps = script(
+            &[
+                run("ls ~/work"),
+                answer(claim),
+                answer(claim),
+                answer(claim),
+            ],
+            proto,
+        );
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(&s.home.path().join("work/a.tmp"), "a");
+        write(&s.home.path().join("work/b.txt"), "b");
+        let out = s.zeta_run("Delete every .tmp file in ~/work");
+        let task = finished_task(&out);
+        assert_eq!(task["status"], "done", "{at}: {task}");
+        let reply = task["reply"].as_str().unwrap_or_default();
+        assert!(
+            reply.starts_with("I did not do this: nothing changed"),
+            "{at}: {reply}"
+        );
+        assert!(!reply.contains("I deleted"), "{at}: {reply}");
+        assert!(s.home.path().join("work/a.tmp").exists());
+        let requests = s.requests();
+        assert_eq!(requests.len(), 4, "{at}");
+        assert!(
+            text_of(&requests[2]).contains("no file changed during this task"),
+            "{at}"
+        );
+        let sent = ("asked-change".to_string(), "sentBack".to_string());
+        let told = ("asked-change".to_string(), "told".to_string());
+        assert_eq!(checks_of(&out), [sent.clone(), sent, told], "{at}");
+        s.assert_invariants();
+    }
+}
+
+/// A value no output printed goes back once, with what was printed; the corrected answer
+/// stands.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_value_no_output_printed_goes_back_with_the_evidence() {
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        let mut steps = script(
+            &[
+                run("wc -l < ~/poem.txt"),
+                answer("The file has 1 line."),
+                answer("The file has 137 lines."),
+            ],
+            proto,
+        );
+        steps.push(match proto {
+            Proto::Json => verdict("", ""),
+            Proto::Native => step(&answer("The file has 137 lines."), proto),
+        });
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(&s.home.path().join("poem.txt"), &"a line\n".repeat(137));
+        let out = s.zeta_run("How many lines are in ~/poem.txt?");
+        let task = finished_task(&out);
+        assert_eq!(task["reply"], "The file has 137 lines.", "{at}: {task}");
+        let back = text_of(&s.requests()[2]);
+        assert!(back.contains("no output shows 1"), "{at}: {back}");
+        assert_eq!(
+            checks_of(&out)[0],
+            ("ungrounded-value".to_string(), "sentBack".to_string()),
+            "{at}"
+        );
+        s.assert_invariants();
+    }
+}
+
+/// A model that answers with the text of Zeta's own check: that text never reaches the
+/// person, who reads what is not done and what the task found instead.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_internal_message_never_reaches_the_person() {
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        let echoed = "~/answer.txt does not exist. The request asks for it, so it is not done. \
+                      Run the command that does it now: echo 2 > ~/answer.txt; then give your \
+                      whole answer again, with everything the request asked.";
+        let steps = script(
+            &[
+                run("ls ~/logs/*.log | wc -l"),
+                answer("There are 2 .log files."),
+                answer(echoed),
+                answer(echoed),
+            ],
+            proto,
+        );
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(&s.home.path().join("logs/a.log"), "a");
+        write(&s.home.path().join("logs/b.log"), "b");
+        let out =
+            s.zeta_run("How many .log files are in ~/logs? Write the number into ~/answer.txt");
+        let task = finished_task(&out);
+        let reply = task["reply"].as_str().unwrap_or_default();
+        assert!(!reply.contains("The request asks for it"), "{at}: {reply}");
+        assert!(!reply.contains("give your whole answer"), "{at}: {reply}");
+        assert!(
+            reply.starts_with("Not done: ~/answer.txt does not exist."),
+            "{at}: {reply}"
+        );
+        assert!(
+            reply.contains('2'),
+            "{at}: what the task found is shown: {reply}"
+        );
+        let checks = checks_of(&out);
+        assert!(
+            checks.contains(&("internal-text".to_string(), "told".to_string())),
+            "{at}: {checks:?}"
+        );
+        s.assert_invariants();
     }
 }

@@ -876,11 +876,16 @@ async fn the_cli_answers_approvals_for_scripts() {
         )
         .await;
         let out = s.zeta(&["run", "--json", "--approve", flag, "make a file"]);
-        assert_eq!(
-            finished_task(&out)["reply"],
-            "Zeta: finished",
-            "--approve {flag}"
-        );
+        // A change that did not run is said to be not done, before the model's answer.
+        let reply = if should_run {
+            "Zeta: finished".to_string()
+        } else {
+            format!(
+                "Not done: a change was not allowed (shell touch {}).\n\nZeta: finished",
+                made.display()
+            )
+        };
+        assert_eq!(finished_task(&out)["reply"], reply, "--approve {flag}");
         assert_eq!(made.exists(), should_run, "--approve {flag}");
         let resolved: Vec<_> = events(&out)
             .into_iter()
@@ -1000,7 +1005,13 @@ async fn approvals_through_ops_timeouts_and_read_only_mode() {
     )
     .await;
     let out = s.zeta(&["run", "--json", "--approve", "all", "make a file"]);
-    assert_eq!(finished_task(&out)["reply"], "Zeta: could not");
+    assert_eq!(
+        finished_task(&out)["reply"],
+        format!(
+            "Not done: a change was not allowed (shell touch {}).\n\nZeta: could not",
+            third.display()
+        )
+    );
     assert!(!third.exists());
     assert!(!harness::events(&out)
         .iter()

@@ -6,6 +6,8 @@
 //! - [`recovery`]: what a restart does with a task Zeta was running when it stopped.
 //! - [`agent`]: the seam between the worker and what runs a task.
 //! - [`agent_loop`]: the iterative plan → act → observe loop.
+//! - [`assist`]: what the loop knows of a task beyond the conversation: the request parsed
+//!   once, the evidence of what its calls did, and the named checks an answer must pass.
 //! - [`model`]: conversation types and the `Model` trait providers implement.
 //! - [`tool`]: the `Tool` trait and registry tools plug into.
 //! - [`store`]: everything in the database: the schema, the task queue (seed 000's
@@ -18,6 +20,7 @@
 
 pub mod agent;
 pub mod agent_loop;
+pub mod assist;
 pub mod bounded;
 pub mod context;
 pub mod error;

@@ -40,6 +40,27 @@ pub enum StepStatus {
     Skipped,
 }
 
+/// What a finishing check did with the task's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub enum CheckResult {
+    /// The answer went back to the model with the evidence, to be answered again.
+    SentBack,
+    /// The answer still did not hold: the person is told what the evidence says, with
+    /// the answer or instead of it.
+    Told,
+}
+
+impl CheckResult {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckResult::SentBack => "sent back",
+            CheckResult::Told => "told",
+        }
+    }
+}
+
 /// How a conversation was compacted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
@@ -143,6 +164,16 @@ pub enum Event {
         output: String,
         /// Images the call produced (screenshots), as data URLs.
         images: Vec<String>,
+    },
+    /// A finishing check (`check`, its name) judged the task's answer against what the
+    /// task's calls did and printed.
+    AnswerChecked {
+        #[ts(type = "number")]
+        task_id: i64,
+        check: String,
+        result: CheckResult,
+        /// What it found, in words.
+        detail: String,
     },
     /// A call waits for the user's yes or no (`Op::Approve` / `Op::Deny`).
     ApprovalRequested {

@@ -27,7 +27,7 @@ pub mod task;
 pub mod voice;
 
 pub use decision::{CallDecision, CallState, Decider};
-pub use event::{CompactionKind, Event, PlanStepView, StepStatus, WorkerState};
+pub use event::{CheckResult, CompactionKind, Event, PlanStepView, StepStatus, WorkerState};
 pub use home::{HomeError, ZetaHome};
 pub use metrics::TaskMetrics;
 pub use op::{ApprovalScope, Op, StepChoice};

@@ -12,7 +12,8 @@ use super::protocol::short_args;
 use super::run::Run;
 use super::{asks, gate, guard, plan, prompt, ModelSource};
 use crate::agent::AgentOutcome;
-use crate::model::{Message, Model, ToolCall};
+use crate::assist::evidence::{kept, CallEvidence};
+use crate::model::{Model, ToolCall};
 use crate::policy::{instruction_like, wrap_untrusted};
 use crate::store::audit::{CallDecision, Decider};
 use crate::text::clip;
@@ -72,6 +73,13 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             Ok(guard::Repeat::No) => {}
         }
         self.emit_started(&call);
+        // What a call that can change things could touch, looked at before it runs.
+        let changes = call.name == plan::NAME
+            || self
+                .tools
+                .get(&call.name)
+                .is_some_and(|t| t.changes_things(&call.arguments));
+        let watch = changes.then(|| self.finishing.watch(&call.arguments));
         let executed = if call.name == plan::NAME {
             let result = self.run_plan(&call).await;
             Executed {
@@ -91,25 +99,21 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let output = executed.output;
         let mark = if output.ok { "✓" } else { "✗" };
         let line = format!("{mark} {} {}", call.name, short_args(&call.arguments));
-        // A change that was denied or refused changed nothing: an answer claiming it is
-        // still a claim no call bears out.
-        let changed = call.name == plan::NAME
-            || (executed.ran
-                && self
-                    .tools
-                    .get(&call.name)
-                    .is_some_and(|t| t.changes_things(&call.arguments)));
-        self.finishing.saw(
-            format!(
-                "{line}\n   printed: {}",
-                clip(&output.content.replace('\n', " | "), 300)
-            ),
-            changed,
-        );
-        self.finishing.printed(&output.content, output.ok);
-        if !executed.ran && call.name != plan::NAME && !asks::is_own(&call.name) {
-            self.finishing.held_back();
-        }
+        // A plan's steps ran inside it: its report is what it printed.
+        let ran = executed.ran || call.name == plan::NAME && output.ok;
+        let effects = match watch {
+            Some(watch) if ran => watch.after(),
+            _ => Vec::new(),
+        };
+        self.finishing.observed(CallEvidence {
+            tool: call.name.clone(),
+            line: line.clone(),
+            ran: ran || asks::is_own(&call.name),
+            ok: output.ok,
+            changes,
+            output: kept(&output.content),
+            effects,
+        });
         self.steps.push(line);
         let content = if executed.ran {
             wrap_untrusted(&call.name, &self.compress(&call, &output.content))
@@ -169,6 +173,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         told: &str,
     ) -> AgentOutcome {
         tracing::info!(task = self.task_id(), "{why}; asking for an answer instead");
+        self.finishing.said(told);
         for (n, call) in calls.iter().enumerate() {
             let content = if n == 0 {
                 told
@@ -179,13 +184,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             self.messages.push(message);
         }
         match self.answer_now().await {
-            // An answer that claims a change no call made is no answer (there is no turn
-            // left to send it back): the honest stop says what was printed instead.
-            Ok(Some(answer)) if self.finishing.claims_unmade_change(&answer) => {
-                self.stopped_before_finishing(why)
-            }
             Ok(Some(answer)) => {
-                let answer = self.finishing.final_answer(answer);
+                let answer = self.final_answer(answer);
                 self.finish(answer)
             }
             Ok(None) => self.stopped_before_finishing(why),
@@ -196,8 +196,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
     /// Calls failed `why` (too many in a row; `not_run`: the rest of the model's turn):
     /// the model is asked once, with nothing it could call, to answer from what it has:
     /// what it found, what did not work, what it would need (a question nobody could
-    /// answer in this run included). An answer claiming a change no call made gives the
-    /// honest stop; no answer fails the task with `why`.
+    /// answer in this run included). The answer is held against the evidence like any
+    /// other (`Run::final_answer`); no answer fails the task with `why`.
     pub(super) async fn answer_after_failures(
         &mut self,
         why: &str,
@@ -209,14 +209,10 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             let message = self.protocol.result_turn(call, "✗", content);
             self.messages.push(message);
         }
-        self.messages
-            .push(Message::user(prompt::ANSWER_AFTER_FAILURES.to_string()));
+        self.tell(prompt::ANSWER_AFTER_FAILURES.to_string());
         match self.answer_now().await {
-            Ok(Some(answer)) if self.finishing.claims_unmade_change(&answer) => {
-                self.stopped_before_finishing(why.trim_end_matches('.'))
-            }
             Ok(Some(answer)) => {
-                let answer = self.finishing.final_answer(answer);
+                let answer = self.final_answer(answer);
                 self.finish(answer)
             }
             Ok(None) => self.failed(why),

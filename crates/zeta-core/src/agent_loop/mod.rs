@@ -10,10 +10,8 @@
 //! `plan.rs`, finishing what was asked `finish.rs`, and how steps are asked for and read
 //! `protocol.rs`.
 
-mod asked_writes;
 mod asks;
 mod calls;
-mod claims;
 mod finish;
 mod gate;
 pub mod guard;

@@ -9,7 +9,7 @@
 use std::io::{BufReader, Read};
 use std::path::Path;
 
-use super::claims::{path_words, resolve};
+use crate::assist::request::{path_words, resolve};
 use crate::policy::injection::wrap_untrusted;
 use crate::policy::ShellEnv;
 use crate::text::clip;

@@ -206,8 +206,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             crate::settings::Verify::Auto if capabilities.small => Checks::WherePays,
             crate::settings::Verify::Auto => Checks::Never,
         };
-        let finishing = Finishing::new(verifies, protocol.answers_checks_with_verdicts())
-            .checking_files(env.clone());
+        let finishing = Finishing::new(
+            verifies,
+            protocol.answers_checks_with_verdicts(),
+            crate::assist::request::Request::parse(&ctx.task.message, &env),
+            env.clone(),
+        );
         let reads_text = capabilities.small || !capabilities.images;
         let window_task = if reads_text
             && super::screen::about_windows(&ctx.task.message)
@@ -347,7 +351,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                         return self.answer_after_stalling(reply.text, &tripped.0).await;
                     }
                     self.messages.push(Message::assistant(reply.text));
-                    self.messages.push(Message::user(hint));
+                    self.tell(hint);
                     continue;
                 }
             };
@@ -362,12 +366,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                         self.window_task = super::screen::WindowTask::PushedBack;
                         let json = !self.protocol.streams_text();
                         self.messages.push(Message::assistant(reply.text));
-                        self.messages
-                            .push(Message::user(super::screen::act_first_prompt(json)));
+                        self.tell(super::screen::act_first_prompt(json));
                         continue;
                     }
-                    let request = &self.ctx.task.message;
-                    if let Some(check) = self.finishing.check(request, &text, self.steps.len()) {
+                    let check = self.finishing.check(&text, self.steps.len());
+                    self.flush_checks();
+                    if let Some(check) = check {
                         tracing::info!(
                             task = self.task_id(),
                             "answer sent back for a check: {}",
@@ -377,7 +381,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                         self.messages.push(Message::user(check));
                         continue;
                     }
-                    let text = self.finishing.final_answer(text);
+                    let text = self.final_answer(text);
                     return self.finish(text);
                 }
                 Step::Calls(calls) => {
@@ -442,10 +446,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             return self.cancelled();
         }
         self.inject_user_messages();
-        self.messages
-            .push(Message::user(prompt::MAX_ITERATIONS_PROMPT));
+        self.tell(prompt::MAX_ITERATIONS_PROMPT.to_string());
         match self.answer_now().await {
-            Ok(answer) => self.finish(answer.unwrap_or_default()),
+            Ok(answer) => {
+                let answer = self.final_answer(answer.unwrap_or_default());
+                self.finish(answer)
+            }
             Err(outcome) => outcome,
         }
     }
@@ -471,18 +477,56 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         }
         tracing::info!(task = self.task_id(), "{why}; asking for an answer instead");
         self.messages.push(Message::assistant(last));
-        self.messages
-            .push(Message::user(prompt::ANSWER_AFTER_STALLING.to_string()));
+        self.tell(prompt::ANSWER_AFTER_STALLING.to_string());
         match self.answer_now().await {
-            Ok(Some(answer)) if self.finishing.claims_unmade_change(&answer) => {
-                self.stopped_before_finishing("the model's replies could not be understood")
-            }
             Ok(Some(answer)) => {
-                let answer = self.finishing.final_answer(answer);
+                let answer = self.final_answer(answer);
                 self.finish(answer)
             }
             Ok(None) => self.failed(why),
             Err(outcome) => outcome,
+        }
+    }
+
+    /// Sends the model a message of Zeta's own (a hint, a prompt), which no answer may
+    /// carry.
+    pub(super) fn tell(&mut self, text: String) {
+        self.finishing.said(&text);
+        self.messages.push(Message::user(text));
+    }
+
+    /// The answer the person gets for `text` (`Finishing::final_answer`), with what the
+    /// checks found recorded.
+    pub(super) fn final_answer(&mut self, text: String) -> String {
+        let answer = self.finishing.final_answer(text);
+        self.flush_checks();
+        answer
+    }
+
+    /// The finishing checks' judgements since the last flush: each an event, a row of
+    /// the audit (`answer_checks`) and a log line, by the check's name.
+    pub(super) fn flush_checks(&mut self) {
+        for record in self.finishing.take_record() {
+            tracing::info!(
+                task = self.task_id(),
+                check = record.check,
+                result = record.result.as_str(),
+                "{}",
+                clip(&record.detail, 200)
+            );
+            if let Some(audit) = &self.ctx.audit {
+                if let Err(e) =
+                    audit.record_check(self.task_id(), record.check, record.result, &record.detail)
+                {
+                    tracing::warn!("could not record the answer check: {e}");
+                }
+            }
+            self.emit(Event::AnswerChecked {
+                task_id: self.task_id(),
+                check: record.check.to_string(),
+                result: record.result,
+                detail: record.detail,
+            });
         }
     }
 

@@ -6,8 +6,8 @@
 
 use std::collections::HashSet;
 
-use super::claims::{path_words, resolve};
 use super::peek::{read_start, separator_of};
+use crate::assist::request::{path_words, resolve};
 use crate::policy::ShellEnv;
 use crate::recipes::{stem, Slots};
 

@@ -145,6 +145,39 @@ impl AuditLog {
         )
     }
 
+    /// Records that the finishing check `check` judged task `task_id`'s answer.
+    pub fn record_check(
+        &self,
+        task_id: i64,
+        check: &str,
+        result: zeta_protocol::CheckResult,
+        detail: &str,
+    ) -> Result<(), CoreError> {
+        self.with_conn(|conn| {
+            conn.execute(
+                "INSERT INTO answer_checks (task_id, check_name, result, detail, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![task_id, check, result.as_str(), detail, now_ms()],
+            )
+            .map(|_| ())
+        })
+    }
+
+    /// The finishing checks' judgements of task `task_id`, oldest first: (check, result,
+    /// detail).
+    pub fn checks_for_task(
+        &self,
+        task_id: i64,
+    ) -> Result<Vec<(String, String, String)>, CoreError> {
+        self.with_conn(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT check_name, result, detail FROM answer_checks WHERE task_id = ?1 ORDER BY id",
+            )?;
+            let rows = stmt.query_map([task_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            rows.collect()
+        })
+    }
+
     fn query(&self, sql: &str, param: i64) -> Result<Vec<AuditEntry>, CoreError> {
         self.with_conn(|conn| {
             let mut stmt = conn.prepare(sql)?;

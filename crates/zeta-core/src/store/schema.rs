@@ -117,6 +117,18 @@ const MIGRATIONS: &[M<'static>] = &[
     ),
     // What fixes a failed task (`model::Fix`), offered as a button beside its error.
     M::up("ALTER TABLE tasks ADD COLUMN fix TEXT;"),
+    // Each judgement a finishing check made of a task's answer, by the check's name.
+    M::up(
+        "CREATE TABLE answer_checks (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        task_id     INTEGER NOT NULL,
+        check_name  TEXT NOT NULL,
+        result      TEXT NOT NULL,
+        detail      TEXT NOT NULL,
+        created_at  INTEGER NOT NULL
+    );
+    CREATE INDEX answer_checks_task ON answer_checks (task_id);",
+    ),
 ];
 
 /// Opens (creating if needed) the database at `path`, owner-only, in WAL mode with a busy

@@ -93,11 +93,13 @@ async fn the_mode_and_the_person_decide_a_change() {
         assert_eq!(ran.asked(), asked, "{at}");
         assert_eq!(ran.runs.len(), usize::from(runs), "{at}");
         assert_eq!(ran.decisions(), decided(decision, by), "{at}");
-        assert_eq!(
-            ran.outcome,
-            AgentOutcome::Done { reply: "ok".into() },
-            "{at}"
-        );
+        // A change that did not run is said to be not done, whatever the answer says.
+        let reply = if runs {
+            "ok".to_string()
+        } else {
+            "Not done: a change was not allowed (touch touch notes.txt).\n\nok".to_string()
+        };
+        assert_eq!(ran.outcome, AgentOutcome::Done { reply }, "{at}");
     }
 }
 

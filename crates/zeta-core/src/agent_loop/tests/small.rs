@@ -191,9 +191,9 @@ async fn a_planner_that_stalls_after_a_call_is_asked_for_its_answer() {
 }
 
 /// Asked for its answer after repeating a call, the model claims a write nothing made:
-/// the task ends with the honest stop and what the call printed, not the claim.
+/// the person is told the file was not written, not the claim.
 #[tokio::test]
-async fn an_answer_after_repeats_that_claims_an_unmade_change_is_replaced_by_the_honest_stop() {
+async fn an_answer_after_repeats_that_claims_an_unmade_change_is_replaced_by_what_happened() {
     let mut s = settings(Auto);
     s.provider.protocol = crate::settings::Protocol::Json;
     let plan = json!({"command": "echo hi", "reply": "", "done": false}).to_string();
@@ -210,8 +210,8 @@ async fn an_answer_after_repeats_that_claims_an_unmade_change_is_replaced_by_the
     let ran = run_given(s, script, Person::Approves, given).await;
     match &ran.outcome {
         AgentOutcome::Done { reply } => {
-            assert!(reply.starts_with("I stopped before finishing"), "{reply}");
-            assert!(reply.contains("hi"), "{reply}");
+            assert!(reply.starts_with("I did not finish this"), "{reply}");
+            assert!(reply.contains("~/hi.txt"), "{reply}");
             assert!(!reply.contains("I wrote"), "{reply}");
         }
         other => panic!("{other:?}"),

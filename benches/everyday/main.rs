@@ -1,0 +1,337 @@
+//! Everyday requests nobody rehearsed: Zeta's loop against the bare planner loop on the
+//! real local model (Qwen2.5-Coder-1.5B, Zeta's default), over tasks made by a generator
+//! (`families.rs`): 36 families of questions and changes, each with randomised fixtures
+//! and phrasings and a check against the machine's truth.
+//!
+//! The families are split in two halves, fixed before any run: `tune` (one may read its
+//! transcripts while improving Zeta) and `held-out` (reported; its transcripts are not
+//! printed unless `ZETA_BENCH_SHOW_HELDOUT=1`, so that nobody tunes on them by accident).
+//!
+//! Per family and loop: solved, median seconds, and **false claims**: tasks whose check
+//! failed while the answer does not say that something was not done (it claims the
+//! effect or gives a wrong value), plus answers that carry one of Zeta's internal
+//! messages (a leak, always a false claim).
+//!
+//! The loops run task by task, interleaved (bare, then Zeta), each on its own server with
+//! the same program, model and flags, as in `local_agent`.
+//!
+//! `cargo bench --profile dev --bench everyday` (needs `scripts/local-model.sh`).
+//! `ZETA_BENCH_HALF=tune|held-out|both` (default held-out), `ZETA_BENCH_PER_FAMILY=N`
+//! (default 3; the generator holds 6 a family, 216 in all), `ZETA_BENCH_LOOPS=bare,zeta`,
+//! `ZETA_BENCH_FAMILIES=a,b`. `ZETA_BENCH_LIST=1` only generates every task, prints the
+//! count and the tune half's requests, and checks that every check fails on the untouched
+//! fixtures with an empty answer (a check that cannot fail measures nothing).
+
+// Test code: a failed unwrap or expect is the bench failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../common/bare.rs"]
+mod bare_loop;
+mod families;
+#[path = "../../tests/local_model/support.rs"]
+mod support;
+
+use std::time::Instant;
+
+use bare_loop::{bare, context_window, median, BareServer};
+use families::{Family, Half, Rng, FAMILIES};
+
+/// Tasks the generator holds per family.
+const PER_FAMILY: usize = 6;
+
+/// What an answer that owns up to a failure says (for counting false claims only).
+const ADMITS: &[&str] = &[
+    "could not",
+    "couldn't",
+    "cannot",
+    "can't",
+    "unable",
+    "not done",
+    "failed",
+    "did not",
+    "didn't",
+    "no answer came",
+    "needed to ask",
+    "not possible",
+    "does not exist",
+    "doesn't exist",
+    "not found",
+    "no such file",
+    "was not",
+    "wasn't",
+    "is not done",
+    "not able",
+];
+
+/// Text of Zeta's own messages to the model: never part of an answer.
+const INTERNAL: &[&str] = &[
+    "your answer says",
+    "has not changed during this task",
+    "run the command that does it now",
+    "(next:",
+    "[zeta]",
+    "give your whole answer again",
+    "no command you ran changed anything",
+];
+
+fn seed(family: usize, index: usize) -> u64 {
+    0x5EED_0000 + (family as u64) * 1000 + index as u64
+}
+
+struct Row {
+    family: &'static str,
+    solved: bool,
+    false_claim: bool,
+    leak: bool,
+    secs: f64,
+}
+
+fn leaks(reply: &str) -> bool {
+    let lower = reply.to_lowercase();
+    INTERNAL.iter().any(|m| lower.contains(m))
+}
+
+fn admits(reply: &str) -> bool {
+    let lower = reply.to_lowercase().replace('’', "'");
+    ADMITS.iter().any(|m| lower.contains(m))
+}
+
+fn chosen(half: &str) -> impl Fn(&Family) -> bool + '_ {
+    move |f: &Family| match half {
+        "tune" => f.half == Half::Tune,
+        "both" => true,
+        _ => f.half == Half::HeldOut,
+    }
+}
+
+/// `ZETA_BENCH_LIST=1`: every task generated, the count, and every check failing on the
+/// untouched fixtures with an empty answer.
+fn list() {
+    let dir = tempfile::tempdir().expect("temp");
+    let mut total = 0;
+    let mut cannot_fail = Vec::new();
+    for (f, family) in FAMILIES.iter().enumerate() {
+        for i in 0..PER_FAMILY {
+            let work = dir.path().join(format!("{}-{i}", family.name));
+            std::fs::create_dir_all(&work).expect("work");
+            let task = (family.make)(&mut Rng::new(seed(f, i)), &work);
+            total += 1;
+            if family.half == Half::Tune && i < 2 {
+                println!("{:<20} {}", family.name, task.request);
+            }
+            if (task.check)(&work, "").is_ok() {
+                cannot_fail.push(format!("{} #{i}", family.name));
+            }
+        }
+    }
+    let halves = |h: Half| FAMILIES.iter().filter(|f| f.half == h).count();
+    println!(
+        "{total} tasks in {} families ({} tune, {} held out); checks passing with no answer and no change: {}",
+        FAMILIES.len(),
+        halves(Half::Tune),
+        halves(Half::HeldOut),
+        cannot_fail.len()
+    );
+    assert!(
+        cannot_fail.is_empty(),
+        "checks that cannot fail: {cannot_fail:?}"
+    );
+}
+
+fn main() {
+    if std::env::var("ZETA_BENCH_LIST").is_ok_and(|v| v == "1") {
+        return list();
+    }
+    let Some(local) = support::available() else {
+        return;
+    };
+    let half = std::env::var("ZETA_BENCH_HALF").unwrap_or_else(|_| "held-out".into());
+    let per_family: usize = std::env::var("ZETA_BENCH_PER_FAMILY")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+        .min(PER_FAMILY);
+    let only: Option<Vec<String>> = std::env::var("ZETA_BENCH_FAMILIES")
+        .ok()
+        .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
+    let show_held_out = std::env::var("ZETA_BENCH_SHOW_HELDOUT").is_ok_and(|v| v == "1");
+    let wanted = std::env::var("ZETA_BENCH_LOOPS").unwrap_or_else(|_| "bare,zeta".into());
+    let loops: Vec<&str> = ["bare", "zeta"]
+        .into_iter()
+        .filter(|l| wanted.split(',').any(|w| w.trim() == *l))
+        .collect();
+    let (dir, _) = support::home(&local);
+    let _stop = support::StopKeeper(dir.path().join("zeta"));
+    let bare_log = dir.path().join("bare-server.log");
+    let bare_server = loops
+        .contains(&"bare")
+        .then(|| BareServer::start(&local, context_window(&dir.path().join("zeta")), &bare_log));
+    let picked: Vec<(usize, &Family)> = FAMILIES
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| chosen(&half)(f))
+        .filter(|(_, f)| only.as_ref().is_none_or(|o| o.iter().any(|n| n == f.name)))
+        .collect();
+    let mut rows: Vec<(&str, Row)> = Vec::new();
+    // Round-robin over the families, so that a run cut short still covers them all.
+    for i in 0..per_family {
+        for &(f, family) in &picked {
+            for &loop_name in &loops {
+                let work = dir.path().join(format!("{loop_name}-{}-{i}", family.name));
+                std::fs::create_dir_all(&work).expect("work");
+                let task = (family.make)(&mut Rng::new(seed(f, i)), &work);
+                let started = Instant::now();
+                let (reply, ok, calls) = match &bare_server {
+                    Some(server) if loop_name == "bare" => {
+                        let (reply, _) = bare(server.port, &work, &task.request);
+                        (reply, true, Vec::new())
+                    }
+                    _ => {
+                        let o = support::run(dir.path(), &work, &local, &task.request, |_| {});
+                        (o.reply, o.ok, o.calls)
+                    }
+                };
+                let secs = started.elapsed().as_secs_f64();
+                let verdict = (task.check)(&work, &reply);
+                let solved = verdict.is_ok();
+                let leak = leaks(&reply);
+                let false_claim = leak || (!solved && !reply.trim().is_empty() && !admits(&reply));
+                let _ = ok;
+                if family.half == Half::Tune || show_held_out {
+                    println!(
+                        "{loop_name:<5} {:<20} {:<5}{} {:>5.1} s | {} | reply: {}{}",
+                        family.name,
+                        if solved { "PASS" } else { "FAIL" },
+                        if false_claim { " FALSE-CLAIM" } else { "" },
+                        secs,
+                        task.request,
+                        reply
+                            .replace('\n', " ")
+                            .chars()
+                            .take(160)
+                            .collect::<String>(),
+                        verdict
+                            .as_ref()
+                            .err()
+                            .map(|e| format!("  [{e}]"))
+                            .unwrap_or_default()
+                    );
+                    if !solved && loop_name == "zeta" {
+                        for call in calls.iter().take(12) {
+                            println!("        {}", call.chars().take(200).collect::<String>());
+                        }
+                    }
+                } else {
+                    println!("{loop_name:<5} {:<20} done ({secs:.1} s)", family.name);
+                }
+                rows.push((
+                    loop_name,
+                    Row {
+                        family: family.name,
+                        solved,
+                        false_claim,
+                        leak,
+                        secs,
+                    },
+                ));
+            }
+        }
+    }
+    drop(bare_server);
+    let kept = std::env::temp_dir().join("zeta-everyday-bare-server.log");
+    if std::fs::copy(&bare_log, &kept).is_ok() {
+        println!("the bare loop's server's log: {}", kept.display());
+    }
+    let log = dir.path().join("zeta/logs/local-server.log");
+    let kept = std::env::temp_dir().join("zeta-everyday-server.log");
+    if std::fs::copy(&log, &kept).is_ok() {
+        println!("the server's log: {}", kept.display());
+    }
+    table(&picked, &loops, &rows);
+}
+
+fn table(picked: &[(usize, &Family)], loops: &[&str], rows: &[(&str, Row)]) {
+    let head: String = loops
+        .iter()
+        .map(|l| format!(" {l} solved | {l} median s | {l} false claims |"))
+        .collect();
+    println!("\n| family | kind | half |{head}");
+    println!("|---|---|---|{}", "---|---|---|".repeat(loops.len()));
+    let cells = |pick: &dyn Fn(&Row) -> bool| -> String {
+        loops
+            .iter()
+            .map(|l| {
+                let r: Vec<&Row> = rows
+                    .iter()
+                    .filter(|(n, r)| n == l && pick(r))
+                    .map(|(_, r)| r)
+                    .collect();
+                let solved = r.iter().filter(|r| r.solved).count();
+                let claims = r.iter().filter(|r| r.false_claim).count();
+                let leaks = r.iter().filter(|r| r.leak).count();
+                let leak_note = if leaks > 0 {
+                    format!(" ({leaks} leaked)")
+                } else {
+                    String::new()
+                };
+                format!(
+                    " {solved}/{} | {:.1} | {claims}{leak_note} |",
+                    r.len(),
+                    median(r.iter().map(|r| r.secs).collect())
+                )
+            })
+            .collect()
+    };
+    for (_, family) in picked {
+        let half = match family.half {
+            Half::Tune => "tune",
+            Half::HeldOut => "held out",
+        };
+        println!(
+            "| {} | {} | {half} |{}",
+            family.name,
+            family.kind,
+            cells(&|r| r.family == family.name)
+        );
+    }
+    for (label, h) in [("all tune", Half::Tune), ("all held out", Half::HeldOut)] {
+        let names: Vec<&str> = picked
+            .iter()
+            .filter(|(_, f)| f.half == h)
+            .map(|(_, f)| f.name)
+            .collect();
+        if !names.is_empty() {
+            println!(
+                "| **{label}** | | |{}",
+                cells(&|r| names.contains(&r.family))
+            );
+        }
+    }
+    if loops.contains(&"bare") && loops.contains(&"zeta") {
+        let med = |l: &str| {
+            median(
+                rows.iter()
+                    .filter(|(n, _)| *n == l)
+                    .map(|(_, r)| r.secs)
+                    .collect(),
+            )
+        };
+        println!(
+            "zeta's median / the bare loop's: {:.2}",
+            med("zeta") / med("bare")
+        );
+        let worse: Vec<&str> = picked
+            .iter()
+            .map(|(_, f)| f.name)
+            .filter(|name| {
+                let solved = |l: &str| {
+                    rows.iter()
+                        .filter(|(n, r)| *n == l && r.family == *name && r.solved)
+                        .count()
+                };
+                solved("zeta") < solved("bare")
+            })
+            .collect();
+        println!("families where zeta solved fewer than the bare loop: {worse:?}");
+    }
+}

@@ -1,0 +1,418 @@
+use super::*;
+use crate::assist::evidence::Effect;
+use crate::model::ToolCall;
+use serde_json::json;
+
+const REQUEST: &str = "How much free disk space do I have?";
+
+fn call() -> ToolCall {
+    ToolCall {
+        id: "call_1".into(),
+        name: "shell".into(),
+        arguments: json!({"command": "df -h /"}),
+    }
+}
+
+/// A home of its own, so the checks read no real files.
+struct Home(tempfile::TempDir);
+
+impl Home {
+    fn new() -> Self {
+        Self(tempfile::tempdir().expect("temp"))
+    }
+    fn env(&self) -> ShellEnv {
+        ShellEnv {
+            home: self.0.path().to_path_buf(),
+            cwd: self.0.path().to_path_buf(),
+            user: "me".into(),
+        }
+    }
+    fn finishing(&self, checks: Checks, planner: bool, request: &str) -> Finishing {
+        Finishing::new(
+            checks,
+            planner,
+            Request::parse(request, &self.env()),
+            self.env(),
+        )
+    }
+}
+
+fn saw(f: &mut Finishing, line: &str, changes: bool, output: &str) {
+    saw_with(f, line, changes, output, Vec::new());
+}
+
+fn saw_with(f: &mut Finishing, line: &str, changes: bool, output: &str, effects: Vec<Effect>) {
+    f.observed(CallEvidence {
+        tool: "shell".into(),
+        line: line.into(),
+        ran: true,
+        ok: !line.starts_with('✗'),
+        changes,
+        output: output.into(),
+        effects,
+    });
+}
+
+fn shell(stdout: &str) -> String {
+    format!("exit code 0\nstdout:\n{stdout}\n")
+}
+
+#[test]
+fn without_verify_every_answer_stands() {
+    let home = Home::new();
+    for planner in [false, true] {
+        let mut f = home.finishing(Checks::Never, planner, REQUEST);
+        for calls in [0, 1, 5] {
+            assert_eq!(f.check("42 GB", calls), None);
+        }
+        assert!(!f.expects_verdict());
+        assert_eq!(f.final_answer("42 GB".into()), "42 GB");
+    }
+}
+
+#[test]
+fn an_answer_before_anything_ran_goes_back_once() {
+    let home = Home::new();
+    for planner in [false, true] {
+        let mut f = home.finishing(Checks::WherePays, planner, REQUEST);
+        let back = f.check("You have 42 GB free.", 0);
+        assert!(
+            back.is_some_and(|m| m.contains("seen nothing")),
+            "{planner}"
+        );
+        assert!(!f.expects_verdict(), "a push back is not a verdict turn");
+        let record = f.take_record();
+        assert_eq!(record.len(), 1);
+        assert_eq!(
+            (record[0].check, record[0].result),
+            ("nothing-ran", CheckResult::SentBack)
+        );
+        assert_eq!(f.check("You have 42 GB free.", 0), None);
+        // An empty confirmation keeps the answer that went back.
+        assert_eq!(f.final_answer(String::new()), "You have 42 GB free.");
+    }
+}
+
+#[test]
+fn a_check_per_stretch_of_calls_and_two_at_most() {
+    let home = Home::new();
+    for planner in [false, true] {
+        let mut f = home.finishing(Checks::WherePays, planner, "Free some disk space");
+        saw(&mut f, "✓ shell rm -rf ~/.cache/thumbnails", true, "");
+        let first = f.check("Done", 1);
+        assert!(
+            first.as_deref().is_some_and(|m| m.contains("rm -rf")),
+            "{first:?}"
+        );
+        assert_eq!(f.expects_verdict(), planner);
+        if planner {
+            let _ = f.verdict(Verdict::Continue(call()));
+        }
+        assert_eq!(f.check("Done", 1), None, "no new call: no new check");
+        saw(&mut f, "✓ shell df -h", false, &shell("42G"));
+        assert!(f.check("Done", 2).is_some(), "new calls: a second check");
+        if planner {
+            let _ = f.verdict(Verdict::Continue(call()));
+        }
+        saw(&mut f, "✓ shell df -h", false, &shell("42G"));
+        assert_eq!(f.check("Done", 3), None, "two checks at most");
+    }
+}
+
+#[test]
+fn verdicts_run_a_call_end_with_the_checked_answer_or_go_back_to_planning() {
+    let home = Home::new();
+    let request = "How much disk is free, and which folder is largest?";
+    let checked = |f: &mut Finishing| {
+        saw(f, "✓ shell df -h /", false, &shell("42G"));
+        assert!(f.check("42 GB free", 1).is_some());
+        assert!(f.expects_verdict());
+    };
+    let mut f = home.finishing(Checks::WherePays, true, request);
+    checked(&mut f);
+    assert_eq!(
+        f.verdict(Verdict::Continue(call())),
+        Ok(Step::Calls(vec![call()]))
+    );
+    assert!(!f.expects_verdict());
+    assert_eq!(f.final_answer(" ".into()), "42 GB free", "kept in case");
+
+    let mut f = home.finishing(Checks::WherePays, true, request);
+    checked(&mut f);
+    assert_eq!(
+        f.verdict(Verdict::Finished { unable: None }),
+        Ok(Step::Final("42 GB free".into()))
+    );
+    let mut f = home.finishing(Checks::WherePays, true, request);
+    checked(&mut f);
+    let unable = Some("the home folder's share".to_string());
+    assert_eq!(
+        f.verdict(Verdict::Finished { unable }),
+        Ok(Step::Final(
+            "42 GB free\n\nNot done: the home folder's share".into()
+        ))
+    );
+    let mut f = home.finishing(Checks::WherePays, true, request);
+    checked(&mut f);
+    assert_eq!(
+        f.verdict(Verdict::Unfinished),
+        Err(prompt::UNFINISHED_PROMPT.to_string())
+    );
+    assert!(!f.expects_verdict());
+    assert_eq!(f.final_answer(String::new()), "42 GB free");
+}
+
+#[test]
+fn a_one_part_question_answered_from_read_only_output_stands() {
+    let home = Home::new();
+    for planner in [false, true] {
+        let mut f = home.finishing(Checks::WherePays, planner, REQUEST);
+        saw(&mut f, "✓ shell df -h /", false, &shell("42G"));
+        assert_eq!(f.check("42 GB", 1), None, "{planner}");
+        let two = "How much disk space is free, and which folder is largest?";
+        let mut f = home.finishing(Checks::WherePays, planner, two);
+        saw(&mut f, "✓ shell df -h /", false, &shell("42G"));
+        assert!(f.check("42 GB", 1).is_some(), "{planner}");
+        let mut f = home.finishing(Checks::Always, planner, REQUEST);
+        saw(&mut f, "✓ shell df -h /", false, &shell("42G"));
+        assert!(f.check("42 GB", 1).is_some(), "{planner}");
+    }
+}
+
+/// An order nothing carried out goes back with the evidence (twice at most); then the
+/// person is told what ran and that nothing changed, instead of the claim.
+#[test]
+fn a_change_nothing_made_goes_back_then_the_person_is_told() {
+    let home = Home::new();
+    for (request, check, sent, told) in [
+        (
+            "Delete the .tmp files in ~/docs",
+            "asked-change",
+            "no file changed",
+            "I did not do this",
+        ),
+        (
+            "Rename ~/docs/a.txt to b.txt",
+            "asked-target",
+            "b.txt does not exist",
+            "I did not finish this",
+        ),
+    ] {
+        for planner in [false, true] {
+            let mut f = home.finishing(Checks::WherePays, planner, request);
+            saw(&mut f, "✓ shell ls ~/docs", false, &shell("a.txt"));
+            let claim = "Done: I took care of ~/docs.";
+            for _ in 0..2 {
+                let back = f.check(claim, 1).expect("sent back");
+                assert!(back.contains(sent), "{back}");
+            }
+            assert_eq!(f.check(claim, 1), None, "past its cap");
+            let answer = f.final_answer(claim.into());
+            assert!(answer.starts_with(told), "{answer}");
+            assert!(!answer.contains("took care"), "{answer}");
+            let record = f.take_record();
+            let told: Vec<&str> = record
+                .iter()
+                .filter(|r| r.result == CheckResult::Told)
+                .map(|r| r.check)
+                .collect();
+            assert_eq!(told, [check]);
+        }
+    }
+}
+
+/// A change the evidence bears out stands without a check, unless the request also asks
+/// to be told something.
+#[test]
+fn a_change_the_evidence_bears_out_needs_no_check() {
+    let home = Home::new();
+    let path = home.0.path().join("table.csv");
+    std::fs::write(&path, "a,b\n").expect("write");
+    let moved = || {
+        vec![Effect::Moved {
+            from: home.0.path().join("mid.csv"),
+            to: path.clone(),
+        }]
+    };
+    let run = |request: &str| {
+        let mut f = home.finishing(Checks::WherePays, true, request);
+        saw_with(
+            &mut f,
+            "✓ shell mv ~/mid.csv ~/table.csv",
+            true,
+            "",
+            moved(),
+        );
+        f.check("I renamed ~/mid.csv to ~/table.csv.", 1)
+    };
+    assert_eq!(run("Rename ~/mid.csv to ~/table.csv"), None);
+    assert!(run("Rename ~/mid.csv to ~/table.csv and tell me its size").is_some());
+}
+
+#[test]
+fn a_value_no_output_printed_goes_back_once_then_is_marked() {
+    let home = Home::new();
+    let request = "How many lines are in ~/poem.txt?";
+    let mut f = home.finishing(Checks::WherePays, true, request);
+    saw(
+        &mut f,
+        "✓ shell wc -l ~/poem.txt",
+        false,
+        &shell("137 /home/me/poem.txt"),
+    );
+    let back = f.check("The file has 1 line.", 1).expect("sent back");
+    assert!(back.contains("no output shows 1"), "{back}");
+    assert_eq!(f.check("The file has 1 line.", 1), None);
+    let answer = f.final_answer("The file has 1 line.".into());
+    assert_eq!(
+        answer,
+        "The file has 1 line.\n\n(Not checked: no command printed 1.)"
+    );
+}
+
+/// Zeta's own messages never reach the person: a sentence copied from one is left out,
+/// and an answer that was all copy becomes what the task did.
+#[test]
+fn an_internal_message_never_becomes_the_answer() {
+    let home = Home::new();
+    let request = "Which files are in ~/docs?";
+    let mut f = home.finishing(Checks::Never, true, request);
+    let message = "Checked on this computer: ~/docs/b.txt has not changed during this task. Your answer says it is done, but it is not. Run the command that does it now.";
+    f.said(message);
+    saw(&mut f, "✓ shell ls ~/docs", false, &shell("a.txt"));
+    let copied = "~/docs/b.txt has not changed during this task. Your answer says it is done, but it is not.";
+    let answer = f.final_answer(copied.into());
+    assert!(!answer.contains("Your answer says"), "{answer}");
+    assert!(answer.contains("What ran"), "{answer}");
+    let mut f = home.finishing(Checks::Never, true, request);
+    f.said(message);
+    let mixed = format!("There are 3 files. {copied}");
+    assert_eq!(f.final_answer(mixed), "There are 3 files.");
+    // The shell's own hints too.
+    let mut f = home.finishing(Checks::Never, true, request);
+    assert_eq!(
+        f.final_answer("Found 3 files.\n(next: the command failed. Read what it printed.)".into()),
+        "Found 3 files."
+    );
+    // An answer that copies nothing is left whole.
+    let mut f = home.finishing(Checks::Never, true, request);
+    f.said(message);
+    assert_eq!(f.final_answer("All 3 renamed.".into()), "All 3 renamed.");
+}
+
+/// A question of several parts answered from a short output stands when the answer
+/// carries every word and number of it; one that leaves a part out, or rests on a long
+/// or failed output, still gets its check. Families of outputs and answers.
+#[test]
+fn an_answer_that_carries_the_whole_short_output_needs_no_check() {
+    let home = Home::new();
+    let request = "Which item in ~/shop/prices.txt is the cheapest, and what does it cost?";
+    let outputs = [
+        ("Widget: 4.50 EUR", "Widget", "4.50 EUR"),
+        ("widget 4.5", "Widget", "4.5"),
+        ("4.50 Widget", "widget", "4.50"),
+        ("Gizmo,7.25", "Gizmo", "7.25"),
+        ("big.bin 50000", "big.bin", "50000 bytes"),
+    ];
+    let (mut misses, mut false_alarms, mut cases) = (0, 0, 0);
+    for (stdout, name, value) in outputs {
+        let whole = [
+            format!("The cheapest item is {name}; it costs {value}."),
+            format!("{name} is the cheapest, at {value}."),
+            format!("It is {name} ({value})."),
+        ];
+        let partial = [
+            format!("It costs {value}."),
+            format!("The cheapest item is {name}."),
+            "It is the first one.".to_string(),
+        ];
+        for (answers, should_stand) in [(&whole, true), (&partial, false)] {
+            for answer in answers.iter() {
+                for ok in [true, false] {
+                    cases += 1;
+                    let mut f = home.finishing(Checks::WherePays, true, request);
+                    let mark = if ok { "✓" } else { "✗" };
+                    saw(&mut f, &format!("{mark} shell x"), false, &shell(stdout));
+                    let stands = f.check(answer, 1).is_none();
+                    let want = should_stand && ok;
+                    if stands && !want {
+                        misses += 1;
+                    } else if !stands && want {
+                        false_alarms += 1;
+                    }
+                }
+            }
+        }
+    }
+    for (request, stdout, answer) in [
+        (
+            "What is my user name and how much disk space is free?",
+            "root",
+            "Your user name is root.",
+        ),
+        (
+            "How many .log files are in ~/logs, and which one is the newest?",
+            "3",
+            "There are 3 .log files.",
+        ),
+        (
+            "Which kernel runs; what is its version?",
+            "Linux",
+            "It runs Linux.",
+        ),
+    ] {
+        cases += 1;
+        let mut f = home.finishing(Checks::WherePays, true, request);
+        saw(&mut f, "✓ shell x", false, &shell(stdout));
+        if f.check(answer, 1).is_none() {
+            misses += 1;
+        }
+    }
+    println!(
+        "{cases} cases: {misses} answers let through unchecked, {false_alarms} checked for nothing"
+    );
+    assert_eq!((misses, false_alarms), (0, 0));
+}
+
+#[test]
+fn naming_the_assistant_instead_of_the_data_goes_back_once() {
+    let home = Home::new();
+    let mut f = home.finishing(Checks::WherePays, true, "What is my user name?");
+    saw(&mut f, "✓ shell whoami", false, &shell("root"));
+    let back = f.check("Your user name is Zeta.", 1);
+    assert_eq!(back.as_deref(), Some(prompt::NAMED_SELF_PROMPT));
+    assert!(!f.expects_verdict(), "no model verdict is needed");
+    let mut f = home.finishing(Checks::WherePays, true, "What is my user name?");
+    saw(&mut f, "✓ shell whoami", false, &shell("zeta"));
+    assert_eq!(f.check("zeta", 1), None);
+}
+
+#[test]
+fn a_question_nobody_answered_is_said_with_the_answer() {
+    let home = Home::new();
+    let mut f = home.finishing(Checks::WherePays, true, "Rename the file");
+    f.went_unanswered("Which name should the file get?".into());
+    assert_eq!(
+        f.final_answer("I did not rename it.".into()),
+        "I did not rename it.\n\nI needed to ask you: Which name should the file get? (no answer came)"
+    );
+    assert_eq!(f.final_answer("Done.".into()), "Done.");
+    f.went_unanswered("Which one?".into());
+    assert_eq!(
+        f.final_answer("Which one? There are two.".into()),
+        "Which one? There are two."
+    );
+}
+
+#[test]
+fn a_non_empty_final_answer_always_wins() {
+    let home = Home::new();
+    let mut f = home.finishing(Checks::WherePays, false, REQUEST);
+    f.wrote("earlier".into());
+    assert!(f.check("first", 0).is_some());
+    assert_eq!(f.final_answer("second".into()), "second");
+    assert_eq!(f.final_answer(String::new()), "earlier");
+    let mut f = home.finishing(Checks::Never, true, REQUEST);
+    f.wrote("the planner's reply".into());
+    assert_eq!(f.final_answer("\n".into()), "the planner's reply");
+}

@@ -1,0 +1,365 @@
+use super::*;
+use crate::assist::evidence::{CallEvidence, Effect};
+use std::path::PathBuf;
+
+struct Fixture {
+    dir: tempfile::TempDir,
+    env: ShellEnv,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().expect("temp");
+    let env = ShellEnv {
+        home: dir.path().to_path_buf(),
+        cwd: dir.path().to_path_buf(),
+        user: "me".into(),
+    };
+    Fixture { dir, env }
+}
+
+fn call(line: &str, changes: bool, ok: bool, output: &str, effects: Vec<Effect>) -> CallEvidence {
+    CallEvidence {
+        tool: "shell".into(),
+        line: line.into(),
+        ran: true,
+        ok,
+        changes,
+        output: output.into(),
+        effects,
+    }
+}
+
+fn judge(
+    check: &dyn Check,
+    f: &Fixture,
+    request: &str,
+    answer: &str,
+    calls: Vec<CallEvidence>,
+) -> Option<Finding> {
+    let request = Request::parse(request, &f.env);
+    let mut evidence = Evidence::default();
+    calls.into_iter().for_each(|c| evidence.push(c));
+    check.judge(&Case {
+        request: &request,
+        answer,
+        evidence: &evidence,
+        held_back: false,
+        env: &f.env,
+    })
+}
+
+fn p(f: &Fixture, rel: &str) -> PathBuf {
+    f.dir.path().join(rel)
+}
+
+#[test]
+fn nothing_ran_holds_an_answer_before_any_call() {
+    let f = fixture();
+    assert!(judge(&NothingRan, &f, "How much disk is free?", "42 GB", vec![]).is_some());
+    let df = call("✓ shell df -h", false, true, "42G", vec![]);
+    assert!(judge(&NothingRan, &f, "How much disk is free?", "42 GB", vec![df]).is_none());
+}
+
+#[test]
+fn named_self_holds_the_assistants_name_no_output_gave() {
+    let f = fixture();
+    let whoami = |out: &str| vec![call("✓ shell whoami", false, true, out, vec![])];
+    assert!(judge(
+        &NamedSelf,
+        &f,
+        "What is my user name?",
+        "It is Zeta.",
+        whoami("root")
+    )
+    .is_some());
+    assert!(judge(
+        &NamedSelf,
+        &f,
+        "What is my user name?",
+        "It is zeta.",
+        whoami("zeta")
+    )
+    .is_none());
+    assert!(judge(&NamedSelf, &f, "Who are you?", "I am Zeta.", whoami("root")).is_none());
+}
+
+#[test]
+fn asked_change_holds_an_order_nothing_carried_out() {
+    let f = fixture();
+    let request = "Delete ~/docs/a.txt";
+    // Only a listing ran: nothing changed.
+    let ls = call("✓ shell ls ~/docs", false, true, "a.txt", vec![]);
+    let found = judge(&AskedChange, &f, request, "I renamed it.", vec![ls.clone()]).expect("held");
+    assert!(
+        found.message.contains("no file changed"),
+        "{}",
+        found.message
+    );
+    assert!(matches!(found.honest, Honest::Instead(ref t) if t.contains("I did not do this")));
+    // A failed mv: the failure is named.
+    let failed = call(
+        "✗ shell rm ~/docs/a.txt",
+        true,
+        false,
+        "exit code 1\nstderr:\nrm: cannot remove 'a.txt': No such file",
+        vec![],
+    );
+    let found = judge(&AskedChange, &f, request, "Done.", vec![ls.clone(), failed]).expect("held");
+    assert!(found.message.contains("cannot remove"), "{}", found.message);
+    // The deletion happened: it stands, whatever the answer says.
+    let moved = call(
+        "✓ shell rm ~/docs/a.txt",
+        true,
+        true,
+        "",
+        vec![Effect::Deleted(p(&f, "docs/a.txt"))],
+    );
+    assert!(judge(&AskedChange, &f, request, "anything", vec![ls, moved]).is_none());
+    // A question asks no change.
+    let ls = call("✓ shell ls", false, true, "a.txt", vec![]);
+    assert!(judge(
+        &AskedChange,
+        &f,
+        "Which files are in ~/docs?",
+        "a.txt",
+        vec![ls]
+    )
+    .is_none());
+    // An order about no file (a process), carried out by a call that worked: it stands.
+    let kill = call("✓ shell pkill sleep", true, true, "", vec![]);
+    assert!(judge(
+        &AskedChange,
+        &f,
+        "Stop the sleep process",
+        "Stopped.",
+        vec![kill]
+    )
+    .is_none());
+}
+
+#[test]
+fn asked_target_holds_a_path_the_request_wants_written() {
+    let f = fixture();
+    let request = "How many .log files are in ~/logs? Write the number into ~/answer.txt";
+    let count = call(
+        "✓ shell ls ~/logs/*.log | wc -l",
+        false,
+        true,
+        "exit code 0\nstdout:\n4\n",
+        vec![],
+    );
+    let found = judge(
+        &AskedTarget,
+        &f,
+        request,
+        "There are 4 .log files.",
+        vec![count.clone()],
+    )
+    .expect("held");
+    assert!(
+        found.message.contains("~/answer.txt does not exist"),
+        "{}",
+        found.message
+    );
+    assert!(
+        found.message.contains("echo 4 > ~/answer.txt"),
+        "the grounded number's fix: {}",
+        found.message
+    );
+    assert!(matches!(found.honest, Honest::Before(ref t) if t.starts_with("Not done")));
+    // A number no output printed is never written into a fix.
+    let found = judge(
+        &AskedTarget,
+        &f,
+        request,
+        "There are 5 .log files.",
+        vec![count.clone()],
+    )
+    .expect("held");
+    assert!(!found.message.contains("echo 5"), "{}", found.message);
+    // Written during the task: it stands.
+    std::fs::write(p(&f, "answer.txt"), "4\n").expect("write");
+    let wrote = call(
+        "✓ shell echo 4 > ~/answer.txt",
+        true,
+        true,
+        "",
+        vec![Effect::Created(p(&f, "answer.txt"))],
+    );
+    assert!(judge(&AskedTarget, &f, request, "4", vec![count.clone(), wrote]).is_none());
+    // There before, and untouched: not written.
+    let found = judge(&AskedTarget, &f, request, "4", vec![count.clone()]).expect("held");
+    assert!(
+        found.message.contains("was not written during this task"),
+        "{}",
+        found.message
+    );
+    // Empty, where text was asked for.
+    std::fs::write(p(&f, "answer.txt"), "").expect("write");
+    let touched = call(
+        "✓ shell touch ~/answer.txt",
+        true,
+        true,
+        "",
+        vec![Effect::Changed(p(&f, "answer.txt"))],
+    );
+    let found = judge(&AskedTarget, &f, request, "4", vec![count, touched]).expect("held");
+    assert!(found.message.contains("is empty"), "{}", found.message);
+    // A renamed file's new bare name beside the old one.
+    std::fs::create_dir_all(p(&f, "docs")).expect("dir");
+    std::fs::write(p(&f, "docs/b.txt"), "x").expect("write");
+    let mv = call(
+        "✓ shell mv",
+        true,
+        true,
+        "",
+        vec![Effect::Moved {
+            from: p(&f, "docs/a.txt"),
+            to: p(&f, "docs/b.txt"),
+        }],
+    );
+    assert!(judge(
+        &AskedTarget,
+        &f,
+        "Rename ~/docs/a.txt to b.txt",
+        "Done",
+        vec![mv]
+    )
+    .is_none());
+}
+
+#[test]
+fn ungrounded_value_holds_a_value_no_output_printed() {
+    let f = fixture();
+    let wc = || {
+        vec![call(
+            "✓ shell wc -l ~/poem.txt",
+            false,
+            true,
+            "exit code 0\nstdout:\n137 /home/me/poem.txt\n",
+            vec![],
+        )]
+    };
+    let found = judge(
+        &UngroundedValue,
+        &f,
+        "How many lines are in ~/poem.txt?",
+        "The file has 1 line.",
+        wc(),
+    )
+    .expect("held");
+    assert!(
+        found.message.contains("no output shows 1"),
+        "{}",
+        found.message
+    );
+    assert!(judge(
+        &UngroundedValue,
+        &f,
+        "How many lines are in ~/poem.txt?",
+        "It has 137 lines.",
+        wc()
+    )
+    .is_none());
+    // Nothing ran: another check's business.
+    assert!(judge(&UngroundedValue, &f, "What is 2 + 2?", "4", vec![]).is_none());
+}
+
+#[test]
+fn no_value_holds_a_question_answered_with_nothing_printed() {
+    let f = fixture();
+    let wc = || {
+        vec![call(
+            "✓ shell wc -l ~/poem.txt",
+            false,
+            true,
+            "exit code 0\nstdout:\n137 /home/me/poem.txt\n",
+            vec![],
+        )]
+    };
+    let request = "How many lines are in ~/poem.txt?";
+    let found = judge(
+        &NoValue,
+        &f,
+        request,
+        "The command completed successfully and did not produce any output.",
+        wc(),
+    )
+    .expect("held");
+    assert!(
+        found.message.contains("137"),
+        "the evidence goes with it: {}",
+        found.message
+    );
+    assert!(judge(&NoValue, &f, request, "137 lines.", wc()).is_none());
+    // Outputs that printed nothing cannot be carried.
+    let empty = vec![call(
+        "✓ shell find ~ -empty",
+        false,
+        true,
+        "exit code 0\n(no output: the command printed nothing)",
+        vec![],
+    )];
+    assert!(judge(
+        &NoValue,
+        &f,
+        "Which files are empty?",
+        "None are empty.",
+        empty
+    )
+    .is_none());
+    // An order is not a question.
+    assert!(judge(&NoValue, &f, "Delete ~/a.tmp", "Gone.", wc()).is_none());
+}
+
+#[test]
+fn the_finisher_sends_back_up_to_each_cap_then_tells_the_person() {
+    let f = fixture();
+    let request = Request::parse("How many lines are in ~/poem.txt?", &f.env);
+    let mut evidence = Evidence::default();
+    evidence.push(call(
+        "✓ shell wc -l ~/poem.txt",
+        false,
+        true,
+        "137 /home/me/poem.txt",
+        vec![],
+    ));
+    let case = Case {
+        request: &request,
+        answer: "It has 1 line.",
+        evidence: &evidence,
+        held_back: false,
+        env: &f.env,
+    };
+    let mut finisher = Finisher::new(standard());
+    assert!(matches!(
+        finisher.judge(&case),
+        Judged::Back {
+            check: "ungrounded-value",
+            ..
+        }
+    ));
+    assert!(finisher.has_sent("ungrounded-value"));
+    match finisher.judge(&case) {
+        Judged::Honest(told) => {
+            assert_eq!(told.len(), 1, "{told:?}");
+            assert_eq!(told[0].0, "ungrounded-value");
+        }
+        other => panic!("{other:?}"),
+    }
+    let good = Case {
+        answer: "137 lines",
+        ..case
+    };
+    assert_eq!(finisher.judge(&good), Judged::Stands);
+}
+
+#[test]
+fn every_check_has_a_unique_name_and_a_cap() {
+    let checks = standard();
+    let mut names: Vec<&str> = checks.iter().map(|c| c.name()).collect();
+    assert!(checks.iter().all(|c| c.cap() >= 1));
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), checks.len());
+}

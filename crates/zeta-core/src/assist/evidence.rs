@@ -1,0 +1,348 @@
+//! What the task's calls did, as the loop saw it: for each call, the tool, whether it
+//! ran and worked, what it printed, and the files it created, changed, moved or deleted.
+//!
+//! File effects come from a look before and after each call that can change things, at
+//! the folders it could have touched: the home and working folder (their entries, not
+//! deeper), the folders of every path the call's arguments name (a shell command's words
+//! included, globs cut at their first wildcard), and those of the paths the request
+//! names. A folder that appears during the call is read after it too, so what was moved
+//! into a new folder is seen. Entries are compared by inode, size, time and mode; a path
+//! deleted and one created with the same inode are a move. What a call changes outside
+//! those folders is not seen (a script writing deep elsewhere): the finisher only ever
+//! holds an answer against effects it could see, never against their absence alone
+//! where the call could have acted unseen (see `checks`).
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use crate::policy::ShellEnv;
+
+/// Entries read per folder at most; folders watched per call at most.
+const ENTRIES_PER_FOLDER: usize = 4096;
+const FOLDERS_PER_CALL: usize = 48;
+/// What is kept of a call's output.
+const OUTPUT_KEPT: usize = 16 * 1024;
+
+/// One file effect a call had.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    Created(PathBuf),
+    /// Its content, size or mode changed.
+    Changed(PathBuf),
+    Deleted(PathBuf),
+    Moved {
+        from: PathBuf,
+        to: PathBuf,
+    },
+}
+
+impl Effect {
+    /// The path the effect left something at (`None` for a deletion).
+    pub fn lands_at(&self) -> Option<&Path> {
+        match self {
+            Effect::Created(p) | Effect::Changed(p) => Some(p),
+            Effect::Moved { to, .. } => Some(to),
+            Effect::Deleted(_) => None,
+        }
+    }
+
+    /// The paths the effect touched.
+    pub fn touches(&self) -> Vec<&Path> {
+        match self {
+            Effect::Created(p) | Effect::Changed(p) | Effect::Deleted(p) => vec![p],
+            Effect::Moved { from, to } => vec![from, to],
+        }
+    }
+
+    /// In words, with the home as `~`.
+    pub fn describe(&self, home: &Path) -> String {
+        let show = |p: &Path| match p.strip_prefix(home) {
+            Ok(rest) => format!("~/{}", rest.display()),
+            Err(_) => p.display().to_string(),
+        };
+        match self {
+            Effect::Created(p) => format!("created {}", show(p)),
+            Effect::Changed(p) => format!("changed {}", show(p)),
+            Effect::Deleted(p) => format!("deleted {}", show(p)),
+            Effect::Moved { from, to } => format!("moved {} to {}", show(from), show(to)),
+        }
+    }
+}
+
+/// One call of the task.
+#[derive(Debug, Clone)]
+pub struct CallEvidence {
+    pub tool: String,
+    /// The call in one line, marked ✓ (worked) or ✗.
+    pub line: String,
+    /// The tool ran (it was not refused, denied or held back).
+    pub ran: bool,
+    pub ok: bool,
+    /// The call can change things (its tool said so for these arguments).
+    pub changes: bool,
+    /// What it printed, as the tool returned it.
+    pub output: String,
+    pub effects: Vec<Effect>,
+}
+
+/// Everything the task's calls did.
+#[derive(Debug, Clone, Default)]
+pub struct Evidence {
+    pub calls: Vec<CallEvidence>,
+}
+
+impl Evidence {
+    pub fn push(&mut self, call: CallEvidence) {
+        self.calls.push(call);
+    }
+
+    /// Calls that ran.
+    pub fn ran(&self) -> impl Iterator<Item = &CallEvidence> {
+        self.calls.iter().filter(|c| c.ran)
+    }
+
+    pub fn effects(&self) -> impl Iterator<Item = &Effect> {
+        self.calls.iter().flat_map(|c| c.effects.iter())
+    }
+
+    /// A call that changes things ran and worked.
+    pub fn changed_ok(&self) -> bool {
+        self.ran().any(|c| c.changes && c.ok)
+    }
+
+    /// The effects at `path` or inside it.
+    pub fn effects_at<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = &'a Effect> + 'a {
+        self.effects()
+            .filter(move |e| e.touches().iter().any(|p| p.starts_with(path)))
+    }
+
+    /// What the calls that ran printed, their shell framing left out.
+    pub fn printed(&self) -> Vec<String> {
+        self.ran().map(|c| printed_text(&c.output)).collect()
+    }
+}
+
+/// A call's output without the lines Zeta wrote around it: the shell tool's framing
+/// (`exit code 0`, `stdout:`), its hints in parentheses, and Zeta's `[Zeta]` notes.
+pub fn printed_text(output: &str) -> String {
+    output
+        .lines()
+        .filter(|l| {
+            let t = l.trim();
+            !(t == "stdout:"
+                || t == "stderr:"
+                || t.starts_with("exit code ")
+                || t.starts_with("(no output")
+                || t.starts_with("(next:")
+                || t.starts_with("[Zeta]"))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Keeps `output` within what evidence holds.
+pub fn kept(output: &str) -> String {
+    crate::text::clip(output, OUTPUT_KEPT)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stat {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime_ns: i128,
+    mode: u32,
+    dir: bool,
+}
+
+fn stat(path: &Path) -> Option<Stat> {
+    let m = std::fs::symlink_metadata(path).ok()?;
+    Some(Stat {
+        dev: m.dev(),
+        ino: m.ino(),
+        len: m.len(),
+        mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
+        mode: m.mode(),
+        dir: m.is_dir(),
+    })
+}
+
+/// A look at some folders: each folder's own entry and its entries'.
+#[derive(Debug, Default)]
+struct Look(BTreeMap<PathBuf, Stat>);
+
+impl Look {
+    fn take(folders: &[PathBuf]) -> Self {
+        let mut look = Look::default();
+        for folder in folders {
+            look.add(folder);
+        }
+        look
+    }
+
+    fn add(&mut self, folder: &Path) {
+        if let Some(s) = stat(folder) {
+            self.0.insert(folder.to_path_buf(), s);
+        }
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            return;
+        };
+        for entry in entries.flatten().take(ENTRIES_PER_FOLDER) {
+            let path = entry.path();
+            if let Some(s) = stat(&path) {
+                self.0.insert(path, s);
+            }
+        }
+    }
+}
+
+/// A look before a call, to compare with one after it.
+#[derive(Debug)]
+pub struct Watch {
+    folders: Vec<PathBuf>,
+    before: Look,
+}
+
+impl Watch {
+    /// Looks at the folders `arguments` and `request_paths` could touch, before a call.
+    pub fn before(
+        arguments: &serde_json::Value,
+        request_paths: &[PathBuf],
+        env: &ShellEnv,
+    ) -> Self {
+        let folders = folders_for(arguments, request_paths, env);
+        let before = Look::take(&folders);
+        Self { folders, before }
+    }
+
+    /// What changed in the watched folders since `before`.
+    pub fn after(self) -> Vec<Effect> {
+        let mut after = Look::take(&self.folders);
+        // Folders that appeared: what went into them.
+        let new_folders: Vec<PathBuf> = after
+            .0
+            .iter()
+            .filter(|(p, s)| s.dir && !self.before.0.contains_key(*p))
+            .map(|(p, _)| p.clone())
+            .collect();
+        for folder in new_folders.iter().take(FOLDERS_PER_CALL) {
+            after.add(folder);
+        }
+        diff(&self.before, &after)
+    }
+}
+
+fn diff(before: &Look, after: &Look) -> Vec<Effect> {
+    let mut created: Vec<(&PathBuf, &Stat)> = Vec::new();
+    let mut deleted: Vec<(&PathBuf, &Stat)> = Vec::new();
+    let mut effects = Vec::new();
+    for (path, old) in &before.0 {
+        match after.0.get(path) {
+            None => deleted.push((path, old)),
+            Some(new) if new.ino != old.ino || new.dev != old.dev => {
+                // Replaced by another file (an editor's save, `sed -i`): changed.
+                effects.push(Effect::Changed(path.clone()));
+            }
+            Some(new) if !old.dir && (new.len != old.len || new.mtime_ns != old.mtime_ns) => {
+                effects.push(Effect::Changed(path.clone()))
+            }
+            Some(new) if new.mode != old.mode => effects.push(Effect::Changed(path.clone())),
+            Some(_) => {}
+        }
+    }
+    for (path, new) in &after.0 {
+        if !before.0.contains_key(path) {
+            created.push((path, new));
+        }
+    }
+    for (from, old) in &deleted {
+        let moved_to = created
+            .iter()
+            .position(|(_, new)| new.ino == old.ino && new.dev == old.dev);
+        match moved_to {
+            Some(i) => {
+                let (to, _) = created.remove(i);
+                effects.push(Effect::Moved {
+                    from: (*from).clone(),
+                    to: to.clone(),
+                });
+            }
+            None => effects.push(Effect::Deleted((*from).clone())),
+        }
+    }
+    effects.extend(created.into_iter().map(|(p, _)| Effect::Created(p.clone())));
+    effects
+}
+
+/// The folders a call with `arguments` could touch: the home, the working folder, the
+/// folders of the paths its strings name (and those paths, where they are folders), and
+/// those of the request's paths.
+fn folders_for(
+    arguments: &serde_json::Value,
+    request_paths: &[PathBuf],
+    env: &ShellEnv,
+) -> Vec<PathBuf> {
+    let mut folders = vec![env.home.clone(), env.cwd.clone()];
+    let mut strings = Vec::new();
+    collect_strings(arguments, &mut strings);
+    let mut paths: Vec<PathBuf> = request_paths.to_vec();
+    for s in &strings {
+        for word in s.split(|c: char| c.is_whitespace() || ";|&<>()'\"=`,".contains(c)) {
+            if let Some(path) = path_of(word, env) {
+                paths.push(path);
+            }
+        }
+    }
+    for path in paths {
+        if path.is_dir() {
+            folders.push(path.clone());
+        }
+        // The nearest existing folder above it (a path whose parents are made by the
+        // call shows in the first one that existed).
+        let mut parent = path.parent();
+        while let Some(p) = parent {
+            if p.is_dir() {
+                folders.push(p.to_path_buf());
+                break;
+            }
+            parent = p.parent();
+        }
+    }
+    folders.sort();
+    folders.dedup();
+    // The root and the system's own folders are not watched whole.
+    folders.retain(|f| f.components().count() > 2 || f.starts_with(&env.home));
+    folders.truncate(FOLDERS_PER_CALL);
+    folders
+}
+
+fn collect_strings(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|v| collect_strings(v, out)),
+        _ => {}
+    }
+}
+
+/// A shell word read as a path: one with a slash, a `~`, `$HOME`, or the name of an entry
+/// of the working folder; cut at its first wildcard.
+fn path_of(word: &str, env: &ShellEnv) -> Option<PathBuf> {
+    let word = word.trim_matches(|c: char| c == '{' || c == '}');
+    let cut = match word.find(['*', '?', '[']) {
+        Some(i) => word[..i].rsplit_once('/').map(|(dir, _)| dir)?,
+        None => word,
+    };
+    if cut.is_empty() || cut.starts_with('-') || cut.contains("://") {
+        return None;
+    }
+    let pathlike = cut.contains('/')
+        || cut.starts_with('~')
+        || cut.starts_with("$HOME")
+        || env.cwd.join(cut).exists();
+    pathlike.then(|| crate::assist::request::resolve(cut, env))
+}
+
+#[cfg(test)]
+mod tests;

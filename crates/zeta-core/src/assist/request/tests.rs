@@ -1,0 +1,164 @@
+use super::*;
+
+fn env() -> ShellEnv {
+    ShellEnv {
+        home: PathBuf::from("/home/me"),
+        cwd: PathBuf::from("/home/me"),
+        user: "me".into(),
+    }
+}
+
+fn parse(text: &str) -> Request {
+    Request::parse(text, &env())
+}
+
+/// Families of requests: orders, questions, polite orders, negations, two-part requests.
+#[test]
+fn what_a_request_orders_and_asks() {
+    // (request, asks a change, asks to be told, several parts)
+    let cases = [
+        ("How many .log files are in ~/logs?", false, true, false),
+        ("What is my user name?", false, true, false),
+        ("Rename ~/docs/a.txt to b.txt", true, false, false),
+        ("Can you rename ~/docs/a.txt to b.txt?", true, false, false),
+        (
+            "Please delete every .tmp file in ~/work.",
+            true,
+            false,
+            false,
+        ),
+        (
+            "Count the lines in ~/a.txt and write the number into ~/n.txt",
+            true,
+            false,
+            true,
+        ),
+        (
+            "How many lines does ~/a.txt have? Save the number in ~/n.txt.",
+            true,
+            true,
+            true,
+        ),
+        (
+            "Do not delete anything, just list ~/work",
+            false,
+            true,
+            true,
+        ),
+        ("Make ~/bin/run.sh executable.", true, false, false),
+        ("Which file in ~/docs is the largest?", false, true, false),
+        (
+            "Tell me the first line of ~/a.txt and its number of lines.",
+            false,
+            true,
+            true,
+        ),
+        (
+            "Create a folder ~/archive and move every .log file from ~/logs into it",
+            true,
+            false,
+            true,
+        ),
+        ("what's 12 plus 30", false, true, false),
+        ("Show me the last line of ~/notes.txt.", false, true, false),
+        (
+            "Copy the biggest file of ~/a to the folder ~/b.",
+            true,
+            false,
+            false,
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (text, change, told, several) in cases {
+        let r = parse(text);
+        if (r.asks_change, r.asks_to_be_told, r.several()) != (change, told, several) {
+            wrong.push(format!(
+                "{text}: change {} told {} several {} (parts {})",
+                r.asks_change,
+                r.asks_to_be_told,
+                r.several(),
+                r.parts
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} wrong:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn targets_are_where_the_request_asks_things_to_go() {
+    let targets = |text: &str| -> Vec<(String, bool, bool)> {
+        parse(text)
+            .targets
+            .into_iter()
+            .map(|t| (t.text, t.exists_only, t.wants_text))
+            .collect()
+    };
+    assert_eq!(
+        targets("Count the files and write the number into ~/count.txt"),
+        [("~/count.txt".to_string(), false, true)]
+    );
+    assert_eq!(
+        targets("Write \"Buy milk\" into a new file ~/todo.txt."),
+        [("~/todo.txt".to_string(), false, true)]
+    );
+    assert_eq!(
+        targets("Create a file ~/hello.txt that contains the line Hello"),
+        [("~/hello.txt".to_string(), true, false)]
+    );
+    assert_eq!(
+        targets("Copy ~/a.txt into the folder ~/backup."),
+        [("~/backup".to_string(), false, false)]
+    );
+    // A question, a negation and "in" ask nothing to be written.
+    assert!(targets("How many files did I copy into ~/backup?").is_empty());
+    assert!(targets("Do not write into ~/count.txt").is_empty());
+    assert!(targets("Save the list of files in ~/docs").is_empty());
+    // A bare new name may be beside the file it renames.
+    let r = parse("Rename ~/docs/a.txt to b.txt");
+    assert_eq!(r.targets.len(), 1);
+    assert_eq!(
+        r.targets[0].paths,
+        [
+            PathBuf::from("/home/me/b.txt"),
+            PathBuf::from("/home/me/docs/b.txt")
+        ]
+    );
+}
+
+#[test]
+fn sentences_end_at_marks_followed_by_a_space() {
+    let s = sentences("Open ~/data/mid.csv. Is 2.5 installed? can you copy a.txt?");
+    let texts: Vec<(&str, bool)> = s.iter().map(|s| (s.text.as_str(), s.question)).collect();
+    assert_eq!(
+        texts,
+        [
+            ("Open ~/data/mid.csv", false),
+            ("Is 2.5 installed", true),
+            ("can you copy a.txt", false)
+        ]
+    );
+}
+
+/// Random text never panics.
+#[test]
+fn random_requests_never_panic() {
+    let alphabet: Vec<char> = "ab ~/.?!;,\n\"'inotwrecpy0é€".chars().collect();
+    let mut seed = 11u64;
+    for _ in 0..3000 {
+        let mut text = String::new();
+        for _ in 0..(seed % 60) {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            text.push(alphabet[(seed >> 33) as usize % alphabet.len()]);
+        }
+        let r = parse(&text);
+        assert!(r.parts >= 1);
+    }
+}
