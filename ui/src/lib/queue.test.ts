@@ -197,6 +197,9 @@ describe("metrics and activity helpers", () => {
     expect(view.live?.context).toEqual({ tokens: 30500, window: 32768 });
     expect(view.live?.compactions).toEqual([{ kind: "hard", before: 30500, after: 9000 }]);
     expect(kTokens(30500)).toBe("30.5k");
+    view = applyEvent(view, { type: "answerChecked", taskId: 9, check: "asked-target", result: "sentBack", detail: "~/n.txt does not exist" });
+    view = applyEvent(view, { type: "answerChecked", taskId: 8, check: "other-task", result: "told", detail: "" });
+    expect(view.live?.checks).toEqual([{ check: "asked-target", result: "sentBack", detail: "~/n.txt does not exist" }]);
     view = applyEvent(view, { type: "taskFinished", task: task(9, "done") });
     expect(view.live).toBeNull();
     expect(view.activity[9].map((s) => s.images.length)).toEqual([1]);

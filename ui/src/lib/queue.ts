@@ -1,6 +1,7 @@
 // The chat window's view of the queue, and how each core event changes it. Pure
 // functions: the component holds the state, these compute the next one.
 
+import type { CheckResult } from "../bindings/CheckResult";
 import type { Event } from "../bindings/Event";
 import type { CompactionKind } from "../bindings/CompactionKind";
 import type { StepStatus } from "../bindings/StepStatus";
@@ -58,6 +59,8 @@ export interface Live {
   context: { tokens: number; window: number } | null;
   /** Compactions so far: kind and tokens before and after. */
   compactions: { kind: CompactionKind; before: number; after: number }[];
+  /** How the finishing checks judged its answers so far, by check name. */
+  checks: { check: string; result: CheckResult; detail: string }[];
   /** The model request failed and is being tried again (cleared when the model answers). */
   retrying: { said: string; attempt: number; waitMs: number } | null;
   /** A question the agent asked (`ask_user`), waiting for the user's answer. */
@@ -121,7 +124,7 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
       return {
         ...view,
         tasks: upsert(view.tasks, event.task),
-        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [], added: [], context: null, compactions: [], retrying: null, question: null, progress: null },
+        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [], added: [], context: null, compactions: [], checks: [], retrying: null, question: null, progress: null },
       };
     case "taskFinished":
     case "taskInterrupted": {
@@ -177,6 +180,11 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
             ? { ...s, ok: event.ok, summary: event.summary, output: event.output, images: event.images, finishedAt: now }
             : s,
         ),
+      }));
+    case "answerChecked":
+      return withLive(view, event.taskId, (live) => ({
+        ...live,
+        checks: [...live.checks, { check: event.check, result: event.result, detail: event.detail }],
       }));
     case "approvalRequested":
       return withLive(view, event.taskId, (live) => ({
