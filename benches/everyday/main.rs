@@ -18,7 +18,8 @@
 //! `cargo bench --profile dev --bench everyday` (needs `scripts/local-model.sh`).
 //! `ZETA_BENCH_HALF=tune|held-out|both` (default held-out), `ZETA_BENCH_PER_FAMILY=N`
 //! (default 3; the generator holds 6 a family, 216 in all), `ZETA_BENCH_LOOPS=bare,zeta`,
-//! `ZETA_BENCH_FAMILIES=a,b`. `ZETA_BENCH_LIST=1` only generates every task, prints the
+//! `ZETA_BENCH_FAMILIES=a,b`; the loop `zeta-plain` is Zeta without its command recipes
+//! (`ZETA_RECIPES=off`). `ZETA_BENCH_LIST=1` only generates every task, prints the
 //! count and the tune half's requests, and checks that every check fails on the untouched
 //! fixtures with an empty answer (a check that cannot fail measures nothing).
 
@@ -156,7 +157,7 @@ fn main() {
         .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
     let show_held_out = std::env::var("ZETA_BENCH_SHOW_HELDOUT").is_ok_and(|v| v == "1");
     let wanted = std::env::var("ZETA_BENCH_LOOPS").unwrap_or_else(|_| "bare,zeta".into());
-    let loops: Vec<&str> = ["bare", "zeta"]
+    let loops: Vec<&str> = ["bare", "zeta", "zeta-plain"]
         .into_iter()
         .filter(|l| wanted.split(',').any(|w| w.trim() == *l))
         .collect();
@@ -177,6 +178,13 @@ fn main() {
     for i in 0..per_family {
         for &(f, family) in &picked {
             for &loop_name in &loops {
+                // `zeta-plain`: Zeta without its command recipes, to measure what they buy
+                // (the runs inherit it; the bench is single-threaded here).
+                if loop_name == "zeta-plain" {
+                    std::env::set_var("ZETA_RECIPES", "off");
+                } else {
+                    std::env::remove_var("ZETA_RECIPES");
+                }
                 let work = dir.path().join(format!("{loop_name}-{}-{i}", family.name));
                 std::fs::create_dir_all(&work).expect("work");
                 let task = (family.make)(&mut Rng::new(seed(f, i)), &work);
@@ -216,7 +224,7 @@ fn main() {
                             .map(|e| format!("  [{e}]"))
                             .unwrap_or_default()
                     );
-                    if !solved && loop_name == "zeta" {
+                    if !solved && loop_name != "bare" {
                         for call in calls.iter().take(12) {
                             println!("        {}", call.chars().take(200).collect::<String>());
                         }

@@ -22,7 +22,6 @@ pub mod prompt;
 mod protocol;
 mod run;
 pub mod screen;
-mod slots;
 #[cfg(test)]
 mod tests;
 

@@ -163,8 +163,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         // Where the task's commands run: its home and folder, read once.
         let env = crate::policy::ShellEnv::current(&agent.workdir);
         if small && agent.recipes {
-            let slots = super::slots::slots(&ctx.task.message, &env);
-            if let Some(hint) = crate::recipes::hint(&ctx.task.message, &slots) {
+            if let Some(hint) = crate::recipes::hint(&ctx.task.message) {
                 first.push_str(&format!("\n\n{hint}"));
             }
         }

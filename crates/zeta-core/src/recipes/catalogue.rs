@@ -20,26 +20,6 @@ const fn r(
         words,
         program,
         flags,
-        writes: &[],
-        column: false,
-    }
-}
-
-impl Recipe {
-    /// The same recipe, whose N is a column's number (`Recipe::column`).
-    const fn by_column(self) -> Recipe {
-        Recipe {
-            column: true,
-            ..self
-        }
-    }
-
-    /// The same recipe, whose `capitals` name where it writes (`Recipe::writes`).
-    const fn writing(self, capitals: &'static [&'static str]) -> Recipe {
-        Recipe {
-            writes: capitals,
-            ..self
-        }
     }
 }
 
@@ -241,8 +221,7 @@ pub const CATALOGUE: &[Recipe] = &[
         &["create", "make", "folder", "directory", "new"],
         "mkdir",
         &["-p"],
-    )
-    .writing(&["DIR"]),
+    ),
     r(
         "move files into a folder (make it first)",
         "mkdir -p DIR && mv SRC/*.EXT DIR/",
@@ -250,8 +229,7 @@ pub const CATALOGUE: &[Recipe] = &[
         &["into", "folder", "every", "all"],
         "mv",
         &[],
-    )
-    .writing(&["DIR"]),
+    ),
     r(
         "copy a file into a folder",
         "mkdir -p DIR && cp FILE DIR/",
@@ -259,8 +237,7 @@ pub const CATALOGUE: &[Recipe] = &[
         &["into", "folder", "file"],
         "cp",
         &[],
-    )
-    .writing(&["DIR"]),
+    ),
     r(
         "rename a file",
         "mv OLD NEW",
@@ -278,8 +255,7 @@ pub const CATALOGUE: &[Recipe] = &[
         ],
         "printf",
         &[],
-    )
-    .writing(&["FILE"]),
+    ),
     r(
         "save a command's result into a file, then show it",
         "COMMAND > FILE && cat FILE",
@@ -287,8 +263,7 @@ pub const CATALOGUE: &[Recipe] = &[
         &["write", "save", "result", "number", "file", "put"],
         "cat",
         &[],
-    )
-    .writing(&["FILE"]),
+    ),
     r(
         "pack a folder into an archive",
         "tar czf OUT.tar.gz DIR",
@@ -304,8 +279,7 @@ pub const CATALOGUE: &[Recipe] = &[
         &["archive", "tar"],
         "tar",
         &["-x", "-f", "-C"],
-    )
-    .writing(&["DIR"]),
+    ),
     // Text in files.
     r(
         "how many lines contain a text",
@@ -394,8 +368,7 @@ pub const CATALOGUE: &[Recipe] = &[
         &["price", "cost", "most", "least", "value"],
         "sort",
         &["-k", "-n"],
-    )
-    .by_column(),
+    ),
     // CSV.
     r(
         "a CSV file's columns (read before using one)",
@@ -412,8 +385,7 @@ pub const CATALOGUE: &[Recipe] = &[
         &["csv", "column", "amount", "add"],
         "awk",
         &["-F"],
-    )
-    .by_column(),
+    ),
     r(
         "the CSV rows whose column N equals a value (count: | wc -l; save: > OUT)",
         // No double quotes: a small model writing the command inside a JSON string
@@ -423,8 +395,7 @@ pub const CATALOGUE: &[Recipe] = &[
         &["where", "match", "count", "how many", "only", "write"],
         "awk",
         &["-F", "-v"],
-    )
-    .by_column(),
+    ),
     r(
         "how many CSV rows each value of column N has",
         "awk -F, 'NR>1 {print $N}' FILE | sort | uniq -c",
@@ -432,8 +403,7 @@ pub const CATALOGUE: &[Recipe] = &[
         &["csv", "group", "column", "count"],
         "uniq",
         &["-c"],
-    )
-    .by_column(),
+    ),
     // Numbers and dates.
     r(
         "arithmetic on whole numbers",

@@ -29,24 +29,6 @@ pub struct Recipe {
     pub program: &'static str,
     /// The flags it uses, checked against this machine's documentation in the tests.
     pub flags: &'static [&'static str],
-    /// The capitals that name where the command writes (`> FILE`, `mkdir -p DIR`): the
-    /// model fills them in; never an existing path the request names, which is what a
-    /// command reads (filled, `COMMAND > FILE` would have pointed at the input).
-    pub writes: &'static [&'static str],
-    /// Its N is a column's number (`$N`, `sort -k N`), filled in from the column the
-    /// request means; elsewhere N is a count (`tail -n N`, `-mtime +N`) for the model.
-    pub column: bool,
-}
-
-impl Recipe {
-    /// The capitals the paths and columns a request names must not fill.
-    fn kept(&self) -> Vec<&'static str> {
-        let mut kept = self.writes.to_vec();
-        if !self.column {
-            kept.push("N");
-        }
-        kept
-    }
 }
 
 /// Recipes offered at most per request.
@@ -149,85 +131,23 @@ pub fn available() -> &'static [Recipe] {
     })
 }
 
-/// What a recipe's capitals stand for in this request, where the request and the files
-/// it names leave no doubt: a 1.5B model shown `sort -k N -n FILE | head -n 1` for a
-/// price list wrote an awk program of its own that printed nothing; shown the command
-/// filled in, it has nothing left to get wrong. A capital with no value stays for the
-/// model to fill in.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Slots {
-    /// FILE: the one existing file the request names, as it wrote it.
-    pub file: Option<String>,
-    /// DIR: the one existing folder the request names, as it wrote it.
-    pub dir: Option<String>,
-    /// N: the column the request means (counted from 1).
-    pub column: Option<usize>,
-    /// VALUE: the cell value the request names, as the file spells it.
-    pub value: Option<String>,
-}
-
-impl Slots {
-    /// `text` with each capital that has a value replaced, where it stands as a word of
-    /// its own (`$N`, `-k N`, `FILE`; never the N of `NR`).
-    pub fn fill(&self, text: &str) -> String {
-        self.fill_except(text, &[])
-    }
-
-    /// `fill`, leaving the capitals in `kept` as they are.
-    pub fn fill_except(&self, text: &str, kept: &[&str]) -> String {
-        let column = self.column.map(|c| c.to_string());
-        let values: [(&str, Option<&str>); 4] = [
-            ("FILE", self.file.as_deref()),
-            ("DIR", self.dir.as_deref()),
-            ("N", column.as_deref()),
-            ("VALUE", self.value.as_deref()),
-        ];
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while let Some(start) = rest.find(|c: char| c.is_ascii_uppercase()) {
-            let word_end = rest[start..]
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .map_or(rest.len(), |e| start + e);
-            let word = &rest[start..word_end];
-            let before = match start {
-                0 => out.chars().next_back(),
-                _ => rest[..start].chars().next_back(),
-            };
-            let stands_alone = !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-            out.push_str(&rest[..start]);
-            match values.iter().find(|(name, _)| *name == word) {
-                Some((_, Some(value))) if stands_alone && !kept.contains(&word) => {
-                    out.push_str(value)
-                }
-                _ => out.push_str(word),
-            }
-            rest = &rest[word_end..];
-        }
-        out.push_str(rest);
-        out
-    }
-}
-
-/// The lines the first turn gets for `request`, with the capitals `slots` knows filled
-/// in, or `None` when no recipe fits.
-pub fn hint(request: &str, slots: &Slots) -> Option<String> {
+/// The lines the first turn gets for `request`, or `None` when no recipe fits. They are
+/// examples, shown as they are in the catalogue: no value of the request is guessed into
+/// them (a column, a file, a count filled in from the request's words handed the model a
+/// confident wrong command it then ran).
+pub fn hint(request: &str) -> Option<String> {
     let found = matching(request, available());
     if found.is_empty() {
         return None;
     }
     let lines: Vec<String> = found
         .iter()
-        .map(|r| {
-            format!(
-                "- {}: {}",
-                slots.fill_except(r.task, &r.kept()),
-                slots.fill_except(r.command, &r.kept())
-            )
-        })
+        .map(|r| format!("- {}: {}", r.task, r.command))
         .collect();
     Some(format!(
-        "Commands that often answer requests like this one (fill in the capitals; use one \
-         only if it fits):\n{}",
+        "Examples of commands for requests of this kind. They are examples, not the answer: \
+         use one only if it does what this request asks, with its capitals replaced by what \
+         the request names:\n{}",
         lines.join("\n")
     ))
 }
