@@ -15,6 +15,7 @@
 //! - [`settings`]: `settings.json`, read fresh for every task.
 //! - [`policy`]: blocked commands and the permission decision.
 //! - [`context`]: token counts, compaction and large-output compression (seed 003).
+//! - [`prompts`]: the texts the model reads, as files in `prompts/`.
 //! - [`text`]: text cut to fit where it is shown.
 //! - [`bounded`]: size-limited reads of the text files Zeta takes from outside.
 
@@ -27,6 +28,7 @@ pub mod error;
 pub mod lock;
 pub mod model;
 pub mod policy;
+pub mod prompts;
 pub mod recipes;
 pub mod recovery;
 pub mod settings;

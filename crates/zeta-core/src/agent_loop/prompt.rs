@@ -58,27 +58,22 @@ pub fn soul_text(souls_dir: &Path, soul: Soul) -> String {
     }
 }
 
-const COMMON_RULES: &str = "\
-Work in steps: do one thing, look at its result, then decide the next step. \
-Chain dependent shell steps with && inside one command. \
-When a step fails, read the error and adapt; do not repeat a failing step unchanged. \
-Never claim a result you have not observed. When the task is complete, answer the user \
-briefly and concretely with what you found or did, naming each thing the request asked \
-about together with its value. \
-Zeta is your name, not the user's: facts about the user and this computer (names, \
-accounts, files, numbers) come only from what the tools printed.
-";
+const COMMON_RULES: &str = include_str!("../../prompts/rules.md");
 
 /// Only where `propose_plan` is offered (not to a small model with the shell alone).
-const PLAN_RULE: &str = "\
-Before changing things in several steps, propose the whole plan with propose_plan: the user \
-approves it once and its steps run in order. Calls that change things outside an approved \
-plan may ask the user first; a refused call is final for that form of the call.
-";
+const PLAN_RULE: &str = include_str!("../../prompts/plan_rule.md");
 
 /// The prompt for native tool calling.
 pub fn native_prompt(soul: &str) -> String {
-    format!("{soul}\n\n{COMMON_RULES}{PLAN_RULE}\n{UNTRUSTED_RULE}\nUse the tools you are given. When you are done, reply with the answer and call no tool.")
+    crate::prompts::fill(
+        crate::prompts::NATIVE,
+        &[
+            ("soul", soul),
+            ("rules", COMMON_RULES),
+            ("plan_rule", PLAN_RULE),
+            ("untrusted", UNTRUSTED_RULE),
+        ],
+    )
 }
 
 /// The prompt for the JSON planner protocol: explicit rules and two worked examples (one
@@ -172,48 +167,61 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String 
     let (shape, ending) = if short {
         (
             "{\"command\": string} to run a shell command, or {\"command\": \"\", \"reply\": string} to answer".to_string(),
-            "1. To run a shell command, reply {\"command\": \"...\"}. You will be sent its output.\n\
-2. One step at a time. Never answer before a command's output has shown you the answer.\n\
-3. A request with several parts needs a step for each part (find a file, then copy it; count files, then write the number). Do not stop after the first part.\n\
-4. When every part is done, and only then, leave \"command\" empty and answer: {\"command\": \"\", \"reply\": \"...\"}, with the numbers and names from the outputs.\n\
-5. Only an answer with an empty command ends the task.\n",
+            crate::prompts::PLANNER_RULES_SHORT,
         )
     } else {
         (
             step("string", "string", "string", false)
                 .replace("\"string\"", "string")
                 .replace("false", "boolean"),
-            "1. To run a shell command, put it in \"command\" and set \"done\" to false. You will be sent its output.\n\
-2. One step at a time. Never write a result in \"reply\" before a command's output has shown it to you.\n\
-3. A request with several parts needs a step for each part (find a file, then copy it; count files, then write the number). Do not stop after the first part.\n\
-4. When every part is done, set \"command\" to \"\", \"done\" to true, and write the answer in \"reply\" with the numbers and names from the outputs.\n\
-5. Only \"done\": true with an empty command ends the task.\n",
+            crate::prompts::PLANNER_RULES_JSON,
         )
     };
-    format!(
-        "{soul}\n\n{COMMON_RULES}{plan_rule}\n{UNTRUSTED_RULE}\n\n\
-Reply with exactly one JSON object and nothing else:\n\
-{shape}\n\
-Rules:\n\
-{ending}\
-6. Never send a result you need into a file before you have seen it: first run a command that prints it, then write it.\n\
-{tools_rule}{ask_rule}\
-8. Output that is empty or an error is a result too: adapt the next command (grep -i, another folder, another program). Never install software or use sudo, and never answer what a failed command could not show.\n\
-Example 1. User: How much free disk space do I have?\n\
-You: {}\n\
-User: ✓ shell\\nFilesystem Size Used Avail Use% Mounted on\\n/dev/sda1 100G 40G 60G 40% /\n\
-You: {}\n\
-Example 2. User: Count the .txt files in ~/docs and write the number into ~/count.txt\n\
-You: {}\n\
-User: ✓ shell\\n3\n\
-You: {}\n\
-User: ✓ shell\\n3\n\
-You: {}{ask_example}",
+    let examples = [
         step("df -h /", "Check the root filesystem.", "", false),
-        step("", "The output shows the numbers.", "You have 60 GB free of 100 GB on /.", true),
-        step("ls ~/docs/*.txt | wc -l", "First count the files.", "", false),
-        step("echo 3 > ~/count.txt && cat ~/count.txt", "Now write the number, the second part.", "", false),
-        step("", "Both parts are done.", "There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.", true),
+        step(
+            "",
+            "The output shows the numbers.",
+            "You have 60 GB free of 100 GB on /.",
+            true,
+        ),
+        step(
+            "ls ~/docs/*.txt | wc -l",
+            "First count the files.",
+            "",
+            false,
+        ),
+        step(
+            "echo 3 > ~/count.txt && cat ~/count.txt",
+            "Now write the number, the second part.",
+            "",
+            false,
+        ),
+        step(
+            "",
+            "Both parts are done.",
+            "There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.",
+            true,
+        ),
+    ];
+    crate::prompts::fill(
+        crate::prompts::PLANNER,
+        &[
+            ("soul", soul),
+            ("rules", COMMON_RULES),
+            ("plan_rule", plan_rule),
+            ("untrusted", UNTRUSTED_RULE),
+            ("shape", &shape),
+            ("ending", ending),
+            ("tools_rule", &tools_rule),
+            ("ask_rule", ask_rule),
+            ("example_1a", &examples[0]),
+            ("example_1b", &examples[1]),
+            ("example_2a", &examples[2]),
+            ("example_2b", &examples[3]),
+            ("example_2c", &examples[4]),
+            ("ask_example", &ask_example),
+        ],
     )
 }
 
@@ -225,48 +233,25 @@ pub fn nothing_run_prompt(json: bool) -> String {
     } else {
         "call the tool now"
     };
-    format!(
-        "You have not run anything yet, so you have seen nothing from this computer. If the \
-         request needs anything from this computer (files, folders, disk, processes, \
-         programs, settings), {next}. Only if it needs nothing from the computer, give your \
-         answer again."
-    )
+    crate::prompts::fill(crate::prompts::NOTHING_RUN, &[("next", next)])
 }
 
 /// The verification turn in the planner protocol, answered with `planner::verdict_schema`.
 pub fn verdict_prompt(request: &str, steps: &[String], answer: &str) -> String {
-    format!(
-        "Check your work before you finish. The request was: \"{request}\"\n\
-         What you ran (✓ worked, ✗ failed) and what it printed:\n{}\n\
-         Your answer would be: \"{answer}\"\n\
-         Reply with one JSON object {{\"checked\": string, \"next_command\": string, \"unable\": string}}. \
-         In \"checked\", say for each part of the request whether a command's output showed it \
-         done, and whether every number and name in the answer appears in an output. If a \
-         part is not done yet, or the answer states something no output showed, put the \
-         shell command that does it or shows it in \"next_command\"; otherwise leave it \"\". \
-         If a part cannot be done at all, say which and why in \"unable\"; otherwise leave it \"\".",
-        if steps.is_empty() { "(nothing)".to_string() } else { steps.join("\n") }
+    let steps = if steps.is_empty() {
+        "(nothing)".to_string()
+    } else {
+        steps.join("\n")
+    };
+    crate::prompts::fill(
+        crate::prompts::VERDICT,
+        &[("request", request), ("steps", &steps), ("answer", answer)],
     )
 }
 
 /// Sent when an answer names the assistant where no output did: the output is about the
 /// user and their computer.
-pub const NAMED_SELF_PROMPT: &str = "Your answer says \"Zeta\", which is your own name, but no output you saw says it. The outputs describe the user and their computer, not you. Answer again using only what the outputs showed (for example the user name a command printed).";
-
-/// Sent when an answer says something was changed but no call of the task changed anything.
-pub const CLAIMED_CHANGE_PROMPT: &str = "Your answer says something was written, created, moved or changed, but no command you ran changed anything: it has not happened. Run the command that does it now (for example with > or mv), or answer that it is not done.";
-
-/// Sent when an answer claims writes or deletes that the files contradict (`unmet`: each
-/// fact, e.g. "~/answer.txt does not exist"; `fixes`: commands that would write what the
-/// answer says was written).
-pub fn unmet_claims_prompt(unmet: &[String], fixes: &[String]) -> String {
-    let how = run_now(fixes);
-    format!(
-        "Checked on this computer: {}. Your answer says it is done, but it is not. {how}, or \
-         answer that it is not done.",
-        unmet.join("; ")
-    )
-}
+pub const NAMED_SELF_PROMPT: &str = include_str!("../../prompts/named_self.md");
 
 /// "Run the command that does it now", with the commands when they are known.
 fn run_now(fixes: &[String]) -> String {
@@ -291,12 +276,10 @@ pub fn unmet_request_prompt(unmet: &[String], fixes: &[String]) -> String {
 }
 
 /// Sent when the model's replies could not be read after a corrective hint, once calls ran.
-pub const ANSWER_AFTER_STALLING: &str = "Stop planning now. Answer the user from the outputs you have: what you found, what you did, and what is not done and why (for example a refused or failed command).";
+pub const ANSWER_AFTER_STALLING: &str = include_str!("../../prompts/answer_after_stalling.md");
 
 /// Sent when the planner protocol's check says the request is not done but names nothing.
-pub const UNFINISHED_PROMPT: &str = "Your check says the request is not done yet. Give the \
-shell command for the missing part in \"command\" with \"done\": false. If it cannot be done, \
-set \"done\" to true and say so plainly in \"reply\".";
+pub const UNFINISHED_PROMPT: &str = include_str!("../../prompts/unfinished.md");
 
 /// The verification turn with native tools: the request against what was actually done.
 pub fn verify_prompt(request: &str, steps: &[String]) -> String {
@@ -354,8 +337,7 @@ pub fn refers_back(message: &str) -> bool {
 
 /// Added to a small model's first turn when the request tells it to ask the user: a 1.5B
 /// model given a recipe runs the recipe on its own guess instead (measured).
-pub const ASK_FIRST_NOTE: &str =
-    "The user wants to be asked: your first step is ask_user with your question.";
+pub const ASK_FIRST_NOTE: &str = include_str!("../../prompts/ask_first.md");
 
 /// The request tells the assistant to ask the user something first: "ask me which…",
 /// "check with me before…", "let me choose…", "ask the user for the name".
@@ -440,23 +422,14 @@ pub fn resumed_note(
 /// The result a repeated call gets when it is the third in a row: it was not run, and the
 /// next reply can only be the answer.
 /// Sent when calls failed too many times in a row: no more calls, an honest answer.
-pub const ANSWER_AFTER_FAILURES: &str = "[Zeta] Several calls in a row failed, so you can \
-call nothing more. Now answer the user from the outputs above: what you found, what did not \
-work and why, and what you would need to go on (if you asked a question nobody could answer, \
-ask it again in your answer).";
+pub const ANSWER_AFTER_FAILURES: &str = include_str!("../../prompts/answer_after_failures.md");
 
 /// Sent instead of running a question asked after one went unanswered.
-pub const ANSWER_NOBODY_ANSWERS: &str = "[Zeta] Not asked: nobody can answer questions in \
-this run. Now answer the user's request from the outputs above: name each thing the request \
-asked for with its value as the outputs show it. If the outputs do not show something, say \
-what they did show and what is missing.";
+pub const ANSWER_NOBODY_ANSWERS: &str = include_str!("../../prompts/answer_nobody_answers.md");
 
-pub const ANSWER_AFTER_REPEATS: &str = "[Zeta] You asked for this same call again, so it was \
-not run. Now answer the user's request from the outputs above: name each thing the request \
-asked for with its value as the outputs show it. If the outputs do not show something, say \
-what they did show and what is missing.";
+pub const ANSWER_AFTER_REPEATS: &str = include_str!("../../prompts/answer_after_repeats.md");
 
-pub const MAX_ITERATIONS_PROMPT: &str = "Max iterations reached. Summarise everything.";
+pub const MAX_ITERATIONS_PROMPT: &str = include_str!("../../prompts/max_iterations.md");
 
 /// The memory part of a task's first turn.
 pub struct Recalled {

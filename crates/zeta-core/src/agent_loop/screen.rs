@@ -8,12 +8,7 @@
 pub const UI_TOOLS: [&str; 2] = ["ui_outline", "ui_act"];
 
 /// What the model is told when it has the element tools.
-pub const SCREEN_RULE: &str = "\
-For windows and apps on screen (buttons, fields, check boxes, menus): read the window with \
-ui_outline first; its elements have numbers. Act with ui_act on an element's number \
-(press, set_text, type, select, toggle), one element at a time, and only on the elements \
-the request is about: leave the others as they are. ui_act says what changed: check it \
-shows what was asked before you answer, and read the window again if it does not.";
+pub const SCREEN_RULE: &str = include_str!("../../prompts/screen_rule.md");
 
 /// Where a task about a window stands, for a model that reads the screen as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -165,11 +165,7 @@ impl Check for HeldBack {
             })
             .unwrap_or_default();
         Some(Finding {
-            message: format!(
-                "Checked on this computer: nothing changed during this task.\nWhat ran:\n{calls}\n\
-                 A change was not allowed, so it is not done. Do not run it again: answer that \
-                 it is not done, and why."
-            ),
+            message: crate::prompts::fill(crate::prompts::CHECK_HELD_BACK, &[("calls", &calls)]),
             honest: Honest::Before(format!("Not done: a change was not allowed ({first}).")),
         })
     }
@@ -262,11 +258,7 @@ impl Check for AskedChange {
             format!("What ran:\n{calls}")
         };
         Some(Finding {
-            message: format!(
-                "Checked on this computer: no file changed during this task. {ran}\nThe request \
-                 asks for a change, so it is not done. Run the command that does it now, or \
-                 answer that it is not done."
-            ),
+            message: crate::prompts::fill(crate::prompts::CHECK_ASKED_CHANGE, &[("ran", &ran)]),
             honest: Honest::Instead(format!(
                 "I did not do this: nothing changed on this computer during the task.\n{ran}"
             )),
@@ -385,9 +377,7 @@ impl Check for UngroundedValue {
         1
     }
     fn judge(&self, case: &Case) -> Option<Finding> {
-        if case.evidence.ran().next().is_none() {
-            return None;
-        }
+        case.evidence.ran().next()?;
         let sources = sources(case);
         let refs: Vec<&str> = sources.iter().map(String::as_str).collect();
         let missing = ungrounded(case.answer, &refs);
@@ -397,10 +387,9 @@ impl Check for UngroundedValue {
         let shown: Vec<&str> = missing.iter().map(Value::as_written).collect();
         let list = shown.join(", ");
         Some(Finding {
-            message: format!(
-                "Checked against what your commands printed: no output shows {list}. Do not \
-                 give a value no output showed. Run a command that prints it, or answer with \
-                 the values the outputs show."
+            message: crate::prompts::fill(
+                crate::prompts::CHECK_UNGROUNDED_VALUE,
+                &[("values", &list)],
             ),
             honest: Honest::After(format!("(Not checked: no command printed {list}.)")),
         })
@@ -455,10 +444,9 @@ impl Check for NoValue {
         }
         let last = last_printed(case.evidence).unwrap_or_default();
         Some(Finding {
-            message: format!(
-                "Your answer does not name anything your commands printed. The request is a \
-                 question: answer it with the value the outputs show. The last output was:\n{}",
-                crate::text::clip(&last, 400)
+            message: crate::prompts::fill(
+                crate::prompts::CHECK_NO_VALUE,
+                &[("last", &crate::text::clip(&last, 400))],
             ),
             honest: Honest::After(format!("What the commands printed:\n{last}")),
         })

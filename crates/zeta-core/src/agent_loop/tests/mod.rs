@@ -6,6 +6,7 @@ mod claims;
 mod gate;
 mod model;
 mod plan;
+mod prompts;
 mod scripted;
 mod small;
 mod window;

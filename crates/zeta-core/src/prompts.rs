@@ -1,0 +1,125 @@
+//! Every longer text the model reads is a file in `prompts/` (this crate's folder),
+//! compiled in with `include_str!`; `fill` puts a task's values into a template's
+//! `{{name}}` places. The snapshot test (`agent_loop/tests/prompts.rs`) renders what
+//! each protocol and model profile reads, so a change to a file is a reviewed text diff.
+
+pub const NATIVE: &str = include_str!("../prompts/native.md");
+pub const PLANNER: &str = include_str!("../prompts/planner.md");
+pub const PLANNER_RULES_SHORT: &str = include_str!("../prompts/planner_rules_short.md");
+pub const PLANNER_RULES_JSON: &str = include_str!("../prompts/planner_rules_json.md");
+pub const VERDICT: &str = include_str!("../prompts/verdict.md");
+pub const NOTHING_RUN: &str = include_str!("../prompts/nothing_run.md");
+pub const CHECK_ASKED_CHANGE: &str = include_str!("../prompts/check_asked_change.md");
+pub const CHECK_HELD_BACK: &str = include_str!("../prompts/check_held_back.md");
+pub const CHECK_UNGROUNDED_VALUE: &str = include_str!("../prompts/check_ungrounded_value.md");
+pub const CHECK_NO_VALUE: &str = include_str!("../prompts/check_no_value.md");
+
+/// `template` with each `{{name}}` of `values` replaced, in one pass (a value's own
+/// braces are never read as places).
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 256);
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        let Some(len) = rest[start + 2..].find("}}") else {
+            break;
+        };
+        let name = &rest[start + 2..start + 2 + len];
+        out.push_str(&rest[..start]);
+        match values.iter().find(|(n, _)| *n == name) {
+            Some((_, value)) => out.push_str(value),
+            None => out.push_str(&rest[start..start + 4 + len]),
+        }
+        rest = &rest[start + 4 + len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The `{{name}}` places of `template`.
+#[cfg(test)]
+fn places(template: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        let Some(len) = rest[start + 2..].find("}}") else {
+            break;
+        };
+        out.push(&rest[start + 2..start + 2 + len]);
+        rest = &rest[start + 4 + len..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_replaces_named_places_once_and_leaves_the_rest() {
+        assert_eq!(
+            fill("a {{x}} b {{y}}", &[("x", "{{y}}"), ("y", "2")]),
+            "a {{y}} b 2"
+        );
+        assert_eq!(
+            fill("{{missing}} {\"json\": 1}", &[]),
+            "{{missing}} {\"json\": 1}"
+        );
+        assert_eq!(fill("open {{", &[("x", "1")]), "open {{");
+    }
+
+    /// Every file of `prompts/` is compiled in, and the templates' places are the ones
+    /// their code fills.
+    #[test]
+    fn every_prompt_file_is_used_and_its_places_known() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
+        let sources: String = [
+            "src/prompts.rs",
+            "src/agent_loop/prompt.rs",
+            "src/agent_loop/screen.rs",
+            "src/policy/injection.rs",
+        ]
+        .iter()
+        .map(|f| {
+            std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(f))
+                .unwrap_or_default()
+        })
+        .collect();
+        for entry in std::fs::read_dir(&dir).expect("prompts/") {
+            let name = entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .to_string();
+            assert!(
+                sources.contains(&format!("prompts/{name}\")")),
+                "prompts/{name} is not compiled in"
+            );
+        }
+        assert_eq!(
+            places(PLANNER),
+            [
+                "soul",
+                "rules",
+                "plan_rule",
+                "untrusted",
+                "shape",
+                "ending",
+                "tools_rule",
+                "ask_rule",
+                "example_1a",
+                "example_1b",
+                "example_2a",
+                "example_2b",
+                "example_2c",
+                "ask_example"
+            ]
+        );
+        assert_eq!(places(NATIVE), ["soul", "rules", "plan_rule", "untrusted"]);
+        assert_eq!(places(VERDICT), ["request", "steps", "answer"]);
+        assert_eq!(places(NOTHING_RUN), ["next"]);
+        assert_eq!(places(CHECK_ASKED_CHANGE), ["ran"]);
+        assert_eq!(places(CHECK_HELD_BACK), ["calls"]);
+        assert_eq!(places(CHECK_UNGROUNDED_VALUE), ["values"]);
+        assert_eq!(places(CHECK_NO_VALUE), ["last"]);
+    }
+}
