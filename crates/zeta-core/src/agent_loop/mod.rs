@@ -15,7 +15,6 @@ mod calls;
 mod finish;
 mod gate;
 pub mod guard;
-mod peek;
 pub mod plan;
 pub mod planner;
 pub mod prompt;

@@ -140,39 +140,31 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         if let Some(environment) = &agent.environment {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
         }
+        // Where the task's commands run: its home and folder, read once; the request,
+        // parsed once; the help this model gets.
+        let env = crate::policy::ShellEnv::current(&agent.workdir);
+        let request = crate::assist::request::Request::parse(&ctx.task.message, &env);
+        let profile = crate::assist::profile::Profile::for_model(capabilities.small, agent.recipes);
         // A small model answers the previous question again when it sees it (measured:
         // "What is my user name?" answered with the disk space asked before): it gets the
         // previous task only when the request points back to it, and no task summary.
-        let small = capabilities.small;
-        let previous = ctx
-            .task
-            .previous_context
-            .as_deref()
-            .filter(|_| !small || prompt::refers_back(&ctx.task.message));
+        let previous = ctx.task.previous_context.as_deref().filter(|_| {
+            !profile.previous_only_when_referred || prompt::refers_back(&ctx.task.message)
+        });
         let mut first =
             prompt::first_user_turn(&ctx.task.message, previous, ctx.task.previous_untrusted);
-        if small && prompt::asks_to_be_asked(&ctx.task.message) {
-            first.push_str(&format!("\n\n{}", prompt::ASK_FIRST_NOTE));
-        }
         if !own.unavailable.is_empty() {
             first.push_str(&format!(
                 "\n\nThese tool servers could not be started, so their tools are missing:\n- {}",
                 own.unavailable.join("\n- ")
             ));
         }
-        // Where the task's commands run: its home and folder, read once.
-        let env = crate::policy::ShellEnv::current(&agent.workdir);
-        if small && agent.recipes {
-            if let Some(hint) = crate::recipes::hint(&ctx.task.message) {
-                first.push_str(&format!("\n\n{hint}"));
-            }
-        }
         let mut tainted = (ctx.task.previous_untrusted
             && previous.is_some_and(|c| !c.trim().is_empty()))
         .then(|| {
             "this task was handed the result of the previous task, which had read input you did not type".to_string()
         });
-        if let Some(recalled) = agent.recall(&ctx.task.message, !small) {
+        if let Some(recalled) = agent.recall(&ctx.task.message, profile.memory_summary) {
             first.push_str(&format!("\n\n{}", recalled.text));
             if recalled.untrusted && tainted.is_none() {
                 tainted = Some(
@@ -181,13 +173,13 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 );
             }
         }
-        if small {
-            if let Some(note) = super::peek::peek_note(&ctx.task.message, &env) {
-                first.push_str(&format!("\n\n{note}"));
-                tainted.get_or_insert_with(|| {
-                    "this task was shown the first lines of a file you named, which you did not type"
-                        .to_string()
-                });
+        for note in &profile.notes {
+            if let Some(added) = note.note(&request, &env) {
+                tracing::debug!(task = ctx.task.id, note = note.name(), "first-turn note");
+                first.push_str(&format!("\n\n{}", added.text));
+                if let Some(why) = added.untrusted {
+                    tainted.get_or_insert(why);
+                }
             }
         }
         let earlier = earlier_attempts(&ctx);
@@ -208,7 +200,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let finishing = Finishing::new(
             verifies,
             protocol.answers_checks_with_verdicts(),
-            crate::assist::request::Request::parse(&ctx.task.message, &env),
+            request,
             env.clone(),
         );
         let reads_text = capabilities.small || !capabilities.images;

@@ -7,11 +7,16 @@
 //!   gave them.
 //! - [`checks`]: the answer checks, as named and capped types, and the finisher that runs
 //!   them; `agent_loop::finish` holds a task's finishing state around it.
+//! - [`notes`]: first-turn notes behind one trait (ask first, recipes, how named files
+//!   begin).
+//! - [`profile`]: which help a model gets (none for a model that needs none).
 //!
 //! Nothing here reads the answer's phrasing to decide what it claims: the checks hold the
 //! request's asks and the answer's values against the evidence.
 
 pub mod checks;
 pub mod evidence;
+pub mod notes;
+pub mod profile;
 pub mod request;
 pub mod values;

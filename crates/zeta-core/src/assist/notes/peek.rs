@@ -25,7 +25,7 @@ const READ_AT_MOST: u64 = 4096;
 
 /// How each existing text file `request` names begins (its first lines, and a CSV's or
 /// TSV's numbered columns), wrapped as untrusted data, or `None` when it names none.
-pub(super) fn peek_note(request: &str, env: &ShellEnv) -> Option<String> {
+pub fn peek_note(request: &str, env: &ShellEnv) -> Option<String> {
     let mut shown = Vec::new();
     let mut tables = 0;
     for (_, named) in path_words(request) {
@@ -110,7 +110,7 @@ fn numbered_fields(lines: &[String]) -> Option<String> {
 
 /// The start of a regular text file (no NUL byte, valid UTF-8 in what was read, at most
 /// `READ_AT_MOST` bytes) and whether the file goes on past it; `None` for anything else.
-pub(super) fn read_start(path: &Path) -> Option<(String, bool)> {
+pub fn read_start(path: &Path) -> Option<(String, bool)> {
     if !std::fs::metadata(path).ok()?.is_file() {
         return None;
     }
@@ -133,7 +133,7 @@ pub(super) fn read_start(path: &Path) -> Option<(String, bool)> {
 }
 
 /// The separator of a file named `named`: `,` for a CSV, a tab for a TSV.
-pub(super) fn separator_of(named: &str) -> Option<char> {
+pub fn separator_of(named: &str) -> Option<char> {
     let lower = named.to_lowercase();
     if lower.ends_with(".csv") {
         Some(',')

@@ -1,0 +1,75 @@
+//! First-turn notes: what a model is told beside the request before its first step, each
+//! a named `Note` a profile chooses (see `assist::Profile`). Each says what it adds and
+//! whether it carries text the user did not type (then the task counts as having read
+//! it).
+//!
+//! - `ask-first`: the request tells the assistant to ask something first.
+//! - `recipes`: command examples from the catalogue for requests of this kind.
+//! - `peek`: how the text files the request names begin.
+
+pub mod peek;
+
+use super::request::Request;
+use crate::policy::ShellEnv;
+
+/// What a note adds to the first turn.
+pub struct Added {
+    pub text: String,
+    /// Why the task now counts as having read input the user did not type, if it does.
+    pub untrusted: Option<String>,
+}
+
+/// One kind of first-turn note.
+pub trait Note: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn note(&self, request: &Request, env: &ShellEnv) -> Option<Added>;
+}
+
+/// The request tells the assistant to ask the user first ("ask me which…"): a 1.5B model
+/// given a recipe runs it on its own guess instead (measured).
+pub struct AskFirst;
+
+impl Note for AskFirst {
+    fn name(&self) -> &'static str {
+        "ask-first"
+    }
+    fn note(&self, request: &Request, _env: &ShellEnv) -> Option<Added> {
+        crate::agent_loop::prompt::asks_to_be_asked(&request.text).then(|| Added {
+            text: crate::agent_loop::prompt::ASK_FIRST_NOTE.to_string(),
+            untrusted: None,
+        })
+    }
+}
+
+/// Command examples for requests of this kind (`crate::recipes`), shown as examples.
+pub struct Recipes;
+
+impl Note for Recipes {
+    fn name(&self) -> &'static str {
+        "recipes"
+    }
+    fn note(&self, request: &Request, _env: &ShellEnv) -> Option<Added> {
+        crate::recipes::hint(&request.text).map(|text| Added {
+            text,
+            untrusted: None,
+        })
+    }
+}
+
+/// How the text files the request names begin (`peek`).
+pub struct Peek;
+
+impl Note for Peek {
+    fn name(&self) -> &'static str {
+        "peek"
+    }
+    fn note(&self, request: &Request, env: &ShellEnv) -> Option<Added> {
+        peek::peek_note(&request.text, env).map(|text| Added {
+            text,
+            untrusted: Some(
+                "this task was shown the first lines of a file you named, which you did not type"
+                    .to_string(),
+            ),
+        })
+    }
+}
