@@ -251,29 +251,7 @@ pub fn verdict_prompt(request: &str, steps: &[String], answer: &str) -> String {
 
 /// Sent when an answer names the assistant where no output did: the output is about the
 /// user and their computer.
-pub const NAMED_SELF_PROMPT: &str = include_str!("../../prompts/named_self.md");
-
-/// "Run the command that does it now", with the commands when they are known.
-fn run_now(fixes: &[String]) -> String {
-    if fixes.is_empty() {
-        "Run the command that does it now (for example with >, cp or mv)".to_string()
-    } else {
-        format!("Run the command that does it now: {}", fixes.join(" && "))
-    }
-}
-
-/// Sent back when the files do not show a write the request asks for.
-pub fn unmet_request_prompt(unmet: &[String], fixes: &[String]) -> String {
-    let how = run_now(fixes);
-    // "Your whole answer": after the write, the model's next answer said only that it
-    // wrote, and lost the count the request had asked for first.
-    format!(
-        "Checked on this computer: {}. The request asks for it, so it is not done. {how}; \
-         then give your whole answer again, with everything the request asked. Or answer \
-         that it is not done.",
-        unmet.join("; ")
-    )
-}
+pub use crate::prompts::NAMED_SELF as NAMED_SELF_PROMPT;
 
 /// Sent when the model's replies could not be read after a corrective hint, once calls ran.
 pub const ANSWER_AFTER_STALLING: &str = include_str!("../../prompts/answer_after_stalling.md");
@@ -337,26 +315,7 @@ pub fn refers_back(message: &str) -> bool {
 
 /// Added to a small model's first turn when the request tells it to ask the user: a 1.5B
 /// model given a recipe runs the recipe on its own guess instead (measured).
-pub const ASK_FIRST_NOTE: &str = include_str!("../../prompts/ask_first.md");
-
-/// The request tells the assistant to ask the user something first: "ask me which…",
-/// "check with me before…", "let me choose…", "ask the user for the name".
-pub fn asks_to_be_asked(message: &str) -> bool {
-    let words = crate::text::words(message);
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    words.windows(2).any(|w| {
-        matches!(
-            (w[0], w[1]),
-            (
-                "ask" | "asking",
-                "me" | "us" | "the" | "which" | "what" | "first" | "before"
-            ) | ("check" | "confirm", "with")
-                | ("let" | "lets", "me" | "us")
-        )
-    }) && !words
-        .windows(2)
-        .any(|w| matches!((w[0], w[1]), ("don't" | "dont" | "never" | "not", "ask")))
-}
+pub use crate::prompts::ASK_FIRST as ASK_FIRST_NOTE;
 
 /// The first user turn: the request, with the previous task's result as a hint. A result
 /// from a task that had read untrusted input comes wrapped as untrusted data.
@@ -545,6 +504,7 @@ mod refers_back_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::assist::request::asks_to_be_asked;
 
     #[test]
     fn a_tool_is_described_by_its_first_whole_sentence() {

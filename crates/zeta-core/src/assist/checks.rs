@@ -218,7 +218,7 @@ impl Check for NamedSelf {
                 .iter()
                 .any(|c| has(&c.output, &[OWN_NAME]) || has(&c.line, &[OWN_NAME]));
         named.then(|| Finding {
-            message: crate::agent_loop::prompt::NAMED_SELF_PROMPT.to_string(),
+            message: crate::prompts::NAMED_SELF.to_string(),
             honest: Honest::Stands,
         })
     }
@@ -339,7 +339,7 @@ impl Check for AskedTarget {
         }
         let facts: Vec<String> = unmet.into_iter().map(|(f, _)| f).collect();
         Some(Finding {
-            message: crate::agent_loop::prompt::unmet_request_prompt(&facts, &fixes),
+            message: unmet_request(&facts, &fixes),
             honest: if case.request.asks_to_be_told {
                 Honest::Before(format!("Not done: {}.", facts.join("; ")))
             } else {
@@ -354,6 +354,22 @@ impl Check for AskedTarget {
             },
         })
     }
+}
+
+/// Sent back when a path the request asks to be written does not show it, with the
+/// commands that would write it where they are known. "Your whole answer": after the
+/// write, the model's next answer said only that it wrote, and lost the count the
+/// request had asked for first.
+fn unmet_request(unmet: &[String], fixes: &[String]) -> String {
+    let how = if fixes.is_empty() {
+        "Run the command that does it now (for example with >, cp or mv)".to_string()
+    } else {
+        format!("Run the command that does it now: {}", fixes.join(" && "))
+    };
+    crate::prompts::fill(
+        crate::prompts::CHECK_ASKED_TARGET,
+        &[("facts", &unmet.join("; ")), ("how", &how)],
+    )
 }
 
 /// What values may come from: what the calls printed, the request, and the paths the

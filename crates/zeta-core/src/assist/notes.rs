@@ -34,8 +34,8 @@ impl Note for AskFirst {
         "ask-first"
     }
     fn note(&self, request: &Request, _env: &ShellEnv) -> Option<Added> {
-        crate::agent_loop::prompt::asks_to_be_asked(&request.text).then(|| Added {
-            text: crate::agent_loop::prompt::ASK_FIRST_NOTE.to_string(),
+        super::request::asks_to_be_asked(&request.text).then(|| Added {
+            text: crate::prompts::ASK_FIRST.to_string(),
             untrusted: None,
         })
     }

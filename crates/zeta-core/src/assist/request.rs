@@ -184,6 +184,25 @@ impl Request {
     }
 }
 
+/// The request tells the assistant to ask the user something first: "ask me which…",
+/// "check with me before…", "let me choose…", "ask the user for the name".
+pub fn asks_to_be_asked(message: &str) -> bool {
+    let words = crate::text::words(message);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    words.windows(2).any(|w| {
+        matches!(
+            (w[0], w[1]),
+            (
+                "ask" | "asking",
+                "me" | "us" | "the" | "which" | "what" | "first" | "before"
+            ) | ("check" | "confirm", "with")
+                | ("let" | "lets", "me" | "us")
+        )
+    }) && !words
+        .windows(2)
+        .any(|w| matches!((w[0], w[1]), ("don't" | "dont" | "never" | "not", "ask")))
+}
+
 /// The paths one order asks to be written, made, moved or copied into.
 fn sentence_targets(sentence: &str, words: &[String], env: &ShellEnv) -> Vec<Target> {
     let mut out = Vec::new();
