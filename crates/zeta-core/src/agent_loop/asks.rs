@@ -91,26 +91,6 @@ fn is_question(text: &str) -> bool {
     text.contains(['?', '？']) || QUESTION_WORDS.contains(&first.as_str())
 }
 
-/// `text` offers help instead of asking about the request ("Hello! How can I assist you
-/// today?"): seen as a 1.5B model's "question" for "Say hello.", left unanswered in a run
-/// nobody answers, where it was the answer itself.
-pub(super) fn offers_help(text: &str) -> bool {
-    let lower = text.to_lowercase();
-    [
-        "how can i help",
-        "how can i assist",
-        "how may i help",
-        "how may i assist",
-        "what can i do for you",
-        "what can i help",
-        "is there anything else",
-        "anything else i can",
-        "need help with anything",
-    ]
-    .iter()
-    .any(|offer| lower.contains(offer))
-}
-
 fn text_argument(call: &ToolCall, key: &str) -> Option<String> {
     let text = call.arguments.get(key)?.as_str()?.trim();
     (!text.is_empty()).then(|| crate::text::clip(text, MAX_TEXT))
@@ -134,7 +114,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let Some(question) = text_argument(call, "question") else {
             return said(ToolOutput::error("ask_user needs a non-empty `question`."));
         };
-        if !is_question(&question) || offers_help(&question) {
+        if !is_question(&question) || super::repair::offers_help(&question) {
             // Seen: a 1.5B model "asking" "The cheapest item is:" to say its answer, and
             // "Hello! How can I assist you today?" to greet.
             return said(ToolOutput::error(
@@ -204,7 +184,8 @@ you found and what you would need to know."
 
 #[cfg(test)]
 mod tests {
-    use super::{is_question, offers_help};
+    use super::is_question;
+    use crate::agent_loop::repair::offers_help;
 
     #[test]
     fn only_questions_are_asked() {

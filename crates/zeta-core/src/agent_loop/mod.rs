@@ -19,6 +19,7 @@ pub mod plan;
 pub mod planner;
 pub mod prompt;
 mod protocol;
+mod repair;
 mod run;
 pub mod screen;
 #[cfg(test)]

@@ -323,26 +323,10 @@ pub fn cut_off_reply(text: &str) -> Option<String> {
     })
 }
 
-/// Parses a planner reply. `Err` carries the hint sent back to the model.
-/// `id` names the call that a command or tool becomes.
+/// Parses a planner reply as it is written (the planner protocol mends it after, see
+/// `repair`). `Err` carries the hint sent back to the model. `id` names the call that a
+/// command or tool becomes.
 pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
-    let step = read_plan(text, id)?;
-    // A "question" that only offers help ("Hello! How can I assist you today?") is the
-    // model's answer: seen for "Say hello.", where refused as a question it was asked
-    // again until the task ended on failed calls.
-    Ok(match step {
-        Step::Calls(calls) => match calls.as_slice() {
-            [call] if call.name == ASK_USER => match call.arguments.get("question") {
-                Some(Value::String(q)) if super::asks::offers_help(q) => Step::Final(q.clone()),
-                _ => Step::Calls(calls),
-            },
-            _ => Step::Calls(calls),
-        },
-        other => other,
-    })
-}
-
-fn read_plan(text: &str, id: &str) -> Result<Step, String> {
     let Some(value) = json_objects(text).into_iter().next() else {
         return Err(format!(
             "Your reply was not a JSON object. Reply with exactly one JSON object with the keys \
@@ -405,24 +389,13 @@ fn read_plan(text: &str, id: &str) -> Result<Step, String> {
             arguments,
         }]));
     }
-    // `ask_user("…")` written as a command is the question, not a shell line.
-    if let Some(question) = command.and_then(question_in) {
-        return Ok(Step::Calls(vec![ToolCall {
-            id: id.to_string(),
-            name: ASK_USER.to_string(),
-            arguments: json!({ "question": question }),
-        }]));
-    }
-    // `ui_act(1, 'press')` written as a command is the element call, not a shell line.
-    if let Some(calls) = command.and_then(|c| super::screen::calls_written_as_command(c, id)) {
-        return Ok(Step::Calls(calls));
-    }
     // A non-empty command always runs, even with done: true (only an empty command ends).
+    // (Written as a call of a tool, it is mended into that call: `repair`.)
     if let Some(command) = command {
         return Ok(Step::Calls(vec![ToolCall {
             id: id.to_string(),
             name: SHELL_TOOL.to_string(),
-            arguments: json!({ "command": terminate_exec(command) }),
+            arguments: json!({ "command": command }),
         }]));
     }
     // No command, not done, and a question in "reply": the model is asking the user
@@ -449,46 +422,9 @@ fn read_plan(text: &str, id: &str) -> Result<Step, String> {
 
 const ASK_USER: &str = "ask_user";
 
-/// `find`'s `-exec … \;` as a small model writes it inside JSON, where `\;` is no valid
-/// escape: the output grammar lets it write only `\\`, and the `;` is lost (seen: `find
-/// ~/logs -name '*.log' -exec mv {} ~/archive/ \`, which no parser reads, again and
-/// again). A word of backslashes alone (or with its `;`: `\\`, `\\;`) that ends an
-/// unterminated `-exec`, `-execdir`, `-ok` or `-okdir` clause becomes `\;`; every other
-/// command is left as written.
-pub fn terminate_exec(command: &str) -> String {
-    let mut out = String::with_capacity(command.len() + 2);
-    let mut open = false;
-    let words: Vec<&str> = command.split(' ').collect();
-    for (i, word) in words.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        match *word {
-            "-exec" | "-execdir" | "-ok" | "-okdir" => open = true,
-            ";" | "\\;" | "';'" | "+" if open => open = false,
-            // One backslash or more, and maybe the `;` (seen in the real-model test:
-            // `… -exec mv {} ~/archive/ \\`, two of them, three times in a row).
-            w if open
-                && !w.is_empty()
-                && w.trim_end_matches(';').chars().all(|c| c == '\\')
-                && !w.trim_end_matches(';').is_empty()
-                && w != "\\;" =>
-            {
-                out.push_str("\\;");
-                open = false;
-                continue;
-            }
-            w if open && w.ends_with("\\;") => open = false,
-            _ => {}
-        }
-        out.push_str(word);
-    }
-    out
-}
-
 /// The question in a command written as a call, `ask_user("Which file?")` or
 /// `ask_user(question='Which file?')`; `None` for anything else.
-fn question_in(command: &str) -> Option<&str> {
+pub(super) fn question_in(command: &str) -> Option<&str> {
     let inner = command
         .trim()
         .strip_prefix(ASK_USER)?
@@ -606,12 +542,14 @@ fn balanced_end(bytes: &[u8], open: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::agent_loop::repair::{read, terminate_exec};
 
     #[test]
     fn a_question_written_as_a_command_is_asked() {
         let ask = |command: &str| {
             let text = json!({"command": command, "reasoning": "", "reply": "", "done": false});
-            match parse_plan(&text.to_string(), "c1") {
+            match read(&text.to_string(), "c1") {
                 Ok(Step::Calls(calls)) => (calls[0].name.clone(), calls[0].arguments.clone()),
                 other => panic!("{other:?}"),
             }
@@ -639,7 +577,7 @@ mod tests {
             json!({"command": "", "reply": "What can I do for you?", "done": false}),
             json!({"command": "How may I help you today?", "tool": "ask_user"}),
         ] {
-            match parse_plan(&plan.to_string(), "c9") {
+            match read(&plan.to_string(), "c9") {
                 Ok(Step::Final(answer)) => assert!(answer.ends_with('?'), "{answer}"),
                 other => panic!("{plan}: {other:?}"),
             }
@@ -647,7 +585,7 @@ mod tests {
         // The bare name with no question anywhere is no call (a corrective hint), not a
         // program to run.
         let bare = json!({"command": "ask_user", "reply": "", "done": false});
-        assert!(parse_plan(&bare.to_string(), "c0").is_err());
+        assert!(read(&bare.to_string(), "c0").is_err());
         for shell in [
             "ask_user()",
             "ask_users('x')",
@@ -658,13 +596,13 @@ mod tests {
         }
         // The tool named, the question in the command.
         let text = json!({"command": "Which file?", "tool": "ask_user", "reasoning": "", "reply": "", "done": false});
-        let Ok(Step::Calls(calls)) = parse_plan(&text.to_string(), "c2") else {
+        let Ok(Step::Calls(calls)) = read(&text.to_string(), "c2") else {
             panic!("not a call")
         };
         assert_eq!(calls[0].arguments, json!({"question": "Which file?"}));
         // A leftover "tool" beside a shell line: the line runs.
         let text = json!({"command": "mkdir ~/projects", "tool": "ask_user", "reasoning": "", "reply": "", "done": false});
-        let Ok(Step::Calls(calls)) = parse_plan(&text.to_string(), "c3") else {
+        let Ok(Step::Calls(calls)) = read(&text.to_string(), "c3") else {
             panic!("not a call")
         };
         assert_eq!(calls[0].name, SHELL_TOOL);
@@ -672,16 +610,16 @@ mod tests {
         // "tool": "ask_user" with empty args and no command: the plan's own fields count.
         let text = json!({"command": "", "tool": "ask_user", "args": {}, "reasoning": "", "reply": "50 GB free", "done": true});
         assert_eq!(
-            parse_plan(&text.to_string(), "c4"),
+            read(&text.to_string(), "c4"),
             Ok(Step::Final("50 GB free".into()))
         );
         let text = json!({"command": "", "tool": "ask_user", "args": {"question": " "}, "reasoning": "", "reply": "", "done": false});
-        assert!(parse_plan(&text.to_string(), "c5").is_err());
+        assert!(read(&text.to_string(), "c5").is_err());
     }
 
     #[test]
     fn command_becomes_a_shell_call_and_done_ends() {
-        let step = parse_plan(
+        let step = read(
             r#"{"command":"ls -la","reasoning":"look","reply":"","done":false}"#,
             "c1",
         );
@@ -690,7 +628,7 @@ mod tests {
         };
         assert_eq!(calls[0].name, "shell");
         assert_eq!(calls[0].arguments, json!({"command": "ls -la"}));
-        let step = parse_plan(
+        let step = read(
             r#"{"command":"","reasoning":"","reply":"Zeta: done","done":true}"#,
             "c2",
         );
@@ -700,7 +638,7 @@ mod tests {
     #[test]
     fn fenced_json_and_prose_around_it_are_accepted() {
         let text = "Sure! Here is my plan:\n```json\n{\"command\": \"df -h\", \"reasoning\": \"{disk}\", \"reply\": \"\", \"done\": false}\n```";
-        let Ok(Step::Calls(calls)) = parse_plan(text, "c") else {
+        let Ok(Step::Calls(calls)) = read(text, "c") else {
             panic!()
         };
         assert_eq!(calls[0].arguments["command"], "df -h");
@@ -708,7 +646,7 @@ mod tests {
 
     #[test]
     fn a_command_runs_even_when_done_is_true() {
-        let step = parse_plan(
+        let step = read(
             r#"{"command":"rm x","reasoning":"","reply":"removed","done":true}"#,
             "c",
         );
@@ -717,7 +655,7 @@ mod tests {
 
     #[test]
     fn tool_and_args_pick_another_tool() {
-        let step = parse_plan(
+        let step = read(
             r#"{"command":"","reasoning":"","reply":"","done":false,"tool":"read_file","args":{"path":"/etc/hostname"}}"#,
             "c",
         );
@@ -730,13 +668,13 @@ mod tests {
 
     #[test]
     fn unusable_replies_give_hints() {
-        assert!(parse_plan("I think we should list files", "c")
+        assert!(read("I think we should list files", "c")
             .unwrap_err()
             .contains("not a JSON object"));
-        assert!(parse_plan(r#"{"command":"","done":false}"#, "c")
+        assert!(read(r#"{"command":"","done":false}"#, "c")
             .unwrap_err()
             .contains("empty command"));
-        assert!(parse_plan(r#"{"command":5}"#, "c")
+        assert!(read(r#"{"command":5}"#, "c")
             .unwrap_err()
             .contains("plan format"));
     }
@@ -888,14 +826,14 @@ mod tests {
                 true,
             ),
         ] {
-            let step = parse_plan(plan, "c1");
+            let step = read(plan, "c1");
             let asked = matches!(&step, Ok(Step::Calls(c)) if c[0].name == "ask_user"
                 && c[0].arguments["question"] == "Which folder do you mean?");
             assert_eq!(asked, asks, "{plan}: {step:?}");
         }
         // Through the planner: the shell call carries the completed clause.
         let plan = r#"{"command": "find ~/logs -name '*.log' -exec mv {} ~/archive/ \\", "reply": "", "done": false}"#;
-        match parse_plan(plan, "c1") {
+        match read(plan, "c1") {
             Ok(Step::Calls(calls)) => assert_eq!(
                 calls[0].arguments["command"],
                 "find ~/logs -name '*.log' -exec mv {} ~/archive/ \\;"
@@ -908,6 +846,8 @@ mod tests {
 #[cfg(test)]
 mod cut_off {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::agent_loop::repair::{read, terminate_exec};
 
     #[test]
     fn a_reply_cut_off_by_the_token_cap_is_read_up_to_where_it_stops() {
@@ -957,6 +897,8 @@ mod cut_off {
 #[cfg(test)]
 mod fuzz {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::agent_loop::repair::{read, terminate_exec};
     use proptest::prelude::*;
 
     const JSONISH: &str = "[a-z{}\\[\\]\":,\\\\ \\n0-9`<>/_-]{0,300}";
@@ -966,7 +908,7 @@ mod fuzz {
 
         #[test]
         fn any_reply_is_parsed_without_a_panic(text in JSONISH) {
-            let _ = parse_plan(&text, "c");
+            let _ = read(&text, "c");
             let _ = parse_verdict(&text, "c");
             let _ = leaked_tool_call(&text, &["shell", "read_file"], "c");
             let _ = reply_of(&text);
@@ -993,7 +935,7 @@ mod fuzz {
                 "{junk}{{\"command\": {}, \"tool\": {}, \"args\": {{\"command\": {}}}, \"reply\": {}, \"done\": {done}}}{junk}",
                 serde_json::json!(command), serde_json::json!(tool), serde_json::json!(command), serde_json::json!(junk)
             );
-            let _ = parse_plan(&text, "c");
+            let _ = read(&text, "c");
             let _ = leaked_tool_call(&format!("```json\n{text}\n```"), &["shell", tool.as_str()], "c");
         }
 

@@ -235,7 +235,7 @@ impl StepProtocol for Planner {
         let id = next_id();
         Reading {
             wrote: planner::reply_of(&reply.text),
-            step: parse_plan(&reply.text, &id),
+            step: super::repair::read(&reply.text, &id),
             malformed: Vec::new(),
         }
     }
@@ -244,6 +244,8 @@ impl StepProtocol for Planner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::agent_loop::repair::{read, terminate_exec};
     use crate::model::Usage;
     use serde_json::json;
 
@@ -385,7 +387,7 @@ mod tests {
                 "call ask_user",
             ),
         ] {
-            let got = match parse_plan(text, "c").expect(text) {
+            let got = match read(text, "c").expect(text) {
                 Step::Final(_) => "final".to_string(),
                 Step::Calls(calls) => format!("call {}", calls[0].name),
             };
@@ -418,7 +420,7 @@ mod tests {
             r#"{"command": "ask_user('Which \"file\"?')"}"#
         );
         // The kept form reads back as the same question.
-        let Ok(Step::Calls(again)) = parse_plan(&kept.content, "c3") else {
+        let Ok(Step::Calls(again)) = read(&kept.content, "c3") else {
             panic!("{}", kept.content)
         };
         assert_eq!(again[0].name, "ask_user");
