@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use super::calls::Executed;
+use super::run::Executed;
 use super::run::Run;
 use super::ModelSource;
 use crate::agent::ApprovalMessage;
@@ -16,7 +16,7 @@ use crate::store::audit::{CallDecision, Decider};
 use crate::tool::ToolOutput;
 use zeta_protocol::Event;
 
-pub const ASK_USER: &str = "ask_user";
+pub use super::planner::ASK_USER;
 pub const REPORT_PROGRESS: &str = "report_progress";
 
 /// Longest question and status line, in characters.

@@ -9,7 +9,7 @@ use tokio::sync::broadcast;
 
 use super::gate::{Consent, Refused};
 use super::protocol::short_args;
-use super::run::Run;
+use super::run::{Executed, Halt, Run};
 use super::{asks, gate, guard, plan, prompt, ModelSource};
 use crate::agent::AgentOutcome;
 use crate::assist::evidence::{kept, CallEvidence};
@@ -20,45 +20,13 @@ use crate::text::clip;
 use crate::tool::{ToolContext, ToolOutput};
 use zeta_protocol::Event;
 
-/// How one call went, for the conversation, the events and the audit log.
-pub(super) struct Executed {
-    pub output: ToolOutput,
-    pub decision: CallDecision,
-    pub decided_by: Decider,
-    /// The tool actually ran (its output is an observation from outside).
-    pub ran: bool,
-    /// Its audit row was written before it ran and completed after (see `execute`).
-    pub audited: bool,
-}
-
-/// Why a call stopped the task's turn.
-pub(super) enum Halt {
-    /// The task ends with this outcome.
-    Ends(AgentOutcome),
-    /// The model kept asking for the same call (why, in words): it is asked for an
-    /// answer from what it has (see `Run::answer_after_repeats`).
-    Repeating(String),
-    /// Calls failed too many times in a row (why, in words): the model is asked for an
-    /// answer from what it has (see `Run::answer_after_failures`).
-    Failing(String),
-    /// The model asked the user again after a question went unanswered: it is asked for
-    /// an answer from what it has, as after repeats.
-    AskingAgain(String),
-}
-
-impl From<AgentOutcome> for Halt {
-    fn from(outcome: AgentOutcome) -> Self {
-        Halt::Ends(outcome)
-    }
-}
-
 impl<S: ModelSource, M: Model> Run<'_, S, M> {
     /// Runs one call, with cancellation checked before and after it.
     pub(super) async fn run_call(&mut self, call: ToolCall) -> Result<(), Halt> {
         if self.ctx.cancel.is_cancelled() {
             return Err(self.cancelled().into());
         }
-        if call.name == asks::ASK_USER && self.finishing.nobody_answers() {
+        if call.name == super::planner::ASK_USER && self.finishing.nobody_answers() {
             // Seen: a 1.5B model asking three times more after "no answer is coming".
             return Err(Halt::AskingAgain(
                 "the model asked the user again after a question went unanswered".into(),

@@ -11,6 +11,8 @@ use crate::model::ToolCall;
 
 /// The tool a planner `command` runs.
 pub const SHELL_TOOL: &str = "shell";
+/// The loop's own question tool (`asks`).
+pub const ASK_USER: &str = "ask_user";
 
 /// What one model turn asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -419,8 +421,6 @@ pub fn parse_plan(text: &str, id: &str) -> Result<Step, String> {
         ),
     }
 }
-
-const ASK_USER: &str = "ask_user";
 
 /// The question in a command written as a call, `ask_user("Which file?")` or
 /// `ask_user(question='Which file?')`; `None` for anything else.

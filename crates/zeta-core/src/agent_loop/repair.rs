@@ -15,10 +15,8 @@
 
 use serde_json::{json, Value};
 
-use super::planner::{parse_plan, question_in, Step, SHELL_TOOL};
+use super::planner::{parse_plan, question_in, Step, ASK_USER, SHELL_TOOL};
 use crate::model::ToolCall;
-
-const ASK_USER: &str = super::asks::ASK_USER;
 
 /// The reply read (`parse_plan`) and mended; `Err` is the hint for the model.
 pub fn read(text: &str, id: &str) -> Result<Step, String> {

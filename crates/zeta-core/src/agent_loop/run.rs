@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use super::calls::Halt;
 use super::finish::{Checks, Finishing};
 use super::gate::TaskConsent;
 use super::guard::Guard;
@@ -21,6 +20,38 @@ use crate::store::audit::{CallDecision, Decider};
 use crate::text::clip;
 use crate::tool::{ToolOutput, ToolRegistry};
 use zeta_protocol::{CompactionKind, Event};
+
+/// How one call went, for the conversation, the events and the audit log.
+pub(super) struct Executed {
+    pub output: ToolOutput,
+    pub decision: CallDecision,
+    pub decided_by: Decider,
+    /// The tool actually ran (its output is an observation from outside).
+    pub ran: bool,
+    /// Its audit row was written before it ran and completed after (see `execute`).
+    pub audited: bool,
+}
+
+/// Why a call stopped the task's turn.
+pub(super) enum Halt {
+    /// The task ends with this outcome.
+    Ends(AgentOutcome),
+    /// The model kept asking for the same call (why, in words): it is asked for an
+    /// answer from what it has (see `Run::answer_after_repeats`).
+    Repeating(String),
+    /// Calls failed too many times in a row (why, in words): the model is asked for an
+    /// answer from what it has (see `Run::answer_after_failures`).
+    Failing(String),
+    /// The model asked the user again after a question went unanswered: it is asked for
+    /// an answer from what it has, as after repeats.
+    AskingAgain(String),
+}
+
+impl From<AgentOutcome> for Halt {
+    fn from(outcome: AgentOutcome) -> Self {
+        Halt::Ends(outcome)
+    }
+}
 
 /// One task's run: its conversation, guardrails and progress.
 pub(super) struct Run<'a, S, M> {
@@ -71,7 +102,7 @@ fn planner_tools(
 ) -> Vec<ToolSpec> {
     const SMALL: [&str; 3] = [
         planner::SHELL_TOOL,
-        super::asks::ASK_USER,
+        super::planner::ASK_USER,
         "update_settings",
     ];
     let shell_only = capabilities.small;
