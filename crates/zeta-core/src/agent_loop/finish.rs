@@ -21,6 +21,8 @@
 //! model (`strip_internal`), and an empty one falls back to the answer under check or the
 //! last one the model wrote.
 
+use std::collections::HashSet;
+
 use zeta_protocol::CheckResult;
 
 use super::planner::{Step, Verdict};
@@ -90,8 +92,12 @@ pub(super) struct Finishing {
     /// A question the model asked that nobody answered, said with the answer.
     unanswered: Option<String>,
     nobody_answers: bool,
-    /// Zeta's own messages to the model: never part of an answer.
-    said: Vec<String>,
+    /// Zeta's own words to the model, as the runs of `COPIED_CHARS` characters of its
+    /// messages that no text from elsewhere (the request, the model's replies, what the
+    /// calls printed) held when they were sent: never part of an answer.
+    said: HashSet<String>,
+    /// What the model wrote so far (its replies, whole).
+    heard: Vec<String>,
     /// Judgements not yet taken by the run.
     record: Vec<CheckRecord>,
 }
@@ -112,7 +118,8 @@ impl Finishing {
             held_back: false,
             unanswered: None,
             nobody_answers: false,
-            said: Vec::new(),
+            said: HashSet::new(),
+            heard: Vec::new(),
             record: Vec::new(),
         }
     }
@@ -144,9 +151,26 @@ impl Finishing {
 
     /// Zeta sent the model `text` of its own (a hint, a check): never part of an answer.
     pub fn said(&mut self, text: &str) {
-        if text.chars().count() >= COPIED_CHARS && !self.said.iter().any(|s| s == text) {
-            self.said.push(text.to_string());
+        // What the message quotes (the answer under check, the outputs, the model's own
+        // words) is not Zeta's: only runs no text from elsewhere held count.
+        let mut elsewhere: HashSet<String> = windows(&self.request.text).collect();
+        for text in self
+            .heard
+            .iter()
+            .chain(self.evidence.calls.iter().map(|c| &c.output))
+        {
+            elsewhere.extend(windows(text));
         }
+        for window in windows(text) {
+            if !elsewhere.contains(&window) {
+                self.said.insert(window);
+            }
+        }
+    }
+
+    /// The model wrote `text` (a reply, whatever it was read as).
+    pub fn heard(&mut self, text: &str) {
+        self.heard.push(text.to_string());
     }
 
     /// The model asked `question` and no answer came: the final answer ends with it.
@@ -188,6 +212,7 @@ impl Finishing {
     /// The model answered `answer` after `calls_run` calls: the message that sends it
     /// back, or `None` when it stands.
     pub fn check(&mut self, answer: &str, calls_run: usize) -> Option<String> {
+        self.heard(answer);
         if self.checks_wanted == Checks::Never {
             return None;
         }
@@ -396,18 +421,25 @@ impl Finishing {
     }
 }
 
-/// `answer` without the sentences it copied from Zeta's own messages (`said`, and the
-/// shell's `(next: …)` hints), or `None` when it copied nothing. Copied: a run of
-/// `COPIED_CHARS` characters or more of one of them.
-pub(super) fn strip_internal(answer: &str, said: &[String]) -> Option<String> {
+/// The runs of `COPIED_CHARS` characters of `text`, lower case, blanks made one space.
+fn windows(text: &str) -> impl Iterator<Item = String> {
+    let chars: Vec<char> = text
+        .to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .collect();
+    let count = chars.len().saturating_sub(COPIED_CHARS - 1);
+    (0..count).map(move |i| chars[i..i + COPIED_CHARS].iter().collect())
+}
+
+/// `answer` without the sentences it copied from Zeta's own words (`said`, see
+/// `Finishing::said`, and the shell's `(next: …)` hints), or `None` when it copied
+/// nothing. Copied: a run of `COPIED_CHARS` characters of them.
+pub(super) fn strip_internal(answer: &str, said: &HashSet<String>) -> Option<String> {
     let copied = |sentence: &str| {
-        let s: Vec<char> = sentence.chars().collect();
-        s.len() >= COPIED_CHARS
-            && (0..=s.len() - COPIED_CHARS).step_by(4).any(|i| {
-                let piece: String = s[i..i + COPIED_CHARS].iter().collect();
-                said.iter().any(|m| m.contains(&piece))
-            })
-            || sentence.trim_start().starts_with("(next:")
+        windows(sentence).any(|w| said.contains(&w)) || sentence.trim_start().starts_with("(next:")
     };
     let mut changed = false;
     let mut kept: Vec<String> = Vec::new();

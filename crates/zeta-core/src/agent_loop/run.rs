@@ -363,6 +363,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 Ok(reply) => reply,
                 Err(outcome) => return outcome,
             };
+            self.finishing.heard(&reply.text);
             let step = match self.interpret_or_verdict(&reply) {
                 Ok(step) => {
                     self.guard.parsed();

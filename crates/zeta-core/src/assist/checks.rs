@@ -9,7 +9,7 @@
 //! | `nothing-ran` | nothing ran yet | (the answer stands) |
 //! | `named-self` | it names the assistant where no output did | (the answer stands) |
 //! | `held-back` | the request orders a change, a change was not allowed, and nothing changed | "Not done:" and the call |
-//! | `asked-change` | the request orders a change (naming no path to write) and no call changed anything | what ran, and that nothing changed, instead of the answer |
+//! | `asked-change` | the request orders a change, its targets (if any) hold, and no call changed anything | what ran, and that nothing changed, instead of the answer |
 //! | `asked-target` | a path the request asks to be written is not | "Not done:" with the facts |
 //! | `ungrounded-value` | it gives a value no output printed | a note naming the value |
 //! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |
@@ -237,12 +237,13 @@ impl Check for AskedChange {
     }
     fn judge(&self, case: &Case) -> Option<Finding> {
         let e = case.evidence;
-        // Paths it asks to be written are `asked-target`'s, which names them.
-        if !case.request.asks_change
-            || !case.request.targets.is_empty()
-            || case.held_back
-            || e.calls.is_empty()
-        {
+        if !case.request.asks_change || case.held_back || e.calls.is_empty() {
+            return None;
+        }
+        // Paths it asks to be written that do not show it are `asked-target`'s, which
+        // names them. Targets that hold already ("make ~/run.sh executable": it exists)
+        // do not show that anything was done.
+        if !AskedTarget::unmet(case).is_empty() {
             return None;
         }
         // A call that worked and could change things, where no file effect shows (a

@@ -416,3 +416,27 @@ fn a_non_empty_final_answer_always_wins() {
     f.wrote("the planner's reply".into());
     assert_eq!(f.final_answer("\n".into()), "the planner's reply");
 }
+
+/// The verification turn quotes the answer and the outputs: an answer that stands after
+/// it is the model's own words, not a copy of Zeta's message.
+#[test]
+fn what_a_check_quotes_is_not_zetas_own_text() {
+    let home = Home::new();
+    let request = "How much disk is free, and which folder is largest?";
+    let answer = "There are 42G free and the largest folder is /usr with its many programs.";
+    for planner in [false, true] {
+        let mut f = home.finishing(Checks::Always, planner, request);
+        saw(
+            &mut f,
+            "✓ shell df -h /",
+            false,
+            &shell("42G free, /usr is the largest folder of them all"),
+        );
+        let check = f.check(answer, 1).expect("the verification turn");
+        assert!(check.contains("df -h"), "{check}");
+        if planner {
+            let _ = f.verdict(Verdict::Finished { unable: None });
+        }
+        assert_eq!(f.final_answer(answer.into()), answer, "{planner}");
+    }
+}

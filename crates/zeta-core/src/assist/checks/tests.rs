@@ -125,6 +125,33 @@ fn asked_change_holds_an_order_nothing_carried_out() {
         vec![ls]
     )
     .is_none());
+    // A target that holds already ("make it executable": it exists) shows nothing done.
+    std::fs::create_dir_all(p(&f, "bin")).expect("dir");
+    std::fs::write(p(&f, "bin/run.sh"), "echo").expect("write");
+    let ls = call("✓ shell ls -l ~/bin", false, true, "run.sh", vec![]);
+    assert!(judge(
+        &AskedChange,
+        &f,
+        "Make ~/bin/run.sh executable.",
+        "Done.",
+        vec![ls.clone()]
+    )
+    .is_some());
+    let chmod = call(
+        "✓ shell chmod +x ~/bin/run.sh",
+        true,
+        true,
+        "",
+        vec![Effect::Changed(p(&f, "bin/run.sh"))],
+    );
+    assert!(judge(
+        &AskedChange,
+        &f,
+        "Make ~/bin/run.sh executable.",
+        "Done.",
+        vec![ls, chmod]
+    )
+    .is_none());
     // An order about no file (a process), carried out by a call that worked: it stands.
     let kill = call("✓ shell pkill sleep", true, true, "", vec![]);
     assert!(judge(
