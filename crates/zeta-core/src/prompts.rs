@@ -12,6 +12,7 @@ pub const NOTHING_RUN: &str = include_str!("../prompts/nothing_run.md");
 pub const NAMED_SELF: &str = include_str!("../prompts/named_self.md");
 pub const ASK_FIRST: &str = include_str!("../prompts/ask_first.md");
 pub const CHECK_ASKED_TARGET: &str = include_str!("../prompts/check_asked_target.md");
+pub const CHECK_ASKED_SOURCE: &str = include_str!("../prompts/check_asked_source.md");
 pub const CHECK_ASKED_CHANGE: &str = include_str!("../prompts/check_asked_change.md");
 pub const CHECK_HELD_BACK: &str = include_str!("../prompts/check_held_back.md");
 pub const CHECK_UNGROUNDED_VALUE: &str = include_str!("../prompts/check_ungrounded_value.md");
@@ -122,6 +123,7 @@ mod tests {
         assert_eq!(places(NOTHING_RUN), ["next"]);
         assert_eq!(places(CHECK_ASKED_CHANGE), ["ran"]);
         assert_eq!(places(CHECK_ASKED_TARGET), ["facts", "how"]);
+        assert_eq!(places(CHECK_ASKED_SOURCE), ["facts"]);
         assert_eq!(places(CHECK_HELD_BACK), ["calls"]);
         assert_eq!(places(CHECK_UNGROUNDED_VALUE), ["values"]);
         assert_eq!(places(CHECK_NO_VALUE), ["last"]);

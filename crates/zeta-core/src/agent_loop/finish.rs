@@ -395,7 +395,12 @@ impl Finishing {
         let all = self.checks_wanted != Checks::Never;
         let findings: Vec<(&'static str, Honest)> = checks::standard()
             .iter()
-            .filter(|c| all || matches!(c.name(), "held-back" | "asked-change" | "asked-target"))
+            .filter(|c| {
+                all || matches!(
+                    c.name(),
+                    "held-back" | "asked-change" | "asked-target" | "asked-source"
+                )
+            })
             .filter_map(|c| c.judge(&self.case(&text)).map(|f| (c.name(), f.honest)))
             .collect();
         let mut text = text;

@@ -144,6 +144,14 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         }
         let window = ctx.settings.provider.context_window;
         let capabilities = model.capabilities();
+        // Where the task's commands run: its home and folder, read once; the request,
+        // parsed once.
+        let env = crate::policy::ShellEnv::current(&agent.workdir);
+        let request = crate::assist::request::Request::parse(&ctx.task.message, &env);
+        // A request about a window on screen, not one about a file it names that exists
+        // ("Replace every window with harbor in ~/budget.txt").
+        let about_windows =
+            super::screen::about_windows(&ctx.task.message) && !request.names_existing_file();
         let native = match ctx.settings.provider.protocol {
             Protocol::Tools => true,
             Protocol::Json => false,
@@ -152,7 +160,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let protocol: Box<dyn StepProtocol> = if native {
             Box::new(protocol::Native)
         } else {
-            let windows = super::screen::about_windows(&ctx.task.message);
+            let windows = about_windows;
             let form = match (capabilities.small, windows) {
                 (false, _) => PlanForm::Reasoned,
                 (true, true) => PlanForm::Plain,
@@ -171,10 +179,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         if let Some(environment) = &agent.environment {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
         }
-        // Where the task's commands run: its home and folder, read once; the request,
-        // parsed once; the help this model gets.
-        let env = crate::policy::ShellEnv::current(&agent.workdir);
-        let request = crate::assist::request::Request::parse(&ctx.task.message, &env);
+        // The help this model gets.
         let profile = crate::assist::profile::Profile::for_model(capabilities.small, agent.recipes);
         // A small model answers the previous question again when it sees it (measured:
         // "What is my user name?" answered with the disk space asked before): it gets the
@@ -236,7 +241,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         );
         let reads_text = capabilities.small || !capabilities.images;
         let window_task = if reads_text
-            && super::screen::about_windows(&ctx.task.message)
+            && about_windows
             && super::screen::UI_TOOLS
                 .iter()
                 .all(|t| protocol.offers(t, &specs) && tools.get(t).is_some())

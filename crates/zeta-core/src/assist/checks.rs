@@ -11,11 +11,12 @@
 //! | `held-back` | the request orders a change, a change was not allowed, and nothing changed | "Not done:" and the call |
 //! | `asked-change` | the request orders a change, its targets (if any) hold, and no call changed anything | what ran, and that nothing changed, instead of the answer |
 //! | `asked-target` | a path the request asks to be written is not | "Not done:" with the facts |
+//! | `asked-source` | a path the request asks things to be moved out of (or deleted in) shows nothing left it | "Not done:" with the facts |
 //! | `ungrounded-value` | it gives a value no output printed | a note naming the value |
 //! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |
 
-use super::evidence::{printed_text, Evidence};
-use super::request::Request;
+use super::evidence::{printed_text, Effect, Evidence};
+use super::request::{Leaves, Request};
 use super::values::{ungrounded, values, Value};
 use crate::policy::ShellEnv;
 
@@ -66,6 +67,7 @@ pub fn standard() -> Vec<Box<dyn Check>> {
         Box::new(HeldBack),
         Box::new(AskedChange),
         Box::new(AskedTarget),
+        Box::new(AskedSource),
         Box::new(UngroundedValue),
         Box::new(NoValue),
     ]
@@ -371,6 +373,50 @@ fn unmet_request(unmet: &[String], fixes: &[String]) -> String {
         crate::prompts::CHECK_ASKED_TARGET,
         &[("facts", &unmet.join("; ")), ("how", &how)],
     )
+}
+
+/// A path the request asks things to be moved out of, or deleted in, shows nothing left
+/// it ("move every .csv file from ~/projects into it", answered after `cp`: the files
+/// are still there).
+pub struct AskedSource;
+
+impl Check for AskedSource {
+    fn name(&self) -> &'static str {
+        "asked-source"
+    }
+    fn cap(&self) -> u32 {
+        2
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        // Nothing changed at all is `asked-change`'s.
+        if case.held_back || case.evidence.effects().next().is_none() {
+            return None;
+        }
+        let facts: Vec<String> = case
+            .request
+            .sources
+            .iter()
+            .filter(|s| s.named.path.exists() || s.leaves == Leaves::Moved)
+            .filter(|s| {
+                !case.evidence.effects_at(&s.named.path).any(|e| {
+                    matches!(e, Effect::Deleted(_))
+                        || matches!(e, Effect::Moved { from, .. } if from.starts_with(&s.named.path))
+                })
+            })
+            .map(|s| match s.leaves {
+                Leaves::Moved => format!("nothing was moved out of {}", s.named.text),
+                Leaves::Deleted => format!("nothing was deleted in {}", s.named.text),
+            })
+            .collect();
+        if facts.is_empty() {
+            return None;
+        }
+        let text = facts.join("; ");
+        Some(Finding {
+            message: crate::prompts::fill(crate::prompts::CHECK_ASKED_SOURCE, &[("facts", &text)]),
+            honest: Honest::Before(format!("Not done: {text}.")),
+        })
+    }
 }
 
 /// What values may come from: what the calls printed, the request, and the paths the

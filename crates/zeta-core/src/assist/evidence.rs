@@ -197,11 +197,29 @@ impl Look {
     }
 }
 
+/// Files a call names are hashed before and after it, up to this size: a rewrite that
+/// left the bytes as they were (`sed -i` that matched nothing) changed nothing.
+const HASHED_AT_MOST: u64 = 1024 * 1024;
+
+/// A file's bytes, hashed (FNV-1a), when it is small enough.
+fn content_hash(path: &Path) -> Option<u64> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > HASHED_AT_MOST {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    Some(bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    }))
+}
+
 /// A look before a call, to compare with one after it.
 #[derive(Debug)]
 pub struct Watch {
     folders: Vec<PathBuf>,
     before: Look,
+    /// The files the call names, with their content's hash before it.
+    hashed: Vec<(PathBuf, u64)>,
 }
 
 impl Watch {
@@ -211,9 +229,17 @@ impl Watch {
         request_paths: &[PathBuf],
         env: &ShellEnv,
     ) -> Self {
-        let folders = folders_for(arguments, request_paths, env);
+        let (folders, named) = folders_for(arguments, request_paths, env);
         let before = Look::take(&folders);
-        Self { folders, before }
+        let hashed = named
+            .into_iter()
+            .filter_map(|p| content_hash(&p).map(|h| (p, h)))
+            .collect();
+        Self {
+            folders,
+            before,
+            hashed,
+        }
     }
 
     /// What changed in the watched folders since `before`.
@@ -229,7 +255,22 @@ impl Watch {
         for folder in new_folders.iter().take(FOLDERS_PER_CALL) {
             after.add(folder);
         }
-        diff(&self.before, &after)
+        let mut effects = diff(&self.before, &after);
+        // Rewritten with the same bytes and mode: not a change.
+        effects.retain(|e| match e {
+            Effect::Changed(path) => {
+                let same_mode =
+                    self.before.0.get(path).map(|s| s.mode) == after.0.get(path).map(|s| s.mode);
+                let same_bytes = self
+                    .hashed
+                    .iter()
+                    .find(|(p, _)| p == path)
+                    .is_some_and(|(p, h)| content_hash(p) == Some(*h));
+                !(same_mode && same_bytes)
+            }
+            _ => true,
+        });
+        effects
     }
 }
 
@@ -278,22 +319,26 @@ fn diff(before: &Look, after: &Look) -> Vec<Effect> {
 /// The folders a call with `arguments` could touch: the home, the working folder, the
 /// folders of the paths its strings name (and those paths, where they are folders), and
 /// those of the request's paths.
+/// And the paths its arguments name.
 fn folders_for(
     arguments: &serde_json::Value,
     request_paths: &[PathBuf],
     env: &ShellEnv,
-) -> Vec<PathBuf> {
+) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut folders = vec![env.home.clone(), env.cwd.clone()];
     let mut strings = Vec::new();
     collect_strings(arguments, &mut strings);
-    let mut paths: Vec<PathBuf> = request_paths.to_vec();
+    let mut named: Vec<PathBuf> = Vec::new();
     for s in &strings {
         for word in s.split(|c: char| c.is_whitespace() || ";|&<>()'\"=`,".contains(c)) {
             if let Some(path) = path_of(word, env) {
-                paths.push(path);
+                named.push(path);
             }
         }
     }
+    named.sort();
+    named.dedup();
+    let paths: Vec<PathBuf> = request_paths.iter().chain(&named).cloned().collect();
     for path in paths {
         if path.is_dir() {
             folders.push(path.clone());
@@ -314,7 +359,7 @@ fn folders_for(
     // The root and the system's own folders are not watched whole.
     folders.retain(|f| f.components().count() > 2 || f.starts_with(&env.home));
     folders.truncate(FOLDERS_PER_CALL);
-    folders
+    (folders, named)
 }
 
 fn collect_strings(value: &serde_json::Value, out: &mut Vec<String>) {

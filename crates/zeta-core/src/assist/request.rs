@@ -120,6 +120,25 @@ pub struct Request {
     pub asks_to_be_told: bool,
     /// How many things it asks, at least.
     pub parts: usize,
+    /// Paths an order asks things to be moved out of ("move … from ~/logs", "rename
+    /// ~/a.txt to …") or deleted in ("delete the .tmp files in ~/work"), with the kind.
+    pub sources: Vec<Source>,
+}
+
+/// What an order asks to leave a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leaves {
+    /// Moved or renamed away.
+    Moved,
+    /// Deleted.
+    Deleted,
+}
+
+/// A path things must leave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    pub named: NamedPath,
+    pub leaves: Leaves,
 }
 
 impl Request {
@@ -133,6 +152,7 @@ impl Request {
             })
             .collect();
         let mut targets: Vec<Target> = Vec::new();
+        let mut sources: Vec<Source> = Vec::new();
         let mut asks_change = false;
         for sentence in sentences.iter().filter(|s| !s.question) {
             let words: Vec<String> = sentence
@@ -147,6 +167,11 @@ impl Request {
             for target in sentence_targets(&sentence.text, &words, env) {
                 if !targets.iter().any(|t| t.text == target.text) {
                     targets.push(target);
+                }
+            }
+            for source in sentence_sources(&sentence.text, &words, env) {
+                if !sources.contains(&source) {
+                    sources.push(source);
                 }
             }
         }
@@ -169,6 +194,7 @@ impl Request {
             paths,
             targets,
             asks_change,
+            sources,
             asks_to_be_told,
         }
     }
@@ -176,6 +202,11 @@ impl Request {
     /// Asks several things.
     pub fn several(&self) -> bool {
         self.parts > 1
+    }
+
+    /// It names a path that is an existing file (not a folder): it is about that file.
+    pub fn names_existing_file(&self) -> bool {
+        self.paths.iter().any(|p| p.path.is_file())
     }
 
     /// Only asks to be told: no change.
@@ -233,11 +264,23 @@ fn sentence_targets(sentence: &str, words: &[String], env: &ShellEnv) -> Vec<Tar
             ),
             (false, None) => continue,
         };
-        let mut paths = vec![resolve(&path, env)];
+        // A bare new name ("rename ~/docs/a.txt to b.txt") is beside the file renamed; a
+        // bare name elsewhere may be in the working folder too.
+        let renamed = verb.is_some_and(|v| v.as_str() == "rename");
+        let mut paths = if renamed && !path.contains('/') && !folders.is_empty() {
+            Vec::new()
+        } else {
+            vec![resolve(&path, env)]
+        };
         if !path.contains('/') {
             paths.extend(folders.iter().map(|f| f.join(&path)));
         }
         paths.dedup();
+        // Shown as where it points when the request gave a bare name.
+        let path = match paths.as_slice() {
+            [only] if !path.contains('/') => tilde(only, env),
+            _ => path,
+        };
         out.push(Target {
             text: path,
             paths,
@@ -246,6 +289,56 @@ fn sentence_targets(sentence: &str, words: &[String], env: &ShellEnv) -> Vec<Tar
         });
     }
     out
+}
+
+/// Verbs that ask things to leave a path, and how.
+const MOVE_VERBS: [&str; 2] = ["move", "rename"];
+const DELETE_VERBS: [&str; 4] = ["delete", "remove", "erase", "rm"];
+
+/// The paths one order asks things to be moved out of or deleted in: after "from" with
+/// a verb of moving, the first path a renaming or moving order names (when it names
+/// another after "to"/"into"), and every path a deleting order names.
+fn sentence_sources(sentence: &str, words: &[String], env: &ShellEnv) -> Vec<Source> {
+    let moves = words.iter().any(|w| MOVE_VERBS.contains(&w.as_str()));
+    let deletes = words.iter().any(|w| DELETE_VERBS.contains(&w.as_str()));
+    let named = path_words(sentence);
+    let from = |at: usize| at.checked_sub(1).is_some_and(|b| words[b] == "from");
+    let any_from = named.iter().any(|(at, _)| from(*at));
+    // Without "from": the first path after the verb of moving, when another follows.
+    let verb_at = words.iter().position(|w| MOVE_VERBS.contains(&w.as_str()));
+    let first_after_verb = named
+        .iter()
+        .position(|(at, _)| verb_at.is_some_and(|v| *at > v));
+    let mut out = Vec::new();
+    for (i, (at, path)) in named.iter().enumerate() {
+        let leaves = if deletes && !moves {
+            Some(Leaves::Deleted)
+        } else if moves
+            && (from(*at) || !any_from && Some(i) == first_after_verb && i + 1 < named.len())
+        {
+            Some(Leaves::Moved)
+        } else {
+            None
+        };
+        if let Some(leaves) = leaves {
+            out.push(Source {
+                named: NamedPath {
+                    path: resolve(path, env),
+                    text: path.clone(),
+                },
+                leaves,
+            });
+        }
+    }
+    out
+}
+
+/// `path` with the home as `~`.
+fn tilde(path: &std::path::Path, env: &ShellEnv) -> String {
+    match path.strip_prefix(&env.home) {
+        Ok(rest) => format!("~/{}", rest.display()),
+        Err(_) => path.display().to_string(),
+    }
 }
 
 /// The request's sentences: a `.`, `?`, `!` or `;` ends one only when a space or the end

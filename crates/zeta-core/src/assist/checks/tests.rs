@@ -256,6 +256,69 @@ fn asked_target_holds_a_path_the_request_wants_written() {
 }
 
 #[test]
+fn asked_source_holds_files_that_should_have_left() {
+    let f = fixture();
+    std::fs::create_dir_all(p(&f, "projects")).expect("dir");
+    let request = "Create a folder ~/notes and move every .csv file from ~/projects into it";
+    // Copied, not moved: the folder was made and filled, nothing left ~/projects.
+    let copied = call(
+        "✓ shell mkdir -p ~/notes && cp ~/projects/*.csv ~/notes/",
+        true,
+        true,
+        "",
+        vec![
+            Effect::Created(p(&f, "notes")),
+            Effect::Created(p(&f, "notes/a.csv")),
+        ],
+    );
+    let found = judge(&AskedSource, &f, request, "Moved.", vec![copied]).expect("held");
+    assert!(
+        found
+            .message
+            .contains("nothing was moved out of ~/projects"),
+        "{}",
+        found.message
+    );
+    let moved = call(
+        "✓ shell mkdir -p ~/notes && mv ~/projects/*.csv ~/notes/",
+        true,
+        true,
+        "",
+        vec![
+            Effect::Created(p(&f, "notes")),
+            Effect::Moved {
+                from: p(&f, "projects/a.csv"),
+                to: p(&f, "notes/a.csv"),
+            },
+        ],
+    );
+    assert!(judge(&AskedSource, &f, request, "Moved.", vec![moved]).is_none());
+    // Deleted in the folder named: it stands; nothing deleted: held.
+    let request = "Delete every .tmp file in ~/projects";
+    let rm = call(
+        "✓ shell rm ~/projects/a.tmp",
+        true,
+        true,
+        "",
+        vec![Effect::Deleted(p(&f, "projects/a.tmp"))],
+    );
+    assert!(judge(&AskedSource, &f, request, "Done.", vec![rm]).is_none());
+    let other = call(
+        "✓ shell rm ~/a.tmp",
+        true,
+        true,
+        "",
+        vec![Effect::Deleted(p(&f, "a.tmp"))],
+    );
+    let found = judge(&AskedSource, &f, request, "Done.", vec![other]).expect("held");
+    assert!(
+        found.message.contains("nothing was deleted in ~/projects"),
+        "{}",
+        found.message
+    );
+}
+
+#[test]
 fn ungrounded_value_holds_a_value_no_output_printed() {
     let f = fixture();
     let wc = || {

@@ -77,9 +77,17 @@ fn each_kind_of_change_is_seen_as_it_happened() {
             &["created ~/docs.tar.gz"],
         ),
         ("ls ~/docs; cat ~/top.txt", &[]),
+        // Only its time changed: its bytes and mode are as they were.
+        ("touch ~/docs/deep/er/z.txt", &[]),
         (
-            "touch ~/docs/deep/er/z.txt",
-            &["changed ~/docs/deep/er/z.txt"],
+            "touch ~/docs/deep/er/new.txt",
+            &["created ~/docs/deep/er/new.txt"],
+        ),
+        // Rewritten with the same bytes (a substitution that matched nothing): no change.
+        ("sed -i s/nomatch/x/ ~/docs/a.txt", &[]),
+        (
+            "chmod 644 ~/top.txt && chmod +x ~/top.txt",
+            &["changed ~/top.txt"],
         ),
     ];
     let mut wrong = Vec::new();

@@ -119,9 +119,13 @@ fn targets_are_where_the_request_asks_things_to_go() {
     assert!(targets("How many files did I copy into ~/backup?").is_empty());
     assert!(targets("Do not write into ~/count.txt").is_empty());
     assert!(targets("Save the list of files in ~/docs").is_empty());
-    // A bare new name may be beside the file it renames.
+    // A bare new name is beside the file it renames, and shown where it points.
     let r = parse("Rename ~/docs/a.txt to b.txt");
     assert_eq!(r.targets.len(), 1);
+    assert_eq!(r.targets[0].paths, [PathBuf::from("/home/me/docs/b.txt")]);
+    assert_eq!(r.targets[0].text, "~/docs/b.txt");
+    // Copied to a bare name: here or beside the source.
+    let r = parse("Copy ~/docs/a.txt to b.txt");
     assert_eq!(
         r.targets[0].paths,
         [
@@ -129,6 +133,32 @@ fn targets_are_where_the_request_asks_things_to_go() {
             PathBuf::from("/home/me/docs/b.txt")
         ]
     );
+}
+
+#[test]
+fn sources_are_where_things_must_leave() {
+    let sources = |text: &str| -> Vec<(String, Leaves)> {
+        parse(text)
+            .sources
+            .into_iter()
+            .map(|s| (s.named.text, s.leaves))
+            .collect()
+    };
+    assert_eq!(
+        sources("Create a folder ~/archive and move every .log file from ~/logs into it"),
+        [("~/logs".to_string(), Leaves::Moved)]
+    );
+    assert_eq!(
+        sources("Rename ~/docs/a.txt to b.txt"),
+        [("~/docs/a.txt".to_string(), Leaves::Moved)]
+    );
+    assert_eq!(
+        sources("Delete every .tmp file in ~/work."),
+        [("~/work".to_string(), Leaves::Deleted)]
+    );
+    assert!(sources("Copy ~/a.txt into ~/backup").is_empty());
+    assert!(sources("How many files did I move from ~/logs?").is_empty());
+    assert!(sources("Do not delete ~/work").is_empty());
 }
 
 #[test]
