@@ -359,6 +359,18 @@ impl Finishing {
             Some(earlier) if text.trim().is_empty() => earlier,
             _ => text,
         };
+        // Zeta's marks around data are its own text too (what they held stays).
+        let text = match crate::policy::injection::without_untrusted_marks(&text) {
+            Some(unmarked) => {
+                self.record.push(CheckRecord {
+                    check: "internal-text",
+                    result: CheckResult::Told,
+                    detail: "Zeta's marks around data were taken out".into(),
+                });
+                unmarked
+            }
+            None => text,
+        };
         let mut text = match strip_internal(&text, &self.said) {
             Some(kept) => {
                 self.record.push(CheckRecord {

@@ -10,6 +10,8 @@
 //!   `;` back (`terminate_exec`).
 //! - `offer-of-help`: an `ask_user` that only offers help ("How can I assist you
 //!   today?") is the model's answer, not a question.
+//! - `untrusted-marks`: the `<untrusted_data …>` marks Zeta puts around data, copied into
+//!   a command, are taken out (what they held stays).
 //!
 //! A step none of them fits is left as it was read.
 
@@ -53,6 +55,12 @@ pub fn mend(step: Step, id: &str) -> Step {
         }
     }
     for call in &mut calls {
+        let unmarked =
+            shell_command(call).and_then(crate::policy::injection::without_untrusted_marks);
+        if let Some(unmarked) = unmarked {
+            tracing::debug!(repair = "untrusted-marks");
+            call.arguments["command"] = json!(unmarked);
+        }
         let mended = shell_command(call).map(terminate_exec);
         if let Some(mended) = mended.filter(|m| Some(m.as_str()) != shell_command(call)) {
             tracing::debug!(repair = "cut-exec");
@@ -157,6 +165,13 @@ mod tests {
             "find ~ -name '*.log' -exec rm {} \\;"
         );
         assert_eq!(cut[0].arguments["workdir"], "/tmp", "other arguments stay");
+        let Step::Calls(unmarked) = mend(
+            shell("wc -l <untrusted_data source=\"file\">a.txt</untrusted_data> > n"),
+            "c",
+        ) else {
+            panic!("calls")
+        };
+        assert_eq!(unmarked[0].arguments["command"], "wc -l a.txt > n");
         for untouched in [shell("ls -l"), Step::Final("done".into())] {
             assert_eq!(mend(untouched.clone(), "c"), untouched);
         }

@@ -12,6 +12,32 @@ pub fn wrap_untrusted(source: &str, content: &str) -> String {
     format!("<untrusted_data source=\"{source}\">\n{safe}\n</untrusted_data>")
 }
 
+/// `text` without the marks `wrap_untrusted` puts around data (a small model copies them
+/// into its commands and answers: seen `wc -l <untrusted_data source="file">a.txt
+/// </untrusted_data>` and "Your username is <untrusted_data …>$USER</untrusted_data>"),
+/// or `None` when it has none. Only the marks go; what they held stays.
+pub fn without_untrusted_marks(text: &str) -> Option<String> {
+    if !text.contains("<untrusted_data") && !text.contains("</untrusted_data>") {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("<untrusted_data") {
+        out.push_str(&rest[..start]);
+        match rest[start..].find('>') {
+            Some(end) => rest = &rest[start + end + 1..],
+            None => {
+                rest = "";
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    let out = out.replace("</untrusted_data>", "");
+    // The marks stand on lines of their own around the data: no blank edges are left.
+    Some(out.trim_matches('\n').to_string())
+}
+
 /// The rule the system prompt states about wrapped data.
 pub const UNTRUSTED_RULE: &str = include_str!("../../prompts/untrusted_rule.md");
 
@@ -57,6 +83,29 @@ pub fn instruction_like(text: &str) -> Option<&'static str> {
         .collect::<Vec<_>>()
         .join(" ");
     PHRASES.iter().copied().find(|p| lower.contains(p))
+}
+
+#[cfg(test)]
+mod marks_tests {
+    use super::*;
+
+    #[test]
+    fn the_marks_go_and_what_they_held_stays() {
+        let wrapped = wrap_untrusted("file", "a.txt");
+        assert_eq!(without_untrusted_marks(&wrapped).as_deref(), Some("a.txt"));
+        assert_eq!(
+            without_untrusted_marks(
+                "wc -l <untrusted_data source=\"file\">a.txt</untrusted_data> > n"
+            )
+            .as_deref(),
+            Some("wc -l a.txt > n")
+        );
+        assert_eq!(without_untrusted_marks("plain"), None);
+        assert_eq!(
+            without_untrusted_marks("cut <untrusted_data").as_deref(),
+            Some("cut ")
+        );
+    }
 }
 
 #[cfg(test)]
