@@ -13,6 +13,7 @@ pub const NAMED_SELF: &str = include_str!("../prompts/named_self.md");
 pub const ASK_FIRST: &str = include_str!("../prompts/ask_first.md");
 pub const CHECK_ASKED_TARGET: &str = include_str!("../prompts/check_asked_target.md");
 pub const CHECK_ASKED_SOURCE: &str = include_str!("../prompts/check_asked_source.md");
+pub const CHECK_ASKED_COUNT: &str = include_str!("../prompts/check_asked_count.md");
 pub const CHECK_ASKED_CHANGE: &str = include_str!("../prompts/check_asked_change.md");
 pub const CHECK_HELD_BACK: &str = include_str!("../prompts/check_held_back.md");
 pub const CHECK_UNGROUNDED_VALUE: &str = include_str!("../prompts/check_ungrounded_value.md");

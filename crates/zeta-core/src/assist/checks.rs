@@ -13,6 +13,7 @@
 //! | `asked-target` | a path the request asks to be written is not | "Not done:" with the facts |
 //! | `asked-source` | a path the request asks things to be moved out of (or deleted in) shows nothing left it | "Not done:" with the facts |
 //! | `ungrounded-value` | it gives a value no output printed | a note naming the value |
+//! | `asked-count` | the request asks how many and the answer gives no number | a note that the count is missing |
 //! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |
 
 use super::evidence::{printed_text, Effect, Evidence};
@@ -70,6 +71,7 @@ pub fn standard() -> Vec<Box<dyn Check>> {
         Box::new(AskedSource),
         Box::new(UngroundedValue),
         Box::new(NoValue),
+        Box::new(AskedCount),
     ]
 }
 
@@ -285,6 +287,13 @@ impl AskedTarget {
                     Err(_) => Some(format!("{text} does not exist")),
                     Ok(m) if target.wants_text && m.is_file() && m.len() == 0 => {
                         Some(format!("{text} is empty"))
+                    }
+                    Ok(_) if target.moved_in => {
+                        let arrived = case
+                            .evidence
+                            .effects_at(path)
+                            .any(|e| matches!(e, Effect::Moved { to, .. } if to.starts_with(path)));
+                        (!arrived).then(|| format!("nothing was moved to {text} during this task"))
                     }
                     Ok(_) if target.exists_only => None,
                     Ok(_) => {
@@ -512,6 +521,35 @@ impl Check for NoValue {
                 &[("last", &crate::text::clip(&last, 400))],
             ),
             honest: Honest::After(format!("What the commands printed:\n{last}")),
+        })
+    }
+}
+
+/// A question asks how many, and the answer gives no number at all ("The biggest file is
+/// report.md" for "Count the files and tell me which is biggest").
+pub struct AskedCount;
+
+impl Check for AskedCount {
+    fn name(&self) -> &'static str {
+        "asked-count"
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        let numbers = values(case.answer)
+            .iter()
+            .any(|v| matches!(v, Value::Number(..)));
+        // Nothing ran, or nothing changed where a change was asked: other checks'.
+        if !case.request.asks_count || numbers || case.evidence.ran().next().is_none() {
+            return None;
+        }
+        Some(Finding {
+            message: crate::prompts::CHECK_ASKED_COUNT.to_string(),
+            honest: Honest::After(
+                "(Not answered: the request asks how many, and the answer gives no number.)"
+                    .to_string(),
+            ),
         })
     }
 }

@@ -105,6 +105,8 @@ pub struct Target {
     pub exists_only: bool,
     /// Text is asked to be written there: an empty file is not it.
     pub wants_text: bool,
+    /// Something is asked to be moved or renamed there: it must have arrived by a move.
+    pub moved_in: bool,
 }
 
 /// The request, parsed once per task.
@@ -120,6 +122,8 @@ pub struct Request {
     pub asks_to_be_told: bool,
     /// How many things it asks, at least.
     pub parts: usize,
+    /// A question asks for a count ("how many", "count the …", "the number of").
+    pub asks_count: bool,
     /// Paths an order asks things to be moved out of ("move … from ~/logs", "rename
     /// ~/a.txt to …") or deleted in ("delete the .tmp files in ~/work"), with the kind.
     pub sources: Vec<Source>,
@@ -181,8 +185,13 @@ impl Request {
             .collect();
         let asks_to_be_told = sentences.iter().any(|s| s.question)
             || words.iter().any(|w| TELL.contains(&w.as_str()));
+        let lower = format!(" {} ", words.join(" "));
+        let asks_count = [" how many ", " count ", " number of ", " how much "]
+            .iter()
+            .any(|w| lower.contains(w));
         Self {
             text: text.to_string(),
+            asks_count,
             parts: parts(
                 text,
                 sentences
@@ -286,6 +295,7 @@ fn sentence_targets(sentence: &str, words: &[String], env: &ShellEnv) -> Vec<Tar
             paths,
             exists_only,
             wants_text: text,
+            moved_in: !made && verb.is_some_and(|v| KEEPS_TIME.contains(&v.as_str())),
         });
     }
     out

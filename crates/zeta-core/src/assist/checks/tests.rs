@@ -403,6 +403,86 @@ fn no_value_holds_a_question_answered_with_nothing_printed() {
 }
 
 #[test]
+fn asked_count_holds_a_count_answered_without_a_number() {
+    let f = fixture();
+    let ls = || {
+        vec![call(
+            "✓ shell ls -S ~/work",
+            false,
+            true,
+            "report.md\nb.txt",
+            vec![],
+        )]
+    };
+    let request = "Count the files in ~/work and tell me which is biggest.";
+    let found = judge(
+        &AskedCount,
+        &f,
+        request,
+        "The biggest file is report.md.",
+        ls(),
+    )
+    .expect("held");
+    assert!(found.message.contains("how many"), "{}", found.message);
+    assert!(judge(
+        &AskedCount,
+        &f,
+        request,
+        "There are 2 files; report.md is biggest.",
+        ls()
+    )
+    .is_none());
+    assert!(judge(&AskedCount, &f, "Which file is biggest?", "report.md", ls()).is_none());
+}
+
+#[test]
+fn a_renamed_file_must_arrive_by_a_move() {
+    let f = fixture();
+    std::fs::create_dir_all(p(&f, "inbox")).expect("dir");
+    std::fs::write(p(&f, "inbox/memo.txt"), "").expect("write");
+    let request = "Rename ~/inbox/list.txt to memo.txt";
+    // Moved elsewhere, then an empty file made where it should be: not a rename.
+    let calls = vec![
+        call(
+            "✓ shell mv ~/inbox/list.txt memo.txt",
+            true,
+            true,
+            "",
+            vec![Effect::Moved {
+                from: p(&f, "inbox/list.txt"),
+                to: p(&f, "memo.txt"),
+            }],
+        ),
+        call(
+            "✓ shell touch ~/inbox/memo.txt",
+            true,
+            true,
+            "",
+            vec![Effect::Created(p(&f, "inbox/memo.txt"))],
+        ),
+    ];
+    let found = judge(&AskedTarget, &f, request, "Renamed.", calls).expect("held");
+    assert!(
+        found
+            .message
+            .contains("nothing was moved to ~/inbox/memo.txt"),
+        "{}",
+        found.message
+    );
+    let moved = vec![call(
+        "✓ shell mv ~/inbox/list.txt ~/inbox/memo.txt",
+        true,
+        true,
+        "",
+        vec![Effect::Moved {
+            from: p(&f, "inbox/list.txt"),
+            to: p(&f, "inbox/memo.txt"),
+        }],
+    )];
+    assert!(judge(&AskedTarget, &f, request, "Renamed.", moved).is_none());
+}
+
+#[test]
 fn the_finisher_sends_back_up_to_each_cap_then_tells_the_person() {
     let f = fixture();
     let request = Request::parse("How many lines are in ~/poem.txt?", &f.env);

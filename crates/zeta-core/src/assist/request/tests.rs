@@ -136,6 +136,23 @@ fn targets_are_where_the_request_asks_things_to_go() {
 }
 
 #[test]
+fn a_count_is_asked_by_how_many_count_and_number_of() {
+    for (text, want) in [
+        ("How many files are in ~/docs?", true),
+        (
+            "Count the files in ~/work and tell me which is biggest.",
+            true,
+        ),
+        ("put the line count of my a.txt into ~/n.txt", true),
+        ("What is the number of rows in ~/a.csv?", true),
+        ("Which file is the largest?", false),
+        ("What is my user name?", false),
+    ] {
+        assert_eq!(parse(text).asks_count, want, "{text}");
+    }
+}
+
+#[test]
 fn sources_are_where_things_must_leave() {
     let sources = |text: &str| -> Vec<(String, Leaves)> {
         parse(text)
