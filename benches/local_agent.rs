@@ -505,17 +505,7 @@ fn main() {
         }
     }
     drop(bare_server);
-    let kept = std::env::temp_dir().join("zeta-local-agent-bare-server.log");
-    if std::fs::copy(&bare_log, &kept).is_ok() {
-        println!("the bare loop's server's log: {}", kept.display());
-    }
-    // The server's own log (prompt tokens and times per request) outlives the bench's
-    // temporary home.
-    let log = dir.path().join("zeta/logs/local-server.log");
-    let kept = std::env::temp_dir().join("zeta-local-agent-server.log");
-    if std::fs::copy(&log, &kept).is_ok() {
-        println!("the server's log: {}", kept.display());
-    }
+    bare_loop::keep_server_logs("local-agent", dir.path(), &bare_log);
     let mut categories: Vec<&str> = Vec::new();
     for task in TASKS {
         if !categories.contains(&task.category) {

@@ -137,3 +137,19 @@ pub fn context_window(home: &Path) -> u32 {
         .and_then(|n| u32::try_from(n).ok())
         .unwrap_or(8192)
 }
+
+/// Copies the bare loop's server log (`bare_log`) and Zeta's (in the home under `dir`),
+/// which hold each request's prompt tokens and times, out of the bench's temporary home
+/// as `/tmp/zeta-<bench>-bare-server.log` and `/tmp/zeta-<bench>-server.log`.
+pub fn keep_server_logs(bench: &str, dir: &Path, bare_log: &Path) {
+    let zeta_log = dir.join("zeta/logs/local-server.log");
+    for (from, name, whose) in [
+        (bare_log.to_path_buf(), "bare-server", "the bare loop's server's"),
+        (zeta_log, "server", "the server's"),
+    ] {
+        let kept = std::env::temp_dir().join(format!("zeta-{bench}-{name}.log"));
+        if std::fs::copy(&from, &kept).is_ok() {
+            println!("{whose} log: {}", kept.display());
+        }
+    }
+}

@@ -246,15 +246,7 @@ fn main() {
         }
     }
     drop(bare_server);
-    let kept = std::env::temp_dir().join("zeta-everyday-bare-server.log");
-    if std::fs::copy(&bare_log, &kept).is_ok() {
-        println!("the bare loop's server's log: {}", kept.display());
-    }
-    let log = dir.path().join("zeta/logs/local-server.log");
-    let kept = std::env::temp_dir().join("zeta-everyday-server.log");
-    if std::fs::copy(&log, &kept).is_ok() {
-        println!("the server's log: {}", kept.display());
-    }
+    bare_loop::keep_server_logs("everyday", dir.path(), &bare_log);
     table(&picked, &loops, &rows);
 }
 
