@@ -77,6 +77,9 @@ pub fn configured_agent(
         .with_tool_source(mcp)
         // ZETA_RECIPES=off leaves the command recipes out (for measuring what they buy).
         .with_recipes(std::env::var("ZETA_RECIPES").map_or(true, |v| v != "off"))
+        // ZETA_CODE_ACTIONS=on offers the small model Python steps (measured in
+        // benches/everyday; off by default).
+        .with_code_actions(std::env::var("ZETA_CODE_ACTIONS").is_ok_and(|v| v == "on"))
         .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir)))
         .with_confinement(Confinement {
             zeta_home: home.root().to_path_buf(),

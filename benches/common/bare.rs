@@ -144,7 +144,11 @@ pub fn context_window(home: &Path) -> u32 {
 pub fn keep_server_logs(bench: &str, dir: &Path, bare_log: &Path) {
     let zeta_log = dir.join("zeta/logs/local-server.log");
     for (from, name, whose) in [
-        (bare_log.to_path_buf(), "bare-server", "the bare loop's server's"),
+        (
+            bare_log.to_path_buf(),
+            "bare-server",
+            "the bare loop's server's",
+        ),
         (zeta_log, "server", "the server's"),
     ] {
         let kept = std::env::temp_dir().join(format!("zeta-{bench}-{name}.log"));

@@ -19,7 +19,8 @@
 //! `ZETA_BENCH_HALF=tune|held-out|both` (default held-out), `ZETA_BENCH_PER_FAMILY=N`
 //! (default 3; the generator holds 6 a family, 216 in all), `ZETA_BENCH_LOOPS=bare,zeta`,
 //! `ZETA_BENCH_FAMILIES=a,b`; the loop `zeta-plain` is Zeta without its command recipes
-//! (`ZETA_RECIPES=off`). `ZETA_BENCH_LIST=1` only generates every task, prints the
+//! (`ZETA_RECIPES=off`), `zeta-code` Zeta whose small model may also act with a short
+//! Python program (`ZETA_CODE_ACTIONS=on`). `ZETA_BENCH_LIST=1` only generates every task, prints the
 //! count and the tune half's requests, and checks that every check fails on the untouched
 //! fixtures with an empty answer (a check that cannot fail measures nothing).
 
@@ -157,7 +158,7 @@ fn main() {
         .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
     let show_held_out = std::env::var("ZETA_BENCH_SHOW_HELDOUT").is_ok_and(|v| v == "1");
     let wanted = std::env::var("ZETA_BENCH_LOOPS").unwrap_or_else(|_| "bare,zeta".into());
-    let loops: Vec<&str> = ["bare", "zeta", "zeta-plain"]
+    let loops: Vec<&str> = ["bare", "zeta", "zeta-plain", "zeta-code"]
         .into_iter()
         .filter(|l| wanted.split(',').any(|w| w.trim() == *l))
         .collect();
@@ -184,6 +185,12 @@ fn main() {
                     std::env::set_var("ZETA_RECIPES", "off");
                 } else {
                     std::env::remove_var("ZETA_RECIPES");
+                }
+                // `zeta-code`: Zeta whose small model may also act with Python (CodeAct).
+                if loop_name == "zeta-code" {
+                    std::env::set_var("ZETA_CODE_ACTIONS", "on");
+                } else {
+                    std::env::remove_var("ZETA_CODE_ACTIONS");
                 }
                 let work = dir.path().join(format!("{loop_name}-{}-{i}", family.name));
                 std::fs::create_dir_all(&work).expect("work");

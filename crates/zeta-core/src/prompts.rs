@@ -7,6 +7,7 @@ pub const NATIVE: &str = include_str!("../prompts/native.md");
 pub const PLANNER: &str = include_str!("../prompts/planner.md");
 pub const PLANNER_RULES_SHORT: &str = include_str!("../prompts/planner_rules_short.md");
 pub const PLANNER_RULES_JSON: &str = include_str!("../prompts/planner_rules_json.md");
+pub const CODE_RULE: &str = include_str!("../prompts/code_rule.md");
 pub const VERDICT: &str = include_str!("../prompts/verdict.md");
 pub const NOTHING_RUN: &str = include_str!("../prompts/nothing_run.md");
 pub const NAMED_SELF: &str = include_str!("../prompts/named_self.md");
@@ -111,6 +112,7 @@ mod tests {
                 "ending",
                 "tools_rule",
                 "ask_rule",
+                "code_rule",
                 "example_1a",
                 "example_1b",
                 "example_2a",

@@ -94,6 +94,9 @@ pub struct AgentLoop<S> {
     confinement: Option<Confinement>,
     /// A small model gets the command recipes that fit its request (`crate::recipes`).
     recipes: bool,
+    /// A small model may also act with a short Python program (`run_code`), as CodeAct
+    /// does; off unless asked (`with_code_actions`), measured in `benches/everyday`.
+    code_actions: bool,
     /// Tools that come with the settings (MCP servers'), chosen per task.
     tool_source: Option<Arc<dyn crate::tool::ToolSource>>,
 }
@@ -129,6 +132,7 @@ impl<S: ModelSource> AgentLoop<S> {
             outputs_dir: None,
             confinement: None,
             recipes: false,
+            code_actions: false,
             tool_source: None,
         }
     }
@@ -144,6 +148,13 @@ impl<S: ModelSource> AgentLoop<S> {
     /// first, and with `enforced`, tool processes are confined by the OS.
     pub fn with_confinement(mut self, confinement: Confinement) -> Self {
         self.confinement = Some(confinement);
+        self
+    }
+
+    /// Offers a small model `run_code` beside the shell, with a rule on when a short
+    /// Python program is the simpler step (code actions).
+    pub fn with_code_actions(mut self, on: bool) -> Self {
+        self.code_actions = on;
         self
     }
 

@@ -125,6 +125,12 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String 
         (true, true) => "When the request needs something only the user knows (it says to ask you, or leaves out a name or a choice), ask first: {\"command\": \"ask_user('your question')\"}. Never invent it.\n",
         (true, false) => "When the request needs something only the user knows (it says to ask you, or leaves out a name or a choice), ask first: {\"command\": \"\", \"tool\": \"ask_user\", \"args\": {\"question\": \"...\"}, ...}. Never invent it.\n",
     };
+    // Code actions (a small model offered run_code): when a program is the simpler step.
+    let code_rule = if short && tools.iter().any(|t| t.name == "run_code") {
+        crate::prompts::CODE_RULE
+    } else {
+        ""
+    };
     let plan_rule = if tools.iter().any(|t| t.name == crate::tool::PROPOSE_PLAN) {
         PLAN_RULE
     } else {
@@ -215,6 +221,7 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String 
             ("ending", ending),
             ("tools_rule", &tools_rule),
             ("ask_rule", ask_rule),
+            ("code_rule", code_rule),
             ("example_1a", &examples[0]),
             ("example_1b", &examples[1]),
             ("example_2a", &examples[2]),

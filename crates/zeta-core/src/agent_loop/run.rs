@@ -99,6 +99,7 @@ fn planner_tools(
     own: &[String],
     capabilities: Capabilities,
     about_windows: bool,
+    code_actions: bool,
 ) -> Vec<ToolSpec> {
     const SMALL: [&str; 3] = [
         planner::SHELL_TOOL,
@@ -110,6 +111,7 @@ fn planner_tools(
         SMALL.contains(&name)
             || own.iter().any(|o| o == name)
             || about_windows && super::screen::UI_TOOLS.contains(&name)
+            || code_actions && name == "run_code"
     };
     specs
         .iter()
@@ -167,7 +169,13 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 (true, false) => PlanForm::Short,
             };
             Box::new(protocol::Planner::new(
-                planner_tools(&specs, &own_names, capabilities, windows),
+                planner_tools(
+                    &specs,
+                    &own_names,
+                    capabilities,
+                    windows,
+                    agent.code_actions,
+                ),
                 form,
             ))
         };
@@ -822,12 +830,36 @@ mod tests {
             small: true,
         };
         let names = |about: bool, caps: Capabilities| -> Vec<String> {
-            planner_tools(&all, &[], caps, about)
+            planner_tools(&all, &[], caps, about, false)
                 .into_iter()
                 .map(|t| t.name)
                 .collect()
         };
         assert_eq!(names(true, small), ["shell", "ui_outline", "ui_act"]);
+        let with_code: Vec<String> = planner_tools(
+            &[spec("shell"), spec("run_code"), spec("read_file")],
+            &[],
+            small,
+            false,
+            true,
+        )
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+        assert_eq!(
+            with_code,
+            ["shell", "run_code"],
+            "code actions offer run_code"
+        );
+        let prompt = super::prompt::planner_prompt(
+            "soul",
+            &[spec("shell"), spec("run_code")],
+            PlanForm::Short,
+        );
+        assert!(
+            prompt.contains(crate::prompts::CODE_RULE.trim()),
+            "{prompt}"
+        );
         assert_eq!(names(false, small), ["shell"]);
         let large = Capabilities {
             small: false,
