@@ -19,10 +19,13 @@ pub enum Half {
 /// What the task's check says: `Ok` solved, `Err` why not.
 pub type Verdict = Result<(), String>;
 
+/// How a task is checked: the work folder and the loop's answer, against the truth.
+pub type CheckFn = Box<dyn Fn(&Path, &str) -> Verdict>;
+
 /// One generated task: the request and how to check it once the loop answered.
 pub struct Generated {
     pub request: String,
-    pub check: Box<dyn Fn(&Path, &str) -> Verdict>,
+    pub check: CheckFn,
 }
 
 pub struct Family {
