@@ -151,8 +151,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             runtime()?.block_on(run_one(home, message, json, Approve::or_default(approve)))
         }
         Command::Audit { json, limit } => {
-            let entries =
-                zeta_core::store::audit::AuditLog::open(&home.database_file())?.recent(limit)?;
+            let log = zeta_core::store::audit::AuditLog::open(&home.database_file())?;
+            let entries = log.recent(limit)?;
             if json {
                 out!("{}", serde_json::to_string_pretty(&entries)?);
             } else if entries.is_empty() {
@@ -174,6 +174,22 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                         e.decided_by,
                         zeta_core::text::one_line(&e.summary, 40),
                         zeta_core::text::one_line(&e.arguments, 60)
+                    );
+                }
+            }
+            // How the finishing checks judged the answers (text only: the JSON stays the
+            // list of calls).
+            let checks = log.recent_checks(limit)?;
+            if !json && !checks.is_empty() {
+                out!("answer checks:");
+                for c in &checks {
+                    out!(
+                        "{:>5}  task {:<4} {:<16} {:<9} {}",
+                        c.id,
+                        c.task_id,
+                        c.check,
+                        c.result,
+                        zeta_core::text::one_line(&c.detail, 80)
                     );
                 }
             }

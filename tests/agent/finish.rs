@@ -221,6 +221,10 @@ async fn a_change_no_call_made_is_never_reported_as_done() {
         let sent = ("asked-change".to_string(), "sentBack".to_string());
         let told = ("asked-change".to_string(), "told".to_string());
         assert_eq!(checks_of(&out), [sent.clone(), sent, told], "{at}");
+        // And `zeta audit` lists the judgements by name.
+        let audit = String::from_utf8_lossy(&s.zeta(&["audit"]).stdout).to_string();
+        assert!(audit.contains("answer checks:"), "{at}: {audit}");
+        assert_eq!(audit.matches("asked-change").count(), 3, "{at}: {audit}");
         s.assert_invariants();
     }
 }

@@ -19,6 +19,19 @@ use crate::error::CoreError;
 use crate::store::db::SharedDb;
 use crate::store::queue::now_ms;
 
+/// One judgement a finishing check made of a task's answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerCheck {
+    pub id: i64,
+    pub task_id: i64,
+    /// The check's name (`asked-target`, `ungrounded-value`, …).
+    pub check: String,
+    /// `sent back` or `told`.
+    pub result: String,
+    pub detail: String,
+}
+
 /// One audited call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -163,17 +176,22 @@ impl AuditLog {
         })
     }
 
-    /// The finishing checks' judgements of task `task_id`, oldest first: (check, result,
-    /// detail).
-    pub fn checks_for_task(
-        &self,
-        task_id: i64,
-    ) -> Result<Vec<(String, String, String)>, CoreError> {
+    /// The newest `limit` judgements of the finishing checks, oldest first.
+    pub fn recent_checks(&self, limit: u32) -> Result<Vec<AnswerCheck>, CoreError> {
         self.with_conn(|conn| {
             let mut stmt = conn.prepare(
-                "SELECT check_name, result, detail FROM answer_checks WHERE task_id = ?1 ORDER BY id",
+                "SELECT id, task_id, check_name, result, detail FROM
+                 (SELECT * FROM answer_checks ORDER BY id DESC LIMIT ?1) ORDER BY id",
             )?;
-            let rows = stmt.query_map([task_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            let rows = stmt.query_map([limit], |r| {
+                Ok(AnswerCheck {
+                    id: r.get(0)?,
+                    task_id: r.get(1)?,
+                    check: r.get(2)?,
+                    result: r.get(3)?,
+                    detail: r.get(4)?,
+                })
+            })?;
             rows.collect()
         })
     }
@@ -204,6 +222,33 @@ impl AuditLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn answer_checks_are_written_and_the_newest_read_back_in_order() {
+        let dir = tempfile::tempdir().expect("dir");
+        let log = AuditLog::open(&dir.path().join("zeta.db")).expect("open");
+        for (task, check) in [(1, "nothing-ran"), (2, "asked-target"), (2, "asked-target")] {
+            log.record_check(task, check, zeta_protocol::CheckResult::SentBack, "d")
+                .expect("write");
+        }
+        log.record_check(
+            2,
+            "asked-target",
+            zeta_protocol::CheckResult::Told,
+            "Not done",
+        )
+        .expect("write");
+        let newest = log.recent_checks(2).expect("read");
+        assert_eq!(newest.len(), 2);
+        assert_eq!(
+            (newest[0].task_id, newest[0].result.as_str()),
+            (2, "sent back")
+        );
+        assert_eq!(
+            (newest[1].check.as_str(), newest[1].result.as_str()),
+            ("asked-target", "told")
+        );
+    }
 
     #[test]
     fn entries_are_written_and_read_back_in_order() {
