@@ -1,0 +1,175 @@
+//! The checks of what an answer says and gives, held against what the calls printed:
+//! `nothing-ran`, `named-self`, `ungrounded-value`, `no-value`, `asked-count`.
+
+use super::{last_printed, sources, Case, Check, Finding, Honest};
+use crate::assist::evidence::printed_text;
+use crate::assist::values::{ungrounded, values, Value};
+
+/// An answer before anything ran: once, the model is told it has seen nothing.
+pub struct NothingRan;
+
+impl Check for NothingRan {
+    fn name(&self) -> &'static str {
+        "nothing-ran"
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        if !case.evidence.calls.is_empty() {
+            return None;
+        }
+        Some(Finding {
+            message: String::new(), // worded by the protocol (see `finish`)
+            honest: Honest::Stands,
+        })
+    }
+}
+
+/// The assistant's own name given as data no output showed ("Your user name is Zeta").
+pub struct NamedSelf;
+
+const OWN_NAME: &str = "zeta";
+
+impl Check for NamedSelf {
+    fn name(&self) -> &'static str {
+        "named-self"
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        let has = |text: &str, words: &[&str]| {
+            text.to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| words.contains(&w))
+        };
+        let named = has(case.answer, &[OWN_NAME])
+            && !has(&case.request.text, &[OWN_NAME, "you", "your", "yourself"])
+            && !case
+                .evidence
+                .calls
+                .iter()
+                .any(|c| has(&c.output, &[OWN_NAME]) || has(&c.line, &[OWN_NAME]));
+        named.then(|| Finding {
+            message: crate::prompts::NAMED_SELF.to_string(),
+            honest: Honest::Stands,
+        })
+    }
+}
+
+/// The answer gives a value (a number, a date, a version) that no output printed.
+pub struct UngroundedValue;
+
+impl Check for UngroundedValue {
+    fn name(&self) -> &'static str {
+        "ungrounded-value"
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        case.evidence.ran().next()?;
+        let sources = sources(case);
+        let refs: Vec<&str> = sources.iter().map(String::as_str).collect();
+        let missing = ungrounded(case.answer, &refs);
+        if missing.is_empty() {
+            return None;
+        }
+        let shown: Vec<&str> = missing.iter().map(Value::as_written).collect();
+        let list = shown.join(", ");
+        Some(Finding {
+            message: crate::prompts::fill(
+                crate::prompts::CHECK_UNGROUNDED_VALUE,
+                &[("values", &list)],
+            ),
+            honest: Honest::After(format!("(Not checked: no command printed {list}.)")),
+        })
+    }
+}
+
+/// A question's answer names nothing any output printed ("The command completed
+/// successfully" for "How many lines …?"), though the outputs are not empty.
+pub struct NoValue;
+
+/// Words of three letters or more, and values, of `text`.
+fn tokens(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = text
+        .to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || "._-".contains(c)))
+        .map(|w| w.trim_matches(|c: char| ".-_".contains(c)).to_string())
+        .filter(|w| w.chars().count() >= 3)
+        .collect();
+    out.extend(values(text).iter().map(|v| v.as_written().to_string()));
+    out
+}
+
+impl Check for NoValue {
+    fn name(&self) -> &'static str {
+        "no-value"
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        // An answer that gives a value is `ungrounded-value`'s.
+        if !case.request.only_asks() || !values(case.answer).is_empty() {
+            return None;
+        }
+        let printed: Vec<String> = case
+            .evidence
+            .ran()
+            .filter(|c| c.ok)
+            .map(|c| printed_text(&c.output))
+            .filter(|t| !t.trim().is_empty())
+            .collect();
+        if printed.is_empty() {
+            return None;
+        }
+        let asked = tokens(&case.request.text);
+        let found: Vec<String> = printed.iter().flat_map(|p| tokens(p)).collect();
+        let carries = tokens(case.answer)
+            .iter()
+            .any(|t| !asked.contains(t) && found.contains(t));
+        if carries {
+            return None;
+        }
+        let last = last_printed(case.evidence).unwrap_or_default();
+        Some(Finding {
+            message: crate::prompts::fill(
+                crate::prompts::CHECK_NO_VALUE,
+                &[("last", &crate::text::clip(&last, 400))],
+            ),
+            honest: Honest::After(format!("What the commands printed:\n{last}")),
+        })
+    }
+}
+
+/// A question asks how many, and the answer gives no number at all ("The biggest file is
+/// report.md" for "Count the files and tell me which is biggest").
+pub struct AskedCount;
+
+impl Check for AskedCount {
+    fn name(&self) -> &'static str {
+        "asked-count"
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        let numbers = values(case.answer)
+            .iter()
+            .any(|v| matches!(v, Value::Number(..)));
+        // Nothing ran, or nothing changed where a change was asked: other checks'.
+        if !case.request.asks_count || numbers || case.evidence.ran().next().is_none() {
+            return None;
+        }
+        Some(Finding {
+            message: crate::prompts::CHECK_ASKED_COUNT.to_string(),
+            honest: Honest::After(
+                "(Not answered: the request asks how many, and the answer gives no number.)"
+                    .to_string(),
+            ),
+        })
+    }
+}

@@ -1,0 +1,242 @@
+//! The checks of what the request asks to change, held against the calls' effects:
+//! `held-back`, `asked-change`, `asked-target`, `asked-source`.
+
+use super::{call_shown, changing_calls, sources, Case, Check, Finding, Honest};
+use crate::assist::evidence::Effect;
+use crate::assist::request::Leaves;
+use crate::assist::values::{ungrounded, values, Value};
+
+/// A change the request orders was held back (the person did not allow it, or the
+/// policy refused it) and nothing changed: the answer must say it is not done, not try
+/// again.
+pub struct HeldBack;
+
+impl Check for HeldBack {
+    fn name(&self) -> &'static str {
+        "held-back"
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        let e = case.evidence;
+        if !case.held_back || !case.request.asks_change || e.effects().next().is_some() {
+            return None;
+        }
+        let calls = changing_calls(e);
+        let first = e
+            .calls
+            .iter()
+            .find(|c| c.changes && !c.ran)
+            .map(|c| {
+                call_shown(c)
+                    .trim_start_matches(['✓', '✗', ' '])
+                    .to_string()
+            })
+            .unwrap_or_default();
+        Some(Finding {
+            message: crate::prompts::fill(crate::prompts::CHECK_HELD_BACK, &[("calls", &calls)]),
+            honest: Honest::Before(format!("Not done: a change was not allowed ({first}).")),
+        })
+    }
+}
+
+/// The request orders a change, and no call changed anything: no file effect was seen,
+/// and no call that changes things worked.
+pub struct AskedChange;
+
+impl Check for AskedChange {
+    fn name(&self) -> &'static str {
+        "asked-change"
+    }
+    fn cap(&self) -> u32 {
+        2
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        let e = case.evidence;
+        if !case.request.asks_change || case.held_back || e.calls.is_empty() {
+            return None;
+        }
+        // Paths it asks to be written that do not show it are `asked-target`'s, which
+        // names them. Targets that hold already ("make ~/run.sh executable": it exists)
+        // do not show that anything was done.
+        if !AskedTarget::unmet(case).is_empty() {
+            return None;
+        }
+        // A call that worked and could change things, where no file effect shows (a
+        // process stopped, a setting changed): only an unmet change when the request is
+        // about files it names.
+        if e.effects().next().is_some() || e.changed_ok() && case.request.paths.is_empty() {
+            return None;
+        }
+        let calls = changing_calls(e);
+        let ran = if calls.is_empty() {
+            "No command that changes anything ran.".to_string()
+        } else {
+            format!("What ran:\n{calls}")
+        };
+        Some(Finding {
+            message: crate::prompts::fill(crate::prompts::CHECK_ASKED_CHANGE, &[("ran", &ran)]),
+            honest: Honest::Instead(format!(
+                "I did not do this: nothing changed on this computer during the task.\n{ran}"
+            )),
+        })
+    }
+}
+
+/// A path the request asks to be written, made, moved or copied into does not show it.
+pub struct AskedTarget;
+
+impl AskedTarget {
+    fn unmet(case: &Case) -> Vec<(String, bool)> {
+        let mut facts = Vec::new();
+        for target in &case.request.targets {
+            let text = &target.text;
+            // Met at any place the target may point.
+            let facts_at: Vec<Option<String>> = target
+                .paths
+                .iter()
+                .map(|path| match std::fs::metadata(path) {
+                    Err(_) => Some(format!("{text} does not exist")),
+                    Ok(m) if target.wants_text && m.is_file() && m.len() == 0 => {
+                        Some(format!("{text} is empty"))
+                    }
+                    Ok(_) if target.moved_in => {
+                        let arrived = case
+                            .evidence
+                            .effects_at(path)
+                            .any(|e| matches!(e, Effect::Moved { to, .. } if to.starts_with(path)));
+                        (!arrived).then(|| format!("nothing was moved to {text} during this task"))
+                    }
+                    Ok(_) if target.exists_only => None,
+                    Ok(_) => {
+                        let landed = case
+                            .evidence
+                            .effects_at(path)
+                            .any(|e| e.lands_at().is_some());
+                        (!landed).then(|| format!("{text} was not written during this task"))
+                    }
+                })
+                .collect();
+            if facts_at.iter().all(Option::is_some) {
+                if let Some(Some(fact)) = facts_at.into_iter().next() {
+                    facts.push((fact, target.wants_text));
+                }
+            }
+        }
+        facts
+    }
+}
+
+impl Check for AskedTarget {
+    fn name(&self) -> &'static str {
+        "asked-target"
+    }
+    fn cap(&self) -> u32 {
+        2
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        if case.held_back || case.evidence.calls.is_empty() {
+            return None;
+        }
+        let unmet = Self::unmet(case);
+        if unmet.is_empty() {
+            return None;
+        }
+
+        // The one number the answer gives, where an output printed it: the command that
+        // writes it (never a value the outputs do not show).
+        let sources = sources(case);
+        let source_refs: Vec<&str> = sources.iter().map(String::as_str).collect();
+        let numbers: Vec<Value> = values(case.answer)
+            .into_iter()
+            .filter(|v| matches!(v, Value::Number(..)))
+            .collect();
+        let mut fixes = Vec::new();
+        if let [number] = numbers.as_slice() {
+            if ungrounded(number.as_written(), &source_refs).is_empty() {
+                for target in case.request.targets.iter().filter(|t| t.wants_text) {
+                    if unmet.iter().any(|(f, _)| f.starts_with(&target.text)) {
+                        fixes.push(format!("echo {} > {}", number.as_written(), target.text));
+                    }
+                }
+            }
+        }
+        let facts: Vec<String> = unmet.into_iter().map(|(f, _)| f).collect();
+        Some(Finding {
+            message: unmet_request(&facts, &fixes),
+            honest: if case.request.asks_to_be_told {
+                Honest::Before(format!("Not done: {}.", facts.join("; ")))
+            } else {
+                Honest::Instead(format!(
+                    "I did not finish this: {}.{}",
+                    facts.join("; "),
+                    match changing_calls(case.evidence) {
+                        c if c.is_empty() => String::new(),
+                        c => format!("\nWhat ran:\n{c}"),
+                    }
+                ))
+            },
+        })
+    }
+}
+
+/// Sent back when a path the request asks to be written does not show it, with the
+/// commands that would write it where they are known. "Your whole answer": after the
+/// write, the model's next answer said only that it wrote, and lost the count the
+/// request had asked for first.
+fn unmet_request(unmet: &[String], fixes: &[String]) -> String {
+    let how = if fixes.is_empty() {
+        "Run the command that does it now (for example with >, cp or mv)".to_string()
+    } else {
+        format!("Run the command that does it now: {}", fixes.join(" && "))
+    };
+    crate::prompts::fill(
+        crate::prompts::CHECK_ASKED_TARGET,
+        &[("facts", &unmet.join("; ")), ("how", &how)],
+    )
+}
+
+/// A path the request asks things to be moved out of, or deleted in, shows nothing left
+/// it ("move every .csv file from ~/projects into it", answered after `cp`: the files
+/// are still there).
+pub struct AskedSource;
+
+impl Check for AskedSource {
+    fn name(&self) -> &'static str {
+        "asked-source"
+    }
+    fn cap(&self) -> u32 {
+        2
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        // Nothing changed at all is `asked-change`'s.
+        if case.held_back || case.evidence.effects().next().is_none() {
+            return None;
+        }
+        let facts: Vec<String> = case
+            .request
+            .sources
+            .iter()
+            .filter(|s| s.named.path.exists() || s.leaves == Leaves::Moved)
+            .filter(|s| {
+                !case.evidence.effects_at(&s.named.path).any(|e| {
+                    matches!(e, Effect::Deleted(_))
+                        || matches!(e, Effect::Moved { from, .. } if from.starts_with(&s.named.path))
+                })
+            })
+            .map(|s| match s.leaves {
+                Leaves::Moved => format!("nothing was moved out of {}", s.named.text),
+                Leaves::Deleted => format!("nothing was deleted in {}", s.named.text),
+            })
+            .collect();
+        if facts.is_empty() {
+            return None;
+        }
+        let text = facts.join("; ");
+        Some(Finding {
+            message: crate::prompts::fill(crate::prompts::CHECK_ASKED_SOURCE, &[("facts", &text)]),
+            honest: Honest::Before(format!("Not done: {text}.")),
+        })
+    }
+}

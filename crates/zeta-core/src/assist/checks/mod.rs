@@ -1,0 +1,222 @@
+//! Answer checks as named, capped types (effects.rs: what the request asks to change;
+//! answers.rs: what the answer says and gives), judged against the task's evidence (what its
+//! calls did and printed) and the request parsed once, never against the answer's
+//! phrasing alone. Each check says why an answer cannot stand yet (the message that
+//! sends it back to the model, with the evidence) and what the person is told if it
+//! still does not hold once the check has sent it back `cap` times.
+//!
+//! | check | when an answer goes back | said to the person at the cap |
+//! |---|---|---|
+//! | `nothing-ran` | nothing ran yet | (the answer stands) |
+//! | `named-self` | it names the assistant where no output did | (the answer stands) |
+//! | `held-back` | the request orders a change, a change was not allowed, and nothing changed | "Not done:" and the call |
+//! | `asked-change` | the request orders a change, its targets (if any) hold, and no call changed anything | what ran, and that nothing changed, instead of the answer |
+//! | `asked-target` | a path the request asks to be written is not | "Not done:" with the facts |
+//! | `asked-source` | a path the request asks things to be moved out of (or deleted in) shows nothing left it | "Not done:" with the facts |
+//! | `ungrounded-value` | it gives a value no output printed | a note naming the value |
+//! | `asked-count` | the request asks how many and the answer gives no number | a note that the count is missing |
+//! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |
+
+mod answers;
+mod effects;
+
+pub use answers::{AskedCount, NamedSelf, NoValue, NothingRan, UngroundedValue};
+pub use effects::{AskedChange, AskedSource, AskedTarget, HeldBack};
+
+use super::evidence::{printed_text, Evidence};
+use super::request::Request;
+use crate::policy::ShellEnv;
+
+/// Everything a check may look at.
+pub struct Case<'a> {
+    pub request: &'a Request,
+    pub answer: &'a str,
+    pub evidence: &'a Evidence,
+    /// A call of the task was held back (denied, refused, not approved).
+    pub held_back: bool,
+    pub env: &'a ShellEnv,
+}
+
+/// What the person is told when the answer still does not hold at the cap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Honest {
+    /// The answer stands as it is.
+    Stands,
+    /// Said before the answer.
+    Before(String),
+    /// Said after the answer.
+    After(String),
+    /// Said instead of the answer.
+    Instead(String),
+}
+
+/// Why an answer does not hold yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// To the model, with the evidence.
+    pub message: String,
+    pub honest: Honest,
+}
+
+/// One named check.
+pub trait Check: Send + Sync {
+    fn name(&self) -> &'static str;
+    /// Times it may send an answer back in a task.
+    fn cap(&self) -> u32;
+    fn judge(&self, case: &Case) -> Option<Finding>;
+}
+
+/// The checks every model gets, in the order they are judged.
+pub fn standard() -> Vec<Box<dyn Check>> {
+    vec![
+        Box::new(NothingRan),
+        Box::new(NamedSelf),
+        Box::new(HeldBack),
+        Box::new(AskedChange),
+        Box::new(AskedTarget),
+        Box::new(AskedSource),
+        Box::new(UngroundedValue),
+        Box::new(NoValue),
+        Box::new(AskedCount),
+    ]
+}
+
+/// A call as the person reads it: a plan by its name, anything else in one short line.
+pub(super) fn call_shown(c: &super::evidence::CallEvidence) -> String {
+    if c.tool == "propose_plan" {
+        let mark = c.line.chars().next().unwrap_or('✗');
+        return format!("{mark} the proposed plan");
+    }
+    crate::text::clip(&c.line, 120)
+}
+
+/// The calls that could change things, one a line, as they went.
+pub(super) fn changing_calls(evidence: &Evidence) -> String {
+    let lines: Vec<String> = evidence
+        .calls
+        .iter()
+        .filter(|c| c.changes)
+        .map(|c| {
+            let why = if c.ran && !c.ok {
+                // The last line says why (a traceback ends with its error).
+                let printed = printed_text(&c.output);
+                let last = printed
+                    .lines()
+                    .rfind(|l| !l.trim().is_empty())
+                    .unwrap_or("");
+                format!(" — {}", crate::text::clip(last.trim(), 160))
+            } else if !c.ran {
+                " — it did not run".to_string()
+            } else {
+                String::new()
+            };
+            format!("- {}{why}", call_shown(c))
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// What the task did, for the person, when its answer cannot be shown (what is left of it
+/// once Zeta's own messages are taken out gives no value): the calls and the last output.
+pub fn account(evidence: &Evidence) -> String {
+    let ran: Vec<String> = evidence
+        .calls
+        .iter()
+        .map(|c| format!("- {}", call_shown(c)))
+        .collect();
+    let mut text = "I could not give a complete answer.".to_string();
+    if !ran.is_empty() {
+        text.push_str(&format!("\nWhat ran:\n{}", ran.join("\n")));
+    }
+    if let Some(last) = last_printed(evidence) {
+        text.push_str(&format!("\nThe last output:\n{last}"));
+    }
+    text
+}
+
+/// The last thing a call printed, for the person.
+pub(super) fn last_printed(evidence: &Evidence) -> Option<String> {
+    evidence
+        .ran()
+        .map(|c| printed_text(&c.output))
+        .filter(|t| !t.trim().is_empty())
+        .last()
+        .map(|t| crate::text::clip(t.trim(), 600))
+}
+
+// ---------------------------------------------------------------------------------------
+
+/// How the finisher judged an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Judged {
+    /// Every check holds.
+    Stands,
+    /// `check` sends it back with `message`.
+    Back {
+        check: &'static str,
+        message: String,
+    },
+    /// Some checks still fail at their cap: the answer stands with what the person must
+    /// be told (`honest`, per check).
+    Honest(Vec<(&'static str, Honest)>),
+}
+
+/// Runs the checks in order, each at most its cap times per task.
+pub struct Finisher {
+    checks: Vec<Box<dyn Check>>,
+    sent: Vec<u32>,
+}
+
+impl Finisher {
+    pub fn new(checks: Vec<Box<dyn Check>>) -> Self {
+        let sent = vec![0; checks.len()];
+        Self { checks, sent }
+    }
+
+    /// The first failing check under its cap sends the answer back; the failing checks
+    /// past their caps say what the person is told.
+    pub fn judge(&mut self, case: &Case) -> Judged {
+        let mut honest = Vec::new();
+        for (i, check) in self.checks.iter().enumerate() {
+            let Some(finding) = check.judge(case) else {
+                continue;
+            };
+            if self.sent[i] < check.cap() {
+                self.sent[i] += 1;
+                return Judged::Back {
+                    check: check.name(),
+                    message: finding.message,
+                };
+            }
+            if finding.honest != Honest::Stands {
+                honest.push((check.name(), finding.honest));
+            }
+        }
+        if honest.is_empty() {
+            Judged::Stands
+        } else {
+            Judged::Honest(honest)
+        }
+    }
+
+    /// Whether `name` has sent an answer back in this task.
+    pub fn has_sent(&self, name: &str) -> bool {
+        self.checks
+            .iter()
+            .zip(&self.sent)
+            .any(|(c, n)| c.name() == name && *n > 0)
+    }
+}
+
+/// What values may come from: what the calls printed, the request, and the paths the
+/// calls' effects touched.
+pub(super) fn sources(case: &Case) -> Vec<String> {
+    let mut out = case.evidence.printed();
+    out.extend(case.evidence.calls.iter().map(|c| c.line.clone()));
+    out.push(case.request.text.clone());
+    out.extend(case.evidence.effects().map(|e| e.describe(&case.env.home)));
+    out
+}
+
+#[cfg(test)]
+mod tests;
