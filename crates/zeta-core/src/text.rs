@@ -30,6 +30,26 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// `count` texts of up to `longest` characters drawn from `alphabet` by a fixed
+/// generator (`seed`), for the tests that feed parsers text nobody wrote.
+#[cfg(test)]
+pub(crate) fn random_texts(alphabet: &str, count: usize, longest: u64, seed: u64) -> Vec<String> {
+    let alphabet: Vec<char> = alphabet.chars().collect();
+    let mut seed = seed;
+    (0..count)
+        .map(|_| {
+            let mut text = String::new();
+            for _ in 0..(seed % longest) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push(alphabet[(seed >> 33) as usize % alphabet.len()]);
+            }
+            text
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

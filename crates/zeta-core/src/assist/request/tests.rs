@@ -195,16 +195,7 @@ fn sentences_end_at_marks_followed_by_a_space() {
 /// Random text never panics.
 #[test]
 fn random_requests_never_panic() {
-    let alphabet: Vec<char> = "ab ~/.?!;,\n\"'inotwrecpy0é€".chars().collect();
-    let mut seed = 11u64;
-    for _ in 0..3000 {
-        let mut text = String::new();
-        for _ in 0..(seed % 60) {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            text.push(alphabet[(seed >> 33) as usize % alphabet.len()]);
-        }
+    for text in crate::text::random_texts("ab ~/.?!;,\n\"'inotwrecpy0é€", 3000, 60, 11) {
         let r = parse(&text);
         assert!(r.parts >= 1);
     }

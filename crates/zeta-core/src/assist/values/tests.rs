@@ -92,16 +92,7 @@ fn the_request_is_a_source_too() {
 /// Random text never panics, and every value found is a substring of the text.
 #[test]
 fn random_text_never_panics() {
-    let alphabet: Vec<char> = "0123456789.,:-_/ abcGKx$#\n€é".chars().collect();
-    let mut seed = 7u64;
-    for _ in 0..3000 {
-        let mut text = String::new();
-        for _ in 0..(seed % 40) {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            text.push(alphabet[(seed >> 33) as usize % alphabet.len()]);
-        }
+    for text in crate::text::random_texts("0123456789.,:-_/ abcGKx$#\n€é", 3000, 40, 7) {
         for v in values(&text) {
             assert!(text.contains(v.as_written()), "{text:?} gave {v:?}");
         }
