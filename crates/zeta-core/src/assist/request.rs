@@ -53,7 +53,7 @@ const WRITE_VERBS: [&str; 16] = [
 const TEXT_VERBS: [&str; 8] = [
     "write", "save", "put", "append", "add", "store", "export", "output",
 ];
-/// Verbs whose target keeps its source's time (`mv`): it need only exist.
+/// Verbs whose target must be reached by a move (`Target::moved_in`).
 const KEEPS_TIME: [&str; 2] = ["move", "rename"];
 /// Verbs that ask for a path to be made.
 const MAKE_VERBS: [&str; 2] = ["create", "make"];
