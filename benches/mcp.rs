@@ -139,6 +139,7 @@ async fn main() {
         on_output: Arc::new(|_: &str| {}),
         untrusted_input: false,
         confine: None,
+        keeper: None,
     };
     let calls = env_count("ZETA_BENCH_CALLS", 200);
     let (mut own, mut via_stdio, mut via_http) = (Vec::new(), Vec::new(), Vec::new());

@@ -35,8 +35,11 @@ if $for_tests; then
   # sox) for the voice tests.
   # The screen-element tests: GTK3 for Python (the test form), the accessibility bus
   # (at-spi2-core), OCR (tesseract-ocr) and an ordinary GTK application (galculator).
+  # The undo corpus changes files with the everyday tools that change them: git, zip,
+  # make, perl, patch.
   packages+=(xvfb xdotool webkit2gtk-driver trayer dbus imagemagick xterm x11-utils python3 gnome-keyring
-    espeak-ng sox python3-gi gir1.2-gtk-3.0 at-spi2-core tesseract-ocr galculator)
+    espeak-ng sox python3-gi gir1.2-gtk-3.0 at-spi2-core tesseract-ocr galculator
+    git zip unzip make perl patch)
 fi
 
 missing=()

@@ -74,6 +74,7 @@ pub fn configured_agent(
     Ok(AgentLoop::new(models, tools, home.souls_dir(), workdir)
         .with_memory(memory)
         .with_outputs_dir(home.outputs_dir())
+        .with_undo(zeta_core::undo::UndoStore::in_home(home))
         .with_tool_source(mcp)
         // ZETA_RECIPES=off leaves the command recipes out (for measuring what they buy).
         .with_recipes(std::env::var("ZETA_RECIPES").map_or(true, |v| v != "off"))

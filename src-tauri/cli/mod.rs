@@ -8,6 +8,7 @@ mod mcp;
 mod memory;
 mod models;
 mod secret;
+mod undo;
 mod voice;
 
 use std::process::ExitCode;
@@ -74,6 +75,28 @@ pub enum Command {
         json: bool,
         #[arg(long, default_value_t = 100)]
         limit: u32,
+    },
+    /// Take back every file change a task made (its files as they were before it).
+    Undo {
+        task: i64,
+        /// Say what would be put back, changing nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Take back the last undo of a task (its changes come back).
+    Redo {
+        task: i64,
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// One task: its request and answer; with --changes, the files it changed (with
+    /// diffs) and what no undo takes back.
+    Show {
+        task: i64,
+        #[arg(long)]
+        changes: bool,
+        #[arg(long)]
+        json: bool,
     },
     /// What the agent remembers: list, search or forget saved facts.
     #[command(subcommand)]
@@ -195,6 +218,13 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Undo { task, dry_run } => crate::cli::undo::undo(&home, task, dry_run, false),
+        Command::Redo { task, dry_run } => crate::cli::undo::undo(&home, task, dry_run, true),
+        Command::Show {
+            task,
+            changes,
+            json,
+        } => crate::cli::undo::show(&home, task, changes, json),
         Command::Doctor { json } => Ok(crate::cli::doctor::run(&home, json)),
         Command::LocalServer(command) => crate::cli::local_server::run(&home, command),
         Command::Secret(command) => crate::cli::secret::run(&home, command),

@@ -17,6 +17,7 @@
 //! - [`context`]: token counts, compaction and large-output compression (seed 003).
 //! - [`prompts`]: the texts the model reads, as files in `prompts/`.
 //! - [`text`]: text cut to fit where it is shown.
+//! - [`undo`]: what each call changed on disk, kept so a task can be undone.
 //! - [`bounded`]: size-limited reads of the text files Zeta takes from outside.
 
 pub mod agent;
@@ -35,6 +36,7 @@ pub mod settings;
 pub mod store;
 pub mod text;
 pub mod tool;
+pub mod undo;
 pub mod worker;
 
 pub use agent::{Agent, AgentOutcome, CancelToken, TaskContext, Unconfigured};

@@ -38,6 +38,9 @@ pub struct ToolContext {
     /// them unconfined (the user approved this call's writes outside, or the kernel
     /// cannot confine).
     pub confine: Option<Arc<crate::policy::Writable>>,
+    /// Told of every file change the call is about to make, so the task can be undone
+    /// (`crate::undo`); `None` keeps nothing.
+    pub keeper: Option<Arc<dyn crate::undo::Keeper>>,
 }
 
 impl ToolContext {
@@ -55,6 +58,7 @@ impl ToolContext {
             on_output: Arc::new(|_: &str| {}),
             untrusted_input: false,
             confine: None,
+            keeper: None,
         }
     }
 }

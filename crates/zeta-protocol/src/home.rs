@@ -130,6 +130,11 @@ impl ZetaHome {
             self.models_dir().join(configured)
         }
     }
+    /// What tasks changed on disk, kept so they can be undone (`zeta undo`): copies of
+    /// the files they overwrote and the names of the ones they deleted, owner-only.
+    pub fn originals_dir(&self) -> PathBuf {
+        self.root.join("originals")
+    }
     /// Present once the user finished (or skipped) onboarding.
     pub fn onboarded_marker(&self) -> PathBuf {
         self.root.join("onboarded")

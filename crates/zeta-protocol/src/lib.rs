@@ -10,10 +10,12 @@
 //! - [`risk`]: how much harm a call could do.
 //! - [`settings`]: the settings' types and defaults.
 //! - [`voice`]: push-to-talk's state, events and hotkey.
+//! - [`changes`]: what a task changed on disk, file by file.
 //! - [`control`]: the running app's control socket, typed.
 //! - [`home`]: where every file lives (`$ZETA_HOME`), owner-only.
 //! - [`mcp`]: MCP servers as `settings.json` names them, read into typed configs.
 
+pub mod changes;
 pub mod control;
 pub mod decision;
 pub mod event;

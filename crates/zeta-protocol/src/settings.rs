@@ -38,6 +38,8 @@ pub struct Settings {
     pub mcp_servers: BTreeMap<String, serde_json::Value>,
     /// Start Zeta, hidden in the tray, when the user logs in (an XDG autostart entry).
     pub start_with_session: bool,
+    /// What is kept so a task's file changes can be undone.
+    pub undo: UndoSettings,
 }
 
 /// Whether the loop checks a model's answer before the task ends: an answer given without
@@ -77,6 +79,31 @@ impl Default for Settings {
             verify: Verify::Auto,
             mcp_servers: BTreeMap::new(),
             start_with_session: false,
+            undo: UndoSettings::default(),
+        }
+    }
+}
+
+/// The originals store's budget: the oldest tasks' originals are let go first (those
+/// tasks can no longer be undone, and say so).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct UndoSettings {
+    /// Keep what tasks change, so they can be undone (off: nothing is kept).
+    pub enabled: bool,
+    /// Most megabytes of originals kept.
+    #[ts(type = "number")]
+    pub budget_mb: u64,
+    /// Days a task stays undoable.
+    pub keep_days: u32,
+}
+
+impl Default for UndoSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            budget_mb: 2048,
+            keep_days: 30,
         }
     }
 }

@@ -51,6 +51,7 @@ fn main() {
         on_output: Arc::new(|_: &str| {}),
         untrusted_input: false,
         confine: confine.then(|| Arc::clone(&writable)),
+        keeper: None,
     };
     let (free, confined) = (ctx(false), ctx(true));
     let runtime = tokio::runtime::Builder::new_current_thread()

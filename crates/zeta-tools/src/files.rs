@@ -206,6 +206,9 @@ impl Tool for WriteFile {
                 Err(e) => return e,
             };
             let path = resolve(&args.path, &ctx.workdir);
+            if let Some(keeper) = &ctx.keeper {
+                tell_write(keeper.as_ref(), &path);
+            }
             let written = (|| {
                 if let Some(parent) = path.parent() {
                     std::fs::create_dir_all(parent)?;
@@ -230,6 +233,22 @@ impl Tool for WriteFile {
             }
         })
     }
+}
+
+/// Tells the keeper (undo) of a write to `path`: the folders it makes on the way, top
+/// first, then the file.
+fn tell_write(keeper: &dyn zeta_core::undo::Keeper, path: &Path) {
+    use zeta_core::undo::Touch;
+    let missing: Vec<&Path> = path
+        .ancestors()
+        .skip(1)
+        .take_while(|dir| std::fs::symlink_metadata(dir).is_err())
+        .collect();
+    for dir in missing.into_iter().rev() {
+        keeper.before(&Touch::Make(dir.to_path_buf()));
+    }
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    keeper.before(&Touch::Write { path, create: true });
 }
 
 pub struct ListDirectory;

@@ -30,6 +30,7 @@ pub mod screen;
 pub mod settings;
 pub mod shell;
 pub mod shm;
+pub mod watch;
 
 use std::sync::Arc;
 

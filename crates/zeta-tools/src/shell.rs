@@ -123,32 +123,43 @@ pub async fn run_process(
     workdir: &std::path::Path,
     ctx: &ToolContext,
 ) -> ToolOutput {
-    let mut command = Command::new(program);
-    command
-        .args(argv)
-        .current_dir(workdir)
-        .process_group(0)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    crate::child_env::scrub(&mut command);
-    if let Some(writable) = &ctx.confine {
-        match crate::confine::rules(writable) {
-            Ok(rules) => crate::confine::apply(&mut command, rules),
-            // Fails closed: an unconfined run needs the user's approval.
-            Err(e) => return ToolOutput::error(format!("{shown}: not run: {e}")),
-        }
-    }
-    let mut child = match command.spawn() {
-        Ok(child) => child,
-        Err(e) => {
-            return ToolOutput::error(format!(
-                "could not start {program} in {}: {e}",
-                workdir.display()
-            ))
-        }
+    let watch = ctx.keeper.as_ref().map(|_| crate::watch::prepare());
+    let spawned = match build(
+        program,
+        argv,
+        workdir,
+        ctx,
+        watch.as_ref().and_then(|w| w.as_ref().ok()),
+    ) {
+        Ok(command) => command.spawn_watched(),
+        Err(e) => return ToolOutput::error(format!("{shown}: not run: {e}")),
     };
+    let (mut child, watching) = match (spawned, watch, &ctx.keeper) {
+        (Ok(child), Some(Ok(prepared)), Some(keeper)) => {
+            let watching = crate::watch::start(prepared, keeper.clone());
+            if let Err(e) = &watching {
+                keeper.unwatched(&format!("{shown}: {e}"));
+            }
+            (child, watching.ok())
+        }
+        (Ok(child), watch, keeper) => {
+            if let (Some(Err(e)), Some(keeper)) = (watch, keeper) {
+                keeper.unwatched(&format!("{shown}: {e}"));
+            }
+            (child, None)
+        }
+        // Where the kernel refuses the watch, the call runs unwatched, and says so.
+        (Err(e), Some(Ok(_)), Some(keeper)) => {
+            keeper.unwatched(&format!("{shown}: could not watch its changes ({e})"));
+            match build(program, argv, workdir, ctx, None).map(Started::spawn_watched) {
+                Ok(Ok(child)) => (child, None),
+                Ok(Err(e)) => return not_started(program, workdir, &e),
+                Err(e) => return ToolOutput::error(format!("{shown}: not run: {e}")),
+            }
+        }
+        (Err(e), _, _) => return not_started(program, workdir, &e),
+    };
+    let _watching = watching;
     let group = child.id().map(|id| Pid::from_raw(id as i32));
     let _live = group.map(LiveGroup::enter);
     let limit = ctx.max_output_length;
@@ -173,6 +184,51 @@ pub async fn run_process(
     let stdout = finish_reading(out_task).await;
     let stderr = finish_reading(err_task).await;
     render(shown, ending, stdout, stderr, limit, ctx.command_timeout_ms)
+}
+
+/// A command ready to start.
+struct Started(Command);
+
+impl Started {
+    fn spawn_watched(mut self) -> std::io::Result<tokio::process::Child> {
+        self.0.spawn()
+    }
+}
+
+fn not_started(program: &str, workdir: &std::path::Path, e: &std::io::Error) -> ToolOutput {
+    ToolOutput::error(format!(
+        "could not start {program} in {}: {e}",
+        workdir.display()
+    ))
+}
+
+/// The command for `program argv…`: its own process group, a scrubbed environment,
+/// confined to the task's writable set, and watched for undo when `watch` is given.
+fn build(
+    program: &str,
+    argv: &[String],
+    workdir: &std::path::Path,
+    ctx: &ToolContext,
+    watch: Option<&crate::watch::Prepared>,
+) -> Result<Started, crate::confine::ConfineError> {
+    let mut command = Command::new(program);
+    command
+        .args(argv)
+        .current_dir(workdir)
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    crate::child_env::scrub(&mut command);
+    if let Some(writable) = &ctx.confine {
+        // Fails closed: an unconfined run needs the user's approval.
+        crate::confine::apply(&mut command, crate::confine::rules(writable)?);
+    }
+    if let Some(prepared) = watch {
+        crate::watch::install(&mut command, prepared);
+    }
+    Ok(Started(command))
 }
 
 /// The process groups of the calls running now, for a process that must exit at once

@@ -85,6 +85,7 @@ fn ctx(f: &Fixture, confined: bool) -> ToolContext {
         on_output: Arc::new(|_: &str| {}),
         untrusted_input: false,
         confine: confined.then(|| Arc::new(writable)),
+        keeper: None,
     }
 }
 

@@ -41,6 +41,7 @@ fn ctx(dir: &Path, shot: ScreenshotSettings) -> ToolContext {
     ToolContext {
         untrusted_input: false,
         confine: None,
+        keeper: None,
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: 10_000,

@@ -29,6 +29,7 @@ fn context(
     let ctx = ToolContext {
         untrusted_input: false,
         confine: None,
+        keeper: None,
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: timeout_ms,

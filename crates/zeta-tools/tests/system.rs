@@ -19,6 +19,7 @@ fn ctx(dir: &Path, max_output: usize) -> ToolContext {
     ToolContext {
         untrusted_input: false,
         confine: None,
+        keeper: None,
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: 10_000,

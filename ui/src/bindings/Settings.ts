@@ -5,6 +5,7 @@ import type { PermissionSettings } from "./PermissionSettings";
 import type { ProviderSettings } from "./ProviderSettings";
 import type { ScreenshotSettings } from "./ScreenshotSettings";
 import type { Soul } from "./Soul";
+import type { UndoSettings } from "./UndoSettings";
 import type { Verify } from "./Verify";
 import type { VoiceSettings } from "./VoiceSettings";
 
@@ -46,4 +47,8 @@ mcpServers: Record<string, unknown>,
 /**
  * Start Zeta, hidden in the tray, when the user logs in (an XDG autostart entry).
  */
-startWithSession: boolean, };
+startWithSession: boolean, 
+/**
+ * What is kept so a task's file changes can be undone.
+ */
+undo: UndoSettings, };

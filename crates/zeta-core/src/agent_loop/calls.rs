@@ -396,6 +396,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             !admitted.unconfined && self.agent.confinement.as_ref().is_some_and(|c| c.enforced)
         });
         let mut output = admitted.tool.run(admitted.arguments.clone(), &ctx).await;
+        if let Some(undo) = &self.undo {
+            undo.end_call();
+        }
         if ctx.confine.is_some() && !output.ok && gate::looks_refused(&output.content) {
             output
                 .content
@@ -469,6 +472,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             screenshot: self.ctx.settings.screenshot.clone(),
             untrusted_input: self.consent.tainted.is_some(),
             confine: self.consent.writable.clone(),
+            keeper: self.undo.as_ref().map(|u| u.keeper()),
             on_output,
         }
     }

@@ -99,6 +99,8 @@ pub struct AgentLoop<S> {
     code_actions: bool,
     /// Tools that come with the settings (MCP servers'), chosen per task.
     tool_source: Option<Arc<dyn crate::tool::ToolSource>>,
+    /// Where each task's file changes are kept for undo (`crate::undo`).
+    undo: Option<crate::undo::UndoStore>,
 }
 
 /// How the tools' writes are confined (see `policy::writable`).
@@ -131,6 +133,7 @@ impl<S: ModelSource> AgentLoop<S> {
             environment: None,
             outputs_dir: None,
             confinement: None,
+            undo: None,
             recipes: false,
             code_actions: false,
             tool_source: None,
@@ -148,6 +151,12 @@ impl<S: ModelSource> AgentLoop<S> {
     /// first, and with `enforced`, tool processes are confined by the OS.
     pub fn with_confinement(mut self, confinement: Confinement) -> Self {
         self.confinement = Some(confinement);
+        self
+    }
+
+    /// Keeps every file change a task's calls make in `store`, so it can be undone.
+    pub fn with_undo(mut self, store: crate::undo::UndoStore) -> Self {
+        self.undo = Some(store);
         self
     }
 

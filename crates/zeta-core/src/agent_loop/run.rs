@@ -84,6 +84,8 @@ pub(super) struct Run<'a, S, M> {
     pub(super) finishing: Finishing,
     /// A request about a window, for a model that reads the screen as text (`screen`).
     pub(super) window_task: super::screen::WindowTask,
+    /// What this task's calls change on disk, kept for undo (`crate::undo`).
+    pub(super) undo: Option<crate::undo::TaskUndo>,
 }
 
 /// The tools the planner protocol offers: all of them, except to a small model, which
@@ -258,6 +260,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         } else {
             super::screen::WindowTask::No
         };
+        let (ctx_task_id, undo_settings) = (ctx.task.id, ctx.settings.undo.clone());
         Self {
             agent,
             tools,
@@ -291,6 +294,10 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             window,
             finishing,
             window_task,
+            undo: agent
+                .undo
+                .as_ref()
+                .and_then(|store| crate::undo::TaskUndo::start(store, ctx_task_id, &undo_settings)),
         }
     }
 

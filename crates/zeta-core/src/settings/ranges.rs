@@ -59,6 +59,22 @@ pub(super) fn reset_out_of_range(s: &mut Settings, problems: &mut Vec<SettingsPr
         "",
         d.max_output_length,
     );
+    within(
+        p,
+        "undo.budgetMb",
+        &mut s.undo.budget_mb,
+        1..=10_000_000,
+        " MB",
+        d.undo.budget_mb,
+    );
+    within(
+        p,
+        "undo.keepDays",
+        &mut s.undo.keep_days,
+        1..=3650,
+        " days",
+        d.undo.keep_days,
+    );
     let shot = &mut s.screenshot;
     within(
         p,

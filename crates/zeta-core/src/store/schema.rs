@@ -129,6 +129,42 @@ const MIGRATIONS: &[M<'static>] = &[
     );
     CREATE INDEX answer_checks_task ON answer_checks (task_id);",
     ),
+    // Undo (`crate::undo`): what each task's calls changed on disk, as change sets (a
+    // task's, or an undo's, which a redo takes back), each change written before it
+    // happened, and each touched path's state when its set was last settled.
+    M::up(
+        "CREATE TABLE change_sets (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        task_id     INTEGER NOT NULL,
+        kind        TEXT NOT NULL,
+        of_set      INTEGER,
+        state       TEXT NOT NULL,
+        bytes       INTEGER NOT NULL DEFAULT 0,
+        created_at  INTEGER NOT NULL,
+        finished_at INTEGER
+    );
+    CREATE INDEX change_sets_task ON change_sets (task_id);
+    CREATE TABLE file_changes (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        set_id      INTEGER NOT NULL,
+        call        INTEGER NOT NULL,
+        op          TEXT NOT NULL,
+        path        BLOB NOT NULL,
+        other       BLOB,
+        object      TEXT,
+        kind        TEXT,
+        mode        INTEGER,
+        size        INTEGER,
+        ino         INTEGER
+    );
+    CREATE INDEX file_changes_set ON file_changes (set_id);
+    CREATE TABLE file_after (
+        set_id      INTEGER NOT NULL,
+        path        BLOB NOT NULL,
+        state       TEXT NOT NULL,
+        PRIMARY KEY (set_id, path)
+    );",
+    ),
 ];
 
 /// Opens (creating if needed) the database at `path`, owner-only, in WAL mode with a busy

@@ -1,0 +1,186 @@
+//! What a task changed, path by path, in the words of `zeta_protocol::changes`: created,
+//! changed (a text file's unified diff against what the store kept), deleted, moved,
+//! permissions; paths the task made and took away again are not shown.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use zeta_protocol::changes::{ChangeKind, FileChange, TaskChanges};
+
+use super::journal::{Change, Journal, PathState, SetKind, SetState};
+use super::keep::UndoStore;
+use super::originals::Originals;
+use crate::error::CoreError;
+
+/// Largest text shown as a diff, on either side.
+const DIFF_LIMIT: u64 = 512 * 1024;
+
+/// The tools whose effects are not files on this computer: what they did stays done.
+const OUTSIDE_FILES: &[&str] = &[
+    "open_url",
+    "open_app",
+    "ui_act",
+    "mouse",
+    "keyboard",
+    "schedule_task",
+    "memory_save",
+    "update_settings",
+];
+
+/// Whether a call of `tool` with `arguments` (JSON text) did something outside files: a
+/// request that can change things, an app or a window acted on, a job scheduled, an MCP
+/// server's tool (it runs elsewhere).
+fn effect_outside_files(tool: &str, arguments: &str) -> bool {
+    if tool == "http_request" {
+        let method = serde_json::from_str::<serde_json::Value>(arguments)
+            .ok()
+            .and_then(|v| {
+                v.get("method")
+                    .and_then(|m| m.as_str())
+                    .map(str::to_uppercase)
+            })
+            .unwrap_or_else(|| "GET".into());
+        return !matches!(method.as_str(), "GET" | "HEAD" | "OPTIONS");
+    }
+    OUTSIDE_FILES.contains(&tool) || tool.contains("__")
+}
+
+/// What task `task_id` changed; `calls` are its calls that ran (tool, arguments as JSON
+/// text), to name what no undo takes back.
+pub fn task_changes(
+    store: &UndoStore,
+    task_id: i64,
+    calls: &[(String, String)],
+) -> Result<TaskChanges, CoreError> {
+    let journal = Journal::open(&store.database)?;
+    let originals = store.open_originals()?;
+    let sets = journal.sets_of_task(task_id)?;
+    let task_set = sets.iter().rev().find(|s| s.kind == SetKind::Task);
+    let mut files = Vec::new();
+    if let Some(set) = task_set {
+        files = files_of(&journal, &originals, set.id)?;
+    }
+    let can_undo = task_set.is_some_and(|s| {
+        !matches!(s.state, SetState::Undone | SetState::Expired) && !files.is_empty()
+    });
+    let can_redo = sets
+        .iter()
+        .any(|s| s.kind == SetKind::Undo && s.state == SetState::Closed);
+    let not_undoable = calls
+        .iter()
+        .filter(|(tool, arguments)| effect_outside_files(tool, arguments))
+        .map(|(tool, arguments)| format!("{tool} {}", crate::text::one_line(arguments, 120)))
+        .collect();
+    Ok(TaskChanges {
+        task_id,
+        files,
+        can_undo,
+        can_redo,
+        not_undoable,
+    })
+}
+
+fn files_of(
+    journal: &Journal,
+    originals: &Originals,
+    set: i64,
+) -> Result<Vec<FileChange>, CoreError> {
+    let after: BTreeMap<PathBuf, PathState> = journal.after(set)?.into_iter().collect();
+    let present = |p: &Path| {
+        after.get(p).map_or_else(
+            || PathState::now(p) != PathState::Absent,
+            |s| *s != PathState::Absent,
+        )
+    };
+    // The first change per path says what it was before the task.
+    let mut first: BTreeMap<PathBuf, Change> = BTreeMap::new();
+    let mut moved_from: BTreeMap<PathBuf, PathBuf> = BTreeMap::new();
+    for change in journal.changes(set)? {
+        if let Change::Moved { from, to, .. } = &change {
+            let origin = moved_from.remove(from).unwrap_or_else(|| from.clone());
+            moved_from.insert(to.clone(), origin);
+        }
+        for path in change.paths() {
+            first
+                .entry(path.to_path_buf())
+                .or_insert_with(|| change.clone());
+        }
+    }
+    let mut files = Vec::new();
+    for (path, change) in &first {
+        let now_here = present(path);
+        let from = moved_from.get(path).filter(|f| *f != path);
+        let kind = match change {
+            Change::Created { .. } | Change::Moved { .. } if !now_here => continue,
+            _ if from.is_some() && now_here => ChangeKind::Moved,
+            Change::Moved { from: f, .. } if f == path => ChangeKind::Deleted,
+            Change::Created { .. } | Change::Moved { .. } => ChangeKind::Created,
+            Change::Kept { .. } | Change::RemovedDir { .. } if !now_here => ChangeKind::Deleted,
+            Change::Kept { .. } | Change::RemovedDir { .. } | Change::Exchanged { .. } => {
+                ChangeKind::Changed
+            }
+            Change::Mode { .. } => ChangeKind::Permissions,
+        };
+        // A file moved away is shown once, where it went.
+        if kind == ChangeKind::Deleted && moved_from.values().any(|f| f == path) {
+            continue;
+        }
+        let (diff, note) = match (kind, change) {
+            (
+                ChangeKind::Changed,
+                Change::Kept {
+                    object: Some(o),
+                    size,
+                    ..
+                },
+            ) => diff(&originals.path_of(o), path, *size),
+            (ChangeKind::Deleted, Change::Kept { size, .. }) => (None, Some(bytes_note(*size))),
+            _ => (None, None),
+        };
+        files.push(FileChange {
+            path: path.display().to_string(),
+            kind,
+            from: from.map(|f| f.display().to_string()),
+            diff,
+            note,
+        });
+    }
+    Ok(files)
+}
+
+fn bytes_note(size: u64) -> String {
+    match size {
+        s if s < 1024 => format!("{s} bytes"),
+        s if s < 1024 * 1024 => format!("{:.1} KiB", s as f64 / 1024.0),
+        s => format!("{:.1} MiB", s as f64 / (1024.0 * 1024.0)),
+    }
+}
+
+/// A unified diff when both sides are text of a readable size; else a note in words.
+fn diff(before: &Path, after: &Path, before_size: u64) -> (Option<String>, Option<String>) {
+    let after_size = std::fs::metadata(after).map_or(0, |m| m.len());
+    let note = Some(format!(
+        "{} → {}",
+        bytes_note(before_size),
+        bytes_note(after_size)
+    ));
+    if before_size > DIFF_LIMIT || after_size > DIFF_LIMIT {
+        return (None, note);
+    }
+    let (Ok(old), Ok(new)) = (std::fs::read(before), std::fs::read(after)) else {
+        return (None, note);
+    };
+    let (Ok(old), Ok(new)) = (String::from_utf8(old), String::from_utf8(new)) else {
+        return (None, note.map(|n| format!("not text, {n}")));
+    };
+    if old.contains('\0') || new.contains('\0') {
+        return (None, note.map(|n| format!("not text, {n}")));
+    }
+    let name = after.display().to_string();
+    let text = similar::TextDiff::from_lines(&old, &new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("{name} (before)"), &format!("{name} (now)"))
+        .to_string();
+    (Some(text), None)
+}

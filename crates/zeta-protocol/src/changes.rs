@@ -1,0 +1,49 @@
+//! What a task changed on disk, file by file, as the chat and `zeta show --changes` show
+//! it (the journal behind it is zeta-core's `undo`).
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// How one path changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub enum ChangeKind {
+    Created,
+    Changed,
+    Deleted,
+    Moved,
+    /// Only its permissions.
+    Permissions,
+}
+
+/// One path a task changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct FileChange {
+    pub path: String,
+    pub kind: ChangeKind,
+    /// Where it was before a move.
+    pub from: Option<String>,
+    /// A text file's change as a unified diff; `None` for other files.
+    pub diff: Option<String>,
+    /// Other files, or a note ("changed since the task"): in words.
+    pub note: Option<String>,
+}
+
+/// What a task changed and whether it can be undone now.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct TaskChanges {
+    #[ts(type = "number")]
+    pub task_id: i64,
+    pub files: Vec<FileChange>,
+    /// Undo would take them back (not undone, not let go).
+    pub can_undo: bool,
+    /// An undo can be taken back.
+    pub can_redo: bool,
+    /// What the task did that no undo takes back (a request sent, an app's state).
+    pub not_undoable: Vec<String>,
+}
