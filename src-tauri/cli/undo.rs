@@ -8,11 +8,20 @@ use zeta_core::undo::{redo_task, undo_task, UndoStore};
 use zeta_core::{TaskQueue, TaskStatus, ZetaHome};
 use zeta_protocol::changes::{ChangeKind, TaskChanges};
 
-/// A task that is still to run or running cannot be undone yet.
+/// A task that is still to run or running cannot be undone yet. One marked running
+/// while no worker holds the lock was cut short (Zeta was stopped, or crashed): what it
+/// changed until then is in its set, and can be undone.
 fn settled(home: &ZetaHome, task: i64) -> anyhow::Result<()> {
     let queue = TaskQueue::open(&home.database_file())?;
     let task = queue.get(task)?;
-    if matches!(task.status, TaskStatus::Pending | TaskStatus::Running) {
+    let cut_short = task.status == TaskStatus::Running
+        && zeta_core::lock::WorkerLock::try_acquire(home).is_ok();
+    if cut_short {
+        out!(
+            "task {} was cut short (Zeta stopped while it ran): what it changed until then is taken back",
+            task.id
+        );
+    } else if matches!(task.status, TaskStatus::Pending | TaskStatus::Running) {
         anyhow::bail!(
             "task {} has not finished yet: undo it once it has ended (or cancel it first)",
             task.id

@@ -20,6 +20,7 @@ mod memory;
 mod models;
 mod sandbox;
 mod secrets;
+mod undo;
 mod warm;
 
 use std::process::Command;

@@ -1,6 +1,6 @@
 //! What Zeta's test suites share (a dev-dependency only): the process table read from
 //! /proc ([`procs`]), a microphone recording's format ([`sound`]), the real MCP servers
-//! the tests start ([`mcp`]), and how a test that
+//! the tests start ([`mcp`]), a folder tree as a comparable value ([`tree`]), and how a test that
 //! needs what this machine lacks says so ([`cannot_run`]): it prints why and passes,
 //! unless the suite requires it.
 
@@ -8,6 +8,7 @@ pub mod apps;
 pub mod mcp;
 pub mod procs;
 pub mod sound;
+pub mod tree;
 
 use std::fmt::Display;
 

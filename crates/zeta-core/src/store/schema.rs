@@ -131,7 +131,8 @@ const MIGRATIONS: &[M<'static>] = &[
     ),
     // Undo (`crate::undo`): what each task's calls changed on disk, as change sets (a
     // task's, or an undo's, which a redo takes back), each change written before it
-    // happened, and each touched path's state when its set was last settled.
+    // happened, how far an undo of the set got (`progress`: the oldest change it took
+    // back), and each touched path's state when its set was last settled.
     M::up(
         "CREATE TABLE change_sets (
         id          INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -140,6 +141,7 @@ const MIGRATIONS: &[M<'static>] = &[
         of_set      INTEGER,
         state       TEXT NOT NULL,
         bytes       INTEGER NOT NULL DEFAULT 0,
+        progress    INTEGER,
         created_at  INTEGER NOT NULL,
         finished_at INTEGER
     );

@@ -86,6 +86,8 @@ pub struct ChangeSet {
     /// Bytes of originals it keeps.
     pub bytes: i64,
     pub created_at: i64,
+    /// While it is being undone: the oldest change taken back so far.
+    pub progress: Option<i64>,
 }
 
 /// What kind of thing a path was.
@@ -286,6 +288,18 @@ impl Journal {
             .map_err(|e| self.err(e))
     }
 
+    /// Records that an undo of `set` has taken back every change from `change` on
+    /// (`None`: no undo under way).
+    pub fn set_progress(&self, set: i64, change: Option<i64>) -> Result<(), CoreError> {
+        self.conn()
+            .execute(
+                "UPDATE change_sets SET progress = ?2 WHERE id = ?1",
+                params![set, change],
+            )
+            .map(|_| ())
+            .map_err(|e| self.err(e))
+    }
+
     pub fn add_bytes(&self, set: i64, bytes: u64) -> Result<(), CoreError> {
         self.conn()
             .execute(
@@ -305,11 +319,12 @@ impl Journal {
             state: SetState::parse(&row.get::<_, String>(4)?),
             bytes: row.get(5)?,
             created_at: row.get(6)?,
+            progress: row.get(7)?,
         })
     }
 
     const SET_COLUMNS: &'static str =
-        "SELECT id, task_id, kind, of_set, state, bytes, created_at FROM change_sets";
+        "SELECT id, task_id, kind, of_set, state, bytes, created_at, progress FROM change_sets";
 
     pub fn set(&self, id: i64) -> Result<Option<ChangeSet>, CoreError> {
         self.conn()
@@ -432,15 +447,25 @@ impl Journal {
 
     /// A set's changes in the order they were recorded.
     pub fn changes(&self, set: i64) -> Result<Vec<Change>, CoreError> {
+        Ok(self
+            .numbered_changes(set)?
+            .into_iter()
+            .map(|(_, c)| c)
+            .collect())
+    }
+
+    /// A set's changes with their ids, in the order they were recorded.
+    pub fn numbered_changes(&self, set: i64) -> Result<Vec<(i64, Change)>, CoreError> {
         let conn = self.conn();
         let mut stmt = conn
             .prepare(
-                "SELECT op, path, other, object, kind, mode, size, ino FROM file_changes
+                "SELECT op, path, other, object, kind, mode, size, ino, id FROM file_changes
                  WHERE set_id = ?1 ORDER BY id",
             )
             .map_err(|e| self.err(e))?;
         let rows = stmt
             .query_map([set], |row| {
+                let id: i64 = row.get(8)?;
                 let op: String = row.get(0)?;
                 let path = path_of(row.get(1)?);
                 let other: Option<Vec<u8>> = row.get(2)?;
@@ -449,7 +474,7 @@ impl Journal {
                 let mode: Option<u32> = row.get(5)?;
                 let size: Option<i64> = row.get(6)?;
                 let ino: Option<i64> = row.get(7)?;
-                Ok(match op.as_str() {
+                let change = match op.as_str() {
                     "created" => Change::Created { path },
                     "kept" => Change::Kept {
                         path,
@@ -476,7 +501,8 @@ impl Journal {
                         path,
                         mode: mode.unwrap_or(0o644),
                     },
-                })
+                };
+                Ok((id, change))
             })
             .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
             .map_err(|e| self.err(e))?;

@@ -168,7 +168,9 @@ fn take_back(
         .filter(|(path, state)| PathState::now(path) != **state)
         .map(|(path, _)| path.clone())
         .collect();
-    let changes = journal.changes(set.id)?;
+    let changes = journal.numbered_changes(set.id)?;
+    // Where an undo that stopped half way got to: the changes from there on are back.
+    let done_from = set.progress.unwrap_or(i64::MAX);
     let keeper = SetKeeper::new(store, set.task_id, kind, Some(set.id), resumed)?;
     if !dry_run {
         journal.set_state(set.id, SetState::Undoing)?;
@@ -180,22 +182,29 @@ fn take_back(
             dry_run,
             ..Report::default()
         },
+        gone: BTreeSet::new(),
     };
-    for change in changes.iter().rev() {
-        if let Some(path) = change
-            .paths()
-            .into_iter()
-            .find(|p| changed_since.contains(*p))
-        {
-            step.leave(path, "it changed after the task (by you or a later task)");
+    for (id, change) in changes.iter().rev() {
+        if *id >= done_from {
             continue;
         }
-        step.take_back(change);
+        let changed = change
+            .paths()
+            .into_iter()
+            .find(|p| changed_since.contains(*p));
+        match changed {
+            Some(path) => step.leave(path, "it changed after the task (by you or a later task)"),
+            None => step.take_back(change),
+        }
+        if !dry_run {
+            journal.set_progress(set.id, Some(*id))?;
+        }
     }
     let mut report = step.report;
     report.left.dedup_by(|a, b| a.path == b.path);
     if !dry_run {
         keeper.close(SetState::Closed);
+        journal.set_progress(set.id, None)?;
         journal.set_state(set.id, SetState::Undone)?;
     }
     Ok(report)
@@ -205,6 +214,8 @@ struct Step<'a> {
     keeper: &'a SetKeeper,
     dry_run: bool,
     report: Report,
+    /// In a dry run, what would be gone by now (a folder holding only these is empty).
+    gone: BTreeSet<PathBuf>,
 }
 
 impl Step<'_> {
@@ -227,6 +238,9 @@ impl Step<'_> {
         act: impl FnOnce() -> std::io::Result<()>,
     ) -> bool {
         if self.dry_run {
+            if matches!(touch, Touch::Remove(_) | Touch::RemoveDir(_)) {
+                self.gone.insert(path.to_path_buf());
+            }
             return true;
         }
         self.keeper.before(&touch);
@@ -244,7 +258,8 @@ impl Step<'_> {
             Change::Created { path } => match std::fs::symlink_metadata(path) {
                 Err(_) => {}
                 Ok(meta) if meta.is_dir() => {
-                    let empty = std::fs::read_dir(path).is_ok_and(|mut d| d.next().is_none());
+                    let empty = std::fs::read_dir(path)
+                        .is_ok_and(|d| d.flatten().all(|entry| self.gone.contains(&entry.path())));
                     if !empty {
                         self.leave(path, "the folder holds things the task did not make");
                     } else if self.act(path, Touch::RemoveDir(path.clone()), || {

@@ -92,13 +92,29 @@ fn files_of(
             |s| *s != PathState::Absent,
         )
     };
-    // The first change per path says what it was before the task.
+    // The first change per path says whether it existed before the task; renames say
+    // where what is now at a path came from.
     let mut first: BTreeMap<PathBuf, Change> = BTreeMap::new();
-    let mut moved_from: BTreeMap<PathBuf, PathBuf> = BTreeMap::new();
+    let mut kept: BTreeMap<PathBuf, (String, u64)> = BTreeMap::new();
+    let mut came_from: BTreeMap<PathBuf, PathBuf> = BTreeMap::new();
+    let mut moved_away: Vec<PathBuf> = Vec::new();
     for change in journal.changes(set)? {
-        if let Change::Moved { from, to, .. } = &change {
-            let origin = moved_from.remove(from).unwrap_or_else(|| from.clone());
-            moved_from.insert(to.clone(), origin);
+        match &change {
+            Change::Moved { from, to, .. } => {
+                let origin = came_from.remove(from).unwrap_or_else(|| from.clone());
+                came_from.insert(to.clone(), origin);
+                moved_away.push(from.clone());
+            }
+            Change::Kept {
+                path,
+                object: Some(object),
+                size,
+                ..
+            } => {
+                kept.entry(path.clone())
+                    .or_insert_with(|| (object.clone(), *size));
+            }
+            _ => {}
         }
         for path in change.paths() {
             first
@@ -106,41 +122,43 @@ fn files_of(
                 .or_insert_with(|| change.clone());
         }
     }
+    let existed_before = |p: &Path| match first.get(p) {
+        Some(Change::Created { .. }) | None => false,
+        Some(Change::Moved { to, .. }) => to != p,
+        Some(_) => true,
+    };
     let mut files = Vec::new();
     for (path, change) in &first {
-        let now_here = present(path);
-        let from = moved_from.get(path).filter(|f| *f != path);
-        let kind = match change {
-            Change::Created { .. } | Change::Moved { .. } if !now_here => continue,
-            _ if from.is_some() && now_here => ChangeKind::Moved,
-            Change::Moved { from: f, .. } if f == path => ChangeKind::Deleted,
-            Change::Created { .. } | Change::Moved { .. } => ChangeKind::Created,
-            Change::Kept { .. } | Change::RemovedDir { .. } if !now_here => ChangeKind::Deleted,
-            Change::Kept { .. } | Change::RemovedDir { .. } | Change::Exchanged { .. } => {
-                ChangeKind::Changed
+        let here = present(path);
+        let origin = came_from
+            .get(path)
+            .filter(|o| *o != path && existed_before(o) && !present(o));
+        let kind = match (existed_before(path), here) {
+            (true, true) if matches!(change, Change::Mode { .. }) && !kept.contains_key(path) => {
+                ChangeKind::Permissions
             }
-            Change::Mode { .. } => ChangeKind::Permissions,
+            (true, true) => ChangeKind::Changed,
+            // Moved away: shown where it went.
+            (true, false) if moved_away.contains(path) && came_from.values().any(|o| o == path) => {
+                continue
+            }
+            (true, false) => ChangeKind::Deleted,
+            (false, true) if origin.is_some() => ChangeKind::Moved,
+            (false, true) => ChangeKind::Created,
+            // Made and taken away again by the task.
+            (false, false) => continue,
         };
-        // A file moved away is shown once, where it went.
-        if kind == ChangeKind::Deleted && moved_from.values().any(|f| f == path) {
-            continue;
-        }
-        let (diff, note) = match (kind, change) {
-            (
-                ChangeKind::Changed,
-                Change::Kept {
-                    object: Some(o),
-                    size,
-                    ..
-                },
-            ) => diff(&originals.path_of(o), path, *size),
-            (ChangeKind::Deleted, Change::Kept { size, .. }) => (None, Some(bytes_note(*size))),
+        let (diff, note) = match (kind, kept.get(path)) {
+            (ChangeKind::Changed, Some((object, size))) => {
+                diff(&originals.path_of(object), path, *size)
+            }
+            (ChangeKind::Deleted, Some((_, size))) => (None, Some(bytes_note(*size))),
             _ => (None, None),
         };
         files.push(FileChange {
             path: path.display().to_string(),
             kind,
-            from: from.map(|f| f.display().to_string()),
+            from: origin.map(|f| f.display().to_string()),
             diff,
             note,
         });

@@ -11,71 +11,14 @@ mod corpus;
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::json;
 use zeta_core::tool::{Tool, ToolContext};
 use zeta_core::undo::journal::{SetKind, SetState};
 use zeta_core::undo::{redo_task, undo_task, SetKeeper, UndoStore};
-
-/// What a tree holds: per path, its kind, mode, and content or link target.
-type Snapshot = BTreeMap<PathBuf, String>;
-
-fn snapshot(root: &Path) -> Snapshot {
-    let mut out = Snapshot::new();
-    for entry in walkdir::WalkDir::new(root).min_depth(1).sort_by_file_name() {
-        let Ok(entry) = entry else { continue };
-        let path = entry.path();
-        let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
-        let Ok(meta) = std::fs::symlink_metadata(path) else {
-            continue;
-        };
-        let mode = meta.permissions().mode() & 0o7777;
-        let what = if meta.file_type().is_symlink() {
-            format!(
-                "link -> {}",
-                std::fs::read_link(path)
-                    .map(|t| t.display().to_string())
-                    .unwrap_or_default()
-            )
-        } else if meta.is_dir() {
-            format!("dir {mode:o}")
-        } else if meta.is_file() {
-            let bytes = std::fs::read(path).unwrap_or_default();
-            format!("file {mode:o} {} {:x}", bytes.len(), fnv(&bytes))
-        } else {
-            format!("other {mode:o}")
-        };
-        out.insert(rel, what);
-    }
-    out
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
-    })
-}
-
-fn differences(a: &Snapshot, b: &Snapshot) -> Vec<String> {
-    let mut out = Vec::new();
-    for (path, what) in a {
-        match b.get(path) {
-            None => out.push(format!("missing {}: {what}", path.display())),
-            Some(other) if other != what => {
-                out.push(format!("{}: {what} ≠ {other}", path.display()))
-            }
-            _ => {}
-        }
-    }
-    for (path, what) in b {
-        if !a.contains_key(path) {
-            out.push(format!("extra {}: {what}", path.display()));
-        }
-    }
-    out
-}
+use zeta_test_support::tree::{differences, snapshot};
 
 /// Makes every folder writable again so the temporary tree can be removed.
 fn unlock(root: &Path) {
