@@ -32,6 +32,9 @@ pub mod restore;
 pub mod task;
 pub mod view;
 
+#[cfg(test)]
+mod tests;
+
 use std::path::{Path, PathBuf};
 
 pub use keep::{SetKeeper, UndoStore};
