@@ -307,3 +307,48 @@ fn nix_kill(pid: u32) -> std::io::Result<()> {
         Err(std::io::Error::other("kill failed"))
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_beyond_the_undo_budget_asks_first_saying_it_could_not_be_undone() {
+    let proto = Proto::Json;
+    let steps = script(&[run("rm -r ~/work/big"), answer("Removed.")], proto);
+    let s =
+        Setup::with_settings(Wire::OpenAi, proto, steps, json!({"undo": {"budgetMb": 1}})).await;
+    let work = fixture(s.home.path());
+    std::fs::create_dir_all(work.join("big")).unwrap();
+    std::fs::write(work.join("big/blob"), vec![7u8; 2 * 1024 * 1024]).unwrap();
+    // Auto mode, and nobody to say yes: the call is not run.
+    let out = s.zeta(&[
+        "run",
+        "--json",
+        "--approve",
+        "none",
+        "Remove the big folder",
+    ]);
+    let asked = events(&out)
+        .into_iter()
+        .find(|e| e["type"] == "approvalRequested")
+        .expect("an approval was asked");
+    let why = asked.to_string();
+    assert!(why.contains("could not be undone"), "{why}");
+    assert!(work.join("big/blob").exists(), "nothing was removed");
+    // Within the budget the same call runs unasked (auto mode) and can be undone.
+    let steps = script(&[run("rm -r ~/work/big"), answer("Removed.")], proto);
+    let s = Setup::new(Wire::OpenAi, proto, steps).await;
+    let work = fixture(s.home.path());
+    std::fs::create_dir_all(work.join("big")).unwrap();
+    std::fs::write(work.join("big/blob"), vec![7u8; 2 * 1024 * 1024]).unwrap();
+    let before = snapshot(&work);
+    let out = s.zeta(&[
+        "run",
+        "--json",
+        "--approve",
+        "none",
+        "Remove the big folder",
+    ]);
+    done_task(&out);
+    assert!(!work.join("big").exists());
+    let undone = s.zeta(&["undo", "1"]);
+    assert!(undone.status.success(), "{}", stdout(&undone));
+    same(&before, &snapshot(&work), "the removed folder is back");
+}

@@ -43,6 +43,8 @@ pub(super) struct Checked {
     pub unknowable: Option<String>,
     /// The paths it names that it would write outside the writable set.
     pub outside: Vec<PathBuf>,
+    /// Every path it names that it would write, change or remove.
+    pub writes: Vec<PathBuf>,
 }
 
 /// A call that does not run: what the model reads, and the audit's decision and decider.
@@ -136,6 +138,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             tool,
             unknowable,
             outside,
+            writes,
         } = self.static_checks(&call.name, &call.arguments)?;
         let settings = &self.ctx.settings.permissions;
         if let Err(limited) = self.agent.session.admit(
@@ -223,6 +226,17 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         }
         if !outside.is_empty() && !matches!(decision, Decision::Deny(_)) {
             return self.admit_outside(call, tool, consent, &outside).await;
+        }
+        // What it would overwrite or remove is more than undo may keep: it asks first,
+        // in every mode, saying it could not be undone.
+        if side_effects
+            && !matches!(decision, Decision::Deny(_))
+            && consent != Consent::PlanApproved
+            && !self.user_approved(call)
+        {
+            if let Some(why) = self.beyond_undo(&writes) {
+                return self.ask_user(call, tool, Some(why), false).await;
+            }
         }
         match decision {
             Decision::Deny(reason) => {
@@ -334,15 +348,17 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let env = ShellEnv::current(&tool.workdir(arguments, &self.agent.workdir));
         let mut unknowable = None;
         let mut outside: Vec<PathBuf> = Vec::new();
+        let mut all_writes: Vec<PathBuf> = Vec::new();
         for command in tool.commands(arguments) {
             let (verdict, writes) = judge_with_writes(&command, &env);
             if let Some(writable) = &self.consent.writable {
-                for path in writes {
-                    if !writable.allows(&path, &env.cwd) && !outside.contains(&path) {
-                        outside.push(path);
+                for path in &writes {
+                    if !writable.allows(path, &env.cwd) && !outside.contains(path) {
+                        outside.push(path.clone());
                     }
                 }
             }
+            all_writes.extend(writes);
             match verdict {
                 Verdict::Allow => {}
                 Verdict::Ask(why) => unknowable = unknowable.or(Some(why)),
@@ -369,6 +385,22 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             tool: Arc::clone(tool),
             unknowable,
             outside,
+            writes: all_writes,
+        })
+    }
+
+    /// Why a call that overwrites or removes `writes` could not be undone: what they hold
+    /// is more than the undo budget. `None` when it fits, or nothing is kept.
+    fn beyond_undo(&self, writes: &[PathBuf]) -> Option<String> {
+        self.undo.as_ref()?;
+        let budget = self.ctx.settings.undo.budget_mb.saturating_mul(1024 * 1024);
+        let size = crate::undo::budget::size_up_to(writes, budget);
+        (size > budget).then(|| {
+            format!(
+                "what it would overwrite or remove holds more than {} MB, the most Zeta keeps to \
+                 undo a task (settings: undo.budgetMb), so this call could not be undone",
+                self.ctx.settings.undo.budget_mb
+            )
         })
     }
 

@@ -62,3 +62,27 @@ pub fn prune(store: &UndoStore, budget: Budget, now_ms: i64) -> Result<Pruned, C
     }
     Ok(pruned)
 }
+
+/// The bytes the files at and under `paths` hold, counted until they pass `limit` (a
+/// call about to overwrite or remove them would need that much kept). Links are not
+/// followed.
+pub fn size_up_to(paths: &[std::path::PathBuf], limit: u64) -> u64 {
+    let mut total = 0u64;
+    let mut stack: Vec<std::path::PathBuf> = paths.to_vec();
+    while let Some(path) = stack.pop() {
+        if total > limit {
+            break;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            if let Ok(entries) = std::fs::read_dir(&path) {
+                stack.extend(entries.flatten().map(|e| e.path()));
+            }
+        } else if meta.is_file() {
+            total = total.saturating_add(meta.len());
+        }
+    }
+    total
+}

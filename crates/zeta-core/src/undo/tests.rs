@@ -90,7 +90,10 @@ fn the_same_content_is_kept_once_and_outlives_the_set_let_go() {
     )
     .unwrap();
     assert_eq!(pruned.tasks, vec![1]);
-    assert!(matches!(undo_task(&f.store, 1, false), Err(UndoError::Expired(1))));
+    assert!(matches!(
+        undo_task(&f.store, 1, false),
+        Err(UndoError::Expired(1))
+    ));
     undo_task(&f.store, 2, false).unwrap();
     assert_eq!(std::fs::read_to_string(&b).unwrap(), "same text\n");
 }
@@ -135,7 +138,10 @@ fn a_dry_run_changes_nothing_and_says_what_it_would_do() {
     assert_eq!(std::fs::read_to_string(&a).unwrap(), "after\n");
     assert!(made.exists());
     let lines = report.lines().join("\n");
-    assert!(lines.contains("would restore") && lines.contains("would remove"), "{lines}");
+    assert!(
+        lines.contains("would restore") && lines.contains("would remove"),
+        "{lines}"
+    );
     // The real undo afterwards.
     undo_task(&f.store, 1, false).unwrap();
     assert_eq!(std::fs::read_to_string(&a).unwrap(), "before\n");
@@ -146,7 +152,10 @@ fn a_dry_run_changes_nothing_and_says_what_it_would_do() {
 fn a_task_that_changed_nothing_has_nothing_to_undo() {
     let f = fixture();
     task(&f, 7, |_| {});
-    assert!(matches!(undo_task(&f.store, 7, false), Err(UndoError::NothingKept(7))));
+    assert!(matches!(
+        undo_task(&f.store, 7, false),
+        Err(UndoError::NothingKept(7))
+    ));
 }
 
 #[test]
@@ -186,7 +195,10 @@ fn the_view_names_each_change_with_a_diff_of_text() {
         &[
             ("shell".into(), r#"{"command":"ls"}"#.into()),
             ("open_app".into(), r#"{"name":"gedit"}"#.into()),
-            ("http_request".into(), r#"{"url":"https://x","method":"POST"}"#.into()),
+            (
+                "http_request".into(),
+                r#"{"url":"https://x","method":"POST"}"#.into(),
+            ),
             ("http_request".into(), r#"{"url":"https://x"}"#.into()),
         ],
     )
@@ -201,7 +213,11 @@ fn the_view_names_each_change_with_a_diff_of_text() {
     assert_eq!(kind(&notes), Some(ChangeKind::Changed));
     assert_eq!(kind(&old), Some(ChangeKind::Deleted));
     assert_eq!(kind(&moved), Some(ChangeKind::Moved));
-    assert_eq!(kind(&table), None, "a moved file is shown once, where it went");
+    assert_eq!(
+        kind(&table),
+        None,
+        "a moved file is shown once, where it went"
+    );
     assert_eq!(kind(&script), Some(ChangeKind::Permissions));
     assert_eq!(kind(&made), Some(ChangeKind::Created));
     let notes_change = changes
@@ -210,14 +226,23 @@ fn the_view_names_each_change_with_a_diff_of_text() {
         .find(|c| c.path == notes.display().to_string())
         .unwrap();
     let diff = notes_change.diff.as_deref().unwrap_or_default();
-    assert!(diff.contains("-status: draft") && diff.contains("+status: final"), "{diff}");
+    assert!(
+        diff.contains("-status: draft") && diff.contains("+status: final"),
+        "{diff}"
+    );
     let blob = changes
         .files
         .iter()
         .find(|c| c.path == binary.display().to_string())
         .unwrap();
     assert!(blob.diff.is_none());
-    assert!(blob.note.as_deref().unwrap_or_default().starts_with("not text"), "{blob:?}");
+    assert!(
+        blob.note
+            .as_deref()
+            .unwrap_or_default()
+            .starts_with("not text"),
+        "{blob:?}"
+    );
     assert!(changes.can_undo);
     assert_eq!(
         changes.not_undoable.len(),
