@@ -88,6 +88,7 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
         secrets_check(home),
         mcp::servers(settings.as_ref().ok().map(|l| &l.settings)),
         confinement_check(),
+        undo_check(home, settings.as_ref().ok().map(|l| &l.settings)),
     ];
     checks.retain(|c| !c.detail.is_empty());
     if json {
@@ -135,6 +136,47 @@ fn confinement_check() -> Check {
             Some("use Linux 6.2 or later with Landlock enabled (lsm=landlock,… on the kernel command line)"),
         ),
     }
+}
+
+/// Whether tasks can be undone: the kernel lets Zeta watch their changes, and the
+/// originals store's size against its budget.
+fn undo_check(home: &ZetaHome, settings: Option<&Settings>) -> Check {
+    let undo = settings.map(|s| s.undo.clone()).unwrap_or_default();
+    if !undo.enabled {
+        return check(
+            "undo",
+            Level::Warn,
+            "off: tasks' file changes are not kept and cannot be undone",
+            Some("set \"undo\": {\"enabled\": true} in settings.json"),
+        );
+    }
+    if let Err(e) = zeta_tools::watch::support() {
+        return check(
+            "undo",
+            Level::Warn,
+            format!("commands' file changes cannot be kept here: {e}; tasks cannot be undone"),
+            Some("use Linux 5.14 or later with seccomp (user notification) enabled"),
+        );
+    }
+    let store = zeta_core::undo::UndoStore::in_home(home);
+    let size = if store.originals.exists() {
+        store.open_originals().map(|o| o.size()).unwrap_or(0)
+    } else {
+        0
+    };
+    check(
+        "undo",
+        Level::Ok,
+        format!(
+            "tasks' file changes are kept for undo: the store ({}) holds {:.1} MB of {} MB, \
+             tasks stay undoable {} days",
+            store.originals.display(),
+            size as f64 / 1_048_576.0,
+            undo.budget_mb,
+            undo.keep_days
+        ),
+        None,
+    )
 }
 
 fn secrets_check(home: &ZetaHome) -> Check {

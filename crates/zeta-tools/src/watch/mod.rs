@@ -66,6 +66,21 @@ pub fn prepare() -> Result<Prepared, WatchError> {
     })
 }
 
+/// Whether this kernel lets Zeta watch what a call changes: a `true` started watched.
+pub fn support() -> Result<(), WatchError> {
+    let prepared = prepare()?;
+    let mut command = tokio::process::Command::new("true");
+    install(&mut command, &prepared);
+    let mut child = command
+        .as_std_mut()
+        .spawn()
+        .map_err(|e| WatchError(format!("the kernel refused the filter ({e})")))?;
+    drop(prepared.theirs);
+    let received = receive(&prepared.ours);
+    let _ = child.wait();
+    received.map(|_| ())
+}
+
 /// Installs the filter in the child (between fork and exec) and sends the listener back.
 pub fn install(command: &mut tokio::process::Command, prepared: &Prepared) {
     // Cloned here, before the fork; the child only reads it.
