@@ -12,6 +12,7 @@ use super::memory_manager::{MemoryManager, MemoryView};
 use super::queue_manager::{Conversations, QueueManager};
 use super::settings_manager::{SettingsManager, SettingsView};
 use super::setup_manager::SetupManager;
+use super::undo_manager::UndoManager;
 use super::voice_manager::{HotkeyStatus, VoiceManager};
 use zeta_core::settings::ProviderSettings;
 use zeta_core::store::audit::AuditEntry;
@@ -191,6 +192,33 @@ pub fn task_activity(
     id: i64,
 ) -> Result<Vec<AuditEntry>, String> {
     queue.activity(id).map_err(|e| e.to_string())
+}
+
+/// What a finished task changed on disk, file by file, and whether it can be undone.
+#[tauri::command]
+pub fn task_changes(
+    undo: State<'_, Arc<UndoManager>>,
+    id: i64,
+) -> Result<zeta_protocol::changes::TaskChanges, String> {
+    undo.changes(id)
+}
+
+/// Takes back every file change a finished task made.
+#[tauri::command]
+pub fn undo_task(
+    undo: State<'_, Arc<UndoManager>>,
+    id: i64,
+) -> Result<zeta_protocol::changes::UndoOutcome, String> {
+    undo.undo(id, false)
+}
+
+/// Takes back a task's last undo.
+#[tauri::command]
+pub fn redo_task(
+    undo: State<'_, Arc<UndoManager>>,
+    id: i64,
+) -> Result<zeta_protocol::changes::UndoOutcome, String> {
+    undo.undo(id, true)
 }
 
 #[tauri::command]

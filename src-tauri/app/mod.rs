@@ -19,6 +19,7 @@ mod router;
 mod settings_manager;
 mod setup_manager;
 mod tray;
+mod undo_manager;
 mod voice_manager;
 pub mod webview;
 mod window_life;
@@ -97,6 +98,9 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             commands::send_message,
             commands::retry_task,
             commands::task_activity,
+            commands::task_changes,
+            commands::undo_task,
+            commands::redo_task,
             commands::get_settings,
             commands::save_settings,
             commands::mcp_servers,
@@ -164,6 +168,7 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             ));
             app.manage(local);
             app.manage(memory_manager::MemoryManager::new(&home)?);
+            app.manage(Arc::new(undo_manager::UndoManager::new(&home)));
             app.manage(download_manager::DownloadManager::new(&home));
             app.manage(setup_manager::SetupManager::default());
             app.manage(WorkerTask(Mutex::new(Some(worker))));

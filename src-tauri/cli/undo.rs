@@ -3,10 +3,9 @@
 
 use std::process::ExitCode;
 
-use zeta_core::store::audit::AuditLog;
 use zeta_core::undo::{redo_task, undo_task, UndoStore};
 use zeta_core::{TaskQueue, TaskStatus, ZetaHome};
-use zeta_protocol::changes::{ChangeKind, TaskChanges};
+use zeta_protocol::changes::ChangeKind;
 
 /// A task that is still to run or running cannot be undone yet. One marked running
 /// while no worker holds the lock was cut short (Zeta was stopped, or crashed): what it
@@ -60,22 +59,6 @@ pub fn undo(home: &ZetaHome, task: i64, dry_run: bool, redo: bool) -> anyhow::Re
     Ok(ExitCode::SUCCESS)
 }
 
-/// What a task changed: its files (with diffs) and what no undo takes back.
-pub fn changes(home: &ZetaHome, task: i64) -> anyhow::Result<TaskChanges> {
-    let calls: Vec<(String, String)> = AuditLog::open(&home.database_file())?
-        .for_task(task)?
-        .into_iter()
-        .filter(|e| e.ok && e.state != "running")
-        .filter(|e| matches!(e.decision.as_str(), "allowed" | "asked-approved"))
-        .map(|e| (e.tool, e.arguments))
-        .collect();
-    Ok(zeta_core::undo::view::task_changes(
-        &UndoStore::in_home(home),
-        task,
-        &calls,
-    )?)
-}
-
 /// `zeta show TASK [--changes] [--json]`.
 pub fn show(
     home: &ZetaHome,
@@ -86,7 +69,10 @@ pub fn show(
     let queue = TaskQueue::open(&home.database_file())?;
     let shown = queue.get(task)?;
     let changes = if with_changes {
-        Some(changes(home, task)?)
+        Some(zeta_core::undo::view::for_task(
+            &UndoStore::in_home(home),
+            task,
+        )?)
     } else {
         None
     };

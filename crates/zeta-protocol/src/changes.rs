@@ -47,3 +47,14 @@ pub struct TaskChanges {
     /// What the task did that no undo takes back (a request sent, an app's state).
     pub not_undoable: Vec<String>,
 }
+
+/// What an undo or a redo did, in lines for the person, and the task's changes after it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct UndoOutcome {
+    pub lines: Vec<String>,
+    /// Paths left as they are (they changed after the task), each named in `lines`.
+    pub left: u32,
+    pub changes: TaskChanges,
+}

@@ -21,6 +21,8 @@ import type { Conversations } from "../bindings/Conversations";
 import type { DownloadState } from "../bindings/DownloadState";
 import type { SetupState } from "../bindings/SetupState";
 import type { ServerStatus } from "../bindings/ServerStatus";
+import type { TaskChanges } from "../bindings/TaskChanges";
+import type { UndoOutcome } from "../bindings/UndoOutcome";
 
 export const EVENT_NAME = "zeta:event";
 export const LOCAL_SERVER_EVENT = "zeta:local-server";
@@ -35,6 +37,10 @@ export const backend = {
   cancelTask: (id: number) => invoke<void>("cancel_task", { id }),
   retryTask: (id: number) => invoke<void>("retry_task", { id }),
   taskActivity: (id: number) => invoke<AuditEntry[]>("task_activity", { id }),
+  /** What a finished task changed on disk, and whether it can be undone. */
+  taskChanges: (id: number) => invoke<TaskChanges>("task_changes", { id }),
+  undoTask: (id: number) => invoke<UndoOutcome>("undo_task", { id }),
+  redoTask: (id: number) => invoke<UndoOutcome>("redo_task", { id }),
   setPaused: (paused: boolean) => invoke<void>("set_paused", { paused }),
   workerState: () => invoke<WorkerState | null>("worker_state"),
   approve: (callId: string, steps: StepChoice[] = [], scope: ApprovalScope = "once") => invoke<void>("approve_call", { callId, steps, scope }),

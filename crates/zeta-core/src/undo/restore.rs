@@ -92,6 +92,19 @@ impl Report {
     }
 }
 
+/// An undo's report as the person reads it, with the task's changes after it.
+pub fn outcome(
+    store: &UndoStore,
+    task_id: i64,
+    report: &Report,
+) -> Result<zeta_protocol::changes::UndoOutcome, CoreError> {
+    Ok(zeta_protocol::changes::UndoOutcome {
+        lines: report.lines(),
+        left: report.left.len() as u32,
+        changes: super::view::for_task(store, task_id)?,
+    })
+}
+
 /// Undoes task `task_id`'s changes.
 pub fn undo_task(store: &UndoStore, task_id: i64, dry_run: bool) -> Result<Report, UndoError> {
     let journal = Journal::open(&store.database)?;
@@ -192,9 +205,20 @@ fn take_back(
             .paths()
             .into_iter()
             .find(|p| changed_since.contains(*p));
-        match changed {
-            Some(path) => step.leave(path, "it changed after the task (by you or a later task)"),
-            None => step.take_back(change),
+        match (changed, change) {
+            // Its version before the task goes beside it, to compare side by side.
+            (
+                Some(path),
+                Change::Kept {
+                    object: Some(object),
+                    mode,
+                    ..
+                },
+            ) if path == change.paths()[0] => step.beside(path, object, *mode, set.task_id),
+            (Some(path), _) => {
+                step.leave(path, "it changed after the task (by you or a later task)")
+            }
+            (None, _) => step.take_back(change),
         }
         if !dry_run {
             journal.set_progress(set.id, Some(*id))?;
@@ -219,6 +243,32 @@ struct Step<'a> {
 }
 
 impl Step<'_> {
+    /// Leaves `path` (it changed since) and puts its version before the task beside it,
+    /// as `NAME.before-task-N`, unless something is there already.
+    fn beside(&mut self, path: &Path, object: &str, mode: u32, task: i64) {
+        const WHY: &str = "it changed after the task (by you or a later task)";
+        let mut name = path.as_os_str().to_owned();
+        name.push(format!(".before-task-{task}"));
+        let side = PathBuf::from(name);
+        if self.report.left.iter().any(|l| l.path == path) || side.exists() {
+            self.leave(path, WHY);
+            return;
+        }
+        let originals = self.keeper.originals();
+        let put = self.act(path, Touch::Make(side.clone()), || {
+            originals.put_back(object, &side, mode, false)
+        });
+        if put {
+            self.leave(
+                path,
+                format!(
+                    "{WHY}; its version from before the task is beside it: {}",
+                    side.display()
+                ),
+            );
+        }
+    }
+
     fn leave(&mut self, path: &Path, why: impl Into<String>) {
         let why = why.into();
         if !self.report.left.iter().any(|l| l.path == path) {

@@ -45,6 +45,19 @@ fn effect_outside_files(tool: &str, arguments: &str) -> bool {
     OUTSIDE_FILES.contains(&tool) || tool.contains("__")
 }
 
+/// What task `task_id` changed, with its calls read from the audit log in `store`'s
+/// database (those that ran, as decided).
+pub fn for_task(store: &UndoStore, task_id: i64) -> Result<TaskChanges, CoreError> {
+    let calls: Vec<(String, String)> = crate::store::audit::AuditLog::open(&store.database)?
+        .for_task(task_id)?
+        .into_iter()
+        .filter(|e| e.ok && e.state != "running")
+        .filter(|e| zeta_protocol::CallDecision::parse(&e.decision).is_some_and(|d| d.lets_run()))
+        .map(|e| (e.tool, e.arguments))
+        .collect();
+    task_changes(store, task_id, &calls)
+}
+
 /// What task `task_id` changed; `calls` are its calls that ran (tool, arguments as JSON
 /// text), to name what no undo takes back.
 pub fn task_changes(
