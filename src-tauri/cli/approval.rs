@@ -78,6 +78,8 @@ pub struct CallAsked<'a> {
     pub requires_person: bool,
     /// What "for this task" and "always" would cover, when they may be offered.
     pub allowance: Option<&'a Allowance>,
+    /// The files it would change, where known before it runs.
+    pub files: &'a [String],
 }
 
 /// The answer to one call's approval request. A call that `requires_person` is not
@@ -90,6 +92,7 @@ pub async fn answer_call(approve: Approve, asked: CallAsked<'_>) -> Op {
         reason,
         requires_person,
         allowance,
+        files,
     } = asked;
     let call_id = call_id.to_string();
     match approve {
@@ -117,6 +120,12 @@ pub async fn answer_call(approve: Approve, asked: CallAsked<'_>) -> Op {
         Approve::Ask => {
             if let Some(reason) = reason {
                 err!("zeta: this call asks because {reason}");
+            }
+            if !files.is_empty() {
+                err!(
+                    "zeta: it would change {} (undoable: zeta undo)",
+                    files.join(", ")
+                );
             }
             let question = match allowance {
                 Some(a) => format!(

@@ -310,6 +310,7 @@ async fn process_queue(
                     reason,
                     requires_person,
                     allowance,
+                    files,
                     ..
                 } => Some(
                     answer_call(
@@ -321,6 +322,7 @@ async fn process_queue(
                             reason: reason.as_deref(),
                             requires_person: *requires_person,
                             allowance: allowance.as_ref(),
+                            files,
                         },
                     )
                     .await,

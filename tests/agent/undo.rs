@@ -352,3 +352,40 @@ async fn a_call_beyond_the_undo_budget_asks_first_saying_it_could_not_be_undone(
     assert!(undone.status.success(), "{}", stdout(&undone));
     same(&before, &snapshot(&work), "the removed folder is back");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_names_the_files_a_call_would_change() {
+    let proto = Proto::Json;
+    let steps = script(
+        &[
+            run("rm ~/work/old.log && touch ~/work/made.txt"),
+            answer("Done."),
+        ],
+        proto,
+    );
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        proto,
+        steps,
+        json!({"permissions": {"mode": "ask"}}),
+    )
+    .await;
+    let work = fixture(s.home.path());
+    let out = s.zeta(&["run", "--json", "--approve", "none", "Clear the old log"]);
+    let asked = events(&out)
+        .into_iter()
+        .find(|e| e["type"] == "approvalRequested")
+        .expect("an approval was asked");
+    let files: Vec<String> = asked["files"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|f| f.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let named = |p: &Path| p.display().to_string();
+    assert!(files.contains(&named(&work.join("old.log"))), "{files:?}");
+    assert!(files.contains(&named(&work.join("made.txt"))), "{files:?}");
+    assert!(work.join("old.log").exists(), "denied: nothing ran");
+}

@@ -131,6 +131,11 @@ pub trait Tool: Send + Sync {
     }
     /// What the call acts on, in one line for the confirmation dialog: the command, path,
     /// URL, app or screen point.
+    /// The paths a call with `arguments` would write, known before it runs (a file tool's
+    /// own path; commands are read by the shell judge instead). `base`: its folder.
+    fn named_writes(&self, _arguments: &Value, _base: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
     fn target(&self, arguments: &Value) -> String {
         crate::text::clip(&arguments.to_string(), 160)
     }

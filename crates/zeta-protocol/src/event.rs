@@ -201,6 +201,10 @@ pub enum Event {
         allowance: Option<Allowance>,
         /// A high-risk call: a key press alone (Enter) does not approve it.
         high_risk: bool,
+        /// The files and folders it would create, change or remove, where they are known
+        /// before it runs (a command's targets as the shell judge reads them, a file
+        /// tool's path); empty when they are not. Its changes can be undone.
+        files: Vec<String>,
     },
     /// The model proposed a plan (`propose_plan`). With `needs_approval`, nothing runs
     /// until `Op::Approve` or `Op::Deny` for `call_id`; otherwise it runs at once.

@@ -199,6 +199,12 @@ impl Tool for WriteFile {
         // It reports only that the file was written.
         false
     }
+    fn named_writes(&self, arguments: &Value, base: &Path) -> Vec<PathBuf> {
+        match crate::describe::text(arguments, "path") {
+            "" => Vec::new(),
+            path => vec![resolve(path, base)],
+        }
+    }
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {
             let args: WriteArgs = match parse("write_file", arguments) {

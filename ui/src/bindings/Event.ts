@@ -61,7 +61,13 @@ allowance: Allowance | null,
 /**
  * A high-risk call: a key press alone (Enter) does not approve it.
  */
-highRisk: boolean, } | { "type": "planProposed", taskId: number, callId: string, goal: string, risks: Array<string>, steps: Array<PlanStepView>, needsApproval: boolean, 
+highRisk: boolean, 
+/**
+ * The files and folders it would create, change or remove, where they are known
+ * before it runs (a command's targets as the shell judge reads them, a file
+ * tool's path); empty when they are not. Its changes can be undone.
+ */
+files: Array<string>, } | { "type": "planProposed", taskId: number, callId: string, goal: string, risks: Array<string>, steps: Array<PlanStepView>, needsApproval: boolean, 
 /**
  * The latest screenshot (a data URL) when a step uses the mouse or keyboard.
  */

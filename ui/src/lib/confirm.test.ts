@@ -31,6 +31,7 @@ const call: Event = {
   requiresPerson: false,
   allowance: { tool: "shell", program: "rm" },
   highRisk: false,
+  files: ["/home/sam/a"],
 };
 
 describe("the confirmation dialog", () => {
@@ -42,6 +43,8 @@ describe("the confirmation dialog", () => {
     expect(c?.kind).toBe("call");
     expect(c?.steps).toHaveLength(1);
     expect(c?.steps[0].risk).toBe("high");
+    expect(c?.files).toEqual(["/home/sam/a"]);
+    expect(r?.files).toEqual([]);
     expect(requestFrom({ ...plan, needsApproval: false } as Event)).toBeNull();
   });
 

@@ -38,6 +38,8 @@ export interface Request {
   allowance: Allowance | null;
   /** Enter alone does not approve it (a high-risk call, or a plan with one). */
   highRisk: boolean;
+  /** The files a call would change, where known before it runs. */
+  files: string[];
 }
 
 /** The request an event opens, if it opens one. */
@@ -55,6 +57,7 @@ export function requestFrom(event: Event): Request | null {
       steps: event.steps.map((s) => ({ ...s, skip: false, draft: null })),
       allowance: null,
       highRisk: event.steps.some((s) => s.risk === "high"),
+      files: [],
     };
   }
   if (event.type === "approvalRequested") {
@@ -84,6 +87,7 @@ export function requestFrom(event: Event): Request | null {
       ],
       allowance: event.allowance,
       highRisk: event.highRisk,
+      files: event.files,
     };
   }
   return null;

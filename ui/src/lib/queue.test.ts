@@ -133,7 +133,7 @@ describe("approvals", () => {
     let view = applyEvent(emptyView(), { type: "taskStarted", task: task(5, "running") });
     view = applyEvent(view, {
       type: "approvalRequested", taskId: 5, callId: "c9", tool: "shell", arguments: { command: "rm x" },
-      target: "rm x", risk: "high", reason: null, screenshot: null, timeoutSecs: 120, requiresPerson: false, allowance: null, highRisk: true,
+      target: "rm x", risk: "high", reason: null, screenshot: null, timeoutSecs: 120, requiresPerson: false, allowance: null, highRisk: true, files: [],
     });
     expect(view.live?.approval?.callId).toBe("c9");
     view = applyEvent(view, { type: "approvalResolved", taskId: 5, callId: "other", approved: true, by: "user" });
@@ -323,7 +323,7 @@ describe("a step that asked", () => {
     view = applyEvent(view, { type: "toolCallStarted", taskId: 8, callId: "c1", tool: "shell", arguments: { command: "touch x" } }, 1000);
     view = applyEvent(view, {
       type: "approvalRequested", taskId: 8, callId: "c1", tool: "shell", arguments: { command: "touch x" },
-      target: "touch x", risk: "medium", reason: null, screenshot: null, timeoutSecs: 120, requiresPerson: false, allowance: null, highRisk: false,
+      target: "touch x", risk: "medium", reason: null, screenshot: null, timeoutSecs: 120, requiresPerson: false, allowance: null, highRisk: false, files: [],
     }, 1000);
     expect(duration(view.live!.steps[0])).toBe("waiting for you");
     view = applyEvent(view, { type: "approvalResolved", taskId: 8, callId: "c1", approved: true, by: "user" }, 61000);

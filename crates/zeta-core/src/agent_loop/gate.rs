@@ -404,6 +404,24 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         })
     }
 
+    /// What a call would write, where that is known before it runs: the paths its
+    /// commands name as the shell judge reads them, or the tool's own (`write_file`).
+    /// Empty when any of its commands cannot be known until it runs.
+    fn named_writes(&self, call: &ToolCall, tool: &Arc<dyn Tool>) -> Vec<String> {
+        let workdir = tool.workdir(&call.arguments, &self.agent.workdir);
+        let env = ShellEnv::current(&workdir);
+        let mut paths = tool.named_writes(&call.arguments, &workdir);
+        for command in tool.commands(&call.arguments) {
+            match judge_with_writes(&command, &env) {
+                (Verdict::Allow, writes) => paths.extend(writes),
+                _ => return Vec::new(),
+            }
+        }
+        let mut shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        shown.dedup();
+        shown
+    }
+
     /// Which earlier start's call this one repeats exactly, if any.
     fn repeats_earlier_start(&self, call: &ToolCall) -> Option<usize> {
         self.consent
@@ -473,6 +491,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             &tool.workdir(&call.arguments, &self.agent.workdir),
         );
         let screenshot = self.screenshot_for([call.name.as_str()]).await;
+        let files = self.named_writes(call, &tool);
         self.emit(Event::ApprovalRequested {
             task_id: self.task_id(),
             call_id: call.id.clone(),
@@ -486,6 +505,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             requires_person,
             allowance: allowance.clone(),
             high_risk: risk == Risk::High,
+            files,
         });
         let answer = self.wait_for_answer(&call.id, timeout_secs).await;
         if !answer.approved {
