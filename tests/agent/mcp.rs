@@ -554,3 +554,56 @@ async fn the_cli_adds_lists_tests_and_removes_servers() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("no MCP servers"));
     assert_nothing_left(notes.path());
 }
+
+/// A stdio server's own file changes during a call are the task's: `zeta undo` takes back
+/// the note the server overwrote and the one it made.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_local_server_writes_during_a_call_is_undone_with_the_task() {
+    let Some(py) = python() else { return };
+    let notes = tempfile::tempdir().expect("notes");
+    std::fs::write(notes.path().join("a.txt"), "before").expect("note");
+    let steps = vec![
+        Step::call(
+            "notes__write_note",
+            json!({"name": "a.txt", "text": "after"}),
+        ),
+        Step::call("notes__write_note", json!({"name": "b.txt", "text": "new"})),
+        Step::text("Wrote both notes."),
+    ];
+    let settings = json!({
+        "permissions": {"mode": "auto"},
+        "mcpServers": {"notes": notes_server(&py, notes.path(), json!({}))},
+    });
+    let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, settings).await;
+    let out = s.zeta_run("write note a.txt and note b.txt");
+    assert_eq!(finished_task(&out)["status"], "done");
+    assert_eq!(
+        std::fs::read_to_string(notes.path().join("a.txt"))
+            .ok()
+            .as_deref(),
+        Some("after")
+    );
+    let undone = s.zeta(&["undo", "1"]);
+    assert!(
+        undone.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&undone.stdout),
+        String::from_utf8_lossy(&undone.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(notes.path().join("a.txt"))
+            .ok()
+            .as_deref(),
+        Some("before")
+    );
+    assert!(
+        !notes.path().join("b.txt").exists(),
+        "the note it made is gone"
+    );
+    let shown = String::from_utf8_lossy(&s.zeta(&["show", "1", "--changes"]).stdout).to_string();
+    assert!(
+        shown.contains("notes__write_note"),
+        "an MCP call is named as not undoable too: {shown}"
+    );
+    assert_nothing_left(notes.path());
+}

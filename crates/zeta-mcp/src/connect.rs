@@ -30,6 +30,8 @@ pub struct Connection {
     /// The stdio server's process id, which is also its process group's.
     pub pid: Option<u32>,
     pub tools: Vec<ToolInfo>,
+    /// The stdio server's processes watched for undo: a call sets the task's keeper.
+    pub watch: Option<zeta_tools::watch::Watch>,
 }
 
 /// One tool as the server listed it.
@@ -94,6 +96,7 @@ pub async fn connect(
         server: server.clone(),
         secs: limit.as_secs(),
     };
+    let mut watch = None;
     let (client, pid) = match &config.transport {
         Transport::Stdio {
             command,
@@ -101,22 +104,46 @@ pub async fn connect(
             env,
             cwd,
         } => {
-            let mut cmd = tokio::process::Command::new(command);
-            cmd.args(args).envs(fill(env)?);
-            if let Some(cwd) = cwd {
-                cmd.current_dir(cwd);
-            }
-            let mut wrapped = process_wrap::tokio::CommandWrap::from(cmd);
-            wrapped.wrap(process_wrap::tokio::ProcessGroup::leader());
-            let (transport, _) = TokioChildProcess::builder(wrapped)
-                .stderr(stderr_log(logs_dir, &server))
-                .spawn()
-                .map_err(|source| McpError::Spawn {
-                    server: server.clone(),
-                    command: command.clone(),
-                    source,
-                })?;
+            let filled = fill(env)?;
+            let build = |prepared: Option<&zeta_tools::watch::Prepared>| {
+                let mut cmd = tokio::process::Command::new(command);
+                cmd.args(args).envs(filled.clone());
+                if let Some(cwd) = cwd {
+                    cmd.current_dir(cwd);
+                }
+                // Its file changes during a call are that task's, for undo.
+                if let Some(prepared) = prepared {
+                    zeta_tools::watch::install(&mut cmd, prepared);
+                }
+                let mut wrapped = process_wrap::tokio::CommandWrap::from(cmd);
+                wrapped.wrap(process_wrap::tokio::ProcessGroup::leader());
+                TokioChildProcess::builder(wrapped)
+                    .stderr(stderr_log(logs_dir, &server))
+                    .spawn()
+            };
+            let prepared = zeta_tools::watch::prepare()
+                .inspect_err(|e| tracing::info!(server = %server, "{e}"))
+                .ok();
+            let spawned = match build(prepared.as_ref()) {
+                Ok((transport, _)) => Ok((transport, prepared)),
+                // Where the kernel refuses the watch, the server runs unwatched.
+                Err(e) if prepared.is_some() => {
+                    tracing::info!(server = %server, "not watched for undo: {e}");
+                    build(None).map(|(transport, _)| (transport, None))
+                }
+                Err(e) => Err(e),
+            };
+            let (transport, prepared) = spawned.map_err(|source| McpError::Spawn {
+                server: server.clone(),
+                command: command.clone(),
+                source,
+            })?;
             let pid = transport.id();
+            watch = prepared.and_then(|p| {
+                zeta_tools::watch::start_keeping(p, None)
+                    .inspect_err(|e| tracing::info!(server = %server, "{e}"))
+                    .ok()
+            });
             let handshake = tokio::time::timeout(limit, ().serve(transport)).await;
             let client = match handshake {
                 Ok(Ok(client)) => Ok(client),
@@ -178,7 +205,12 @@ pub async fn connect(
         .filter_map(|t| serde_json::to_value(t).ok())
         .filter_map(|t| ToolInfo::from_json(&t))
         .collect();
-    Ok(Connection { client, pid, tools })
+    Ok(Connection {
+        client,
+        pid,
+        tools,
+        watch,
+    })
 }
 
 /// Ends the session and the server's process group.

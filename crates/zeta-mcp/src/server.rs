@@ -42,6 +42,8 @@ pub struct Live {
     client: Option<Client>,
     pub pid: Option<u32>,
     pub tools: Vec<ToolInfo>,
+    /// Its processes watched for undo (stdio servers, where the kernel allows).
+    watch: Option<zeta_tools::watch::Watch>,
 }
 
 impl Live {
@@ -96,6 +98,7 @@ impl Server {
                     client: Some(c.client),
                     pid: c.pid,
                     tools: c.tools,
+                    watch: c.watch,
                 });
                 *slot = Slot::Ready(Arc::clone(&live));
                 Ok(live)
@@ -114,7 +117,15 @@ impl Server {
     /// Calls `tool` with `arguments`, within the server's time limit; Cancel stops the
     /// wait and tells the server. A crash is a failed call that says the server will be
     /// started again.
-    pub async fn call(&self, tool: &str, arguments: Value, mut cancel: CancelToken) -> ToolOutput {
+    /// Calls `tool`; what the server's processes change on disk meanwhile is told to
+    /// `keeper` (the calling task's, for undo).
+    pub async fn call(
+        &self,
+        tool: &str,
+        arguments: Value,
+        mut cancel: CancelToken,
+        keeper: Option<Arc<dyn zeta_core::undo::Keeper>>,
+    ) -> ToolOutput {
         let name = &self.config.name;
         let live = match self.ensure().await {
             Ok(live) => live,
@@ -131,6 +142,10 @@ impl Server {
         };
         let secs = self.config.timeout_secs;
         let request = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
+        let _keeping = live
+            .watch
+            .as_ref()
+            .map(|watch| Keeping::start(watch, keeper));
         // Dropping the call's future (timeout, Cancel) sends the server `notifications/cancelled`.
         let Some(client) = live.client.as_ref() else {
             return ToolOutput::error(format!("MCP server `{name}` was stopped"));
@@ -308,6 +323,25 @@ pub fn exposed_name(server: &str, tool: &str) -> String {
 
 /// Stops a server's process group: SIGTERM now, SIGKILL a moment later if any of it is
 /// still there. By process id, never by name.
+/// A task's keeper told of a server's changes while one call runs.
+struct Keeping<'a>(&'a zeta_tools::watch::Watch);
+
+impl<'a> Keeping<'a> {
+    fn start(
+        watch: &'a zeta_tools::watch::Watch,
+        keeper: Option<Arc<dyn zeta_core::undo::Keeper>>,
+    ) -> Self {
+        watch.keep(keeper);
+        Self(watch)
+    }
+}
+
+impl Drop for Keeping<'_> {
+    fn drop(&mut self) {
+        self.0.keep(None);
+    }
+}
+
 pub fn stop_group(pid: u32) {
     let Ok(raw) = i32::try_from(pid) else { return };
     let group = Pid::from_raw(raw);

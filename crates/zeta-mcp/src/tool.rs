@@ -99,7 +99,12 @@ impl Tool for McpTool {
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {
             self.server
-                .call(&self.info.name, arguments, ctx.cancel.clone())
+                .call(
+                    &self.info.name,
+                    arguments,
+                    ctx.cancel.clone(),
+                    ctx.keeper.clone(),
+                )
                 .await
         })
     }

@@ -82,7 +82,15 @@ pub fn task_changes(
     let not_undoable = calls
         .iter()
         .filter(|(tool, arguments)| effect_outside_files(tool, arguments))
-        .map(|(tool, arguments)| format!("{tool} {}", crate::text::one_line(arguments, 120)))
+        .map(|(tool, arguments)| {
+            let call = format!("{tool} {}", crate::text::one_line(arguments, 120));
+            if tool.contains("__") {
+                // An MCP server's: its file changes here are kept when it runs locally.
+                format!("{call} (what it changed in files here is undone; what else it did is not)")
+            } else {
+                call
+            }
+        })
         .collect();
     Ok(TaskChanges {
         task_id,

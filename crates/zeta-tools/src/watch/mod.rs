@@ -29,9 +29,18 @@ pub struct Prepared {
 /// The keeper while the call runs; `None` after it.
 type Slot = Arc<Mutex<Option<Arc<dyn Keeper>>>>;
 
-/// A watch on one call's processes: dropping it (the call ended) stops the keeping.
+/// A watch on one call's processes: dropping it (the call ended) stops the keeping. A
+/// long-lived process (an MCP server) is watched across calls: each call sets the
+/// keeper for its time (`keep`), and between calls nothing is kept.
 pub struct Watch {
     slot: Slot,
+}
+
+impl Watch {
+    /// Who is told of the watched processes' changes from now on (`None`: nobody).
+    pub fn keep(&self, keeper: Option<Arc<dyn Keeper>>) {
+        *self.slot.lock().unwrap_or_else(|p| p.into_inner()) = keeper;
+    }
 }
 
 impl Drop for Watch {
@@ -138,9 +147,17 @@ pub fn install(command: &mut tokio::process::Command, prepared: &Prepared) {
 
 /// After the spawn: takes the listener the child sent and starts the supervisor.
 pub fn start(prepared: Prepared, keeper: Arc<dyn Keeper>) -> Result<Watch, WatchError> {
+    start_keeping(prepared, Some(keeper))
+}
+
+/// `start`, with `keeper` told first (`None`: nobody until `Watch::keep`).
+pub fn start_keeping(
+    prepared: Prepared,
+    keeper: Option<Arc<dyn Keeper>>,
+) -> Result<Watch, WatchError> {
     drop(prepared.theirs);
     let listener = receive(&prepared.ours)?;
-    let slot: Slot = Arc::new(Mutex::new(Some(keeper)));
+    let slot: Slot = Arc::new(Mutex::new(keeper));
     let supervised = slot.clone();
     std::thread::Builder::new()
         .name("zeta-undo-watch".into())
