@@ -89,6 +89,8 @@ export const FIELD_LABELS: Record<string, string> = {
   "voice.maxRecordingSecs": "Longest recording",
   "screenshot.maxSide": "Screenshot size",
   "screenshot.quality": "Screenshot quality",
+  "undo.budgetMb": "Space for originals",
+  "undo.keepDays": "Keep tasks undoable for",
 };
 
 /** A problem's message as said when saving: the fallback the loader would use
