@@ -213,7 +213,7 @@ impl Tool for WriteFile {
             };
             let path = resolve(&args.path, &ctx.workdir);
             if let Some(keeper) = &ctx.keeper {
-                tell_write(keeper.as_ref(), &path);
+                tell_write(keeper.as_ref(), &path, args.append);
             }
             let written = (|| {
                 if let Some(parent) = path.parent() {
@@ -241,9 +241,9 @@ impl Tool for WriteFile {
     }
 }
 
-/// Tells the keeper (undo) of a write to `path`: the folders it makes on the way, top
-/// first, then the file.
-fn tell_write(keeper: &dyn zeta_core::undo::Keeper, path: &Path) {
+/// Tells the keeper (undo) of a write to `path` (`append`: to its end): the folders it
+/// makes on the way, top first, then the file.
+fn tell_write(keeper: &dyn zeta_core::undo::Keeper, path: &Path, append: bool) {
     use zeta_core::undo::Touch;
     let missing: Vec<&Path> = path
         .ancestors()
@@ -254,7 +254,11 @@ fn tell_write(keeper: &dyn zeta_core::undo::Keeper, path: &Path) {
         keeper.before(&Touch::Make(dir.to_path_buf()));
     }
     let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    keeper.before(&Touch::Write { path, create: true });
+    if append && path.is_file() {
+        keeper.before(&Touch::Append(path));
+    } else {
+        keeper.before(&Touch::Write { path, create: true });
+    }
 }
 
 pub struct ListDirectory;

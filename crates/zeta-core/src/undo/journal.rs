@@ -147,6 +147,8 @@ pub enum Change {
         mode: u32,
         size: u64,
     },
+    /// `path` was about to be appended to: it held its first `size` bytes.
+    Appended { path: PathBuf, size: u64 },
     /// `from` was about to be renamed to `to` (the thing itself, `ino`, moved).
     Moved {
         from: PathBuf,
@@ -166,6 +168,7 @@ impl Change {
     pub fn paths(&self) -> Vec<&Path> {
         match self {
             Self::Created { path }
+            | Self::Appended { path, .. }
             | Self::Kept { path, .. }
             | Self::RemovedDir { path, .. }
             | Self::Mode { path, .. } => vec![path],
@@ -380,6 +383,9 @@ impl Journal {
         };
         match change {
             Change::Created { path } => row.path = path,
+            Change::Appended { path, size } => {
+                (row.op, row.path, row.size) = ("appended", path, Some(*size as i64))
+            }
             Change::Kept {
                 path,
                 kind,
@@ -476,6 +482,10 @@ impl Journal {
                 let ino: Option<i64> = row.get(7)?;
                 let change = match op.as_str() {
                     "created" => Change::Created { path },
+                    "appended" => Change::Appended {
+                        path,
+                        size: size.unwrap_or(0).max(0) as u64,
+                    },
                     "kept" => Change::Kept {
                         path,
                         kind: Kind::parse(kind.as_deref().unwrap_or("file")),

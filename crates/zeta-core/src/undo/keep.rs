@@ -15,6 +15,8 @@ use crate::error::CoreError;
 
 struct State {
     set: Option<i64>,
+    /// Paths whose size before an append is recorded (a later write keeps them whole).
+    appended: BTreeSet<PathBuf>,
     call: i64,
     /// Paths whose content before the set is already known (kept, or made by the set).
     known: BTreeSet<PathBuf>,
@@ -88,6 +90,7 @@ impl SetKeeper {
             skip,
             state: Mutex::new(State {
                 set,
+                appended: BTreeSet::new(),
                 call: 0,
                 known: BTreeSet::new(),
                 touched: BTreeSet::new(),
@@ -235,6 +238,15 @@ impl SetKeeper {
         for p in under {
             state.known.remove(&p);
         }
+        let appended: Vec<PathBuf> = state
+            .appended
+            .range(path.to_path_buf()..)
+            .take_while(|p| p.starts_with(path))
+            .cloned()
+            .collect();
+        for p in appended {
+            state.appended.remove(&p);
+        }
     }
 
     fn before_inner(&self, touch: &Touch) -> Result<(), CoreError> {
@@ -250,6 +262,23 @@ impl SetKeeper {
                     Err(_) => {}
                     Ok(meta) if meta.is_file() => self.keep(state, path, false)?,
                     Ok(_) => {}
+                }
+                state.touched.insert(path.clone());
+            }
+            Touch::Append(path) => {
+                let known = state.known.contains(path) || state.appended.contains(path);
+                match std::fs::symlink_metadata(path) {
+                    Ok(meta) if meta.is_file() && !known => {
+                        state.appended.insert(path.clone());
+                        self.write(
+                            state,
+                            Change::Appended {
+                                path: path.clone(),
+                                size: meta.len(),
+                            },
+                        )?;
+                    }
+                    _ => {}
                 }
                 state.touched.insert(path.clone());
             }

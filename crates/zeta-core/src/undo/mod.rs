@@ -46,6 +46,9 @@ pub use task::TaskUndo;
 pub enum Touch {
     /// A file opened to be written or truncated (`create`: made if missing).
     Write { path: PathBuf, create: bool },
+    /// An existing file opened only to append to (write-only, `O_APPEND`, no truncation):
+    /// what it held stays its first bytes, so its size is all there is to keep.
+    Append(PathBuf),
     /// A folder, link or device node about to be made.
     Make(PathBuf),
     /// A name about to be removed (a file or a link).
@@ -66,6 +69,7 @@ impl Touch {
     pub fn paths(&self) -> Vec<&Path> {
         match self {
             Self::Write { path, .. }
+            | Self::Append(path)
             | Self::Make(path)
             | Self::Remove(path)
             | Self::RemoveDir(path)

@@ -385,6 +385,28 @@ impl Step<'_> {
                 }
             }
             Change::Kept { .. } => {}
+            Change::Appended { path, size } => match std::fs::symlink_metadata(path) {
+                Ok(meta) if meta.is_file() && meta.len() > *size => {
+                    let touch = Touch::Write {
+                        path: path.clone(),
+                        create: false,
+                    };
+                    let cut = self.act(path, touch, || {
+                        std::fs::OpenOptions::new()
+                            .write(true)
+                            .open(path)?
+                            .set_len(*size)
+                    });
+                    if cut {
+                        self.report.restored.push(path.clone());
+                    }
+                }
+                Ok(meta) if meta.is_file() && meta.len() < *size => self.leave(
+                    path,
+                    "it is shorter than before the task: what it held is not all there",
+                ),
+                _ => {}
+            },
             Change::Moved { from, to, ino } => {
                 let there = std::fs::symlink_metadata(to);
                 let free = std::fs::symlink_metadata(from).is_err();

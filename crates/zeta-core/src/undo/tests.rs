@@ -251,3 +251,46 @@ fn the_view_names_each_change_with_a_diff_of_text() {
         changes.not_undoable
     );
 }
+
+#[test]
+fn an_append_keeps_only_the_size_and_undo_cuts_it_back() {
+    let f = fixture();
+    let log = f.home.join("big.log");
+    let text = "line\n".repeat(200_000);
+    std::fs::write(&log, &text).unwrap();
+    task(&f, 1, |k| {
+        k.before(&Touch::Append(log.clone()));
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        file.write_all(b"one more\n").unwrap();
+        // A second append in the same task records nothing more.
+        k.before(&Touch::Append(log.clone()));
+        file.write_all(b"and another\n").unwrap();
+    });
+    assert_eq!(
+        std::fs::read_dir(f.store.originals.join("objects"))
+            .unwrap()
+            .count(),
+        0,
+        "nothing copied for an append"
+    );
+    let changes = super::view::task_changes(&f.store, 1, &[]).unwrap();
+    assert_eq!(changes.files.len(), 1);
+    assert_eq!(changes.files[0].kind, ChangeKind::Changed);
+    assert!(
+        changes.files[0]
+            .note
+            .as_deref()
+            .unwrap_or_default()
+            .starts_with("appended"),
+        "{:?}",
+        changes.files[0]
+    );
+    undo_task(&f.store, 1, false).unwrap();
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), text);
+    // Redo brings the appended lines back.
+    super::redo_task(&f.store, 1, false).unwrap();
+    assert!(std::fs::read_to_string(&log)
+        .unwrap()
+        .ends_with("one more\nand another\n"));
+}

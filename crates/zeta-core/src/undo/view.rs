@@ -117,6 +117,7 @@ fn files_of(
     // where what is now at a path came from.
     let mut first: BTreeMap<PathBuf, Change> = BTreeMap::new();
     let mut kept: BTreeMap<PathBuf, (String, u64)> = BTreeMap::new();
+    let mut appended: BTreeMap<PathBuf, u64> = BTreeMap::new();
     let mut came_from: BTreeMap<PathBuf, PathBuf> = BTreeMap::new();
     let mut moved_away: Vec<PathBuf> = Vec::new();
     for change in journal.changes(set)? {
@@ -125,6 +126,9 @@ fn files_of(
                 let origin = came_from.remove(from).unwrap_or_else(|| from.clone());
                 came_from.insert(to.clone(), origin);
                 moved_away.push(from.clone());
+            }
+            Change::Appended { path, size } => {
+                appended.entry(path.clone()).or_insert(*size);
             }
             Change::Kept {
                 path,
@@ -173,6 +177,9 @@ fn files_of(
             (ChangeKind::Changed, Some((object, size))) => {
                 diff(&originals.path_of(object), path, *size)
             }
+            (ChangeKind::Changed, None) if appended.contains_key(path) => {
+                appended_diff(path, appended[path])
+            }
             (ChangeKind::Deleted, Some((_, size))) => (None, Some(bytes_note(*size))),
             _ => (None, None),
         };
@@ -192,6 +199,38 @@ fn bytes_note(size: u64) -> String {
         s if s < 1024 => format!("{s} bytes"),
         s if s < 1024 * 1024 => format!("{:.1} KiB", s as f64 / 1024.0),
         s => format!("{:.1} MiB", s as f64 / (1024.0 * 1024.0)),
+    }
+}
+
+/// What was appended to `path` (it held its first `before` bytes), as a diff when it is
+/// text of a readable size.
+fn appended_diff(path: &Path, before: u64) -> (Option<String>, Option<String>) {
+    let now = std::fs::metadata(path).map_or(0, |m| m.len());
+    let note = Some(format!(
+        "appended {}",
+        bytes_note(now.saturating_sub(before))
+    ));
+    if now > DIFF_LIMIT {
+        return (None, note);
+    }
+    let Ok(bytes) = std::fs::read(path) else {
+        return (None, note);
+    };
+    let cut = (before as usize).min(bytes.len());
+    match (
+        String::from_utf8(bytes[..cut].to_vec()),
+        String::from_utf8(bytes.clone()),
+    ) {
+        (Ok(old), Ok(new)) if !new.contains('\0') => {
+            let name = path.display().to_string();
+            let text = similar::TextDiff::from_lines(&old, &new)
+                .unified_diff()
+                .context_radius(3)
+                .header(&format!("{name} (before)"), &format!("{name} (now)"))
+                .to_string();
+            (Some(text), None)
+        }
+        _ => (None, note),
     }
 }
 

@@ -112,6 +112,12 @@ impl Call {
             }
             // What is written is what a link points to.
             let path = std::fs::canonicalize(&path).unwrap_or(path);
+            let appends = flags & libc::O_APPEND != 0
+                && flags & libc::O_TRUNC == 0
+                && flags & libc::O_ACCMODE == libc::O_WRONLY;
+            if appends && std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+                return Some(Touch::Append(path));
+            }
             Some(Touch::Write { path, create })
         };
         let nr = self.nr;
