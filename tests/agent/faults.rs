@@ -420,6 +420,40 @@ async fn endless_and_oversized_replies_end_within_their_bounds() {
     }
 }
 
+/// The cap is on what a reply says, not on its stream's framing: a reply sent a few
+/// characters per event, whose framing is many times `maxReplyBytes` while its text is
+/// under it, arrives whole; the same reply with more text than the cap is stopped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reply_cap_counts_what_the_reply_says_not_its_framing() {
+    let per_token = |text: String| Step::Paced {
+        text,
+        piece_chars: 4,
+        pause_ms: 0,
+    };
+    let small = "word ".repeat(380); // 1,900 bytes, ~475 events of ~150 bytes
+    let setup = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        vec![per_token(small.clone())],
+        json!({"provider": {"maxReplyBytes": 2048}}),
+    )
+    .await;
+    let task = done_task(&setup.zeta_run("say it"));
+    assert_eq!(task["reply"].as_str().map(str::trim), Some(small.trim()));
+    let big = "word ".repeat(600); // 3,000 bytes of text
+    let setup = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        vec![per_token(big), Step::text("unused")],
+        json!({"provider": {"maxReplyBytes": 2048}}),
+    )
+    .await;
+    let out = setup.zeta_run("say it");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("passed 2048 bytes"), "{stderr}");
+}
+
 /// A tool call whose argument is 1 MB of unbroken text (a DNA sequence): no panic, the
 /// file is written and the task is done.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -237,6 +237,21 @@ impl LlmClient {
             return Ok(reply);
         }
         let mut state: Box<dyn StreamState> = c.wire.stream_state();
+        // The cap is on what the reply says (its text), not on the stream's framing: a
+        // cloud model sends a token per event, each in ~200 bytes of JSON and SSE. The
+        // framing has a cap of its own, far larger, so a stream of empty events still
+        // ends.
+        let framing_limit = limit.saturating_mul(FRAMING_FACTOR);
+        let too_large_framing = || LlmError::TooLarge {
+            endpoint: endpoint.clone(),
+            limit: framing_limit,
+        };
+        let said = std::sync::atomic::AtomicU64::new(0);
+        let mut counted = |text: &str| {
+            said.fetch_add(text.len() as u64, std::sync::atomic::Ordering::Relaxed);
+            on_delta(text);
+        };
+        let past_limit = || said.load(std::sync::atomic::Ordering::Relaxed) > limit;
         let malformed = |message| LlmError::Malformed {
             endpoint: endpoint.clone(),
             message,
@@ -246,33 +261,42 @@ impl LlmClient {
             message,
         };
         let body_error = |e: BodyError| match e {
-            BodyError::TooLarge => too_large(),
+            BodyError::TooLarge => too_large_framing(),
             BodyError::Http(e) => cut(e.to_string()),
         };
         match c.wire.framing() {
             Framing::ServerSentEvents => {
-                let mut events = capped(response, limit).eventsource();
+                let mut events = capped(response, framing_limit).eventsource();
                 while let Some(event) = events.next().await {
                     let event = event.map_err(|e| match e {
                         eventsource_stream::EventStreamError::Transport(e) => body_error(e),
                         other => cut(other.to_string()),
                     })?;
-                    if state.feed(&event.data, on_delta).map_err(malformed)? {
+                    let done = state.feed(&event.data, &mut counted).map_err(malformed)?;
+                    if past_limit() {
+                        return Err(too_large());
+                    }
+                    if done {
                         break;
                     }
                 }
             }
             Framing::JsonLines => {
-                let mut bytes = std::pin::pin!(capped(response, limit));
+                let mut bytes = std::pin::pin!(capped(response, framing_limit));
                 let mut pending = Vec::new();
                 'read: while let Some(chunk) = bytes.next().await {
                     pending.extend_from_slice(&chunk.map_err(body_error)?);
                     while let Some(end) = pending.iter().position(|b| *b == b'\n') {
                         let line: Vec<u8> = pending.drain(..=end).collect();
                         let line = String::from_utf8_lossy(&line);
-                        if !line.trim().is_empty()
-                            && state.feed(line.trim(), on_delta).map_err(malformed)?
-                        {
+                        if line.trim().is_empty() {
+                            continue;
+                        }
+                        let done = state.feed(line.trim(), &mut counted).map_err(malformed)?;
+                        if past_limit() {
+                            return Err(too_large());
+                        }
+                        if done {
                             break 'read;
                         }
                     }
@@ -285,6 +309,10 @@ impl LlmClient {
         Ok(state.finish())
     }
 }
+
+/// How many times `provider.maxReplyBytes` a streamed reply's framing (JSON, SSE) may
+/// take: per-token events carry ~50 bytes of framing for each byte of text.
+const FRAMING_FACTOR: u64 = 64;
 
 impl Model for LlmClient {
     async fn complete(

@@ -3,6 +3,7 @@
 //! folder. Every read and listing has a size or count limit.
 
 use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -87,8 +88,22 @@ impl Tool for ReadFile {
             };
             let path = resolve(&args.path, &ctx.workdir);
             let mut bytes = Vec::new();
-            let read = std::fs::File::open(&path)
-                .and_then(|f| f.take(MAX_READ_BYTES).read_to_end(&mut bytes));
+            // Opened without waiting (a FIFO with no writer would block forever), and read
+            // only when it is a regular file.
+            let opened = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(&path);
+            if let Ok(kind) = opened.as_ref().map(|f| f.metadata().map(|m| m.file_type())) {
+                if let Some(what) = kind.ok().and_then(|t| not_a_file(&t)) {
+                    return ToolOutput::error(format!(
+                        "read_file: {} is {what}, not a file: read_file reads files only (a \
+                         program writing to it could keep a read waiting forever)",
+                        path.display()
+                    ));
+                }
+            }
+            let read = opened.and_then(|f| f.take(MAX_READ_BYTES).read_to_end(&mut bytes));
             if let Err(e) = read {
                 return ToolOutput::error(format!(
                     "read_file: cannot read {}: {e}",
@@ -238,6 +253,24 @@ impl Tool for WriteFile {
                 }
             }
         })
+    }
+}
+
+/// What a path that is not a regular file is, in words (`None`: a regular file).
+fn not_a_file(kind: &std::fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_file() {
+        None
+    } else if kind.is_dir() {
+        Some("a folder")
+    } else if kind.is_fifo() {
+        Some("a named pipe (FIFO)")
+    } else if kind.is_socket() {
+        Some("a socket")
+    } else if kind.is_char_device() || kind.is_block_device() {
+        Some("a device")
+    } else {
+        Some("not a regular file")
     }
 }
 

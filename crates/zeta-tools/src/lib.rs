@@ -27,6 +27,7 @@ pub mod open;
 pub mod run_code;
 pub mod schedule;
 pub mod screen;
+pub mod seal;
 pub mod settings;
 pub mod shell;
 pub mod shm;

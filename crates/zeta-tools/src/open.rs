@@ -13,14 +13,15 @@ use zeta_core::tool::{Risk, Tool, ToolContext, ToolFuture, ToolOutput};
 /// How long a just-started program is watched for an immediate failure.
 const STARTUP_WATCH: Duration = Duration::from_millis(700);
 
-/// Starts `program args…` detached (own process group). Fails if it exits non-zero at once.
+/// Starts `program args…` detached (own session and process group). Fails if it exits non-zero at once.
 async fn launch(program: &Path, args: &[String], ctx: &ToolContext) -> Result<u32, String> {
     let mut command = tokio::process::Command::new(program);
     crate::child_env::scrub(&mut command);
+    // A session of its own, with no terminal to type into.
+    crate::seal::apply(&mut command);
     let mut child = command
         .args(args)
         .current_dir(&ctx.workdir)
-        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

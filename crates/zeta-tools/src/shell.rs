@@ -215,12 +215,14 @@ fn build(
     command
         .args(argv)
         .current_dir(workdir)
-        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     crate::child_env::scrub(&mut command);
+    // A session of its own (so a process group of its own, ended whole), with no
+    // terminal to type into.
+    crate::seal::apply(&mut command);
     if let Some(writable) = &ctx.confine {
         // Fails closed: an unconfined run needs the user's approval.
         crate::confine::apply(&mut command, crate::confine::rules(writable)?);

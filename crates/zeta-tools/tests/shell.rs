@@ -234,3 +234,37 @@ async fn a_relative_workdir_is_inside_the_task_folder() {
         dir.path()
     );
 }
+
+/// A command runs in a session of its own (no controlling terminal to type into) and may
+/// not push input into any terminal: `TIOCSTI` on a pseudo-terminal it opened itself is
+/// refused, even for root, who the kernel would otherwise let do it.
+#[tokio::test]
+async fn a_command_cannot_type_into_a_terminal() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (_c, ctx, _) = context(dir.path(), 10_000, 4000);
+    let out = Shell
+        .run(
+            json!({"command": "test \"$(ps -o sid= -p $$ | tr -d ' ')\" = \"$$\" && echo own-session"}),
+            &ctx,
+        )
+        .await;
+    assert!(out.content.contains("own-session"), "{}", out.content);
+    let inject = r#"python3 -c "
+import os, fcntl, termios
+m, s = os.openpty()
+try:
+    fcntl.ioctl(s, termios.TIOCSTI, b'x')
+    print('injected')
+except OSError as e:
+    print('refused', e.errno)
+try:
+    open('/dev/tty', 'w')
+    print('has a terminal')
+except OSError as e:
+    print('no terminal', e.errno)
+""#;
+    let out = Shell.run(json!({ "command": inject }), &ctx).await;
+    assert!(out.content.contains("refused 1"), "EPERM: {}", out.content);
+    assert!(out.content.contains("no terminal"), "{}", out.content);
+    assert!(!out.content.contains("injected"), "{}", out.content);
+}

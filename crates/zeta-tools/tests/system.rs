@@ -266,3 +266,31 @@ async fn open_url_hands_the_url_to_the_desktop_and_refuses_other_schemes() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// A named pipe with no writer, a device and a folder are refused at once by `read_file`
+/// (a FIFO used to keep it waiting forever), and say what they are.
+#[tokio::test]
+async fn read_file_refuses_what_is_not_a_file_without_waiting() {
+    let dir = tempfile::tempdir().expect("dir");
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let ctx = ctx(dir.path(), 4000);
+    for (path, what) in [
+        (fifo.display().to_string(), "named pipe"),
+        ("/dev/zero".to_string(), "a device"),
+        (dir.path().display().to_string(), "a folder"),
+    ] {
+        let out = tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            zeta_tools::files::ReadFile.run(serde_json::json!({ "path": path }), &ctx),
+        )
+        .await
+        .expect("read_file answers at once");
+        assert!(!out.ok, "{path}: {}", out.content);
+        assert!(out.content.contains(what), "{path}: {}", out.content);
+    }
+}

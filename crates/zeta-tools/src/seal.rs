@@ -1,0 +1,101 @@
+//! What a tool's processes may not do to the person's other programs, whatever the
+//! judge saw: type into a terminal. Each process a call starts (shell, run_code,
+//! open_app) gets a session of its own, so it has no controlling terminal (`/dev/tty`
+//! cannot be opened, and the kernel refuses `TIOCSTI` on a terminal that is not the
+//! caller's own), and a seccomp filter that refuses `TIOCSTI` (push characters into a
+//! terminal's input: the person's shell would run them after Zeta exits) and
+//! `TIOCLINUX` (the console's equivalent) on any terminal, which matters where the kernel
+//! would allow it anyway (a process with CAP_SYS_ADMIN, as root). The filter is inherited
+//! by everything the process starts.
+
+use libc::{sock_filter, BPF_ABS, BPF_JEQ, BPF_JGE, BPF_JMP, BPF_K, BPF_LD, BPF_RET, BPF_W};
+
+#[cfg(target_arch = "x86_64")]
+const AUDIT_ARCH: u32 = 0xC000_003E;
+#[cfg(target_arch = "aarch64")]
+const AUDIT_ARCH: u32 = 0xC000_00B7;
+
+const TIOCSTI: u32 = 0x5412;
+const TIOCLINUX: u32 = 0x541C;
+
+const fn load(k: u32) -> sock_filter {
+    sock_filter {
+        code: (BPF_LD | BPF_W | BPF_ABS) as u16,
+        jt: 0,
+        jf: 0,
+        k,
+    }
+}
+
+const fn jump(code: u32, k: u32, jt: u8, jf: u8) -> sock_filter {
+    sock_filter {
+        code: (BPF_JMP | BPF_K | code) as u16,
+        jt,
+        jf,
+        k,
+    }
+}
+
+const fn ret(k: u32) -> sock_filter {
+    sock_filter {
+        code: (BPF_RET | BPF_K) as u16,
+        jt: 0,
+        jf: 0,
+        k,
+    }
+}
+
+/// The filter: another architecture's calls (a 32-bit program's) fail with ENOSYS, as
+/// the undo watch's do; an `ioctl` asking TIOCSTI or TIOCLINUX fails with EPERM.
+pub fn program() -> Vec<sock_filter> {
+    let deny = libc::SECCOMP_RET_ERRNO | libc::EPERM as u32;
+    let enosys = libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32;
+    vec![
+        /* 0 */ load(4),
+        /* 1 */ jump(BPF_JEQ, AUDIT_ARCH, 1, 0),
+        /* 2 */ ret(enosys),
+        /* 3 */ load(0),
+        /* 4 */ jump(BPF_JGE, 0x4000_0000, 0, 1),
+        /* 5 */ ret(enosys),
+        /* 6 */ jump(BPF_JEQ, libc::SYS_ioctl as u32, 0, 3),
+        // The request: argument 1's low 32 bits.
+        /* 7 */ load(16 + 8),
+        /* 8 */ jump(BPF_JEQ, TIOCSTI, 2, 0),
+        /* 9 */ jump(BPF_JEQ, TIOCLINUX, 1, 0),
+        /* 10 */ ret(libc::SECCOMP_RET_ALLOW),
+        /* 11 */ ret(deny),
+    ]
+}
+
+/// Makes the command's process start a session of its own and refuse terminal input
+/// injection, just before it execs. If either fails, the process does not start.
+pub fn apply(command: &mut tokio::process::Command) {
+    let program = program();
+    // SAFETY: runs in the child between fork and exec; it makes only the setsid, prctl
+    // and seccomp system calls, on the program cloned before the fork, and allocates
+    // nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setsid() < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            let fprog = libc::sock_fprog {
+                len: program.len() as u16,
+                filter: program.as_ptr() as *mut sock_filter,
+            };
+            let rc = libc::syscall(
+                libc::SYS_seccomp,
+                libc::SECCOMP_SET_MODE_FILTER,
+                0,
+                &fprog as *const libc::sock_fprog,
+            );
+            if rc != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
