@@ -102,6 +102,24 @@ pub const RULES: &[Rule] = &[
         reason: "deleting everything in the home or a system folder, or an account file",
     },
     Rule {
+        name: "wipe keys",
+        programs: &["rm", "unlink"],
+        when: When::Always,
+        targets: Targets::Operands,
+        classes: &[Keys],
+        action: Action::Block,
+        reason: "deleting your SSH or GPG keys, your passwords or your keyrings",
+    },
+    Rule {
+        name: "wipe folder",
+        programs: &["rm"],
+        when: When::AnyFlag(&["r", "R", "recursive"]),
+        targets: Targets::Operands,
+        classes: &[MainFolder],
+        action: Action::Block,
+        reason: "recursive removal of one of your main folders (Documents, Desktop, Pictures, Music, Videos) or everything in it",
+    },
+    Rule {
         name: "startup file",
         programs: &["rm", "unlink"],
         when: When::Always,
@@ -131,6 +149,8 @@ pub const RULES: &[Rule] = &[
             Account,
             Startup,
             Cron,
+            Keys,
+            MainFolder,
         ],
         action: Action::Block,
         reason: "overwriting a disk, a system or home folder, or an account or startup file",
@@ -140,9 +160,19 @@ pub const RULES: &[Rule] = &[
         programs: &["truncate"],
         when: When::Always,
         targets: Targets::Operands,
-        classes: &[BlockDevice, Account, Startup, Cron, CriticalContents],
+        classes: &[
+            BlockDevice,
+            Account,
+            Startup,
+            Cron,
+            Critical,
+            CriticalContents,
+            Keys,
+            MainFolder,
+        ],
         action: Action::Block,
-        reason: "emptying a disk, an account file, a startup file or the crontab",
+        reason: "emptying a disk, an account file, a startup file, the crontab, your keys, or \
+                 everything in the home or a main folder",
     },
     Rule {
         name: "make file system",
@@ -1099,6 +1129,7 @@ fn chmod_tree(walker: &mut Walker, _program: &str, args: &[Word]) -> Option<Verd
             let critical = matches!(class, Critical | CriticalContents);
             if critical && value.trim_end_matches('/').is_empty()
                 || (critical && recursive && !tightening)
+                || (class == Critical && locks_owner_out(mode))
             {
                 return Some(block("permissions", format!("chmod {mode} on {value}")));
             }
@@ -1108,6 +1139,26 @@ fn chmod_tree(walker: &mut Walker, _program: &str, args: &[Word]) -> Option<Verd
         }
     }
     None
+}
+
+/// Whether `mode` takes reading or entering a folder away from its owner (`000`, `600`,
+/// `u-x`, `a-r`, `u=w`): done to the home or a system folder, everything in it is lost
+/// to the user.
+fn locks_owner_out(mode: &str) -> bool {
+    if mode.chars().all(|c| c.is_ascii_digit()) {
+        let digits: Vec<u32> = mode.chars().filter_map(|c| c.to_digit(8)).collect();
+        return digits.len() >= 3 && digits[digits.len() - 3] & 0o5 != 0o5;
+    }
+    mode.split(',').any(|clause| {
+        let at = clause.find(['-', '+', '=']).unwrap_or(clause.len());
+        let (who, rest) = clause.split_at(at);
+        let owner = who.is_empty() || who.contains('u') || who.contains('a');
+        match rest.chars().next() {
+            Some('-') => owner && (rest.contains('r') || rest.contains('x')),
+            Some('=') => owner && !(rest.contains('r') && rest.contains('x')),
+            _ => false,
+        }
+    })
 }
 
 /// `find ROOT … -delete` or `-exec rm …` under the home or a system folder with nothing
@@ -1152,14 +1203,17 @@ fn find_delete(walker: &mut Walker, _program: &str, args: &[Word]) -> Option<Ver
             .cwd
             .as_ref()
             .is_some_and(|c| classify(&c.display().to_string(), walker.env, c) == Critical)
-        || roots
-            .iter()
-            .any(|r| classes(walker, r).is_some_and(|cs| cs.iter().any(|(_, c)| *c == Critical)));
+        || roots.iter().any(|r| {
+            classes(walker, r).is_some_and(|cs| {
+                cs.iter()
+                    .any(|(_, c)| matches!(c, Critical | Keys | MainFolder))
+            })
+        });
     let deletes = values.contains(&"-delete");
     if deletes && root_critical && !narrowed {
         return Some(block(
             "wipe",
-            "find deleting everything under the home or a system folder",
+            "find deleting everything under the home, a system folder, your keys or a main folder",
         ));
     }
     // -exec / -execdir / -ok: the command up to `;` or `+`, with `{}` a found path.

@@ -24,8 +24,35 @@ pub enum Class {
     Cron,
     /// /proc/sysrq-trigger: reboot or power off in one write.
     Sysrq,
+    /// The user's keys: `~/.ssh`, `~/.gnupg`, the password store, the keyrings, or
+    /// anything in them.
+    Keys,
+    /// One of the user's main folders (`~/Documents`, `~/Pictures`…), or everything in
+    /// it (`~/Documents/*`).
+    MainFolder,
     Other,
 }
+
+/// Folders under the home that hold the user's keys (relative to the home).
+const KEY_FOLDERS: &[&str] = &[".ssh", ".gnupg", ".password-store", ".local/share/keyrings"];
+
+/// Whether a file in a key folder (its path there) holds a private key or the secrets
+/// themselves: `id_ed25519` (not `.pub`), `*.key`, `*.pem`, GnuPG's private keys and
+/// keyrings, the password store's entries. `known_hosts.old` does not.
+fn holds_a_secret(inside: &str) -> bool {
+    let name = inside.rsplit('/').next().unwrap_or(inside);
+    (name.starts_with("id_") && !name.ends_with(".pub"))
+        || [".key", ".pem", ".gpg", ".keyring", ".kbx"]
+            .iter()
+            .any(|end| name.ends_with(end))
+        || inside.starts_with("private-keys-v1.d")
+        || name.starts_with("secring")
+        || name.starts_with("trustdb")
+}
+
+/// The user's main folders (relative to the home), where losing everything at once is
+/// losing their work.
+const MAIN_FOLDERS: &[&str] = &["Documents", "Desktop", "Pictures", "Music", "Videos"];
 
 const SYSTEM_TREES: &[&str] = &[
     "/", "/home", "/root", "/etc", "/usr", "/var", "/boot", "/bin", "/sbin", "/lib", "/lib32",
@@ -125,6 +152,26 @@ pub fn classify(value: &str, env: &ShellEnv, cwd: &Path) -> Class {
         let rest = rest.to_string_lossy();
         if HOME_STARTUP.contains(&rest.as_ref()) || rest.starts_with(".config/autostart/") {
             return Class::Startup;
+        }
+        if KEY_FOLDERS.iter().any(|k| {
+            rest == *k
+                || rest
+                    .strip_prefix(&format!("{k}/"))
+                    .is_some_and(|inside| is_catch_all(last) || holds_a_secret(inside))
+        }) {
+            return Class::Keys;
+        }
+        if MAIN_FOLDERS.contains(&rest.as_ref()) {
+            return Class::MainFolder;
+        }
+    }
+    // `~/Documents/*`: everything in a main folder.
+    if is_catch_all(last) {
+        let parent = path.parent().map(Path::to_path_buf).unwrap_or(path.clone());
+        if let Ok(rest) = parent.strip_prefix(&env.home) {
+            if MAIN_FOLDERS.contains(&rest.to_string_lossy().as_ref()) {
+                return Class::MainFolder;
+            }
         }
     }
     Class::Other
