@@ -80,6 +80,8 @@ pub struct CallAsked<'a> {
     pub allowance: Option<&'a Allowance>,
     /// The files it would change, where known before it runs.
     pub files: &'a [String],
+    /// The call's arguments: a command or program is shown whole from them.
+    pub arguments: &'a serde_json::Value,
 }
 
 /// The answer to one call's approval request. A call that `requires_person` is not
@@ -93,6 +95,7 @@ pub async fn answer_call(approve: Approve, asked: CallAsked<'_>) -> Op {
         requires_person,
         allowance,
         files,
+        arguments,
     } = asked;
     let call_id = call_id.to_string();
     match approve {
@@ -121,18 +124,33 @@ pub async fn answer_call(approve: Approve, asked: CallAsked<'_>) -> Op {
             if let Some(reason) = reason {
                 err!("zeta: this call asks because {reason}");
             }
+            // The whole command or program, with whatever could hide part of it on a
+            // terminal (carriage returns, escapes) made visible.
+            let whole = ["command", "code"]
+                .iter()
+                .find_map(|k| arguments.get(*k).and_then(|v| v.as_str()));
+            if let Some(whole) = whole {
+                err!(
+                    "zeta: `{tool}` would run:\n{}",
+                    zeta_core::policy::shown::visible(whole)
+                );
+            }
             if !files.is_empty() {
                 err!(
                     "zeta: it would change {} (undoable: zeta undo)",
                     files.join(", ")
                 );
             }
+            let named = match whole {
+                Some(_) => "it".to_string(),
+                None => format!("`{tool}` {}", zeta_core::policy::shown::visible(target)),
+            };
             let question = match allowance {
                 Some(a) => format!(
-                    "zeta: allow `{tool}` {target}? [y] once, [t] all `{}` for this task, [a] always, [N] no: ",
+                    "zeta: allow {named}? [y] once, [t] all `{}` for this task, [a] always, [N] no: ",
                     a.describe()
                 ),
-                None => format!("zeta: allow `{tool}` {target}? [y/N] "),
+                None => format!("zeta: allow {named}? [y/N] "),
             };
             let line = ask_line(question).await;
             let scope = match (line.as_deref(), allowance) {

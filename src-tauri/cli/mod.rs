@@ -311,6 +311,7 @@ async fn process_queue(
                     requires_person,
                     allowance,
                     files,
+                    arguments,
                     ..
                 } => Some(
                     answer_call(
@@ -323,6 +324,7 @@ async fn process_queue(
                             requires_person: *requires_person,
                             allowance: allowance.as_ref(),
                             files,
+                            arguments,
                         },
                     )
                     .await,

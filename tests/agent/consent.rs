@@ -412,7 +412,11 @@ async fn the_cli_allows_a_program_for_the_task_with_t() {
         "Zeta: made them",
         "{stderr}"
     );
-    assert_eq!(stderr.matches("zeta: allow `shell`").count(), 2, "{stderr}");
+    assert_eq!(
+        stderr.matches("zeta: `shell` would run:").count(),
+        2,
+        "{stderr}"
+    );
     assert!(
         stderr.contains("[t] all `shell: mkdir` for this task"),
         "{stderr}"
@@ -662,5 +666,40 @@ async fn allowances_reach_as_far_as_the_user_said() {
             "allowed",
             "asked-denied"
         ]
+    );
+}
+
+/// The terminal's question shows the whole command, with what could hide part of it made
+/// visible: a carriage return cannot print a harmless line over the one that runs. A
+/// command holding a character that reorders the display is refused, even approved.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_terminal_shows_the_command_that_runs_and_refuses_one_it_cannot_show() {
+    let work = tempfile::tempdir().expect("work");
+    let target = work.path().join("victim");
+    std::fs::write(&target, "keep").expect("victim");
+    let spoof = format!("rm -f {}\recho harmless backup", target.display());
+    let bidi = format!("rm -f {} #\u{202E}txt.gnp", target.display());
+    let steps = vec![
+        Step::call("shell", json!({ "command": spoof })),
+        Step::call("shell", json!({ "command": bidi })),
+        Step::text("Zeta: done"),
+    ];
+    let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, ask_mode(30)).await;
+    let out = run_answering(&s, "tidy up", b"n\ny\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let shown = format!("rm -f {}\\recho harmless backup", target.display());
+    assert!(
+        stderr.contains(&shown),
+        "the \\r is shown, not obeyed: {stderr}"
+    );
+    assert!(!stderr.contains('\r'), "{stderr:?}");
+    assert!(
+        target.exists(),
+        "denied, and the reordered one refused: nothing removed"
+    );
+    let rows = audit_rows(&s);
+    assert!(
+        rows.iter().any(|r| r.1 == "blocked"),
+        "the unshowable call is refused: {rows:?}"
     );
 }

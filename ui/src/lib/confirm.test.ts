@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../bindings/Event";
-import { applyToPending, callTitle, choices, dialogKey, markerAt, preview, requestFrom, scopeLabel, secondsLeft } from "./confirm";
+import { applyToPending, callTitle, choices, dialogKey, markerAt, preview, requestFrom, scopeLabel, secondsLeft, visible } from "./confirm";
 
 const plan: Event = {
   type: "planProposed",
@@ -119,5 +119,25 @@ describe("single-call questions", () => {
     expect(scopeLabel("always", { tool: "write_file" })).toBe("Always allow writing files");
     expect(callTitle("shell")).toBe("Zeta wants to run a command");
     expect(callTitle("notes__write_note")).toBe("Zeta wants to use write_note from the MCP server notes");
+  });
+});
+
+describe("what a question shows", () => {
+  it("shows the whole command with what could hide part of it made visible", () => {
+    const hidden = "rm -rf ~/Documents";
+    for (const spoof of [
+      `echo backup\r${hidden}`,
+      `${hidden} \x1b[2K\x1b[1Gecho hello`,
+      `${hidden}${"\b".repeat(18)}ls -la`,
+      `ls\u200b; ${hidden}`,
+      `${hidden} #\u202etxt.gnp`,
+      `ls\x00; ${hidden}`,
+    ]) {
+      const shown = preview({ tool: "shell", params: { command: spoof }, target: spoof })?.text ?? "";
+      expect(shown).toContain(hidden);
+      expect(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u202e]/.test(shown)).toBe(false);
+    }
+    expect(visible("grep 'café'\tx\necho 'שלום' 🎉")).toBe("grep 'café'\tx\necho 'שלום' 🎉");
+    expect(visible("a\rb")).toBe("a\\rb");
   });
 });

@@ -143,8 +143,31 @@ export function scopeLabel(scope: ApprovalScope, allowance: Allowance | null): s
   }
 }
 
-/** What the call will do, shown as text: a command, or the file and the text written. */
+const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD\u180E]/g;
+
+/** `text` as it can be shown for approval (as zeta-core's `policy::shown`): line breaks
+ *  and tabs as they are; carriage returns, escapes, other control characters and
+ *  characters that take no space or reorder the text as visible escapes. */
+export function visible(text: string): string {
+  const hex = (c: string) => c.codePointAt(0)?.toString(16) ?? "";
+  return text
+    .replace(/\r/g, "\\r")
+    .replace(/\x1b/g, "\\e")
+    .replace(/\x08/g, "\\b")
+    .replace(/[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]/g, (c) => `\\x${hex(c).padStart(2, "0")}`)
+    .replace(BIDI, (c) => `\\u{${hex(c)}}`)
+    .replace(INVISIBLE, (c) => `\\u{${hex(c)}}`);
+}
+
+/** What the call will do, shown as text: a command, or the file and the text written,
+ *  with what could hide part of it made visible. */
 export function preview(step: Pick<DialogStep, "tool" | "params" | "target">): { label: string; text: string } | null {
+  const shown = previewRaw(step);
+  return shown && { label: shown.label, text: visible(shown.text) };
+}
+
+function previewRaw(step: Pick<DialogStep, "tool" | "params" | "target">): { label: string; text: string } | null {
   const p = (step.params ?? {}) as Record<string, unknown>;
   const str = (k: string) => (typeof p[k] === "string" ? (p[k] as string) : null);
   if (step.tool === "write_file" && str("content") !== null) {

@@ -350,6 +350,19 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let mut outside: Vec<PathBuf> = Vec::new();
         let mut all_writes: Vec<PathBuf> = Vec::new();
         for command in tool.commands(arguments) {
+            if let Some(why) = crate::policy::shown::unshowable(&command) {
+                let output = ToolOutput {
+                    ok: false,
+                    content: format!("Not run: {why}. Write the command with plain characters."),
+                    summary: "refused: cannot be shown as it would run".into(),
+                    images: Vec::new(),
+                };
+                return Err(Refused::new(
+                    output,
+                    CallDecision::Blocked,
+                    Decider::Blocklist,
+                ));
+            }
             let (verdict, writes) = judge_with_writes(&command, &env);
             if let Some(writable) = &self.consent.writable {
                 for path in &writes {

@@ -1,8 +1,9 @@
 //! What the agent may do: standing approvals the user gave (`allowance`), commands that never run or only a person may approve (`shell`), whether a call runs, asks
 //! first or is refused (`permission`), how often a tool may run (`rate_limit`), which commands only read (`read_only`), how risky a
 //! command is (`risk`), which observations are untrusted input (`provenance`), and how
-//! untrusted data is wrapped and instruction-like text noticed (`injection`), and where tool
-//! processes may write (`writable`).
+//! untrusted data is wrapped and instruction-like text noticed (`injection`), where tool
+//! processes may write (`writable`), and how a call's text is shown for approval, whole
+//! and with what would hide part of it made visible (`shown`).
 
 pub mod allowance;
 pub mod injection;
@@ -12,6 +13,7 @@ pub mod rate_limit;
 pub mod read_only;
 pub mod risk;
 pub mod shell;
+pub mod shown;
 pub mod writable;
 
 pub use allowance::{allowance_for, covered, Allowance};
