@@ -703,3 +703,35 @@ async fn the_terminal_shows_the_command_that_runs_and_refuses_one_it_cannot_show
         "the unshowable call is refused: {rows:?}"
     );
 }
+
+/// `open_app` starts a program with arguments: it is judged as the command it runs, so
+/// `rm -rf` of the home or `bash -c …` through it are refused whatever the approval, and
+/// an ordinary program still starts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_app_is_judged_as_the_command_it_runs() {
+    let steps = |home: &str| {
+        vec![
+            Step::call("open_app", json!({"name": "rm", "args": ["-rf", home]})),
+            Step::call(
+                "open_app",
+                json!({"name": "bash", "args": ["-c", "rm -rf ~"]}),
+            ),
+            Step::call("open_app", json!({"name": "true"})),
+            Step::text("Zeta: done"),
+        ]
+    };
+    // The home is the setup's: made first, then the script that names it.
+    let s = Setup::with_settings(Wire::OpenAi, Proto::Native, Vec::new(), json!({})).await;
+    let home = s.home.path().display().to_string();
+    for step in steps(&home) {
+        s.server.push(step);
+    }
+    let canary = s.home.path().join("canary.txt");
+    std::fs::write(&canary, "alive").expect("canary");
+    let out = s.zeta_run("open the apps");
+    let task = finished_task(&out);
+    assert!(canary.exists(), "the home survived: {task}");
+    let rows = audit_rows(&s);
+    let decisions: Vec<&str> = rows.iter().map(|r| r.1.as_str()).collect();
+    assert_eq!(decisions, ["blocked", "blocked", "allowed"], "{rows:?}");
+}

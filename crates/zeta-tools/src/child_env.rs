@@ -1,7 +1,7 @@
 //! The environment of the programs the agent starts for the user: the user's own, without
 //! what the app set for itself. The app names those variables, separated by `:`, in
 //! `ZETA_ADDED_ENV` (for instance how its own web views render); they are removed from
-//! every command, app and URL opener the tools start.
+//! every command, app and URL opener the tools start, and so is Zeta's own API key.
 
 use std::ffi::OsString;
 
@@ -21,11 +21,17 @@ pub fn added_by_zeta() -> Vec<OsString> {
         .collect()
 }
 
-/// Removes what the app added from `command`'s environment.
+/// Zeta's own key variable: a child never reads Zeta's API key from its environment.
+/// (The providers' usual names, `OPENAI_API_KEY` and the like, are the user's: their own
+/// programs may need them.)
+const ZETA_KEY: &str = "ZETA_LLM_API_KEY";
+
+/// Removes what the app added, and Zeta's own key, from `command`'s environment.
 pub fn scrub(command: &mut tokio::process::Command) {
     for name in added_by_zeta() {
         command.env_remove(name);
     }
+    command.env_remove(ZETA_KEY);
 }
 
 #[cfg(test)]
@@ -36,6 +42,7 @@ mod tests {
     async fn a_child_gets_the_users_environment_without_what_zeta_added() {
         // One test owns these variables (no other test in this crate reads them).
         std::env::set_var("ZETA_TEST_ADDED_A", "1");
+        std::env::set_var(ZETA_KEY, "sk-test-secret");
         std::env::set_var("ZETA_TEST_USERS_OWN", "kept");
         std::env::set_var(ADDED_BY_ZETA, "ZETA_TEST_ADDED_A::");
         let mut command = tokio::process::Command::new("env");
@@ -45,6 +52,11 @@ mod tests {
         assert!(env.contains("ZETA_TEST_USERS_OWN=kept"), "{env}");
         assert!(!env.contains("ZETA_TEST_ADDED_A"), "{env}");
         assert!(!env.contains(ADDED_BY_ZETA), "{env}");
+        assert!(
+            !env.contains("sk-test-secret"),
+            "Zeta's key stays home: {env}"
+        );
+        std::env::remove_var(ZETA_KEY);
         std::env::remove_var(ADDED_BY_ZETA);
         assert!(added_by_zeta().is_empty());
     }

@@ -19,6 +19,11 @@ async fn launch(program: &Path, args: &[String], ctx: &ToolContext) -> Result<u3
     crate::child_env::scrub(&mut command);
     // A session of its own, with no terminal to type into.
     crate::seal::apply(&mut command);
+    // Confined like a command: it writes where the task may (for its whole life).
+    if let Some(writable) = &ctx.confine {
+        let rules = crate::confine::rules(writable).map_err(|e| format!("not started: {e}"))?;
+        crate::confine::apply(&mut command, rules);
+    }
     let mut child = command
         .args(args)
         .current_dir(&ctx.workdir)
@@ -166,27 +171,35 @@ impl Tool for OpenApp {
         // It reports only that the app started.
         false
     }
+    /// What it would run, as a command line the shell judge reads like any other (an
+    /// app's program and arguments can do what a command can: `rm -rf ~`, `bash -c …`).
+    /// A name that resolves to nothing is judged as written.
+    fn commands(&self, arguments: &Value) -> Vec<String> {
+        let Ok(args) = serde_json::from_value::<AppArgs>(arguments.clone()) else {
+            return Vec::new();
+        };
+        let words: Vec<String> = match resolve_app(&args) {
+            Some((program, argv, _)) => std::iter::once(program.display().to_string())
+                .chain(argv)
+                .collect(),
+            None => std::iter::once(args.name.clone())
+                .chain(args.args)
+                .collect(),
+        };
+        vec![shell_words::join(words)]
+    }
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {
             let args: AppArgs = match serde_json::from_value(arguments) {
                 Ok(a) => a,
                 Err(e) => return ToolOutput::error(format!("open_app: bad arguments: {e}")),
             };
-            let (program, mut argv, how) = match desktop_entry(&args.name) {
-                Some((program, argv, file)) => {
-                    (program, argv, format!("desktop entry {}", file.display()))
-                }
-                None => match on_path(&args.name) {
-                    Some(p) => (p, Vec::new(), "command".to_string()),
-                    None => {
-                        return ToolOutput::error(format!(
-                            "open_app: no desktop entry or command named {:?}",
-                            args.name
-                        ))
-                    }
-                },
+            let Some((program, argv, how)) = resolve_app(&args) else {
+                return ToolOutput::error(format!(
+                    "open_app: no desktop entry or command named {:?}",
+                    args.name
+                ));
             };
-            argv.extend(args.args);
             match launch(&program, &argv, ctx).await {
                 Ok(pid) => {
                     let text = format!("started {} ({how}) as pid {pid}", program.display());
@@ -196,6 +209,17 @@ impl Tool for OpenApp {
             }
         })
     }
+}
+
+/// The program an `open_app` call starts, its arguments (the entry's, then the call's)
+/// and how it was found.
+fn resolve_app(args: &AppArgs) -> Option<(PathBuf, Vec<String>, String)> {
+    let (program, mut argv, how) = match desktop_entry(&args.name) {
+        Some((program, argv, file)) => (program, argv, format!("desktop entry {}", file.display())),
+        None => (on_path(&args.name)?, Vec::new(), "command".to_string()),
+    };
+    argv.extend(args.args.iter().cloned());
+    Some((program, argv, how))
 }
 
 /// Finds a `.desktop` entry by file stem or `Name=`, returning its program and arguments
