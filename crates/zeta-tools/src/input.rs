@@ -369,12 +369,49 @@ fn parse_combo(combo: &str) -> Result<(Vec<Key>, Key), String> {
     Ok((modifiers, key))
 }
 
+/// Whether pressing `keys` ends the line a terminal is reading (runs it or drops it).
+fn ends_line(keys: &str) -> bool {
+    let k = keys.to_lowercase().replace(' ', "");
+    matches!(
+        k.as_str(),
+        "return" | "enter" | "kp_enter" | "ctrl+c" | "ctrl+u" | "control+c" | "control+u"
+    )
+}
+
 impl Tool for KeyboardTool {
     fn target(&self, arguments: &Value) -> String {
         use crate::describe::{clip, text};
-        match (text(arguments, "text"), text(arguments, "keys")) {
+        let what = match (text(arguments, "text"), text(arguments, "keys")) {
             (t, _) if !t.is_empty() => format!("type \"{}\"", clip(t, 200)),
             (_, k) => format!("press {k}"),
+        };
+        match crate::focus::focused() {
+            Some(f) if crate::focus::runs_commands(&f.class) => {
+                format!(
+                    "{what} into {} (a terminal: judged as the command it runs)",
+                    f.class
+                )
+            }
+            Some(f) => format!("{what} into {}", f.class),
+            None => what,
+        }
+    }
+    /// Text aimed at a terminal is the command line it becomes (with what was typed into
+    /// that window since its last Enter), judged like the shell's; other windows run
+    /// nothing typed into them.
+    fn commands(&self, arguments: &Value) -> Vec<String> {
+        let text = crate::describe::text(arguments, "text");
+        let Some(focused) = crate::focus::focused() else {
+            return Vec::new();
+        };
+        if !crate::focus::runs_commands(&focused.class) {
+            return Vec::new();
+        }
+        let line = crate::focus::line_with(focused.window, text);
+        if line.trim().is_empty() {
+            Vec::new()
+        } else {
+            vec![line]
         }
     }
     fn spec(&self) -> ToolSpec {
@@ -408,6 +445,13 @@ impl Tool for KeyboardTool {
                 Err(e) => return ToolOutput::error(format!("keyboard: {e}")),
             };
             let input = self.1.clone();
+            // What a terminal would run next, for the next call's judgement.
+            if let Some(f) =
+                crate::focus::focused().filter(|f| crate::focus::runs_commands(&f.class))
+            {
+                let ends = args.keys.as_deref().is_some_and(ends_line);
+                crate::focus::typed(f.window, args.text.as_deref().unwrap_or(""), ends);
+            }
             let work = move || {
                 input.with(|enigo| {
                     let mut done = Vec::new();

@@ -20,6 +20,7 @@ pub mod confine;
 mod describe;
 pub mod environment;
 pub mod files;
+pub mod focus;
 pub mod http;
 pub mod input;
 pub mod memory;

@@ -468,3 +468,76 @@ async fn after_an_action_a_fresh_screenshot_is_attached_when_asked() {
         out.content
     );
 }
+
+/// Text typed into a terminal is the command line it becomes, and the judge reads it so:
+/// `rm -rf ~` typed into an xterm is blocked, also when typed in two pieces; after Ctrl+U
+/// the line starts again. Typed into a window that is not a terminal, it runs nothing.
+#[tokio::test]
+async fn text_typed_into_a_terminal_is_judged_as_the_command_it_becomes() {
+    let Some(_g) = display_or_skip("typing into a terminal is judged") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    // `cat` reads what is typed: nothing typed here can run.
+    let _xterm = Proc(
+        Command::new("xterm")
+            .args([
+                "-geometry",
+                "60x8+40+40",
+                "-title",
+                "zeta-judged",
+                "-e",
+                "cat",
+            ])
+            .spawn()
+            .expect("xterm"),
+    );
+    let window = wait_for_window("zeta-judged");
+    xdotool(&["windowfocus", "--sync", &window]);
+    std::thread::sleep(Duration::from_millis(300));
+    let env = zeta_core::policy::ShellEnv::current(dir.path());
+    let keyboard = KeyboardTool(ScreenState::default(), InputState::default());
+    let whole = keyboard.commands(&json!({"text": "rm -rf ~"}));
+    assert_eq!(whole, vec!["rm -rf ~".to_string()]);
+    assert!(
+        matches!(
+            zeta_core::policy::judge(&whole[0], &env),
+            zeta_core::policy::Verdict::Block(_)
+        ),
+        "{whole:?}"
+    );
+    assert!(keyboard
+        .target(&json!({"text": "ls"}))
+        .contains("a terminal"));
+    let c = ctx(dir.path(), settings(1280, ImageFormat::Jpeg));
+    let out = keyboard.run(json!({"text": "rm -rf "}), &c).await;
+    assert!(out.ok, "{out:?}");
+    assert_eq!(
+        keyboard.commands(&json!({"text": "~"})),
+        vec!["rm -rf ~".to_string()],
+        "the piece typed before is part of the line"
+    );
+    let out = keyboard.run(json!({"keys": "ctrl+u"}), &c).await;
+    assert!(out.ok, "{out:?}");
+    assert_eq!(
+        keyboard.commands(&json!({"text": "ls"})),
+        vec!["ls".to_string()]
+    );
+    // A window that runs nothing typed into it.
+    let _note = Proc(
+        Command::new("xmessage")
+            .args([
+                "-title",
+                "zeta-not-a-terminal",
+                "-geometry",
+                "+400+300",
+                "hello",
+            ])
+            .spawn()
+            .expect("xmessage"),
+    );
+    let other = wait_for_window("zeta-not-a-terminal");
+    xdotool(&["windowfocus", "--sync", &other]);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(keyboard.commands(&json!({"text": "rm -rf ~"})).is_empty());
+}
