@@ -37,6 +37,7 @@ fn fixture() -> Fixture {
         ".ssh",
         ".config/autostart",
         ".config/git",
+        ".config/someapp",
         "projects",
         ".zeta",
     ] {
@@ -202,7 +203,7 @@ async fn ordinary_work_in_the_home_and_tmp_succeeds() {
     let command = format!(
         "set -e; mkdir -p {h}/projects/app/src && echo 'fn main() {{}}' > {h}/projects/app/src/main.rs \
          && cp {h}/projects/app/src/main.rs {h}/projects/app/copy.rs && mv {h}/projects/app/copy.rs {h}/projects/moved.rs \
-         && rm {h}/projects/moved.rs && echo more >> {h}/notes.txt && echo git > {h}/.config/git/config \
+         && rm {h}/projects/moved.rs && echo more >> {h}/notes.txt && echo app > {h}/.config/someapp/config \
          && echo scratch > {t}/scratch && sort {t}/scratch > {t}/sorted && rm {t}/scratch \
          && echo quiet > /dev/null && echo out > /dev/stdout && echo err >&2 && echo done"
     );
@@ -234,4 +235,66 @@ async fn the_same_write_unconfined_goes_through() {
     let unconfined = sh(&ctx(&f, false), &command).await;
     assert!(unconfined.ok, "{}", unconfined.content);
     assert_eq!(read(&target), "approved\n");
+}
+
+/// Files that run later are protected by their role (aliases, the folder first on PATH,
+/// launchers, git's configuration), and a protected file reached through a link (a
+/// dotfiles folder) is protected where it lives too; the folder's other files are not.
+#[tokio::test]
+async fn files_that_run_later_are_protected_also_through_a_link() {
+    if !landlock_here() {
+        return;
+    }
+    let f = fixture();
+    let h = f.home.display().to_string();
+    for d in ["dotfiles", ".local/bin", ".local/share/applications"] {
+        std::fs::create_dir_all(f.home.join(d)).expect("folders");
+    }
+    for file in ["dotfiles/aliases", "dotfiles/README", ".gitconfig"] {
+        std::fs::write(f.home.join(file), "original\n").expect("files");
+    }
+    std::os::unix::fs::symlink(
+        f.home.join("dotfiles/aliases"),
+        f.home.join(".bash_aliases"),
+    )
+    .expect("link");
+    // The writable set is read now, with the link in place.
+    let c = ctx(&f, true);
+    let attempts = [
+        (
+            format!("echo evil >> {h}/.bash_aliases"),
+            f.home.join("dotfiles/aliases"),
+        ),
+        (
+            format!("echo evil >> {h}/dotfiles/aliases"),
+            f.home.join("dotfiles/aliases"),
+        ),
+        (
+            format!("echo evil > {h}/.local/bin/ls"),
+            f.home.join(".local/bin/ls"),
+        ),
+        (
+            format!("echo evil > {h}/.local/share/applications/firefox.desktop"),
+            f.home.join(".local/share/applications/firefox.desktop"),
+        ),
+        (
+            format!("echo evil >> {h}/.gitconfig"),
+            f.home.join(".gitconfig"),
+        ),
+    ];
+    for (command, path) in &attempts {
+        let before = read(path);
+        let out = sh(&c, command).await;
+        assert!(!out.ok, "{command} ran: {}", out.content);
+        assert_eq!(read(path), before, "{command} changed {}", path.display());
+    }
+    let out = sh(&c, &format!("echo fine >> {h}/dotfiles/README")).await;
+    assert!(out.ok, "{}", out.content);
+    assert_eq!(read(&f.home.join("dotfiles/README")), "original\nfine\n");
+    // And the gate's own check, by name and by target.
+    let writable =
+        zeta_core::policy::Writable::new(&f.home, &f.home.join("projects"), &f.home.join(".zeta"));
+    assert!(!writable.allows(&f.home.join(".bash_aliases"), &f.home));
+    assert!(!writable.allows(&f.home.join("dotfiles/aliases"), &f.home));
+    assert!(writable.allows(&f.home.join("dotfiles/README"), &f.home));
 }

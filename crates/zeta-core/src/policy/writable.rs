@@ -14,8 +14,26 @@
 use std::path::{Path, PathBuf};
 
 /// Paths under the home that tool processes never write unasked, beside the startup
-/// files (`shell::HOME_STARTUP`): keys, and configuration that starts programs.
+/// files (`shell::HOME_STARTUP`): keys, and files that run later, by their role:
+/// aliases, the folders first on PATH, launchers that override an app, user services,
+/// interpreter start-up hooks (`.pth` files in the user's site-packages), git's
+/// configuration and hooks, editor and terminal configuration that can run commands.
 pub const PROTECTED_IN_HOME: &[&str] = &[
+    ".bash_aliases",
+    ".inputrc",
+    ".local/bin",
+    ".local/lib",
+    ".local/share/applications",
+    ".gitconfig",
+    ".config/git",
+    ".vimrc",
+    ".config/nvim",
+    ".emacs",
+    ".emacs.d",
+    ".tmux.conf",
+    ".config/tmux",
+    ".config/kitty",
+    ".config/alacritty",
     ".zlogout",
     ".cshrc",
     ".tcshrc",
@@ -102,6 +120,13 @@ impl Writable {
         } else {
             protected.push(zeta_home);
         }
+        // A protected file reached through a link (a dotfiles folder) is protected where
+        // it lives too: writing the target is writing the file.
+        let targets: Vec<PathBuf> = protected
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok().filter(|real| real != p))
+            .collect();
+        protected.extend(targets);
         let mut roots: Vec<PathBuf> = TEMPORARY.iter().map(PathBuf::from).collect();
         let folder = resolved(task_folder);
         let usable = !home.starts_with(&folder)
@@ -144,8 +169,10 @@ impl Writable {
     /// Whether a confined process can write `path` (absolute, or relative to `cwd`): the
     /// same answer the OS will give, as far as it can be known before the call.
     pub fn allows(&self, path: &Path, cwd: &Path) -> bool {
+        // By its name and by what it leads to.
+        let named = super::shell::normalize(&cwd.join(path).to_string_lossy(), Path::new("/"));
         let path = resolved(&cwd.join(path));
-        if self.is_protected(&path) {
+        if self.is_protected(&path) || self.is_protected(&named) {
             return false;
         }
         if DEVICES.iter().any(|d| path == Path::new(d))
@@ -284,6 +311,7 @@ mod tests {
             ".ssh",
             ".config/autostart",
             ".config/git",
+            ".config/someapp",
             "projects/a",
             ".zeta",
         ] {
@@ -303,7 +331,16 @@ mod tests {
         let yes = |p: &str| w.allows(Path::new(p), &h);
         assert!(yes("projects/a/new.rs"), "inside an entry");
         assert!(yes("notes.txt"), "an existing file in the home");
-        assert!(yes(".config/git/config"), "an entry of a split folder");
+        assert!(yes(".config/someapp/config"), "an entry of a split folder");
+        assert!(
+            !yes(".config/git/config"),
+            "git's configuration runs commands (hooks, fsmonitor)"
+        );
+        assert!(
+            !yes(".bash_aliases")
+                && !yes(".local/bin/ls")
+                && !yes(".local/lib/python3.11/site-packages/x.pth")
+        );
         assert!(yes("/tmp/x"));
         assert!(yes("/dev/null"));
         assert!(!yes(".bashrc"));
@@ -330,7 +367,8 @@ mod tests {
         let grants = w.grants();
         assert!(grants.contains(&Grant::Tree(h.join("projects"))));
         assert!(grants.contains(&Grant::File(h.join("notes.txt"))));
-        assert!(grants.contains(&Grant::Tree(h.join(".config/git"))));
+        assert!(grants.contains(&Grant::Tree(h.join(".config/someapp"))));
+        assert!(!grants.contains(&Grant::Tree(h.join(".config/git"))));
         assert!(grants.contains(&Grant::File(h.join(".config/mimeapps.list"))));
         assert!(grants.contains(&Grant::Tree(PathBuf::from("/tmp"))));
         for never in [

@@ -274,6 +274,7 @@ pub const CATASTROPHIC: &[(&str, &[&str])] = &[
         "chmod 600 $HOME",
         "chmod a-rwx ~",
         "chmod u=w ~",
+        "echo 'alias ls=\"rm -rf ~\"' > ~/.bash_aliases",
     ]),
 ];
 
@@ -378,7 +379,6 @@ pub const HARMLESS: &[&str] = &[
     "tar czf backup.tgz ~/Documents",
     "tar xzf archive.tgz -C ~/restore",
     "mkdir -p ~/notes && echo hi > ~/notes/a.txt",
-    "echo 'alias ll=\"ls -l\"' > ~/.bash_aliases",
     "echo done 2>&1 | tee -a log.txt",
     "ls > /dev/null",
     "nice -n 5 make -j2",

@@ -78,6 +78,7 @@ const ACCOUNT_FILES: &[&str] = &[
 /// Files under the home that a login or a new shell runs (relative to the home).
 pub const HOME_STARTUP: &[&str] = &[
     ".bashrc",
+    ".bash_aliases",
     ".bash_profile",
     ".bash_login",
     ".bash_logout",
