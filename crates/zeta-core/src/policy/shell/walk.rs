@@ -288,6 +288,21 @@ impl<'e> Walker<'e> {
             return;
         };
         let target = self.word(dest, src);
+        // bash's /dev/tcp and /dev/udp are the network, in either direction: reading
+        // from one is a connection (its address and port can carry data out).
+        let network = |v: &str| {
+            let v = v.trim_start_matches(['"', '\'']);
+            v.starts_with("/dev/tcp/") || v.starts_with("/dev/udp/")
+        };
+        let values = target.values.clone().unwrap_or_default();
+        if network(&target.text) || values.iter().any(|v| network(v)) {
+            self.writes = true;
+            self.ask(format!(
+                "it opens a network connection through the shell's {} (data can leave \
+                 this way, in the address and port too)",
+                target.text
+            ));
+        }
         if op.contains('>') && !op.contains('&') || op == "&>" || op == "&>>" {
             self.writes |= target.single() != Some("/dev/null");
             self.note_writes(&target);
