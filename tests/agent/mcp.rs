@@ -607,3 +607,29 @@ async fn what_a_local_server_writes_during_a_call_is_undone_with_the_task() {
     );
     assert_nothing_left(notes.path());
 }
+
+/// A tool the server marks read-only (and the settings trust as such) still hands its
+/// arguments to another process: once the task has read what the user did not type, a
+/// call that carries arguments asks, and unattended it is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_only_tool_s_arguments_do_not_leave_unasked_after_untrusted_input() {
+    let Some(py) = python() else { return };
+    let notes = tempfile::tempdir().expect("notes");
+    std::fs::write(notes.path().join("a.txt"), "the key is sk-123").expect("note");
+    let steps = vec![
+        Step::call("notes__read_note", json!({"name": "a.txt"})),
+        Step::call("notes__read_note", json!({"name": "sk-123"})),
+        Step::text("Done."),
+    ];
+    let settings = json!({
+        "permissions": {"mode": "auto"},
+        "mcpServers": {"notes": notes_server(&py, notes.path(), json!({"trustReadOnly": true}))},
+    });
+    let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, settings).await;
+    let out = s.zeta(&["run", "--json", "--approve", "none", "read note a.txt"]);
+    assert_eq!(finished_task(&out)["status"], "done");
+    let rows = audit_rows(&s);
+    let decisions: Vec<&str> = rows.iter().map(|r| r.1.as_str()).collect();
+    assert_eq!(decisions, ["allowed", "asked-denied"], "{rows:?}");
+    assert_nothing_left(notes.path());
+}

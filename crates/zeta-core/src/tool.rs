@@ -113,6 +113,12 @@ pub trait Tool: Send + Sync {
     fn keeps_state(&self) -> bool {
         false
     }
+    /// True when the call hands data to another process or off the machine in its
+    /// arguments (an MCP server's tool, whatever it says it does): once the task has read
+    /// untrusted or secret input, it asks, like a change.
+    fn sends_out(&self, _arguments: &Value) -> bool {
+        false
+    }
     /// True when every call asks the user first, whatever the permission mode or an
     /// earlier allowance (it changes Zeta itself: `update_settings`).
     fn asks_always(&self) -> bool {

@@ -79,6 +79,13 @@ impl Tool for McpTool {
         !self.trusted_read_only()
     }
 
+    /// Its arguments reach the server, another process (or another machine), whatever
+    /// the tool says about itself: a read-only tool's arguments can carry what the task
+    /// read. A call with no arguments carries nothing.
+    fn sends_out(&self, arguments: &Value) -> bool {
+        arguments.as_object().is_some_and(|a| !a.is_empty())
+    }
+
     fn target(&self, arguments: &Value) -> String {
         format!(
             "MCP server `{}`, tool `{}`: {}",

@@ -174,9 +174,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             };
             return Err(Refused::new(output, CallDecision::Denied, Decider::Policy));
         }
-        // What must not happen unattended after untrusted input: side effects, and what
-        // Zeta keeps for later tasks.
-        let changes = side_effects || tool.keeps_state();
+        // What must not happen unattended after untrusted input: side effects, what Zeta
+        // keeps for later tasks, and data handed to another process or off the machine.
+        let changes = side_effects || tool.keeps_state() || tool.sends_out(&call.arguments);
         let per_tool = tool_permission(settings, self.ctx.settings.soul, &call.name);
         let decision = decide(settings.mode, per_tool, side_effects, &call.name);
         let admitted = |decision, decided_by| Admitted {
