@@ -439,6 +439,26 @@ pub const SPECIAL: &[(&[&str], Special)] = &[
         &["systemctl", "dbus-send", "qdbus", "gdbus", "busctl"],
         bus_power,
     ),
+    (HANDS_WORK, hands_work),
+];
+
+/// Programs that can hand a command to a process started outside Zeta's confinement (a
+/// terminal multiplexer's server, another window, the service manager, the scheduler,
+/// another machine) (`hands_work`); `nohup` and `setsid`, which leave one running after
+/// the task, are read as wrappers and ask there.
+const HANDS_WORK: &[&str] = &[
+    "tmux",
+    "screen",
+    "xdotool",
+    "systemd-run",
+    "busctl",
+    "gdbus",
+    "dbus-send",
+    "qdbus",
+    "at",
+    "batch",
+    "ssh",
+    "crontab",
 ];
 
 pub const SHELLS: &[&str] = &[
@@ -879,6 +899,13 @@ fn wrapper(walker: &mut Walker, program: &str, args: &[Word], stdin: Stdin) -> O
         "nice" | "ionice" | "nohup" | "setsid" | "time" | "stdbuf" | "unbuffer" | "chrt"
         | "taskset" | "builtin" | "exec" | "command" | "catchsegv" | "strace" | "ltrace"
         | "firejail" | "torsocks" | "proxychains" | "caffeinate" => {
+            // Detached: it outlives the task, outside the call's process group.
+            if matches!(program, "nohup" | "setsid") {
+                walker.ask(format!(
+                    "`{program}` leaves the command running after this task, outside its \
+                     process group, where Zeta cannot end it"
+                ));
+            }
             if program == "command" && values.iter().any(|v| matches!(v, Some("-v" | "-V"))) {
                 return Some(Stdin::Unknown);
             }
@@ -1349,6 +1376,59 @@ fn move_into_null(_walker: &mut Walker, _program: &str, args: &[Word]) -> Option
 }
 
 /// Power and session calls over D-Bus (`dbus-send … PowerOff`, `qdbus … logout`).
+/// A command handed to another process: what it asks that process to do cannot be
+/// judged or confined here, so only a person may approve it. Asking for information
+/// (`tmux ls`, `crontab -l`, `busctl list`, `xdotool search`) is not handing work.
+fn hands_work(_walker: &mut Walker, program: &str, args: &[Word]) -> Option<Verdict> {
+    let texts: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+    let has = |names: &[&str]| texts.iter().any(|t| names.contains(t));
+    let handed = match program {
+        "tmux" => has(&[
+            "send-keys",
+            "send",
+            "run-shell",
+            "run",
+            "new-window",
+            "neww",
+            "new-session",
+            "new",
+            "split-window",
+            "splitw",
+            "respawn-pane",
+            "respawnp",
+            "respawn-window",
+            "respawnw",
+            "pipe-pane",
+            "pipep",
+            "if-shell",
+            "if",
+            "source-file",
+            "source",
+            "command-prompt",
+            "display-popup",
+            "popup",
+        ]),
+        "screen" => has(&["-X"]),
+        "xdotool" => has(&["type", "key", "keydown", "keyup"]),
+        "busctl" => has(&["call", "set-property"]),
+        "gdbus" => has(&["call", "emit"]),
+        "qdbus" => operands(args).len() >= 3,
+        // `-l` lists, `-e` opens an editor for the person; a file or `-` replaces it.
+        "crontab" => !texts.iter().all(|t| {
+            matches!(*t, "-l" | "-e" | "-u") || !t.starts_with('-') && texts.contains(&"-u")
+        }),
+        // systemd-run, dbus-send, at, batch, ssh: every use hands work.
+        _ => true,
+    };
+    handed.then(|| {
+        Verdict::Ask(format!(
+            "`{program}` hands a command to another process (a terminal server, another \
+             window, the service manager, the scheduler or another machine) that runs it \
+             outside Zeta's confinement and after this task"
+        ))
+    })
+}
+
 fn bus_power(_walker: &mut Walker, _program: &str, args: &[Word]) -> Option<Verdict> {
     let text: Vec<String> = args.iter().map(|w| w.text.to_lowercase()).collect();
     let joined = text.join(" ");
