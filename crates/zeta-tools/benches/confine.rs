@@ -1,7 +1,8 @@
 //! What write confinement costs per command: the same `shell` call (`true`) run
 //! unconfined and under Landlock, interleaved in one run, with the rules built from this
 //! user's real home each time (as every confined call does). Also the cost of building
-//! the rules alone.
+//! the rules alone, and of the seal (a session of its own, TIOCSTI refused) on a bare
+//! process start.
 //!
 //! Run: `cargo bench -p zeta-tools --bench confine`. Prints median, min and max of 60
 //! calls each.
@@ -84,4 +85,26 @@ fn main() {
     println!("shell `true`, unconfined: {}", stats(a));
     println!("shell `true`, confined:   {}", stats(b));
     println!("building the rules alone: {}", stats(build));
+
+    // The seal every tool process gets (a session of its own, TIOCSTI refused): the same
+    // `true` started bare and sealed, interleaved.
+    let spawn = |sealed: bool| {
+        let start = Instant::now();
+        let mut command = tokio::process::Command::new("true");
+        if sealed {
+            zeta_tools::seal::apply(&mut command);
+        }
+        let status = runtime
+            .block_on(async { command.status().await })
+            .expect("true");
+        assert!(status.success());
+        start.elapsed().as_secs_f64() * 1e3
+    };
+    let (mut bare, mut sealed) = (Vec::new(), Vec::new());
+    for _ in 0..60 {
+        bare.push(spawn(false));
+        sealed.push(spawn(true));
+    }
+    println!("`true` started bare:       {}", stats(bare));
+    println!("`true` started sealed:     {}", stats(sealed));
 }
