@@ -389,3 +389,38 @@ async fn an_approval_names_the_files_a_call_would_change() {
     assert!(files.contains(&named(&work.join("made.txt"))), "{files:?}");
     assert!(work.join("old.log").exists(), "denied: nothing ran");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_append_to_a_file_beyond_the_budget_runs_unasked_and_is_undone() {
+    let proto = Proto::Json;
+    let steps = script(
+        &[run("echo more >> ~/work/big.log"), answer("Appended.")],
+        proto,
+    );
+    let s =
+        Setup::with_settings(Wire::OpenAi, proto, steps, json!({"undo": {"budgetMb": 1}})).await;
+    let work = fixture(s.home.path());
+    std::fs::write(work.join("big.log"), vec![b'x'; 2 * 1024 * 1024]).unwrap();
+    let before = snapshot(&work);
+    let out = s.zeta(&[
+        "run",
+        "--json",
+        "--approve",
+        "none",
+        "Add a line to the big log",
+    ]);
+    done_task(&out);
+    assert!(
+        !events(&out)
+            .iter()
+            .any(|e| e["type"] == "approvalRequested"),
+        "an append keeps only the size: nothing to ask"
+    );
+    assert_eq!(
+        std::fs::metadata(work.join("big.log")).unwrap().len(),
+        2 * 1024 * 1024 + 5
+    );
+    let undone = s.zeta(&["undo", "1"]);
+    assert!(undone.status.success(), "{}", stdout(&undone));
+    same(&before, &snapshot(&work), "the append cut back");
+}

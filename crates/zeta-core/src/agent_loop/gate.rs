@@ -234,7 +234,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             && consent != Consent::PlanApproved
             && !self.user_approved(call)
         {
-            if let Some(why) = self.beyond_undo(&writes) {
+            if let Some(why) = self.beyond_undo(&writes, call, &tool) {
                 return self.ask_user(call, tool, Some(why), false).await;
             }
         }
@@ -403,11 +403,29 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
     }
 
     /// Why a call that overwrites or removes `writes` could not be undone: what they hold
-    /// is more than the undo budget. `None` when it fits, or nothing is kept.
-    fn beyond_undo(&self, writes: &[PathBuf]) -> Option<String> {
+    /// is more than the undo budget. `None` when it fits, or nothing is kept. A file only
+    /// appended to costs nothing to keep (its size is kept), so it does not count.
+    fn beyond_undo(
+        &self,
+        writes: &[PathBuf],
+        call: &ToolCall,
+        tool: &Arc<dyn Tool>,
+    ) -> Option<String> {
         self.undo.as_ref()?;
         let budget = self.ctx.settings.undo.budget_mb.saturating_mul(1024 * 1024);
-        let size = crate::undo::budget::size_up_to(writes, budget);
+        if crate::undo::budget::size_up_to(writes, budget) <= budget {
+            return None;
+        }
+        let env = ShellEnv::current(&tool.workdir(&call.arguments, &self.agent.workdir));
+        let mut kept: Vec<PathBuf> = writes.to_vec();
+        for command in tool.commands(&call.arguments) {
+            for appended in crate::policy::shell::appended_paths(&command, &env) {
+                if let Some(at) = kept.iter().position(|p| *p == appended) {
+                    kept.remove(at);
+                }
+            }
+        }
+        let size = crate::undo::budget::size_up_to(&kept, budget);
         (size > budget).then(|| {
             format!(
                 "what it would overwrite or remove holds more than {} MB, the most Zeta keeps to \

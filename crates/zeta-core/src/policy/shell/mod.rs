@@ -126,6 +126,17 @@ pub fn judge_with_writes(line: &str, env: &ShellEnv) -> (Verdict, Vec<PathBuf>) 
     (verdict, walker.write_targets)
 }
 
+/// The paths `line` only appends to (`>> FILE`), known before it runs: they are among
+/// `judge_with_writes`' paths, but what they held stays.
+pub fn appended_paths(line: &str, env: &ShellEnv) -> Vec<PathBuf> {
+    if line.len() > MAX_COMMAND_BYTES {
+        return Vec::new();
+    }
+    let mut walker = walk::Walker::new(env);
+    let _ = walker.script(line);
+    walker.append_targets
+}
+
 /// `text` as one shell word in single quotes.
 pub fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))

@@ -53,6 +53,8 @@ pub struct Walker<'e> {
     /// The paths it writes that are known before it runs (redirections, `tee`, `cp`'s
     /// destination, `touch`, `rm`…), absolute; for the write confinement's check.
     pub write_targets: Vec<PathBuf>,
+    /// Of those, the ones only appended to (`>> FILE`): what they held stays.
+    pub append_targets: Vec<PathBuf>,
     /// Walking text that may not be shell at all (a string in a Python program): what it
     /// is found to do counts, a parse error does not.
     pub lenient: usize,
@@ -89,6 +91,7 @@ impl<'e> Walker<'e> {
             programs: Vec::new(),
             writes: false,
             write_targets: Vec::new(),
+            append_targets: Vec::new(),
             lenient: 0,
             verdict: Verdict::Allow,
             substituted: HashMap::new(),
@@ -312,6 +315,12 @@ impl<'e> Walker<'e> {
                 }
             }
             let append = op.contains(">>");
+            if append {
+                if let (Some(values), Some(cwd)) = (&target.values, &self.cwd) {
+                    let paths: Vec<PathBuf> = values.iter().map(|v| normalize(v, cwd)).collect();
+                    self.append_targets.extend(paths);
+                }
+            }
             let verdict = rules::write_to(self, &target, append, "redirecting output");
             self.find(verdict);
         }
