@@ -62,26 +62,14 @@ async fn a_task_is_shown_undone_and_redone_byte_for_byte() {
                 .find(|f| f["path"].as_str().is_some_and(|p| p.ends_with(end)))
                 .map(|f| f["kind"].as_str().unwrap_or_default().to_string())
         };
-        assert_eq!(
-            kind_of("notes.txt").as_deref(),
-            Some("changed"),
-            "{at}: {files:?}"
-        );
-        assert_eq!(
-            kind_of("data/b.csv").as_deref(),
-            Some("moved"),
-            "{at}: {files:?}"
-        );
-        assert_eq!(
-            kind_of("old.log").as_deref(),
-            Some("deleted"),
-            "{at}: {files:?}"
-        );
-        assert_eq!(
-            kind_of("out/made.txt").as_deref(),
-            Some("created"),
-            "{at}: {files:?}"
-        );
+        for (end, kind) in [
+            ("notes.txt", "changed"),
+            ("data/b.csv", "moved"),
+            ("old.log", "deleted"),
+            ("out/made.txt", "created"),
+        ] {
+            assert_eq!(kind_of(end).as_deref(), Some(kind), "{at}: {files:?}");
+        }
         let notes = files
             .iter()
             .find(|f| f["path"].as_str().is_some_and(|p| p.ends_with("notes.txt")));

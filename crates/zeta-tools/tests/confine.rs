@@ -105,6 +105,21 @@ async fn sh(ctx: &ToolContext, command: &str) -> ToolOutput {
     Shell.run(json!({ "command": command }), ctx).await
 }
 
+/// Each command fails for want of permission and leaves its path as it was.
+async fn refused(c: &ToolContext, attempts: &[(String, PathBuf)]) {
+    for (command, path) in attempts {
+        let before = read(path);
+        let out = sh(c, command).await;
+        assert!(!out.ok, "{command} ran: {}", out.content);
+        assert!(
+            out.content.contains("Permission denied") || out.content.contains("not permitted"),
+            "{command}: {}",
+            out.content
+        );
+        assert_eq!(read(path), before, "{command} changed {}", path.display());
+    }
+}
+
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| format!("<{e}>"))
 }
@@ -142,17 +157,7 @@ async fn confined_writes_to_protected_places_fail() {
             f.base.join("outside/f"),
         ),
     ];
-    for (command, path) in &attempts {
-        let before = read(path);
-        let out = sh(&c, command).await;
-        assert!(!out.ok, "{command} ran: {}", out.content);
-        assert!(
-            out.content.contains("Permission denied") || out.content.contains("not permitted"),
-            "{command}: {}",
-            out.content
-        );
-        assert_eq!(read(path), before, "{command} changed {}", path.display());
-    }
+    refused(&c, &attempts).await;
     // An interpreter is confined the same way.
     let py = RunCode
         .run(
@@ -282,12 +287,7 @@ async fn files_that_run_later_are_protected_also_through_a_link() {
             f.home.join(".gitconfig"),
         ),
     ];
-    for (command, path) in &attempts {
-        let before = read(path);
-        let out = sh(&c, command).await;
-        assert!(!out.ok, "{command} ran: {}", out.content);
-        assert_eq!(read(path), before, "{command} changed {}", path.display());
-    }
+    refused(&c, &attempts).await;
     let out = sh(&c, &format!("echo fine >> {h}/dotfiles/README")).await;
     assert!(out.ok, "{}", out.content);
     assert_eq!(read(&f.home.join("dotfiles/README")), "original\nfine\n");

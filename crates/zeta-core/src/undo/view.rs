@@ -221,15 +221,7 @@ fn appended_diff(path: &Path, before: u64) -> (Option<String>, Option<String>) {
         String::from_utf8(bytes[..cut].to_vec()),
         String::from_utf8(bytes.clone()),
     ) {
-        (Ok(old), Ok(new)) if !new.contains('\0') => {
-            let name = path.display().to_string();
-            let text = similar::TextDiff::from_lines(&old, &new)
-                .unified_diff()
-                .context_radius(3)
-                .header(&format!("{name} (before)"), &format!("{name} (now)"))
-                .to_string();
-            (Some(text), None)
-        }
+        (Ok(old), Ok(new)) if !new.contains('\0') => (Some(unified(&old, &new, path)), None),
         _ => (None, note),
     }
 }
@@ -254,11 +246,15 @@ fn diff(before: &Path, after: &Path, before_size: u64) -> (Option<String>, Optio
     if old.contains('\0') || new.contains('\0') {
         return (None, note.map(|n| format!("not text, {n}")));
     }
-    let name = after.display().to_string();
-    let text = similar::TextDiff::from_lines(&old, &new)
+    (Some(unified(&old, &new, after)), None)
+}
+
+/// `old` → `new` as a unified diff, headed with `path` before and now.
+fn unified(old: &str, new: &str, path: &Path) -> String {
+    let name = path.display().to_string();
+    similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(3)
         .header(&format!("{name} (before)"), &format!("{name} (now)"))
-        .to_string();
-    (Some(text), None)
+        .to_string()
 }
