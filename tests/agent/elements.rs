@@ -231,3 +231,40 @@ async fn the_doctor_says_whether_windows_can_be_read_by_their_elements() {
         "{without}"
     );
 }
+
+/// A press that names another element than its number's (the Name field's number with
+/// "Save", as the local model once did) contradicts itself: nothing is pressed, and the
+/// model is told what the number is; the right number then saves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_press_whose_text_names_another_element_is_refused_with_what_the_number_is() {
+    if !desktop("a_press_whose_text_names_another_element_is_refused") {
+        return;
+    }
+    let form = form("Zeta contradiction form", true).await;
+    let steps = vec![
+        Step::call("ui_outline", json!({"window": "Zeta contradiction form"})),
+        Step::call(
+            "ui_act",
+            json!({"element": 1, "action": "press", "text": "Save"}),
+        ),
+        Step::call(
+            "ui_act",
+            json!({"element": 4, "action": "press", "text": "Save"}),
+        ),
+        Step::text("Saved."),
+    ];
+    let s = Setup::new(Wire::OpenAi, Proto::Native, steps).await;
+    done_task(&s.zeta_run("press Save on the form"));
+    let results = tool_results(&s);
+    assert!(
+        results[1].contains("not pressed: [1]") && results[1].contains("Name"),
+        "{}",
+        results[1]
+    );
+    assert!(results[2].contains("label \"Saved\""), "{}", results[2]);
+    assert!(
+        saved(&form.out).is_object(),
+        "the right press saved the form"
+    );
+    s.assert_invariants();
+}

@@ -519,6 +519,20 @@ impl UiAct {
             .map_err(ElementsError::Stale)?
             .clone();
         let label = entry.label();
+        // A press that names what it means to press, and names another element than
+        // the number's: the call contradicts itself (seen: the field's number with
+        // "Save"). Nothing is done; the model is told what the number is.
+        if let (Action::Press, Some(meant)) = (&action, args.text.as_deref()) {
+            let meant = meant.trim().to_lowercase();
+            let name = entry.name.to_lowercase();
+            if !meant.is_empty() && !name.contains(&meant) && !meant.contains(&name) {
+                return Err(ElementsError::Unsupported(format!(
+                    "not pressed: [{n}] is {label}, not \"{}\"; a press takes the number of \
+                     the element itself, from the outline",
+                    args.text.as_deref().unwrap_or_default().trim()
+                )));
+            }
+        }
         if matches!(entry.key, Key::Word { .. }) {
             let how = self.act_on_word(&entry, &action).await?;
             tokio::time::sleep(Duration::from_millis(400)).await;
