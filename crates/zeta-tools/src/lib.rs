@@ -29,6 +29,7 @@ pub mod run_code;
 pub mod schedule;
 pub mod screen;
 pub mod seal;
+mod seccomp;
 pub mod settings;
 pub mod shell;
 pub mod shm;

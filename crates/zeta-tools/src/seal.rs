@@ -10,10 +10,7 @@
 
 use libc::{sock_filter, BPF_ABS, BPF_JEQ, BPF_JGE, BPF_JMP, BPF_K, BPF_LD, BPF_RET, BPF_W};
 
-#[cfg(target_arch = "x86_64")]
-const AUDIT_ARCH: u32 = 0xC000_003E;
-#[cfg(target_arch = "aarch64")]
-const AUDIT_ARCH: u32 = 0xC000_00B7;
+use crate::seccomp::AUDIT_ARCH;
 
 const TIOCSTI: u32 = 0x5412;
 const TIOCLINUX: u32 = 0x541C;
@@ -79,22 +76,7 @@ pub fn apply(command: &mut tokio::process::Command) {
             if libc::setsid() < 0 {
                 return Err(std::io::Error::last_os_error());
             }
-            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            let fprog = libc::sock_fprog {
-                len: program.len() as u16,
-                filter: program.as_ptr() as *mut sock_filter,
-            };
-            let rc = libc::syscall(
-                libc::SYS_seccomp,
-                libc::SECCOMP_SET_MODE_FILTER,
-                0,
-                &fprog as *const libc::sock_fprog,
-            );
-            if rc != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
+            crate::seccomp::load(&program, 0)?;
             Ok(())
         });
     }

@@ -101,13 +101,15 @@ impl SetKeeper {
 
     /// The task's set, to reuse when it starts again after Zeta stopped.
     pub fn for_task(store: &UndoStore, task_id: i64) -> Result<Self, CoreError> {
-        let journal = Journal::open(&store.database)?;
-        let open = journal
+        let keeper = Self::new(store, task_id, SetKind::Task, None, None)?;
+        let open = keeper
+            .journal
             .sets_of_task(task_id)?
             .into_iter()
             .find(|s| s.kind == SetKind::Task && s.state == SetState::Open)
             .map(|s| s.id);
-        Self::new(store, task_id, SetKind::Task, None, open)
+        keeper.lock().set = open;
+        Ok(keeper)
     }
 
     pub fn journal(&self) -> &Journal {
@@ -229,24 +231,8 @@ impl SetKeeper {
     /// Forgets what is known of `path` and everything under it (a rename put other
     /// things there).
     fn forget(state: &mut State, path: &Path) {
-        let under: Vec<PathBuf> = state
-            .known
-            .range(path.to_path_buf()..)
-            .take_while(|p| p.starts_with(path))
-            .cloned()
-            .collect();
-        for p in under {
-            state.known.remove(&p);
-        }
-        let appended: Vec<PathBuf> = state
-            .appended
-            .range(path.to_path_buf()..)
-            .take_while(|p| p.starts_with(path))
-            .cloned()
-            .collect();
-        for p in appended {
-            state.appended.remove(&p);
-        }
+        state.known.retain(|p| !p.starts_with(path));
+        state.appended.retain(|p| !p.starts_with(path));
     }
 
     fn before_inner(&self, touch: &Touch) -> Result<(), CoreError> {

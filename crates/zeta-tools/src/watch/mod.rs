@@ -94,29 +94,13 @@ pub fn support() -> Result<(), WatchError> {
 pub fn install(command: &mut tokio::process::Command, prepared: &Prepared) {
     // Cloned here, before the fork; the child only reads it.
     let program = prepared.program.clone();
-    let len = program.len() as u16;
     let theirs = prepared.theirs.as_raw_fd();
     // SAFETY: runs in the child between fork and exec; it makes only system calls
     // (prctl, seccomp, sendmsg, close) on memory prepared before the fork (the program)
     // or on its own stack, and allocates nothing.
     unsafe {
         command.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            let fprog = libc::sock_fprog {
-                len,
-                filter: program.as_ptr() as *mut libc::sock_filter,
-            };
-            let listener = libc::syscall(
-                libc::SYS_seccomp,
-                libc::SECCOMP_SET_MODE_FILTER,
-                libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
-                &fprog as *const libc::sock_fprog,
-            );
-            if listener < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
+            let listener = crate::seccomp::load(&program, libc::SECCOMP_FILTER_FLAG_NEW_LISTENER)?;
             let listener = listener as RawFd;
             // One byte, with the listener as SCM_RIGHTS.
             let mut byte = [0u8; 1];
