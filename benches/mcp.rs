@@ -16,7 +16,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use zeta_core::agent::CancelToken;
 use zeta_core::tool::{Tool, ToolContext};
 use zeta_mcp::McpManager;
 
@@ -128,19 +127,8 @@ async fn main() {
     };
     let (over_stdio, over_http) = (find("notes__read_note"), find("web__read_note"));
     let direct = zeta_tools::files::ReadFile;
-    let (_tx, cancel) = CancelToken::new();
-    let ctx = ToolContext {
-        cancel,
-        workdir: dir.path().to_path_buf(),
-        command_timeout_ms: 30_000,
-        max_output_length: 100_000,
-        images_supported: false,
-        screenshot: Default::default(),
-        on_output: Arc::new(|_: &str| {}),
-        untrusted_input: false,
-        confine: None,
-        keeper: None,
-    };
+    let mut ctx = ToolContext::detached(dir.path().to_path_buf());
+    ctx.max_output_length = 100_000;
     let calls = env_count("ZETA_BENCH_CALLS", 200);
     let (mut own, mut via_stdio, mut via_http) = (Vec::new(), Vec::new(), Vec::new());
     let by_name = json!({"name": "note.txt"});

@@ -110,8 +110,14 @@ impl Setup {
     }
 
     pub fn zeta(&self, args: &[&str]) -> Output {
+        self.zeta_env(args, &[])
+    }
+
+    /// The same with `env` added to zeta's environment.
+    pub fn zeta_env(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_zeta"))
             .args(args)
+            .envs(env.iter().copied())
             .env("ZETA_HOME", self.home.path())
             .env("HOME", self.home.path())
             .env_remove("ZETA_LLM_PROVIDER")

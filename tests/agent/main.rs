@@ -10,6 +10,7 @@ mod cli;
 mod confine;
 mod consent;
 mod context;
+mod doors;
 mod elements;
 mod faults;
 mod finish;

@@ -41,6 +41,47 @@ pub struct ToolContext {
     /// Told of every file change the call is about to make, so the task can be undone
     /// (`crate::undo`); `None` keeps nothing.
     pub keeper: Option<Arc<dyn crate::undo::Keeper>>,
+    /// Whether the call's processes may reach the person's desktop session (display,
+    /// session bus, terminal multiplexers, agents): only when a person approved it.
+    pub session: Session,
+    /// What the call leaves for the end of its task (ending the processes it left
+    /// running).
+    pub at_task_end: AtTaskEnd,
+}
+
+/// Work calls leave for the end of their task, run once when the task ends, however it
+/// ends (answered, failed, cancelled): ending the processes a command left running.
+#[derive(Clone, Default)]
+pub struct AtTaskEnd(Arc<std::sync::Mutex<Vec<EndWork>>>);
+
+/// One piece of work left for the task's end.
+type EndWork = Box<dyn FnOnce() + Send>;
+
+impl AtTaskEnd {
+    pub fn push(&self, work: impl FnOnce() + Send + 'static) {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(Box::new(work));
+    }
+
+    /// Runs (and forgets) everything pushed so far.
+    pub fn run(&self) {
+        let work = std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()));
+        for one in work {
+            one();
+        }
+    }
+}
+
+/// Whether a call's processes may reach the person's desktop session (zeta-tools'
+/// `doors`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Session {
+    /// Nobody approved the call: the session's sockets are hidden from it.
+    Closed,
+    /// A person approved the call (asked, in a plan, or by an allowance they gave).
+    Open,
 }
 
 impl ToolContext {
@@ -59,6 +100,8 @@ impl ToolContext {
             untrusted_input: false,
             confine: None,
             keeper: None,
+            session: Session::Closed,
+            at_task_end: AtTaskEnd::default(),
         }
     }
 }

@@ -15,6 +15,9 @@ use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+/// The name of the API keys' file in the home, when no keyring service runs.
+pub const SECRETS_FILE: &str = "secrets.json";
+
 /// The home could not be found or made.
 #[derive(Debug, thiserror::Error)]
 pub enum HomeError {
@@ -42,14 +45,17 @@ pub struct ZetaHome {
 impl ZetaHome {
     /// Resolves `$ZETA_HOME`, else `$HOME/.zeta`, and creates the folder and its subfolders.
     pub fn from_env() -> Result<Self, HomeError> {
-        let root = match std::env::var_os("ZETA_HOME").filter(|v| !v.is_empty()) {
-            Some(dir) => PathBuf::from(dir),
-            None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-                Some(home) => PathBuf::from(home).join(".zeta"),
-                None => return Err(HomeError::NotSet),
-            },
-        };
-        Self::at(root)
+        Self::at(Self::root_from_env().ok_or(HomeError::NotSet)?)
+    }
+
+    /// Where `from_env` would put the home, without making anything.
+    pub fn root_from_env() -> Option<PathBuf> {
+        match std::env::var_os("ZETA_HOME").filter(|v| !v.is_empty()) {
+            Some(dir) => Some(PathBuf::from(dir)),
+            None => std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|home| PathBuf::from(home).join(".zeta")),
+        }
     }
 
     /// Uses `root` as the home folder, creating it and its subfolders (0700) when missing,
@@ -111,7 +117,7 @@ impl ZetaHome {
     }
     /// API keys, when no keyring service runs (owner-only).
     pub fn secrets_file(&self) -> PathBuf {
-        self.root.join("secrets.json")
+        self.root.join(SECRETS_FILE)
     }
     /// The running app's control socket (`zeta listen`).
     pub fn control_socket(&self) -> PathBuf {

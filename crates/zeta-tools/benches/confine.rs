@@ -1,8 +1,8 @@
 //! What write confinement costs per command: the same `shell` call (`true`) run
 //! unconfined and under Landlock, interleaved in one run, with the rules built from this
 //! user's real home each time (as every confined call does). Also the cost of building
-//! the rules alone, and of the seal (a session of its own, TIOCSTI refused) on a bare
-//! process start.
+//! the rules alone, of the seal (a session of its own, TIOCSTI refused) and of the
+//! doors (the desktop session hidden: `doors`) on a bare process start.
 //!
 //! Run: `cargo bench -p zeta-tools --bench confine`. Prints median, min and max of 60
 //! calls each.
@@ -53,6 +53,8 @@ fn main() {
         untrusted_input: false,
         confine: confine.then(|| Arc::clone(&writable)),
         keeper: None,
+        session: zeta_core::tool::Session::Closed,
+        at_task_end: Default::default(),
     };
     let (free, confined) = (ctx(false), ctx(true));
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -92,7 +94,7 @@ fn main() {
         let start = Instant::now();
         let mut command = tokio::process::Command::new("true");
         if sealed {
-            zeta_tools::seal::apply(&mut command);
+            zeta_tools::seal::apply(&mut command, true);
         }
         let status = runtime
             .block_on(async { command.status().await })
@@ -107,4 +109,38 @@ fn main() {
     }
     println!("`true` started bare:       {}", stats(bare));
     println!("`true` started sealed:     {}", stats(sealed));
+
+    // The doors (`doors`): the same `true` started bare, with the session closed (a user
+    // and mount namespace hiding the session's sockets, and a Landlock domain), and open
+    // (the domain only, unless Zeta's secrets file exists), interleaved; preparing
+    // included, as every call does.
+    let (folders, files) = zeta_tools::doors::session_paths();
+    let doors = |session: Option<zeta_core::tool::Session>| {
+        let start = Instant::now();
+        let mut command = tokio::process::Command::new("true");
+        if let Some(session) = session {
+            let prepared = zeta_tools::doors::prepare(session).expect("doors");
+            zeta_tools::doors::apply(&mut command, prepared);
+        }
+        let status = runtime
+            .block_on(async { command.status().await })
+            .expect("true");
+        assert!(status.success());
+        start.elapsed().as_secs_f64() * 1e3
+    };
+    use zeta_core::tool::Session;
+    let (mut bare, mut closed, mut open) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..60 {
+        bare.push(doors(None));
+        closed.push(doors(Some(Session::Closed)));
+        open.push(doors(Some(Session::Open)));
+    }
+    println!(
+        "session here: {} folders, {} sockets hidden when closed",
+        folders.len(),
+        files.len()
+    );
+    println!("`true` started bare:        {}", stats(bare));
+    println!("`true` with the doors closed: {}", stats(closed));
+    println!("`true` with the doors open:   {}", stats(open));
 }

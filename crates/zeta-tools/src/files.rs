@@ -230,17 +230,15 @@ impl Tool for WriteFile {
             if let Some(keeper) = &ctx.keeper {
                 tell_write(keeper.as_ref(), &path, args.append);
             }
-            let written = (|| {
+            let same_meaning = |real: &Path| same_meaning(&path, real, args.append, ctx);
+            let written = (|| -> Result<(), crate::write_at::WriteAtError> {
                 if let Some(parent) = path.parent() {
                     std::fs::create_dir_all(parent)?;
                 }
-                let mut file = std::fs::OpenOptions::new()
-                    .create(true)
-                    .write(true)
-                    .append(args.append)
-                    .truncate(!args.append)
-                    .open(&path)?;
-                std::io::Write::write_all(&mut file, args.content.as_bytes())
+                let (mut file, _) =
+                    crate::write_at::open_for_write(&path, args.append, &same_meaning)?;
+                std::io::Write::write_all(&mut file, args.content.as_bytes())?;
+                Ok(())
             })();
             match written {
                 Ok(()) => {
@@ -256,8 +254,41 @@ impl Tool for WriteFile {
     }
 }
 
+/// Whether writing `real` (where `path` really leads now) means what writing `path`
+/// was judged to mean: not judged stricter by the shell judge, and inside the task's
+/// writable set when the call runs confined.
+fn same_meaning(path: &Path, real: &Path, append: bool, ctx: &ToolContext) -> Result<(), String> {
+    use zeta_core::policy::shell::{judge, quote_path, ShellEnv, Verdict};
+    let env = ShellEnv::current(&ctx.workdir);
+    let op = if append { ">>" } else { ">" };
+    let strictness = |p: &Path| match judge(
+        &format!(": {op} {}", quote_path(&p.to_string_lossy())),
+        &env,
+    ) {
+        Verdict::Allow => 0,
+        Verdict::Ask(_) => 1,
+        Verdict::Block(_) => 2,
+    };
+    if strictness(real) > strictness(path) {
+        return Err(
+            "a path Zeta would not write on the same terms (a symbolic link on the way \
+                    leads there); write to that path itself, so it is judged as what it is"
+                .into(),
+        );
+    }
+    if let Some(writable) = &ctx.confine {
+        if writable.allows(path, &ctx.workdir) && !writable.allows(real, &ctx.workdir) {
+            return Err(format!(
+                "outside the folders this task may change on its own ({})",
+                writable.describe()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// What a path that is not a regular file is, in words (`None`: a regular file).
-fn not_a_file(kind: &std::fs::FileType) -> Option<&'static str> {
+pub(crate) fn not_a_file(kind: &std::fs::FileType) -> Option<&'static str> {
     use std::os::unix::fs::FileTypeExt;
     if kind.is_file() {
         None

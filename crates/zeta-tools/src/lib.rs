@@ -18,6 +18,7 @@ pub mod capture;
 pub mod child_env;
 pub mod confine;
 mod describe;
+pub mod doors;
 pub mod environment;
 pub mod files;
 pub mod focus;
@@ -34,6 +35,7 @@ pub mod settings;
 pub mod shell;
 pub mod shm;
 pub mod watch;
+mod write_at;
 
 use std::sync::Arc;
 

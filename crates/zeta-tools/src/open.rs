@@ -17,8 +17,13 @@ const STARTUP_WATCH: Duration = Duration::from_millis(700);
 async fn launch(program: &Path, args: &[String], ctx: &ToolContext) -> Result<u32, String> {
     let mut command = tokio::process::Command::new(program);
     crate::child_env::scrub(&mut command);
+    // An application is opened for the person: it sees their desktop session (it needs
+    // the display), not Zeta's secrets.
+    let doors = crate::doors::prepare(zeta_core::tool::Session::Open)
+        .map_err(|e| format!("not started: {e}"))?;
+    crate::doors::apply(&mut command, doors);
     // A session of its own, with no terminal to type into.
-    crate::seal::apply(&mut command);
+    crate::seal::apply(&mut command, false);
     // Confined like a command: it writes where the task may (for its whole life).
     if let Some(writable) = &ctx.confine {
         let rules = crate::confine::rules(writable).map_err(|e| format!("not started: {e}"))?;

@@ -183,7 +183,40 @@ pub async fn run_process(
     }
     let stdout = finish_reading(out_task).await;
     let stderr = finish_reading(err_task).await;
-    render(shown, ending, stdout, stderr, limit, ctx.command_timeout_ms)
+    let left = group.map_or_else(String::new, |sid| left_running(sid.as_raw(), &ending, ctx));
+    let mut output = render(shown, ending, stdout, stderr, limit, ctx.command_timeout_ms);
+    output.content.push_str(&left);
+    output
+}
+
+/// What the call left running in its session: ended now when the call was stopped,
+/// else ended with the task unless a person approved the call; said to the model.
+fn left_running(sid: i32, ending: &Ending, ctx: &ToolContext) -> String {
+    let left = crate::seal::session_members(sid);
+    if left.is_empty() {
+        return String::new();
+    }
+    if !matches!(ending, Ending::Exited(_)) {
+        crate::seal::end_session(sid);
+        return String::new();
+    }
+    let named: Vec<String> = left
+        .iter()
+        .map(|(pid, name)| format!("{pid} {name}"))
+        .collect();
+    let fate = match ctx.session {
+        zeta_core::tool::Session::Closed => {
+            ctx.at_task_end.push(move || crate::seal::end_session(sid));
+            "they are ended when this task ends"
+        }
+        zeta_core::tool::Session::Open => {
+            "they keep running after this task (the user approved this command)"
+        }
+    };
+    format!(
+        "\n(still running in the background: {}; {fate})",
+        named.join(", ")
+    )
 }
 
 /// A command ready to start.
@@ -210,7 +243,7 @@ fn build(
     workdir: &std::path::Path,
     ctx: &ToolContext,
     watch: Option<&crate::watch::Prepared>,
-) -> Result<Started, crate::confine::ConfineError> {
+) -> Result<Started, String> {
     let mut command = Command::new(program);
     command
         .args(argv)
@@ -220,12 +253,20 @@ fn build(
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     crate::child_env::scrub(&mut command);
+    // First (Landlock forbids mounting afterwards): what it may reach of the person's
+    // desktop session.
+    let doors = crate::doors::prepare(ctx.session).map_err(|e| e.to_string())?;
+    crate::doors::apply(&mut command, doors);
     // A session of its own (so a process group of its own, ended whole), with no
-    // terminal to type into.
-    crate::seal::apply(&mut command);
+    // terminal to type into; unapproved, one it cannot leave.
+    crate::seal::apply(
+        &mut command,
+        ctx.session == zeta_core::tool::Session::Closed,
+    );
     if let Some(writable) = &ctx.confine {
         // Fails closed: an unconfined run needs the user's approval.
-        crate::confine::apply(&mut command, crate::confine::rules(writable)?);
+        let rules = crate::confine::rules(writable).map_err(|e| e.to_string())?;
+        crate::confine::apply(&mut command, rules);
     }
     if let Some(prepared) = watch {
         crate::watch::install(&mut command, prepared);

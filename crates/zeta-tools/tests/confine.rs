@@ -87,6 +87,8 @@ fn ctx(f: &Fixture, confined: bool) -> ToolContext {
         untrusted_input: false,
         confine: confined.then(|| Arc::new(writable)),
         keeper: None,
+        session: zeta_core::tool::Session::Closed,
+        at_task_end: Default::default(),
     }
 }
 

@@ -42,6 +42,8 @@ fn ctx(dir: &Path, shot: ScreenshotSettings) -> ToolContext {
         untrusted_input: false,
         confine: None,
         keeper: None,
+        session: zeta_core::tool::Session::Closed,
+        at_task_end: Default::default(),
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: 10_000,

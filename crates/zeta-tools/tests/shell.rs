@@ -30,6 +30,8 @@ fn context(
         untrusted_input: false,
         confine: None,
         keeper: None,
+        session: zeta_core::tool::Session::Closed,
+        at_task_end: Default::default(),
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: timeout_ms,

@@ -20,6 +20,8 @@ fn ctx(dir: &Path, max_output: usize) -> ToolContext {
         untrusted_input: false,
         confine: None,
         keeper: None,
+        session: zeta_core::tool::Session::Closed,
+        at_task_end: Default::default(),
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: 10_000,

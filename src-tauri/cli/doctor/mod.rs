@@ -88,6 +88,7 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
         secrets_check(home),
         mcp::servers(settings.as_ref().ok().map(|l| &l.settings)),
         confinement_check(),
+        doors_check(),
         undo_check(home, settings.as_ref().ok().map(|l| &l.settings)),
     ];
     checks.retain(|c| !c.detail.is_empty());
@@ -134,6 +135,19 @@ fn confinement_check() -> Check {
                  outside your home"
             ),
             Some("use Linux 6.2 or later with Landlock enabled (lsm=landlock,… on the kernel command line)"),
+        ),
+    }
+}
+
+/// Whether commands can be kept from the desktop session's sockets and Zeta's secrets.
+fn doors_check() -> Check {
+    match zeta_tools::doors::describe() {
+        Ok(what) => check("session", Level::Ok, what, None),
+        Err(why) => check(
+            "session",
+            Level::Warn,
+            why,
+            Some("allow unprivileged user namespaces (kernel.unprivileged_userns_clone=1, or an AppArmor profile for Zeta) and use Linux 6.12 or later with Landlock"),
         ),
     }
 }

@@ -395,6 +395,21 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         ctx.confine = ctx.confine.filter(|_| {
             !admitted.unconfined && self.agent.confinement.as_ref().is_some_and(|c| c.enforced)
         });
+        // The desktop session: for a call a person approved, or one that only asks the
+        // session for information (`policy::session`).
+        let commands = admitted.tool.commands(&admitted.arguments);
+        let approved = matches!(
+            admitted.decision,
+            CallDecision::AskedApproved | CallDecision::PlanApproved | CallDecision::UserAllowed
+        );
+        if approved
+            || !commands.is_empty()
+                && commands
+                    .iter()
+                    .all(|c| crate::policy::session::reads_session(c))
+        {
+            ctx.session = crate::tool::Session::Open;
+        }
         let mut output = admitted.tool.run(admitted.arguments.clone(), &ctx).await;
         if let Some(undo) = &self.undo {
             undo.end_call();
@@ -473,6 +488,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             untrusted_input: self.consent.tainted.is_some(),
             confine: self.consent.writable.clone(),
             keeper: self.undo.as_ref().map(|u| u.keeper()),
+            session: crate::tool::Session::Closed,
+            at_task_end: self.at_task_end.clone(),
             on_output,
         }
     }

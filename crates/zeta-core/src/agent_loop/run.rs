@@ -54,6 +54,12 @@ impl From<AgentOutcome> for Halt {
 }
 
 /// One task's run: its conversation, guardrails and progress.
+impl<S, M> Drop for Run<'_, S, M> {
+    fn drop(&mut self) {
+        self.at_task_end.run();
+    }
+}
+
 pub(super) struct Run<'a, S, M> {
     pub(super) agent: &'a AgentLoop<S>,
     /// The agent's tools and this task's own (`ToolSource`), with their specs.
@@ -86,6 +92,8 @@ pub(super) struct Run<'a, S, M> {
     pub(super) window_task: super::screen::WindowTask,
     /// What this task's calls change on disk, kept for undo (`crate::undo`).
     pub(super) undo: Option<crate::undo::TaskUndo>,
+    /// What the task's calls left for its end (processes to end), run when it is dropped.
+    pub(super) at_task_end: crate::tool::AtTaskEnd,
 }
 
 /// The tools the planner protocol offers: all of them, except to a small model, which
@@ -298,6 +306,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 .undo
                 .as_ref()
                 .and_then(|store| crate::undo::TaskUndo::start(store, ctx_task_id, &undo_settings)),
+            at_task_end: Default::default(),
         }
     }
 

@@ -3,7 +3,8 @@
 //! command is (`risk`), which observations are untrusted input (`provenance`), and how
 //! untrusted data is wrapped and instruction-like text noticed (`injection`), where tool
 //! processes may write (`writable`), and how a call's text is shown for approval, whole
-//! and with what would hide part of it made visible (`shown`).
+//! and with what would hide part of it made visible (`shown`), and which
+//! commands reach the person's desktop session and how (`session`).
 
 pub mod allowance;
 pub mod injection;
@@ -12,6 +13,7 @@ pub mod provenance;
 pub mod rate_limit;
 pub mod read_only;
 pub mod risk;
+pub mod session;
 pub mod shell;
 pub mod shown;
 pub mod writable;

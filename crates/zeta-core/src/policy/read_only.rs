@@ -71,6 +71,16 @@ const WRITING_FLAGS: &[&str] = &[
 
 /// True when `command` only reads (see the module doc). Empty or unparseable: false.
 pub fn reads_only(command: &str) -> bool {
+    reads_with(command, &[])
+}
+
+/// The same, counting the session's clients as readers (for a command the judge found
+/// only asks the session for information: `policy::session`).
+pub fn reads_only_or_session(command: &str) -> bool {
+    reads_with(command, super::session::SESSION_CLIENTS)
+}
+
+fn reads_with(command: &str, also: &[&str]) -> bool {
     let (names, writes) = programs(command);
     let mut words = command.split(|c: char| c.is_whitespace() || ";&|()`'\"".contains(c));
     // `sort -o FILE`, `sort -nro FILE`, `sort --output=FILE`.
@@ -80,9 +90,11 @@ pub fn reads_only(command: &str) -> bool {
     let sorts = names.iter().any(|n| n == "sort");
     !names.is_empty()
         && !writes
-        && names
-            .iter()
-            .all(|n| READERS.contains(&n.as_str()) || AWKS.contains(&n.as_str()))
+        && names.iter().all(|n| {
+            READERS.contains(&n.as_str())
+                || AWKS.contains(&n.as_str())
+                || also.contains(&n.as_str())
+        })
         && !words.any(|w| WRITING_FLAGS.contains(&w) || (sorts && sort_writes(w)))
 }
 

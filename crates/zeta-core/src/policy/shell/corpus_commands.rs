@@ -384,7 +384,6 @@ pub const HARMLESS: &[&str] = &[
     "sudo apt-get update && sudo apt-get install -y htop",
     "sudo systemctl restart nginx",
     "systemctl status ssh",
-    "systemctl --user restart pipewire",
     "loginctl list-sessions",
     "crontab -l",
     "crontab -e",

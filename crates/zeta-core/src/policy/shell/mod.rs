@@ -179,3 +179,15 @@ pub fn programs(line: &str) -> (Vec<String>, bool) {
     let _ = walker.script(line);
     (walker.programs, walker.writes)
 }
+
+/// What `line` asks of the desktop session (`policy::session`), when it reaches it.
+pub fn session_of(line: &str) -> Option<crate::policy::session::SessionUse> {
+    if line.len() > MAX_COMMAND_BYTES {
+        return Some(crate::policy::session::SessionUse::Acts);
+    }
+    let env = ShellEnv::current(Path::new("/"));
+    let mut walker = walk::Walker::new(&env);
+    walker.collect_programs = true;
+    let _ = walker.script(line);
+    walker.session
+}

@@ -10,6 +10,7 @@ use super::targets::{classify, Class};
 use super::walk::{Stdin, Walker};
 use super::words::{normalize, Word};
 use super::{Blocked, Verdict};
+use crate::policy::session::SessionUse;
 
 /// What a matching rule does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -440,7 +441,26 @@ pub const SPECIAL: &[(&[&str], Special)] = &[
         bus_power,
     ),
     (HANDS_WORK, hands_work),
+    (crate::policy::session::SESSION_CLIENTS, session_client),
 ];
+
+/// A program that talks to the person's desktop session (`policy::session`): asking it
+/// for information runs with the session; anything else needs a person.
+fn session_client(walker: &mut Walker, program: &str, args: &[Word]) -> Option<Verdict> {
+    let texts: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+    let used = crate::policy::session::session_use(program, &texts)?;
+    walker.session = Some(match (walker.session, used) {
+        (Some(SessionUse::Acts), _) | (_, SessionUse::Acts) => SessionUse::Acts,
+        _ => SessionUse::Reads,
+    });
+    (used == SessionUse::Acts).then(|| {
+        Verdict::Ask(format!(
+            "`{program}` acts in your desktop session (the display, the session bus or a \
+             terminal server), which commands Zeta runs on its own cannot reach; approving \
+             lets this command reach it"
+        ))
+    })
+}
 
 /// Programs that can hand a command to a process started outside Zeta's confinement (a
 /// terminal multiplexer's server, another window, the service manager, the scheduler,

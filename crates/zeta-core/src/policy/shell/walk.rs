@@ -50,6 +50,9 @@ pub struct Walker<'e> {
     pub collect_programs: bool,
     pub programs: Vec<String>,
     pub writes: bool,
+    /// What the command asks of the desktop session, when it reaches it
+    /// (`policy::session`): any act makes the whole command act.
+    pub session: Option<crate::policy::session::SessionUse>,
     /// The paths it writes that are known before it runs (redirections, `tee`, `cp`'s
     /// destination, `touch`, `rm`…), absolute; for the write confinement's check.
     pub write_targets: Vec<PathBuf>,
@@ -88,6 +91,7 @@ impl<'e> Walker<'e> {
             downloads_seen: 0,
             piped_or_background: false,
             collect_programs: false,
+            session: None,
             programs: Vec::new(),
             writes: false,
             write_targets: Vec::new(),
