@@ -32,6 +32,7 @@ const COMMANDS: &[&str] = &[
     "get_settings",
     "save_settings",
     "mcp_servers",
+    "mcp_review",
     "set_api_key",
     "test_provider",
     "detect_local_models",

@@ -27,7 +27,7 @@ fn env_count(name: &str, default: usize) -> usize {
 }
 
 fn manager() -> Arc<McpManager> {
-    McpManager::new(Arc::new(|_: &str| None), None, None)
+    McpManager::new(Arc::new(|_: &str| None), None, None, None)
 }
 
 fn servers(entries: Value) -> BTreeMap<String, Value> {

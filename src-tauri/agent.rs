@@ -41,6 +41,7 @@ pub fn mcp_manager(home: &ZetaHome) -> Arc<McpManager> {
         Arc::new(lookup),
         Some(home.logs_dir()),
         Some(home.mcp_tools_file()),
+        Some(home.mcp_reviewed_file()),
     )
 }
 

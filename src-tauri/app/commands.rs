@@ -255,6 +255,17 @@ pub async fn mcp_servers(
     Ok(mcp.status())
 }
 
+/// Records that the person reviewed a server's tool descriptions, as shown with
+/// `digest` (refused when the list changed since).
+#[tauri::command]
+pub fn mcp_review(
+    mcp: State<'_, Arc<zeta_mcp::McpManager>>,
+    name: String,
+    digest: String,
+) -> Result<(), String> {
+    mcp.record_review_of(&name, &digest)
+}
+
 #[tauri::command]
 pub fn set_api_key(
     settings: State<'_, Arc<SettingsManager>>,

@@ -104,6 +104,7 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             commands::get_settings,
             commands::save_settings,
             commands::mcp_servers,
+            commands::mcp_review,
             commands::set_api_key,
             commands::test_provider,
             commands::detect_local_models,

@@ -49,6 +49,15 @@ pub enum McpCommand {
     Remove { name: String },
     /// Start a server and list its tools.
     Test { name: String },
+    /// Show a server's tools as the model sees them (descriptions and parameters, with
+    /// control characters made visible) and record that you reviewed them: tasks offered
+    /// tools whose descriptions nobody reviewed ask before their changes.
+    Review {
+        name: String,
+        /// Record the review without asking (after reading the list yourself).
+        #[arg(long)]
+        yes: bool,
+    },
 }
 
 pub fn run(home: &ZetaHome, command: McpCommand) -> anyhow::Result<ExitCode> {
@@ -105,6 +114,27 @@ pub fn run(home: &ZetaHome, command: McpCommand) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }),
+        McpCommand::Review { name, yes } => with_servers(home, |mcp| async move {
+            let tools = mcp.test(&name).await;
+            mcp.shutdown().await;
+            let tools = tools?;
+            out!("{name}: {} tools, as the model is shown them:", tools.len());
+            for t in &tools {
+                let shown = zeta_mcp::reviewed::described(&name, t);
+                out!("\n{}\n  {}", shown.name, shown.description);
+                for (param, about) in shown.parameters {
+                    out!("  - {param}: {about}");
+                }
+            }
+            if !yes && !confirm("\nTrust these descriptions for tasks? [y/N] ")? {
+                out!("not recorded: tasks offered these tools still ask before their changes");
+                return Ok(ExitCode::FAILURE);
+            }
+            mcp.record_review(&name, &tools)
+                .with_context(|| format!("recording the review of `{name}`"))?;
+            out!("recorded: tasks offered these tools are not marked for them (until the list changes)");
+            Ok(ExitCode::SUCCESS)
+        }),
         McpCommand::List { json } => with_servers(home, |mcp| async move {
             mcp.start_all().await;
             let status = mcp.status();
@@ -131,6 +161,20 @@ pub fn run(home: &ZetaHome, command: McpCommand) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }),
     }
+}
+
+/// Asks a yes/no question on the terminal; no terminal is a no.
+fn confirm(question: &str) -> anyhow::Result<bool> {
+    use std::io::{IsTerminal, Write};
+    if !std::io::stdin().is_terminal() {
+        out!("(no terminal to answer on: pass --yes to record the review)");
+        return Ok(false);
+    }
+    print!("{question}");
+    std::io::stdout().flush()?;
+    let mut answer = String::new();
+    std::io::stdin().read_line(&mut answer)?;
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes" | "Yes"))
 }
 
 /// Runs `body` with the home's MCP servers configured (and reports the bad entries).

@@ -93,6 +93,8 @@ async fn stdio_tools_run_through_the_gate_and_their_results_reach_the_model() {
         "mcpServers": {"notes": notes_server(&py, notes.path(), json!({"trustReadOnly": true}))},
     });
     let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, settings).await;
+    // Its descriptions reviewed: this test is about the calls.
+    review(&s, "notes");
     let out = s.zeta_run(
         "read note a.txt, write a note b.txt, fail because the disk is full, and draw a picture",
     );
@@ -626,10 +628,63 @@ async fn a_read_only_tool_s_arguments_do_not_leave_unasked_after_untrusted_input
         "mcpServers": {"notes": notes_server(&py, notes.path(), json!({"trustReadOnly": true}))},
     });
     let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, settings).await;
+    // Its descriptions reviewed: this test is about the calls.
+    review(&s, "notes");
     let out = s.zeta(&["run", "--json", "--approve", "none", "read note a.txt"]);
     assert_eq!(finished_task(&out)["status"], "done");
     let rows = audit_rows(&s);
     let decisions: Vec<&str> = rows.iter().map(|r| r.1.as_str()).collect();
     assert_eq!(decisions, ["allowed", "asked-denied"], "{rows:?}");
     assert_nothing_left(notes.path());
+}
+
+/// A server's tool descriptions are its words: a task offered tools nobody reviewed is
+/// marked (its change asks, refused here, saying why); once the person ran `zeta mcp
+/// review NAME`, the same task's change runs on its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unreviewed_descriptions_mark_the_task_until_the_person_reviews_them() {
+    let Some(py) = python() else { return };
+    let task = "read note a.txt and make the file made.txt";
+    for reviewed in [false, true] {
+        let notes = tempfile::tempdir().expect("notes");
+        let made = notes.path().join("made.txt");
+        let steps = vec![
+            Step::call(
+                "shell",
+                json!({"command": format!("touch {}", made.display())}),
+            ),
+            Step::text("Finished."),
+        ];
+        let settings = json!({
+            "permissions": {"mode": "auto"},
+            "mcpServers": {"notes": notes_server(&py, notes.path(), json!({}))},
+        });
+        let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, settings).await;
+        if reviewed {
+            review(&s, "notes");
+        }
+        let out = s.zeta(&["run", "--json", "--approve", "none", task]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        if reviewed {
+            assert!(made.exists(), "reviewed: the change ran on its own: {text}");
+        } else {
+            assert!(!made.exists(), "the change ran in a marked task: {text}");
+            assert!(
+                text.contains("you have not reviewed") && text.contains("`notes`"),
+                "the refusal says why: {text}"
+            );
+        }
+        assert_nothing_left(notes.path());
+    }
+}
+
+/// `zeta mcp review NAME --yes`: the person read the server's tool list and trusts it.
+fn review(s: &Setup, name: &str) {
+    let review = s.zeta(&["mcp", "review", name, "--yes"]);
+    let shown = String::from_utf8_lossy(&review.stdout).into_owned();
+    assert!(review.status.success(), "{shown}");
+    assert!(
+        shown.contains("__") && shown.contains("recorded"),
+        "{shown}"
+    );
 }

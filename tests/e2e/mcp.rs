@@ -107,6 +107,34 @@ async fn a_pasted_server_is_saved_checked_and_shown_with_its_tools() {
             "its tools are listed: {shown:?}"
         );
         app.snapshot("mcp-server-running").await?;
+
+        // Its descriptions: not reviewed yet, read in the window, then trusted.
+        app.find("[data-testid=mcp-unreviewed]").await?;
+        app.find("[data-testid=mcp-review]").await?.click().await?;
+        let list = app
+            .find("dl.mcp-descriptions")
+            .await?
+            .text()
+            .await
+            .unwrap_or_default();
+        assert!(
+            list.contains("notes__read_note") && list.contains("Read a note"),
+            "the descriptions are shown: {list:?}"
+        );
+        app.snapshot("mcp-review").await?;
+        app.find("[data-testid=mcp-trust]").await?.click().await?;
+        let mut reviewed = false;
+        for _ in 0..50 {
+            if app.find("[data-testid=mcp-reviewed]").await.is_ok() {
+                reviewed = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(reviewed, "the window says the descriptions are reviewed");
+        let kept =
+            std::fs::read_to_string(app.home.path().join("mcp-reviewed.json")).unwrap_or_default();
+        assert!(kept.contains("\"notes\""), "the review is kept: {kept}");
         Ok(())
     })
     .await;

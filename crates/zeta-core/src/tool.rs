@@ -228,6 +228,10 @@ pub struct OfferedTools {
     /// One line per part that could not be used (a server that did not start), for the
     /// model: it then knows those tools are missing, and why.
     pub unavailable: Vec<String>,
+    /// Why the tools themselves carry text the person did not write and has not
+    /// reviewed (an MCP server's descriptions): the task is marked, as after reading
+    /// such input.
+    pub untrusted: Option<String>,
 }
 
 /// The tools offered to the model, by name, each with its compiled argument schema.

@@ -624,6 +624,31 @@ impl Tool for UiAct {
     fn has_side_effects(&self) -> bool {
         true
     }
+    /// Text typed or set into a terminal (its element's role, or its application's
+    /// name) is the command line it becomes, judged like the shell's; other windows run
+    /// nothing typed into them. OCR words of a terminal window count too: a click there
+    /// and typing is the same keyboard.
+    fn commands(&self, arguments: &Value) -> Vec<String> {
+        let Ok(args) = serde_json::from_value::<ActArgs>(arguments.clone()) else {
+            return Vec::new();
+        };
+        let text = match parse_action(&args) {
+            Ok(Action::Type(t) | Action::SetText(t)) => t,
+            _ => return Vec::new(),
+        };
+        let numbers = locked(&self.0 .0.numbers);
+        let Ok(entry) = numbers.get(args.element) else {
+            return Vec::new();
+        };
+        let terminal = entry.role.to_lowercase().contains("terminal")
+            || zeta_tools::focus::runs_commands(&entry.place.app)
+            || zeta_tools::focus::runs_commands(&entry.place.window);
+        if terminal && !text.trim().is_empty() {
+            vec![text]
+        } else {
+            Vec::new()
+        }
+    }
     fn target(&self, arguments: &Value) -> String {
         let n = arguments
             .get("element")
@@ -652,5 +677,56 @@ impl Tool for UiAct {
                 Err(e) => ToolOutput::error(format!("ui_act: {e}")),
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::node::Key;
+    use serde_json::json;
+
+    fn numbered(elements: &Elements, role: &str, app: &str, window: &str) -> u32 {
+        let node = Node::new(
+            Key::Tree {
+                bus: ":1.9".into(),
+                path: format!("/{role}/{app}"),
+            },
+            role,
+            "",
+        );
+        let place = Place {
+            window: window.into(),
+            app: app.into(),
+            ..Place::default()
+        };
+        locked(&elements.0.numbers).number(&node, &place)
+    }
+
+    #[test]
+    fn text_typed_into_a_terminal_is_judged_as_the_command_it_becomes() {
+        let elements = Elements::new(
+            Desktop::at_address("unix:path=/nonexistent"),
+            InputState::default(),
+        );
+        let act = UiAct(elements.clone());
+        let terminal = numbered(&elements, "terminal", "gnome-terminal-server", "~");
+        let by_app = numbered(&elements, "text", "xfce4-terminal", "bash");
+        let field = numbered(&elements, "text", "gedit", "notes.txt");
+        for (element, action) in [(terminal, "type"), (terminal, "set_text"), (by_app, "type")] {
+            let call = json!({"element": element, "action": action, "text": "rm -rf ~\n"});
+            assert_eq!(
+                act.commands(&call),
+                vec!["rm -rf ~\n".to_string()],
+                "{call}"
+            );
+        }
+        for call in [
+            json!({"element": field, "action": "type", "text": "rm -rf ~"}),
+            json!({"element": terminal, "action": "press"}),
+            json!({"element": 99, "action": "type", "text": "rm -rf ~"}),
+        ] {
+            assert!(act.commands(&call).is_empty(), "{call}");
+        }
     }
 }

@@ -29,14 +29,20 @@ fn fingerprint(config: &ServerConfig) -> String {
     format!("{:?}", (&config.name, &config.transport))
 }
 
+/// What a JSON file Zeta keeps holds; empty when there is no file or it cannot be read
+/// (it is rebuilt).
+pub(crate) fn read_kept<T: serde::de::DeserializeOwned + Default>(
+    file: Option<&std::path::Path>,
+) -> T {
+    file.and_then(|f| std::fs::read_to_string(f).ok())
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
 impl ToolCache {
     /// The cache kept in `file` (in memory only without one).
     pub fn open(file: Option<PathBuf>) -> Self {
-        let entries = file
-            .as_deref()
-            .and_then(|f| std::fs::read_to_string(f).ok())
-            .and_then(|text| serde_json::from_str(&text).ok())
-            .unwrap_or_default();
+        let entries = read_kept(file.as_deref());
         Self {
             file,
             entries: Mutex::new(entries),

@@ -10,12 +10,15 @@
 //!   gate as Zeta's own tools.
 //! - [`content`]: a tool result (text, images, resources, `isError`) as Zeta's output.
 //! - [`select`]: the few tools that fit a request, so a small model gets a short list.
+//! - [`reviewed`]: the servers' tool descriptions the person reviewed; a task offered
+//!   others is marked as having read input they did not type.
 
 pub mod cache;
 pub mod connect;
 pub mod content;
 mod error;
 pub mod manager;
+pub mod reviewed;
 pub mod select;
 pub mod server;
 pub mod tool;

@@ -29,6 +29,7 @@ pub struct McpManager {
     secret: SecretLookup,
     logs_dir: Option<PathBuf>,
     cache: ToolCache,
+    reviewed: crate::reviewed::Reviewed,
     servers: Mutex<BTreeMap<String, Arc<Server>>>,
     /// The entries turned off, shown as such.
     disabled: Mutex<Vec<String>>,
@@ -36,16 +37,19 @@ pub struct McpManager {
 
 impl McpManager {
     /// `logs_dir` receives each stdio server's stderr (`mcp-NAME.log`); `tools_file`
-    /// keeps the servers' tool lists between runs.
+    /// keeps the servers' tool lists between runs, `reviewed_file` the lists the person
+    /// reviewed (`reviewed`).
     pub fn new(
         secret: SecretLookup,
         logs_dir: Option<PathBuf>,
         tools_file: Option<PathBuf>,
+        reviewed_file: Option<PathBuf>,
     ) -> Arc<Self> {
         Arc::new(Self {
             secret,
             logs_dir,
             cache: ToolCache::open(tools_file),
+            reviewed: crate::reviewed::Reviewed::open(reviewed_file),
             servers: Mutex::new(BTreeMap::new()),
             disabled: Mutex::new(Vec::new()),
         })
@@ -170,6 +174,15 @@ impl McpManager {
             }
         }
         known.extend(self.start(to_start).await);
+        let unreviewed: Vec<String> = known
+            .iter()
+            .filter_map(|(server, tools)| match tools {
+                Ok(tools) if !self.reviewed.covers(server.name(), tools) => {
+                    Some(server.name().to_string())
+                }
+                _ => None,
+            })
+            .collect();
         let mut all: Vec<McpTool> = Vec::new();
         let mut unavailable = Vec::new();
         for (server, tools) in known {
@@ -206,14 +219,77 @@ impl McpManager {
         let tools = chosen
             .into_iter()
             .filter_map(|i| slots.get_mut(i).and_then(Option::take))
-            .map(|t| Arc::new(t) as Arc<dyn Tool>)
+            .collect::<Vec<McpTool>>();
+        let unreviewed_offered: Vec<&str> = unreviewed
+            .iter()
+            .filter(|name| tools.iter().any(|t| t.server_name() == name.as_str()))
+            .map(String::as_str)
             .collect();
-        OfferedTools { tools, unavailable }
+        let untrusted = (!unreviewed_offered.is_empty()).then(|| {
+            format!(
+                "this task was offered tools whose descriptions an MCP server wrote ({}) and \
+                 you have not reviewed (`zeta mcp review NAME`), so its changes ask first",
+                unreviewed_offered
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        });
+        OfferedTools {
+            tools: tools
+                .into_iter()
+                .map(|t| Arc::new(t) as Arc<dyn Tool>)
+                .collect(),
+            unavailable,
+            untrusted,
+        }
+    }
+
+    /// Records that the person reviewed `tools`, `name`'s list.
+    pub fn record_review(&self, name: &str, tools: &[ToolInfo]) -> std::io::Result<()> {
+        self.reviewed.record(name, tools)
+    }
+
+    /// Records the review of `name`'s running list, if it is still the one whose digest
+    /// the person was shown (`ServerStatus::digest`).
+    pub fn record_review_of(&self, name: &str, shown: &str) -> Result<(), String> {
+        let server = self
+            .servers()
+            .get(name)
+            .cloned()
+            .ok_or_else(|| format!("no MCP server named `{name}`"))?;
+        let tools = server
+            .running_tools()
+            .ok_or_else(|| format!("`{name}` is not running: check the servers again"))?;
+        if crate::reviewed::digest(&tools) != shown {
+            return Err(format!(
+                "`{name}`'s tools changed since they were shown: check the servers again"
+            ));
+        }
+        self.reviewed
+            .record(name, &tools)
+            .map_err(|e| format!("could not record the review: {e}"))
     }
 
     /// Each server's state and tools, the turned-off ones included.
     pub fn status(&self) -> Vec<ServerStatus> {
-        let mut all: Vec<ServerStatus> = self.servers().values().map(|s| s.status()).collect();
+        let mut all: Vec<ServerStatus> = self
+            .servers()
+            .values()
+            .map(|server| {
+                let mut status = server.status();
+                if let Some(tools) = server.running_tools() {
+                    status.descriptions = tools
+                        .iter()
+                        .map(|t| crate::reviewed::described(server.name(), t))
+                        .collect();
+                    status.digest = Some(crate::reviewed::digest(&tools));
+                    status.reviewed = self.reviewed.covers(server.name(), &tools);
+                }
+                status
+            })
+            .collect();
         for name in self
             .disabled
             .lock()
@@ -225,6 +301,9 @@ impl McpManager {
                 target: String::new(),
                 state: ServerState::Disabled,
                 tools: Vec::new(),
+                descriptions: Vec::new(),
+                digest: None,
+                reviewed: false,
             });
         }
         all.sort_by(|a, b| a.name.cmp(&b.name));

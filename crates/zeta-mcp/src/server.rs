@@ -243,6 +243,9 @@ impl Server {
             target: target(&self.config),
             state,
             tools,
+            descriptions: Vec::new(),
+            digest: None,
+            reviewed: false,
         }
     }
 

@@ -99,6 +99,10 @@ impl ZetaHome {
     pub fn mcp_tools_file(&self) -> PathBuf {
         self.root.join("mcp-tools.json")
     }
+    /// The MCP servers' tool lists the person reviewed (digests).
+    pub fn mcp_reviewed_file(&self) -> PathBuf {
+        self.root.join("mcp-reviewed.json")
+    }
     pub fn models_dir(&self) -> PathBuf {
         self.root.join("models")
     }

@@ -92,6 +92,26 @@ pub struct ServerStatus {
     pub state: ServerState,
     /// The tools as the model sees them (`server__tool`), once listed.
     pub tools: Vec<String>,
+    /// What a review shows, once listed: each tool's description and its parameters'
+    /// (the server's words, which the model reads).
+    pub descriptions: Vec<ToolDescription>,
+    /// The listed tools' digest, which a review records (`None` until listed).
+    pub digest: Option<String>,
+    /// Whether the person reviewed exactly this list: tasks offered tools from a list
+    /// nobody reviewed ask before their changes.
+    pub reviewed: bool,
+}
+
+/// One tool's words, as its server wrote them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ToolDescription {
+    /// As the model sees it (`server__tool`).
+    pub name: String,
+    pub description: String,
+    /// Each parameter's name and description.
+    pub parameters: Vec<(String, String)>,
 }
 
 /// Reads every entry of `mcpServers`. Entries that are turned off (`"disabled": true`)

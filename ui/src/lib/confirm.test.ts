@@ -113,6 +113,14 @@ describe("single-call questions", () => {
     expect(preview({ tool: "shell", params: { command: "df -h" }, target: "df -h" })?.text).toBe("df -h");
     expect(preview({ tool: "mouse", params: { x: 1, y: 2 }, target: "click" })).toBeNull();
   });
+  it("show whole what other tools would run or type", () => {
+    const long = "echo ok; " + "x".repeat(600) + "; rm -rf ~";
+    const typed = preview({ tool: "ui_act", params: { element: 3, action: "type", text: long }, target: 'type "echo ok…" into terminal' });
+    expect(typed?.text).toBe(long);
+    const app = preview({ tool: "open_app", params: { name: "bash", args: ["-c", "rm -rf ~\r"] }, target: "bash" });
+    expect(app).toEqual({ label: "Starts:", text: "bash -c rm -rf ~\\r" });
+    expect(preview({ tool: "open_url", params: { url: "https://example.com/\u202e" }, target: "x" })?.text).toBe("https://example.com/\\u{202e}");
+  });
   it("name the scope of a yes", () => {
     expect(scopeLabel("once", null)).toBe("Allow once");
     expect(scopeLabel("task", { tool: "shell", program: "git" })).toBe("Allow `git` commands for this task");

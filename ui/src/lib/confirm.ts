@@ -176,6 +176,12 @@ function previewRaw(step: Pick<DialogStep, "tool" | "params" | "target">): { lab
   if (step.tool === "shell" && str("command") !== null) return { label: "Command:", text: str("command") ?? "" };
   if (step.tool === "run_code" && str("code") !== null) return { label: `${str("language") ?? "Code"}:`, text: str("code") ?? "" };
   if (step.tool === "keyboard" && str("text") !== null) return { label: "Types:", text: str("text") ?? "" };
+  if (step.tool === "ui_act" && str("text") !== null) return { label: `${step.target}:`, text: str("text") ?? "" };
+  if (step.tool === "open_app" && str("name") !== null) {
+    const args = Array.isArray(p.args) ? (p.args as unknown[]).map(String) : [];
+    return { label: "Starts:", text: [str("name") ?? "", ...args].join(" ") };
+  }
+  if (step.tool === "open_url" && str("url") !== null) return { label: "Opens:", text: str("url") ?? "" };
   return null;
 }
 

@@ -56,6 +56,8 @@ export const backend = {
   saveSettings: (value: Settings) => invoke<SettingsView>("save_settings", { value }),
   /** The MCP servers' states and tools; `start` starts them first. */
   mcpServers: (start: boolean) => invoke<ServerStatus[]>("mcp_servers", { start }),
+  /** Records that the person reviewed a server's tool descriptions, as shown (`digest`). */
+  mcpReview: (name: string, digest: string) => invoke<void>("mcp_review", { name, digest }),
   setApiKey: (provider: ProviderSettings, key: string) => invoke<string>("set_api_key", { provider, key }),
   testProvider: (provider: ProviderSettings) => invoke<string>("test_provider", { provider }),
   listModels: (provider: ProviderSettings) => invoke<string[]>("list_models", { provider }),

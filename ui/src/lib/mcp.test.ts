@@ -20,9 +20,9 @@ describe("the MCP servers box", () => {
   });
 
   it("describes each state and lists the problems of the servers only", () => {
-    expect(describeServer({ name: "a", target: "x", state: { state: "ready", pid: 4 }, tools: ["a__t"] })).toBe("running (1 tool)");
-    expect(describeServer({ name: "a", target: "x", state: { state: "failed", error: "no such file", restartsLeft: 0 }, tools: [] })).toBe("failed: no such file (given up)");
-    expect(describeServer({ name: "a", target: "x", state: { state: "notStarted" }, tools: [] })).toContain("when a task needs it");
+    expect(describeServer({ name: "a", target: "x", state: { state: "ready", pid: 4 }, tools: ["a__t"], descriptions: [], digest: null, reviewed: false })).toBe("running (1 tool)");
+    expect(describeServer({ name: "a", target: "x", state: { state: "failed", error: "no such file", restartsLeft: 0 }, tools: [], descriptions: [], digest: null, reviewed: false })).toBe("failed: no such file (given up)");
+    expect(describeServer({ name: "a", target: "x", state: { state: "notStarted" }, tools: [], descriptions: [], digest: null, reviewed: false })).toContain("when a task needs it");
     expect(serverProblems({ "mcpServers.bad.url": "not http", maxIterations: "too big", mcpServers: "not an object" })).toEqual([
       "bad.url: not http",
       "servers: not an object",

@@ -141,7 +141,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let mut tools = agent.tools.clone();
         let mut specs = agent.specs().to_vec();
         let mut own_names = Vec::new();
-        for tool in own.tools {
+        for tool in own.tools.iter().cloned() {
             let spec = tool.spec();
             if tools.get(&spec.name).is_some() {
                 tracing::warn!(
@@ -218,6 +218,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         .then(|| {
             "this task was handed the result of the previous task, which had read input you did not type".to_string()
         });
+        if let Some(why) = &own.untrusted {
+            tainted.get_or_insert(why.clone());
+        }
         if let Some(recalled) = agent.recall(&ctx.task.message, profile.memory_summary) {
             first.push_str(&format!("\n\n{}", recalled.text));
             if recalled.untrusted && tainted.is_none() {

@@ -1,31 +1,138 @@
 //! Untrusted input by provenance, not phrasing. Once a task has read anything the user did
-//! not type (a file, a page, an HTTP response, a screenshot, command output that relays
-//! such text), every later side-effecting call of the task asks, even in `auto` mode, unless
-//! the user approved that exact call earlier in the task; only the user's own message
-//! clears it. Each tool says whether its output is such input (`Tool::taints`, true unless
-//! it knows better). For the shell, only commands made of programs that describe the
-//! computer (names, sizes, counts, times, ids) are not.
+//! not type (a file, a page, an HTTP response, a screenshot, a file's name, command output
+//! that relays such text), every later side-effecting call of the task asks, even in
+//! `auto` mode, unless the user approved that exact call earlier in the task; only the
+//! user's own message clears it. Each tool says whether its output is such input
+//! (`Tool::taints`, true unless it knows better).
+//!
+//! For the shell the default is the same: a command's output marks the task, unless every
+//! program in it is on a short list of programs whose output is a fact about the computer
+//! (each with the reason it cannot carry someone else's text), and nothing in the line
+//! relays text from elsewhere into it: no glob (it expands to names on disk), no command
+//! or process substitution (`$(…)`, `` `…` ``, `$(<file)`, `<(…)`), and none of the flags
+//! that make such a program read a file (`date -f`, `wc --files0-from`).
 
 use super::shell::programs;
 
-/// Programs whose output describes the computer rather than relaying what files, pages or
-/// other people wrote. Anything else, a program this list does not name included, counts
-/// as untrusted output.
-const METADATA_PROGRAMS: &[&str] = &[
-    "ls", "df", "du", "free", "uptime", "whoami", "id", "date", "uname", "hostname", "pwd",
-    "nproc", "wc", "stat", "which", "type", "true", "false", "test", "[", "mkdir", "touch", "cp",
-    "mv", "rm", "rmdir", "ln", "chmod", "chown", "sleep", "cd", "lscpu", "lsblk", "echo", "printf",
+/// Programs whose output is a fact about the computer, and why it cannot carry text
+/// someone else wrote. Anything else, a program this list does not name included, marks.
+const FACTS: &[(&str, &str)] = &[
+    (
+        "df",
+        "sizes of file systems and their mount points, which the system names",
+    ),
+    ("free", "memory sizes"),
+    ("uptime", "times and load numbers"),
+    ("nproc", "a number"),
+    ("uname", "the kernel's name, version and architecture"),
+    ("whoami", "the account's name, set by its administrator"),
+    (
+        "id",
+        "account and group names and numbers, set by the administrator",
+    ),
+    ("hostname", "the computer's name"),
+    ("lscpu", "the processor's description, from the kernel"),
+    ("pwd", "the working folder, which the call itself named"),
+    ("date", "a time (without -f/-r, which read a file)"),
+    ("sleep", "nothing"),
+    ("true", "nothing"),
+    ("false", "nothing"),
+    ("test", "nothing (an exit code)"),
+    ("[", "nothing (an exit code)"),
+    ("cd", "nothing"),
+    (
+        "wc",
+        "counts, and the names the call itself gave (without --files0-from)",
+    ),
+    ("du", "sizes, with -s of the folders the call itself named"),
+    (
+        "which",
+        "paths of programs, built from the names the call gave",
+    ),
+    (
+        "echo",
+        "the call's own words (with no glob or substitution in them)",
+    ),
+    (
+        "printf",
+        "the call's own words (with no glob or substitution in them)",
+    ),
+    ("mkdir", "nothing, or an error naming the call's own paths"),
+    ("touch", "nothing, or an error naming the call's own paths"),
+    ("cp", "nothing, or an error naming the call's own paths"),
+    ("mv", "nothing, or an error naming the call's own paths"),
+    ("rm", "nothing, or an error naming the call's own paths"),
+    ("rmdir", "nothing, or an error naming the call's own paths"),
+    ("ln", "nothing, or an error naming the call's own paths"),
+    ("chmod", "nothing, or an error naming the call's own paths"),
+    ("chown", "nothing, or an error naming the call's own paths"),
 ];
 
-/// True when every program in `command` (nested ones included) only describes the
-/// computer, so its output is not untrusted input. An empty or unparseable command is
-/// untrusted.
+/// Flags that make one of the programs above read a file's text or names into its output.
+const READING_FLAGS: &[(&str, &[&str])] = &[
+    ("date", &["-f", "--file", "-r", "--reference"]),
+    ("wc", &["--files0-from"]),
+    ("du", &["--files0-from", "-X", "--exclude-from"]),
+];
+
+/// Whether `word` is (or starts with, for `--flag=value`) one of `flags`; a short flag
+/// also inside a cluster (`-rf`).
+fn is_flag(word: &str, flags: &[&str]) -> bool {
+    flags.iter().any(|flag| {
+        word == *flag
+            || flag.starts_with("--") && word.starts_with(&format!("{flag}="))
+            || flag.len() == 2
+                && !flag.starts_with("--")
+                && word.starts_with('-')
+                && !word.starts_with("--")
+                && word[1..].contains(&flag[1..])
+    })
+}
+
+/// Whether the line relays text from elsewhere whatever its programs are: a glob (names
+/// on disk; a `[` followed by a space is the test command, not a glob), or a command or
+/// process substitution. Read on the raw text: a quoted `*` counts too, which only marks
+/// more.
+fn relays(command: &str) -> bool {
+    let bytes = command.as_bytes();
+    command.contains("$(")
+        || command.contains('`')
+        || command.contains("<(")
+        || command.contains(">(")
+        || command.contains('*')
+        || command.contains('?')
+        || bytes
+            .iter()
+            .enumerate()
+            .any(|(i, b)| *b == b'[' && bytes.get(i + 1).is_some_and(|n| !n.is_ascii_whitespace()))
+}
+
+/// True when the output of `command` is only facts about the computer (see the module
+/// doc), so it does not mark the task. An empty or unparseable command marks.
 pub fn reports_metadata_only(command: &str) -> bool {
     let (names, _) = programs(command);
-    !names.is_empty()
-        && names
+    if names.is_empty() || relays(command) {
+        return false;
+    }
+    if !names
+        .iter()
+        .all(|name| FACTS.iter().any(|(fact, _)| fact == name))
+    {
+        return false;
+    }
+    let words: Vec<&str> = command
+        .split(|c: char| c.is_whitespace() || ";&|()'\"".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let reads_a_file = READING_FLAGS.iter().any(|(program, flags)| {
+        names.iter().any(|n| n == program) && words.iter().any(|w| is_flag(w, flags))
+    });
+    // du lists every folder below what it was given unless summarising.
+    let du_lists = names.iter().any(|n| n == "du")
+        && !words
             .iter()
-            .all(|name| METADATA_PROGRAMS.contains(&name.as_str()))
+            .any(|w| is_flag(w, &["-s", "--summarize"]) || *w == "--max-depth=0" || *w == "-d0");
+    !reads_a_file && !du_lists
 }
 
 #[cfg(test)]
@@ -33,17 +140,42 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_commands_that_describe_the_computer_are_trusted_output() {
-        for trusted in [
+    fn only_facts_about_the_computer_are_trusted_output() {
+        let trusted = [
             "df -h",
-            "ls -la ~/Downloads",
-            "du -sh ~/* | wc -l",
+            "free -m && uptime",
             "whoami && id -u",
             "mkdir -p ~/x && touch ~/x/a",
-        ] {
-            assert!(reports_metadata_only(trusted), "{trusted}");
-        }
-        for untrusted in [
+            "du -sh ~/Downloads",
+            "du -s ~/Documents ~/Music",
+            "wc -l notes.txt",
+            "date +%F",
+            "uname -a; nproc",
+            "echo $HOME",
+            "[ -d ~/x ] && echo yes",
+            "cd ~/project && pwd",
+            "rm -f ~/old.txt",
+        ];
+        let marked = [
+            // Relayed names and contents.
+            "ls -la ~/Downloads",
+            "ls",
+            "du -sh ~/* | sort -h",
+            "du -h ~/Documents",
+            "echo *",
+            "echo ~/Downloads/*.pdf",
+            "printf '%s\\n' ~/notes/[a-z]*",
+            "wc -l *.txt",
+            "wc --files0-from=list.txt",
+            "wc -l --files0-from list",
+            "date -f dates.txt",
+            "date --file=dates.txt",
+            "date -r notes.txt",
+            "printf \"$(<notes.txt)\"",
+            "echo $(cat notes.txt)",
+            "echo `head -1 notes.txt`",
+            "wc -l <(cat x)",
+            "stat notes.txt",
             "cat notes.txt",
             "curl -s http://127.0.0.1:8000/page",
             "ls $(cat list.txt)",
@@ -52,10 +184,35 @@ mod tests {
             "sudo ls",
             "python3 -c 'print(open(\"x\").read())'",
             "ls; head README.md",
+            "readlink link",
+            "find . -name x",
             "",
             "   ",
-        ] {
-            assert!(!reports_metadata_only(untrusted), "{untrusted:?}");
+        ];
+        let alarms: Vec<&str> = trusted
+            .iter()
+            .copied()
+            .filter(|c| !reports_metadata_only(c))
+            .collect();
+        let misses: Vec<&str> = marked
+            .iter()
+            .copied()
+            .filter(|c| reports_metadata_only(c))
+            .collect();
+        assert!(
+            alarms.is_empty(),
+            "facts taken for relayed text: {alarms:?}"
+        );
+        assert!(
+            misses.is_empty(),
+            "relayed text taken for facts: {misses:?}"
+        );
+    }
+
+    #[test]
+    fn every_fact_says_why() {
+        for (program, why) in FACTS {
+            assert!(why.len() > 3, "{program} needs a reason");
         }
     }
 }

@@ -58,6 +58,7 @@ const ZETA_FILES: &[&str] = &[
     "zeta.db-wal",
     "zeta.db-shm",
     "secrets.json",
+    "mcp-reviewed.json",
     "souls",
     "control.sock",
     "worker.lock",
