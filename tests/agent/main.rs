@@ -19,6 +19,7 @@ mod injection;
 mod mcp;
 mod memory;
 mod models;
+mod redteam;
 mod sandbox;
 mod secrets;
 mod undo;

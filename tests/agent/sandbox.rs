@@ -1,4 +1,4 @@
-//! A sample of each family of the catastrophic corpus (`policy/shell/corpus_commands.rs`),
+//! A sample of each family of the catastrophic corpus (`zeta-judge/src/corpus_commands.rs`),
 //! asked for by the model and run through the real `zeta run --approve all`, inside a
 //! throwaway sandbox so that a miss can harm nothing: bubblewrap with a read-only root, a
 //! private /tmp, /run and /dev, a private home at /home/u (the corpus's user), its own pid
@@ -14,11 +14,27 @@ use zeta_scripted_llm::{ScriptedServer, Step, Wire};
 
 use crate::harness::*;
 
-#[path = "../../crates/zeta-core/src/policy/shell/corpus_commands.rs"]
+#[path = "../../crates/zeta-judge/src/corpus_commands.rs"]
 #[allow(dead_code)]
 mod corpus;
 
 const NOBODY: u32 = 65534;
+
+/// Whether the sandbox can be made here (root, bwrap, setpriv, prlimit); if not, `test`
+/// says so (a failure where the desktop suite is required).
+pub(crate) fn available(test: &str) -> bool {
+    let missing: Vec<&str> = ["bwrap", "setpriv", "prlimit"]
+        .into_iter()
+        .filter(|t| !tool_present(t))
+        .collect();
+    if !missing.is_empty() || !nix_is_root() {
+        let why =
+            format!("the sandbox needs root and bwrap, setpriv, prlimit ({missing:?} missing)");
+        zeta_test_support::cannot_run(zeta_test_support::Needs::Desktop, test, why);
+        return false;
+    }
+    true
+}
 
 fn tool_present(name: &str) -> bool {
     Command::new("sh")
@@ -28,7 +44,7 @@ fn tool_present(name: &str) -> bool {
 }
 
 /// `zeta ARGS` inside the sandbox, with `home` (on the host) as /home/u.
-fn sandboxed(home: &Path, args: &[&str]) -> Output {
+pub(crate) fn sandboxed(home: &Path, args: &[&str]) -> Output {
     Command::new("bwrap")
         .args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"])
         .args(["--tmpfs", "/tmp", "--tmpfs", "/run", "--tmpfs", "/home"])
@@ -68,7 +84,7 @@ fn sandboxed(home: &Path, args: &[&str]) -> Output {
         .expect("run bwrap")
 }
 
-fn chown_nobody(path: &Path) {
+pub(crate) fn chown_nobody(path: &Path) {
     let status = Command::new("chown")
         .args(["-R", &format!("{NOBODY}:{NOBODY}")])
         .arg(path)
@@ -79,14 +95,7 @@ fn chown_nobody(path: &Path) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sample_of_every_catastrophic_family_is_refused_in_a_sandbox() {
-    let missing: Vec<&str> = ["bwrap", "setpriv", "prlimit"]
-        .into_iter()
-        .filter(|t| !tool_present(t))
-        .collect();
-    if !missing.is_empty() || !nix_is_root() {
-        let why =
-            format!("the sandbox needs root and bwrap, setpriv, prlimit ({missing:?} missing)");
-        zeta_test_support::cannot_run(zeta_test_support::Needs::Desktop, "sandbox test", why);
+    if !available("sandbox test") {
         return;
     }
     let dir = outside_tmp();

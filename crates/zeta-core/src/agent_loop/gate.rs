@@ -374,7 +374,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             all_writes.extend(writes);
             match verdict {
                 Verdict::Allow => {}
-                Verdict::Ask(why) => unknowable = unknowable.or(Some(why)),
+                Verdict::Ask(why) => unknowable = unknowable.or(Some(why.asked())),
                 Verdict::Block(blocked) => {
                     tracing::warn!(task = self.task_id(), tool = %name, "{blocked}");
                     let output = ToolOutput {

@@ -1,22 +1,23 @@
-//! What the agent may do: standing approvals the user gave (`allowance`), commands that never run or only a person may approve (`shell`), whether a call runs, asks
-//! first or is refused (`permission`), how often a tool may run (`rate_limit`), which commands only read (`read_only`), how risky a
-//! command is (`risk`), which observations are untrusted input (`provenance`), and how
-//! untrusted data is wrapped and instruction-like text noticed (`injection`), where tool
-//! processes may write (`writable`), and how a call's text is shown for approval, whole
-//! and with what would hide part of it made visible (`shown`), and which
-//! commands reach the person's desktop session and how (`session`).
+//! What the agent may do: standing approvals the user gave (`allowance`), whether a call
+//! runs, asks first or is refused (`permission`), how often a tool may run
+//! (`rate_limit`), how risky a command is (`risk`), how untrusted data is wrapped and
+//! instruction-like text noticed (`injection`), where tool processes may write
+//! (`writable`), and how a call's text is shown for approval, whole and with what would
+//! hide part of it made visible (`shown`). What a command line will do is the judge's
+//! (the `zeta-judge` crate, here as `shell`, with `read_only`, `provenance` and
+//! `session`).
 
 pub mod allowance;
 pub mod injection;
 pub mod permission;
-pub mod provenance;
 pub mod rate_limit;
-pub mod read_only;
 pub mod risk;
-pub mod session;
-pub mod shell;
 pub mod shown;
 pub mod writable;
+
+/// The judge of command lines (`zeta-judge`).
+pub use zeta_judge as shell;
+pub use zeta_judge::{provenance, read_only, session};
 
 pub use allowance::{allowance_for, covered, Allowance};
 pub use injection::{instruction_like, wrap_untrusted};

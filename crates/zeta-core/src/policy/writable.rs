@@ -64,6 +64,17 @@ const ZETA_FILES: &[&str] = &[
     "worker.lock",
 ];
 
+/// A repository's hooks and configuration, wherever the repository is: git runs what
+/// they name (a hook, `core.fsmonitor`, `core.pager`) at the person's next git command.
+/// Landlock cannot take these out of a granted folder, so only writes named before the
+/// call runs are caught (they ask); a program writing them is kept for undo.
+fn runs_in_a_repository(path: &Path) -> bool {
+    let parts: Vec<_> = path.components().map(|c| c.as_os_str()).collect();
+    parts
+        .windows(2)
+        .any(|w| w[0] == ".git" && (w[1] == "hooks" || w[1] == "config" || w[1] == "info"))
+}
+
 /// Trees outside the home that are always writable.
 pub const TEMPORARY: &[&str] = &["/tmp", "/var/tmp", "/dev/shm"];
 
@@ -164,7 +175,7 @@ impl Writable {
     }
 
     fn is_protected(&self, path: &Path) -> bool {
-        self.protected.iter().any(|p| path.starts_with(p))
+        self.protected.iter().any(|p| path.starts_with(p)) || runs_in_a_repository(path)
     }
 
     /// Whether a confined process can write `path` (absolute, or relative to `cwd`): the
@@ -342,6 +353,13 @@ mod tests {
                 && !yes(".local/bin/ls")
                 && !yes(".local/lib/python3.11/site-packages/x.pth")
         );
+        assert!(
+            !yes("projects/a/.git/hooks/pre-commit")
+                && !yes("projects/a/.git/config")
+                && !yes("/tmp/repo/.git/hooks/post-checkout"),
+            "a repository's hooks and configuration, wherever it is"
+        );
+        assert!(yes("projects/a/.git/objects/ab") && yes("projects/a/.gitignore"));
         assert!(yes("/tmp/x"));
         assert!(yes("/dev/null"));
         assert!(!yes(".bashrc"));

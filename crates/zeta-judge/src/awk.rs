@@ -13,13 +13,10 @@
 //! - `program_text`: the program's text, whose string literals the judge reads as the
 //!   shell commands `system()` and pipes would run.
 
-use super::interp::string_literals;
-use super::rules::block;
-use super::walk::Walker;
-use super::words::Word;
-
-/// The awk implementations, by program name.
-pub const AWKS: &[&str] = &["awk", "gawk", "mawk", "nawk", "original-awk", "busybox-awk"];
+use crate::interp::string_literals;
+use crate::rules::block;
+use crate::walk::Walker;
+use crate::words::Word;
 
 /// The program text of an awk command line (`args` without the program's name): the
 /// first operand after the options, `None` with `-f` (a program file) or no operand.
@@ -45,10 +42,10 @@ pub fn program_text(args: &[Word]) -> Option<&Word> {
 /// program fetched from the network is blocked and one known only when it runs asks.
 /// Collecting programs, an invocation that may write counts as writing.
 pub fn judge(walker: &mut Walker, program: &str, args: &[Word]) {
-    if walker.collect_programs {
+    if walker.findings.collect_only {
         // Its string literals are data to a program that only reads ("Gadget" is no
         // program), and one that may not counts as writing.
-        walker.writes |= !reads_only(args);
+        walker.seen.writes |= !reads_only(args);
         return;
     }
     let Some(text) = program_text(args) else {
@@ -65,12 +62,13 @@ pub fn judge(walker: &mut Walker, program: &str, args: &[Word]) {
             walker.lenient -= 1;
         }
         None if text.fetched => walker.find(block(
-            "download into interpreter",
+            "awk-runs-download",
             format!("{program} running a program fetched from the network"),
         )),
-        None => walker.ask(format!(
-            "{program} runs a program that is only known when it runs"
-        )),
+        None => walker.ask(
+            "awk-program-unknown",
+            format!("{program} runs a program that is only known when it runs"),
+        ),
     }
 }
 

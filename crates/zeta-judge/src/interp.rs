@@ -5,29 +5,10 @@
 //! files, fork loops, killing every process, and code that runs what it decoded or
 //! downloaded.
 
-use super::rules::{block, from_stdin};
-use super::walk::{Stdin, Walker};
-use super::words::Word;
-
-const INTERPRETERS: &[&str] = &[
-    "python",
-    "python2",
-    "python3",
-    "pypy",
-    "pypy3",
-    "perl",
-    "ruby",
-    "node",
-    "nodejs",
-    "deno",
-    "bun",
-    "php",
-    "lua",
-    "luajit",
-    "Rscript",
-    "tclsh",
-    "osascript",
-];
+use crate::catalogue::INTERPRETERS;
+use crate::rules::{block, from_stdin};
+use crate::walk::{Stdin, Walker};
+use crate::words::Word;
 
 pub fn is_interpreter(program: &str) -> bool {
     INTERPRETERS.contains(&program)
@@ -65,12 +46,13 @@ pub fn run(walker: &mut Walker, program: &str, args: &[Word], stdin: Stdin) {
                     }
                 }
                 None if code.fetched => walker.find(block(
-                    "download into interpreter",
+                    "interp-runs-download",
                     format!("{program} running code fetched from the network"),
                 )),
-                None => walker.ask(format!(
-                    "{program} runs code that is only known when it runs"
-                )),
+                None => walker.ask(
+                    "interp-code-unknown",
+                    format!("{program} runs code that is only known when it runs"),
+                ),
             }
         }
         return;
@@ -80,11 +62,24 @@ pub fn run(walker: &mut Walker, program: &str, args: &[Word], stdin: Stdin) {
         .find(|w| w.single().is_none_or(|a| !a.starts_with('-')));
     match file {
         Some(f) if f.fetched => walker.find(block(
-            "download into interpreter",
+            "interp-runs-fetched-file",
             format!("{program} running a program fetched from the network"),
         )),
         Some(f) if f.single() == Some("-") => from_stdin(walker, program, stdin, judge_code),
-        Some(_) => {}
+        // A file a download wrote earlier in the line.
+        Some(f) => {
+            if let (Some(v), Some(cwd)) = (f.single(), walker.cwd.clone()) {
+                if walker
+                    .downloaded
+                    .contains(&crate::words::normalize(v, &cwd))
+                {
+                    walker.find(block(
+                        "interp-runs-just-downloaded",
+                        format!("{program} running {v}, which was just downloaded"),
+                    ));
+                }
+            }
+        }
         None => from_stdin(walker, program, stdin, judge_code),
     }
 }
@@ -153,7 +148,7 @@ pub fn judge_code(walker: &mut Walker, code: &str) {
     ]);
     if recursive_delete && home_or_root {
         walker.find(block(
-            "wipe",
+            "interp-deletes-critical",
             "a program deleting the home folder or a system folder",
         ));
     }
@@ -187,7 +182,7 @@ pub fn judge_code(walker: &mut Walker, code: &str) {
     ]);
     if disk.iter().any(|d| lower.contains(d)) && writes {
         walker.find(block(
-            "write to disk",
+            "interp-writes-disk",
             "a program writing onto a disk device",
         ));
     }
@@ -201,7 +196,7 @@ pub fn judge_code(walker: &mut Walker, code: &str) {
     ]) && writes
     {
         walker.find(block(
-            "account file",
+            "interp-writes-account",
             "a program writing an account file, the crontab or the sysrq trigger",
         ));
     }
@@ -225,11 +220,14 @@ pub fn judge_code(walker: &mut Walker, code: &str) {
         ])
     {
         walker.find(block(
-            "startup file",
+            "interp-overwrites-startup",
             "a program overwriting a shell startup file",
         ));
     } else if startup && writes {
-        walker.ask("a program writing into a shell startup file, which runs at every login");
+        walker.ask(
+            "interp-appends-startup",
+            "a program writing into a shell startup file, which runs at every login",
+        );
     }
     let forks = has(&[
         "fork(",
@@ -254,7 +252,7 @@ pub fn judge_code(walker: &mut Walker, code: &str) {
         "repeat",
     ]);
     if forks && loops {
-        walker.find(block("fork bomb", "a program forking in a loop"));
+        walker.find(block("interp-fork-bomb", "a program forking in a loop"));
     }
     if has(&[
         "kill(-1",
@@ -268,7 +266,7 @@ pub fn judge_code(walker: &mut Walker, code: &str) {
         "kill 'kill', -1",
         "kill -9, -1",
     ]) {
-        walker.find(block("mass kill", "a program killing every process"));
+        walker.find(block("interp-kills-all", "a program killing every process"));
     }
     let runs_code = has(&[
         "exec(",
@@ -298,7 +296,7 @@ pub fn judge_code(walker: &mut Walker, code: &str) {
         ])
     {
         walker.find(block(
-            "download into interpreter",
+            "interp-downloads-and-runs",
             "a program running code it downloads",
         ));
     } else if runs_code
@@ -319,7 +317,10 @@ pub fn judge_code(walker: &mut Walker, code: &str) {
             "[::-1]",
         ])
     {
-        walker.ask("a program running code it decodes when it runs");
+        walker.ask(
+            "interp-runs-decoded",
+            "a program running code it decodes when it runs",
+        );
     }
 }
 

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 
-use super::corpus::{CATASTROPHIC, HARMLESS};
-use super::{judge, ShellEnv};
+use crate::corpus::{CATASTROPHIC, HARMLESS};
+use crate::{judge, ShellEnv};
 
 fn env() -> ShellEnv {
     ShellEnv {
@@ -45,7 +45,7 @@ proptest! {
         let at = x.char_indices().map(|(i, _)| i).nth(cut % (x.chars().count() + 1)).unwrap_or(x.len());
         let spliced = format!("{}{insert}{}", &x[..at], y);
         let _ = judge(&spliced, &env());
-        let nested = format!("sh -c {}", super::quote(&spliced));
+        let nested = format!("sh -c {}", crate::quote(&spliced));
         let _ = judge(&nested, &env());
     }
 
@@ -60,8 +60,8 @@ proptest! {
     fn deep_nesting_gets_a_verdict(depth in 0usize..120, open in "[({`$]{1,3}") {
         let text = format!("{}rm -rf ~{}", open.repeat(depth), ")".repeat(depth));
         let _ = judge(&text, &env());
-        let quoted = (0..depth.min(8)).fold("rm -rf ~".to_string(), |s, _| format!("sh -c {}", super::quote(&s)));
+        let quoted = (0..depth.min(8)).fold("rm -rf ~".to_string(), |s, _| format!("sh -c {}", crate::quote(&s)));
         let v = judge(&quoted, &env());
-        prop_assert!(v != super::Verdict::Allow, "{quoted}");
+        prop_assert!(v != crate::Verdict::Allow, "{quoted}");
     }
 }

@@ -12,68 +12,7 @@
 //! or process substitution (`$(…)`, `` `…` ``, `$(<file)`, `<(…)`), and none of the flags
 //! that make such a program read a file (`date -f`, `wc --files0-from`).
 
-use super::shell::programs;
-
-/// Programs whose output is a fact about the computer, and why it cannot carry text
-/// someone else wrote. Anything else, a program this list does not name included, marks.
-const FACTS: &[(&str, &str)] = &[
-    (
-        "df",
-        "sizes of file systems and their mount points, which the system names",
-    ),
-    ("free", "memory sizes"),
-    ("uptime", "times and load numbers"),
-    ("nproc", "a number"),
-    ("uname", "the kernel's name, version and architecture"),
-    ("whoami", "the account's name, set by its administrator"),
-    (
-        "id",
-        "account and group names and numbers, set by the administrator",
-    ),
-    ("hostname", "the computer's name"),
-    ("lscpu", "the processor's description, from the kernel"),
-    ("pwd", "the working folder, which the call itself named"),
-    ("date", "a time (without -f/-r, which read a file)"),
-    ("sleep", "nothing"),
-    ("true", "nothing"),
-    ("false", "nothing"),
-    ("test", "nothing (an exit code)"),
-    ("[", "nothing (an exit code)"),
-    ("cd", "nothing"),
-    (
-        "wc",
-        "counts, and the names the call itself gave (without --files0-from)",
-    ),
-    ("du", "sizes, with -s of the folders the call itself named"),
-    (
-        "which",
-        "paths of programs, built from the names the call gave",
-    ),
-    (
-        "echo",
-        "the call's own words (with no glob or substitution in them)",
-    ),
-    (
-        "printf",
-        "the call's own words (with no glob or substitution in them)",
-    ),
-    ("mkdir", "nothing, or an error naming the call's own paths"),
-    ("touch", "nothing, or an error naming the call's own paths"),
-    ("cp", "nothing, or an error naming the call's own paths"),
-    ("mv", "nothing, or an error naming the call's own paths"),
-    ("rm", "nothing, or an error naming the call's own paths"),
-    ("rmdir", "nothing, or an error naming the call's own paths"),
-    ("ln", "nothing, or an error naming the call's own paths"),
-    ("chmod", "nothing, or an error naming the call's own paths"),
-    ("chown", "nothing, or an error naming the call's own paths"),
-];
-
-/// Flags that make one of the programs above read a file's text or names into its output.
-const READING_FLAGS: &[(&str, &[&str])] = &[
-    ("date", &["-f", "--file", "-r", "--reference"]),
-    ("wc", &["--files0-from"]),
-    ("du", &["--files0-from", "-X", "--exclude-from"]),
-];
+use crate::catalogue::{FACTS, READING_FLAGS};
 
 /// Whether `word` is (or starts with, for `--flag=value`) one of `flags`; a short flag
 /// also inside a cluster (`-rf`).
@@ -110,7 +49,10 @@ fn relays(command: &str) -> bool {
 /// True when the output of `command` is only facts about the computer (see the module
 /// doc), so it does not mark the task. An empty or unparseable command marks.
 pub fn reports_metadata_only(command: &str) -> bool {
-    let (names, _) = programs(command);
+    let Some(seen) = crate::seen(command) else {
+        return false;
+    };
+    let names = &seen.programs;
     if names.is_empty() || relays(command) {
         return false;
     }
@@ -120,8 +62,10 @@ pub fn reports_metadata_only(command: &str) -> bool {
     {
         return false;
     }
+    // The words as the shell will pass them (`-"f"` is `-f`), and the raw text's too.
     let words: Vec<&str> = command
         .split(|c: char| c.is_whitespace() || ";&|()'\"".contains(c))
+        .chain(seen.words.iter().map(String::as_str))
         .filter(|w| !w.is_empty())
         .collect();
     let reads_a_file = READING_FLAGS.iter().any(|(program, flags)| {
@@ -171,6 +115,8 @@ mod tests {
             "date -f dates.txt",
             "date --file=dates.txt",
             "date -r notes.txt",
+            "date -\"f\" dates.txt",
+            "wc --files0-fr\"om\"=list",
             "printf \"$(<notes.txt)\"",
             "echo $(cat notes.txt)",
             "echo `head -1 notes.txt`",

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::{judge, ShellEnv, Verdict};
+use crate::{judge, ShellEnv, Verdict};
 
 fn env() -> ShellEnv {
     ShellEnv {

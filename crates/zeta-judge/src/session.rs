@@ -7,54 +7,7 @@
 //! own, when the rest of the command only reads; anything else (typing, setting,
 //! starting, playing) needs a person, and runs with the session once approved.
 
-/// The programs that reach the session. `busctl`, `systemctl`, `systemd-run`, `gdbus`
-/// and `dbus-send` reach it only when told to (`--user`, `--session`; dbus-send's
-/// default); the system bus stays visible to every command.
-pub const SESSION_CLIENTS: &[&str] = &[
-    "tmux",
-    "screen",
-    "xdotool",
-    "xclip",
-    "xsel",
-    "xprop",
-    "xwininfo",
-    "xdpyinfo",
-    "xrandr",
-    "xset",
-    "xinput",
-    "xkill",
-    "xmodmap",
-    "xrdb",
-    "wmctrl",
-    "xdg-open",
-    "gio",
-    "notify-send",
-    "gsettings",
-    "dconf",
-    "wl-copy",
-    "wl-paste",
-    "swaymsg",
-    "hyprctl",
-    "busctl",
-    "gdbus",
-    "dbus-send",
-    "qdbus",
-    "systemctl",
-    "systemd-run",
-    "pactl",
-    "paplay",
-    "pw-play",
-    "wpctl",
-    "playerctl",
-    "zenity",
-    "kdialog",
-    "gnome-screenshot",
-    "scrot",
-    "import",
-    "xwd",
-    "secret-tool",
-];
-
+use crate::catalogue::SESSION_CLIENTS;
 /// What a command asks of the session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SessionUse {
@@ -211,8 +164,8 @@ fn is_xdotool_command(word: &str) -> bool {
 /// session for information, and at least one asks the session: such a command runs
 /// with the session on its own. Anything the judge cannot follow is false.
 pub fn reads_session(command: &str) -> bool {
-    let judged = super::shell::session_of(command);
-    judged == Some(SessionUse::Reads) && super::read_only::reads_only_or_session(command)
+    let judged = crate::session_of(command);
+    judged == Some(SessionUse::Reads) && crate::read_only::reads_only_or_session(command)
 }
 
 #[cfg(test)]

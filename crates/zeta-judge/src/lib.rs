@@ -1,5 +1,9 @@
-//! Judging a shell command line before it runs, on a real syntax tree (tree-sitter-bash,
-//! as codex-rs does), failing closed.
+//! zeta-judge: what a shell command line will do, judged before it runs, on a real syntax
+//! tree (tree-sitter-bash, as codex-rs does), failing closed. It imports nothing of the
+//! rest of Zeta (codex keeps `execpolicy` apart the same way): zeta-core's gate and the
+//! tools ask it. Besides the verdict: which commands only read (`read_only`), whose
+//! output is only facts about the computer (`provenance`), and which reach the person's
+//! desktop session and how (`session`).
 //!
 //! Every simple command in every construct is visited: lists, pipelines, subshells,
 //! groups, functions, `if`/`for`/`while`/`case`, command and process substitution,
@@ -20,20 +24,29 @@
 //! `MAX_DEPTH` deep), and a line over `MAX_COMMAND_BYTES` is refused.
 
 mod awk;
+pub mod catalogue;
+mod findings;
 mod interp;
+pub mod provenance;
+pub mod read_only;
 mod rules;
+mod seen;
+pub use seen::Seen;
+pub mod session;
 mod targets;
 mod walk;
-pub(crate) mod words;
+pub mod words;
 
 #[cfg(test)]
-pub(crate) mod corpus;
+mod cases;
+#[cfg(test)]
+pub mod corpus;
 #[cfg(test)]
 mod fuzz;
 
 use std::path::{Path, PathBuf};
 
-pub use awk::AWKS;
+pub use catalogue::AWKS;
 pub use interp::is_interpreter;
 pub use targets::HOME_STARTUP;
 pub use words::normalize;
@@ -41,16 +54,28 @@ pub use words::normalize;
 /// The longest command line judged; a longer one is refused, saying why.
 pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
 
-/// Why a command was refused.
+/// Why a command is refused or needs a person: the rule (a unique id: searching the
+/// judge's source for it finds the rule's code, and `cases.rs` its examples) and what
+/// it saw.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Blocked {
+pub struct Finding {
     pub rule: &'static str,
     pub reason: String,
 }
 
-impl std::fmt::Display for Blocked {
+/// A refusal (kept under its old name).
+pub type Blocked = Finding;
+
+impl std::fmt::Display for Finding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "blocked ({}): {}", self.rule, self.reason)
+        write!(f, "blocked (rule `{}`): {}", self.rule, self.reason)
+    }
+}
+
+impl Finding {
+    /// As a question's reason: what it saw, then the rule.
+    pub fn asked(&self) -> String {
+        format!("{} (rule `{}`)", self.reason, self.rule)
     }
 }
 
@@ -59,8 +84,18 @@ impl std::fmt::Display for Blocked {
 pub enum Verdict {
     Allow,
     /// Only a person may approve it; the reason says what could not be known.
-    Ask(String),
-    Block(Blocked),
+    Ask(Finding),
+    Block(Finding),
+}
+
+impl Verdict {
+    /// The deciding rule, when one decided.
+    pub fn rule(&self) -> Option<&'static str> {
+        match self {
+            Verdict::Allow => None,
+            Verdict::Ask(f) | Verdict::Block(f) => Some(f.rule),
+        }
+    }
 }
 
 impl Verdict {
@@ -111,8 +146,8 @@ pub fn judge(line: &str, env: &ShellEnv) -> Verdict {
 /// `judge`, and the paths the line writes that are known before it runs (absolute).
 pub fn judge_with_writes(line: &str, env: &ShellEnv) -> (Verdict, Vec<PathBuf>) {
     if line.len() > MAX_COMMAND_BYTES {
-        let verdict = Verdict::Block(Blocked {
-            rule: "too long",
+        let verdict = Verdict::Block(Finding {
+            rule: "too-long",
             reason: format!(
                 "the command is {} bytes, over the {MAX_COMMAND_BYTES} bytes Zeta checks; write \
                  long content with write_file, or split the work into shorter commands",
@@ -123,7 +158,7 @@ pub fn judge_with_writes(line: &str, env: &ShellEnv) -> (Verdict, Vec<PathBuf>) 
     }
     let mut walker = walk::Walker::new(env);
     let verdict = walker.script(line);
-    (verdict, walker.write_targets)
+    (verdict, walker.seen.write_targets)
 }
 
 /// The paths `line` only appends to (`>> FILE`), known before it runs: they are among
@@ -134,7 +169,7 @@ pub fn appended_paths(line: &str, env: &ShellEnv) -> Vec<PathBuf> {
     }
     let mut walker = walk::Walker::new(env);
     let _ = walker.script(line);
-    walker.append_targets
+    walker.seen.append_targets
 }
 
 /// `text` as one shell word in single quotes.
@@ -165,29 +200,33 @@ pub fn check_command(line: &str) -> Result<(), Blocked> {
     }
 }
 
-/// The programs a command line runs (base names, wrappers such as `sudo` unwrapped and
-/// `sudo` itself kept, `?` for one whose name is computed when it runs), and whether output is redirected into a file
-/// (or an awk program may write: `awk::reads_only`). Used to label a
-/// command's risk and to tell output that only describes the computer.
-pub fn programs(line: &str) -> (Vec<String>, bool) {
+/// What a command line does, collected without judging (`Seen`): the programs it runs
+/// (base names, wrappers such as `sudo` unwrapped and kept, `?` for one whose name is
+/// computed when it runs), the words they get as the shell will pass them (quotes
+/// removed, values expanded where that is static), whether output is redirected into a
+/// file (or an awk program may write), and what it asks of the desktop session. `None`
+/// for a line too long to read.
+pub fn seen(line: &str) -> Option<Seen> {
     if line.len() > MAX_COMMAND_BYTES {
-        return (Vec::new(), true);
+        return None;
     }
     let env = ShellEnv::current(Path::new("/"));
     let mut walker = walk::Walker::new(&env);
-    walker.collect_programs = true;
+    walker.findings.collect_only = true;
     let _ = walker.script(line);
-    (walker.programs, walker.writes)
+    Some(walker.seen)
 }
 
-/// What `line` asks of the desktop session (`policy::session`), when it reaches it.
-pub fn session_of(line: &str) -> Option<crate::policy::session::SessionUse> {
-    if line.len() > MAX_COMMAND_BYTES {
-        return Some(crate::policy::session::SessionUse::Acts);
+/// The programs a command line runs, and whether it writes (`seen`). Used to label a
+/// command's risk and to tell output that only describes the computer.
+pub fn programs(line: &str) -> (Vec<String>, bool) {
+    seen(line).map_or((Vec::new(), true), |s| (s.programs, s.writes))
+}
+
+/// What `line` asks of the desktop session (`session`), when it reaches it.
+pub fn session_of(line: &str) -> Option<crate::session::SessionUse> {
+    match seen(line) {
+        Some(seen) => seen.session,
+        None => Some(crate::session::SessionUse::Acts),
     }
-    let env = ShellEnv::current(Path::new("/"));
-    let mut walker = walk::Walker::new(&env);
-    walker.collect_programs = true;
-    let _ = walker.script(line);
-    walker.session
 }

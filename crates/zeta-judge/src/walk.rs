@@ -7,9 +7,11 @@ use std::path::PathBuf;
 
 use tree_sitter::{Node, Parser};
 
-use super::rules;
-use super::words::{decode_ansi_c, expand_braces, expand_tilde, normalize, Word};
-use super::{ShellEnv, Verdict};
+use crate::findings::Findings;
+use crate::rules;
+use crate::seen::Seen;
+use crate::words::{decode_ansi_c, expand_braces, expand_tilde, normalize, Word};
+use crate::{ShellEnv, Verdict};
 
 /// Nested scripts (`sh -c`, `eval`, here-documents fed to a shell) re-parsed at most this
 /// deep; deeper is judged unknowable.
@@ -46,22 +48,13 @@ pub struct Walker<'e> {
     pub downloads_seen: usize,
     /// In a pipeline stage that is not the last, or backgrounded.
     pub piped_or_background: bool,
-    /// Only collect the programs (for risk labels), judging nothing.
-    pub collect_programs: bool,
-    pub programs: Vec<String>,
-    pub writes: bool,
-    /// What the command asks of the desktop session, when it reaches it
-    /// (`policy::session`): any act makes the whole command act.
-    pub session: Option<crate::policy::session::SessionUse>,
-    /// The paths it writes that are known before it runs (redirections, `tee`, `cp`'s
-    /// destination, `touch`, `rm`…), absolute; for the write confinement's check.
-    pub write_targets: Vec<PathBuf>,
-    /// Of those, the ones only appended to (`>> FILE`): what they held stays.
-    pub append_targets: Vec<PathBuf>,
+    /// What the walk collects besides the verdict (`seen`).
+    pub seen: Seen,
+    /// The verdict so far (`findings`).
+    pub findings: Findings,
     /// Walking text that may not be shell at all (a string in a Python program): what it
     /// is found to do counts, a parse error does not.
     pub lenient: usize,
-    verdict: Verdict,
     /// The substitutions of the script being walked, by their node's byte range: an
     /// argument of a substitution is expanded for its value and then walked as a command,
     /// and without this every level of `$($($(…)))` would double the work. Each nested
@@ -90,40 +83,36 @@ impl<'e> Walker<'e> {
             downloaded: Vec::new(),
             downloads_seen: 0,
             piped_or_background: false,
-            collect_programs: false,
-            session: None,
-            programs: Vec::new(),
-            writes: false,
-            write_targets: Vec::new(),
-            append_targets: Vec::new(),
+            seen: Seen::default(),
+            findings: Findings::default(),
             lenient: 0,
-            verdict: Verdict::Allow,
             substituted: HashMap::new(),
         }
     }
 
     /// Adds a verdict to the line's.
     pub fn find(&mut self, verdict: Verdict) {
-        if !self.collect_programs {
-            let current = std::mem::replace(&mut self.verdict, Verdict::Allow);
-            self.verdict = current.and(verdict);
-        }
+        self.findings.add(verdict);
     }
 
-    pub fn ask(&mut self, why: impl Into<String>) {
-        self.find(Verdict::Ask(why.into()));
+    /// Only a person may approve the line, by rule `rule`.
+    pub fn ask(&mut self, rule: &'static str, why: impl Into<String>) {
+        self.find(crate::rules::ask(rule, why));
     }
 
     /// Parses and walks `text`, returning the verdict for everything seen so far.
     pub fn script(&mut self, text: &str) -> Verdict {
         self.nested(text, &[]);
-        self.verdict.clone()
+        self.findings.verdict()
     }
 
     /// Walks a nested script (`sh -c TEXT _ ARGS…`), with `$0…$n` set from `positional`.
     pub fn nested(&mut self, text: &str, positional: &[Word]) {
         if self.depth >= MAX_DEPTH {
-            self.ask("the command nests shells too deeply to check");
+            self.ask(
+                "nested-too-deep",
+                "the command nests shells too deeply to check",
+            );
             return;
         }
         let mut parser = Parser::new();
@@ -131,11 +120,11 @@ impl<'e> Walker<'e> {
             .set_language(&tree_sitter_bash::LANGUAGE.into())
             .is_err()
         {
-            self.ask("the shell grammar could not be loaded");
+            self.ask("grammar-missing", "the shell grammar could not be loaded");
             return;
         }
         let Some(tree) = parser.parse(text, None) else {
-            self.ask("the command could not be parsed");
+            self.ask("parse-failed", "the command could not be parsed");
             return;
         };
         let saved: Vec<(String, Option<Word>)> = (0..positional.len())
@@ -158,7 +147,7 @@ impl<'e> Walker<'e> {
             };
         }
         if root.has_error() && self.lenient == 0 {
-            self.ask("part of the command could not be parsed");
+            self.ask("parse-partial", "part of the command could not be parsed");
         }
     }
 
@@ -262,7 +251,7 @@ impl<'e> Walker<'e> {
             .filter(|b| b.kind() == "command")
             .and_then(|b| b.child_by_field_name("name"))
             .map(|name| rules::base(text(name, src)))
-            .is_some_and(|p| rules::DOWNLOADERS.contains(&p.as_str()));
+            .is_some_and(|p| crate::catalogue::DOWNLOADERS.contains(&p.as_str()));
         let mut cursor = n.walk();
         for redirect in n.children_by_field_name("redirect", &mut cursor) {
             self.file_redirect(redirect, src, downloader);
@@ -303,15 +292,18 @@ impl<'e> Walker<'e> {
         };
         let values = target.values.clone().unwrap_or_default();
         if network(&target.text) || values.iter().any(|v| network(v)) {
-            self.writes = true;
-            self.ask(format!(
-                "it opens a network connection through the shell's {} (data can leave \
+            self.seen.writes = true;
+            self.ask(
+                "dev-tcp",
+                format!(
+                    "it opens a network connection through the shell's {} (data can leave \
                  this way, in the address and port too)",
-                target.text
-            ));
+                    target.text
+                ),
+            );
         }
         if op.contains('>') && !op.contains('&') || op == "&>" || op == "&>>" {
-            self.writes |= target.single() != Some("/dev/null");
+            self.seen.writes |= target.single() != Some("/dev/null");
             self.note_writes(&target);
             if downloader {
                 if let (Some(value), Some(cwd)) = (target.single(), self.cwd.clone()) {
@@ -322,7 +314,7 @@ impl<'e> Walker<'e> {
             if append {
                 if let (Some(values), Some(cwd)) = (&target.values, &self.cwd) {
                     let paths: Vec<PathBuf> = values.iter().map(|v| normalize(v, cwd)).collect();
-                    self.append_targets.extend(paths);
+                    self.seen.append_targets.extend(paths);
                 }
             }
             let verdict = rules::write_to(self, &target, append, "redirecting output");
@@ -334,7 +326,7 @@ impl<'e> Walker<'e> {
     pub fn note_writes(&mut self, target: &Word) {
         if let (Some(values), Some(cwd)) = (&target.values, &self.cwd) {
             let paths: Vec<PathBuf> = values.iter().map(|v| normalize(v, cwd)).collect();
-            self.write_targets.extend(paths);
+            self.seen.write_targets.extend(paths);
         }
     }
 

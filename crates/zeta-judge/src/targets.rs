@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use super::words::{is_catch_all, normalize};
-use super::ShellEnv;
+use crate::words::{is_catch_all, normalize};
+use crate::ShellEnv;
 
 /// The kind of thing a path is, for the rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

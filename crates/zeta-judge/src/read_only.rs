@@ -5,69 +5,8 @@
 //! (issue: "every read-only command asks"); anything else, an unknown program included,
 //! is a change. What cannot be known statically still asks a person through the judge.
 
-use super::shell::{programs, AWKS};
-
-/// Programs that read or describe and never write with ordinary arguments (`sort` only
-/// without `-o`/`--output`). Not here on purpose: `uniq` (its second operand is written), `hostname` (sets the name),
-/// `env`/`sudo`/`xargs` (run other programs), `git`, `sed`, `tee`. awk reads only when its
-/// program text shows it (`shell::awk`; `programs` reports any other awk as writing).
-const READERS: &[&str] = &[
-    "ls",
-    "df",
-    "du",
-    "free",
-    "uptime",
-    "whoami",
-    "id",
-    "date",
-    "uname",
-    "pwd",
-    "nproc",
-    "wc",
-    "stat",
-    "which",
-    "type",
-    "true",
-    "false",
-    "test",
-    "[",
-    "lscpu",
-    "lsblk",
-    "echo",
-    "printf",
-    "cat",
-    "head",
-    "tail",
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "find",
-    "file",
-    "ps",
-    "sleep",
-    "basename",
-    "dirname",
-    "realpath",
-    "readlink",
-    "seq",
-    "cut",
-    "tr",
-    "nl",
-    "md5sum",
-    "sha1sum",
-    "sha256sum",
-    "printenv",
-    "tree",
-    "cd",
-    "sort",
-];
-
-/// Words that make one of the readers write, delete or run something.
-const WRITING_FLAGS: &[&str] = &[
-    "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls",
-    "-s", "--set",
-];
+use crate::catalogue::{READERS, WRITING_FLAGS};
+use crate::AWKS;
 
 /// True when `command` only reads (see the module doc). Empty or unparseable: false.
 pub fn reads_only(command: &str) -> bool {
@@ -77,25 +16,36 @@ pub fn reads_only(command: &str) -> bool {
 /// The same, counting the session's clients as readers (for a command the judge found
 /// only asks the session for information: `policy::session`).
 pub fn reads_only_or_session(command: &str) -> bool {
-    reads_with(command, super::session::SESSION_CLIENTS)
+    reads_with(command, crate::catalogue::SESSION_CLIENTS)
 }
 
 fn reads_with(command: &str, also: &[&str]) -> bool {
-    let (names, writes) = programs(command);
-    let mut words = command.split(|c: char| c.is_whitespace() || ";&|()`'\"".contains(c));
+    let Some(seen) = crate::seen(command) else {
+        return false;
+    };
+    // The words as the shell will pass them (`-"delete"` is `-delete`), and the raw
+    // text's too.
+    let raw = command.split(|c: char| c.is_whitespace() || ";&|()`'\"".contains(c));
+    let mut words = seen.words.iter().map(String::as_str).chain(raw);
     // `sort -o FILE`, `sort -nro FILE`, `sort --output=FILE`.
     let sort_writes = |w: &str| {
         w.starts_with("--o") || (w.starts_with('-') && !w.starts_with("--") && w.contains('o'))
     };
+    let writing = |w: &str| {
+        WRITING_FLAGS
+            .iter()
+            .any(|f| w == *f || f.starts_with("--") && w.starts_with(&format!("{f}=")))
+    };
+    let names = &seen.programs;
     let sorts = names.iter().any(|n| n == "sort");
     !names.is_empty()
-        && !writes
+        && !seen.writes
         && names.iter().all(|n| {
             READERS.contains(&n.as_str())
                 || AWKS.contains(&n.as_str())
                 || also.contains(&n.as_str())
         })
-        && !words.any(|w| WRITING_FLAGS.contains(&w) || (sorts && sort_writes(w)))
+        && !words.any(|w| writing(w) || (sorts && sort_writes(w)))
 }
 
 #[cfg(test)]
@@ -158,6 +108,13 @@ mod tests {
             "awk -f prog.awk data",
             "awk \"$PROG\" data",
             "awk '{print}' in > out",
+            "find . -\"delete\"",
+            "find . -type f -ex\"ec\" rm {} +",
+            "find . -fprin't' out",
+            "sort --compress-program=sh -S 1 cmds.txt",
+            "sort --compress-program sh cmds.txt",
+            "sort -o\"\"out.txt in.txt",
+            "D=-delete; find . $D",
             "$CMD",
             "",
         ];
@@ -172,7 +129,7 @@ mod tests {
 
     #[test]
     fn no_catastrophic_command_reads_only() {
-        use crate::policy::shell::corpus::{CATASTROPHIC, HARMLESS};
+        use crate::corpus::{CATASTROPHIC, HARMLESS};
         let mut alarms = Vec::new();
         for (family, commands) in CATASTROPHIC {
             alarms.extend(

@@ -1,0 +1,24 @@
+//! What a walk of a command line collects beside its verdict: the programs it runs (for
+//! risk labels, the read-only and provenance judgements), whether it writes and the
+//! paths it writes that are known before it runs (for the write confinement's check and
+//! undo's budget), and what it asks of the desktop session.
+
+use std::path::PathBuf;
+
+#[derive(Debug, Default)]
+pub struct Seen {
+    /// Every program it runs, nested ones included (`?` for one computed when it runs).
+    pub programs: Vec<String>,
+    /// The words the programs get, as the shell will pass them: quotes removed, values
+    /// expanded where that is static (the raw text where it is not).
+    pub words: Vec<String>,
+    pub writes: bool,
+    /// The paths it writes that are known before it runs (redirections, `tee`, `cp`'s
+    /// destination, `touch`, `rm`…), absolute.
+    pub write_targets: Vec<PathBuf>,
+    /// Of those, the ones only appended to (`>> FILE`): what they held stays.
+    pub append_targets: Vec<PathBuf>,
+    /// What the command asks of the desktop session, when it reaches it (`session`):
+    /// any act makes the whole command act.
+    pub session: Option<crate::session::SessionUse>,
+}
