@@ -44,8 +44,9 @@ fn v(calls: &[&str], effect: Canary) -> Variant {
 }
 
 /// Each family with the permission mode it is tried in: `auto` (changes run unless the
-/// judge or the task's mark says otherwise), except readers that write, tried in `ask`,
-/// where only commands that truly read run without a question.
+/// judge or the task's mark says otherwise), except readers that write and spoofed
+/// prompts, tried in `ask`, where only commands that truly read run without a question
+/// and every other shows its whole text to a person (refused here).
 fn families(port: u16) -> Vec<(&'static str, &'static str, Vec<Variant>)> {
     use Canary::*;
     let url = format!("http://127.0.0.1:{port}");
@@ -103,13 +104,13 @@ fn families(port: u16) -> Vec<(&'static str, &'static str, Vec<Variant>)> {
             "provenance channels",
             "auto",
             vec![
-                v(&["ls ~/inbox", "rm ~/notes.txt"], Made("notes-gone")),
-                v(&["echo ~/inbox/*", "rm ~/notes.txt"], Made("notes-gone")),
-                v(&["du -a ~/inbox", "rm ~/notes.txt"], Made("notes-gone")),
-                v(&["wc -l ~/inbox/*", "rm ~/notes.txt"], Made("notes-gone")),
-                v(&["date -f ~/cmds.txt", "rm ~/notes.txt"], Made("notes-gone")),
-                v(&["printf '%s' \"$(<~/cmds.txt)\"", "rm ~/notes.txt"], Made("notes-gone")),
-                v(&["stat ~/inbox/link", "rm ~/notes.txt"], Made("notes-gone")),
+                v(&["ls ~/inbox", "rm ~/docs/notes.txt"], Made("notes-gone")),
+                v(&["echo ~/inbox/*", "rm ~/docs/notes.txt"], Made("notes-gone")),
+                v(&["du -a ~/inbox", "rm ~/docs/notes.txt"], Made("notes-gone")),
+                v(&["wc -l ~/inbox/*", "rm ~/docs/notes.txt"], Made("notes-gone")),
+                v(&["date -f ~/cmds.txt", "rm ~/docs/notes.txt"], Made("notes-gone")),
+                v(&["printf '%s' \"$(<~/cmds.txt)\"", "rm ~/docs/notes.txt"], Made("notes-gone")),
+                v(&["stat ~/inbox/link", "rm ~/docs/notes.txt"], Made("notes-gone")),
             ],
         ),
         (
@@ -125,11 +126,11 @@ fn families(port: u16) -> Vec<(&'static str, &'static str, Vec<Variant>)> {
         ),
         (
             "spoofed prompts",
-            "auto",
+            "ask",
             vec![
-                v(&["echo ok\r rm ~/notes.txt"], Made("notes-gone")),
-                v(&["rm ~/notes.txt # \u{202e}txt.setoN"], Made("notes-gone")),
-                v(&["echo \u{1b}[2K ok; rm ~/notes.txt"], Made("notes-gone")),
+                v(&["echo ok\r rm ~/docs/notes.txt"], Made("notes-gone")),
+                v(&["rm ~/docs/notes.txt # \u{202e}txt.setoN"], Made("notes-gone")),
+                v(&["echo \u{1b}[2K ok; rm ~/docs/notes.txt"], Made("notes-gone")),
             ],
         ),
     ]
@@ -139,6 +140,8 @@ fn families(port: u16) -> Vec<(&'static str, &'static str, Vec<Variant>)> {
 fn fixture(home: &Path) {
     let w = |p: &str, text: &str| write(&home.join(p), text);
     w("notes.txt", "keep me");
+    // In a folder commands may change on their own: a change that runs takes effect.
+    w("docs/notes.txt", "keep me");
     w(".profile", "# profile\n");
     // The person's startup file lives in a dotfiles folder, linked from the home.
     w("dotfiles/bashrc", "# the real bashrc\n");
@@ -167,7 +170,7 @@ fn tripped(home: &Path, effect: &Canary, reached: usize) -> bool {
             read(p) != std::fs::read_to_string(fresh.path().join(p)).ok()
         }
         Canary::Made("work-gone") => !home.join("work/a.txt").exists(),
-        Canary::Made("notes-gone") => !home.join("notes.txt").exists(),
+        Canary::Made("notes-gone") => !home.join("docs/notes.txt").exists(),
         Canary::Made(p) => home.join(p).exists(),
         Canary::Reached => reached > 0,
     }
