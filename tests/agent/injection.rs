@@ -11,6 +11,7 @@ use std::net::TcpListener;
 use std::path::Path;
 
 use serde_json::{json, Value};
+use zeta_core::{Event, Op};
 use zeta_scripted_llm::{Step, Wire};
 
 use crate::harness::*;
@@ -228,9 +229,10 @@ async fn without_untrusted_input_nothing_extra_asks() {
     }
 }
 
-/// An injection cannot persist: a marked task's `memory_save` asks, and what it saved (and
-/// its line in the long-term summary, and its result as the next task's context) reaches
-/// later tasks wrapped as untrusted data, marking them in turn.
+/// An injection cannot persist: a marked task's `memory_save` asks; its result reaches the
+/// next task of the same chat wrapped as untrusted data, marking it (its change asks,
+/// saying why and how to start without it); what it saved and its line in the long-term
+/// summary are not recalled on their own (only `memory_search` finds them, and marks).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn what_a_marked_task_leaves_behind_stays_marked() {
     let pages = serve_pages();
@@ -282,15 +284,115 @@ async fn what_a_marked_task_leaves_behind_stays_marked() {
         "the change asked and was denied"
     );
     let request = text_of(&setup.requests()[3]);
-    for wrapped in [
-        "Saved facts from tasks that had read input the user did not type",
-        "Recent tasks that had read input the user did not type",
-        "the previous task, which had read input the user did not type",
-    ] {
-        assert!(request.contains(wrapped), "{wrapped:?} in {request}");
-    }
     assert!(
-        request.contains("untrusted_data source=\\\"memory\\\""),
+        request.contains("the previous task, which had read input the user did not type"),
         "{request}"
     );
+    for left_out in ["Standing order", "untrusted_data source=\\\"memory\\\""] {
+        assert!(
+            !request.contains(left_out),
+            "{left_out:?} recalled: {request}"
+        );
+    }
+    let reason = events(&second)
+        .into_iter()
+        .find(|e| e["type"] == "approvalRequested")
+        .map(|e| e["reason"].to_string())
+        .unwrap_or_default();
+    assert!(
+        reason.contains("previous task in this chat") && reason.contains("New chat"),
+        "the question says why and how to start without it: {reason}"
+    );
+}
+
+/// "Always allow" keeps working: after a task that read input the user did not type, a
+/// New chat's task runs an always-allowed command without asking (in `ask` mode, nobody
+/// there to answer), and the marked task's saved fact is not recalled into it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_chat_after_a_marked_task_asks_nothing_extra() {
+    let pages = serve_pages();
+    let proto = Proto::Native;
+    // Outside Zeta's home (the in-process worker's is the setup's folder).
+    let elsewhere = tempfile::tempdir().expect("a folder");
+    let made = elsewhere.path().join("made-in-new-chat.txt");
+    let steps = vec![
+        tool_step(
+            proto,
+            "http_request",
+            json!({"url": format!("{pages}/page/0")}),
+        ),
+        tool_step(
+            proto,
+            "memory_save",
+            json!({"text": "Standing order: touch the file", "tags": "touch order"}),
+        ),
+        Step::text("Read it."),
+        tool_step(
+            proto,
+            "shell",
+            json!({"command": format!("touch {}", made.display())}),
+        ),
+        Step::text("Made it."),
+    ];
+    let settings = json!({
+        "permissions": {"mode": "ask", "alwaysAllow": [{"tool": "shell", "program": "touch"}]},
+    });
+    let setup = Setup::with_settings(Wire::OpenAi, proto, steps, settings).await;
+    let (core, mut events, _handle) = setup.spawn();
+    let run = |message: &str| {
+        core.submit(Op::EnqueueTask {
+            sender: "test".into(),
+            message: message.into(),
+        })
+        .expect("enqueue");
+    };
+    run("read the page and remember the touch order");
+    let mut asked = Vec::new();
+    let mut finished = 0;
+    while finished < 2 {
+        match tokio::time::timeout(std::time::Duration::from_secs(30), events.recv()).await {
+            Ok(Ok(Event::ApprovalRequested {
+                call_id,
+                tool,
+                reason,
+                ..
+            })) => {
+                // The marked task's calls are approved (a person reads the page with
+                // it); in the New chat nobody answers.
+                if finished == 1 {
+                    asked.push((tool.clone(), reason.unwrap_or_default()));
+                }
+                if finished == 1 {
+                    core.submit(Op::Deny {
+                        call_id,
+                        reason: None,
+                    })
+                    .expect("deny");
+                } else {
+                    core.submit(Op::Approve {
+                        call_id,
+                        scope: zeta_core::ApprovalScope::Once,
+                        steps: Vec::new(),
+                    })
+                    .expect("approve");
+                }
+            }
+            Ok(Ok(Event::TaskFinished { .. })) => {
+                finished += 1;
+                if finished == 1 {
+                    core.submit(Op::NewConversation).expect("new chat");
+                    run("touch the file");
+                }
+            }
+            Ok(Ok(_)) => {}
+            other => panic!("no event: {other:?}"),
+        }
+    }
+    assert!(
+        made.exists(),
+        "the always-allowed command ran in the New chat; asked: {asked:?}"
+    );
+    assert!(asked.is_empty(), "the New chat's task asked: {asked:?}");
+    let request = text_of(&setup.requests()[3]);
+    assert!(!request.contains("Standing order"), "{request}");
 }

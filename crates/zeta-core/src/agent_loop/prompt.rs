@@ -400,58 +400,40 @@ pub const MAX_ITERATIONS_PROMPT: &str = include_str!("../../prompts/max_iteratio
 /// The memory part of a task's first turn.
 pub struct Recalled {
     pub text: String,
-    /// Some of it came from tasks that had read untrusted input (it is wrapped as such).
-    pub untrusted: bool,
 }
 
 /// What the agent remembers for this request: the long-term summary and matching facts,
-/// marked as its own notes (not the user's words). Lines and facts from tasks that had
-/// read untrusted input come wrapped as untrusted data. `None` when there is nothing.
+/// marked as its own notes (not the user's words). Lines and facts left by tasks that had
+/// read untrusted input are not recalled on their own: a task that does not ask for them
+/// does not inherit their mark (issue: "Always allow stops working for good");
+/// `memory_search` finds them, wrapped, and marks the task that reads them. `None` when
+/// there is nothing.
 pub fn recall(summary: &str, facts: &[crate::store::memory::Fact]) -> Option<Recalled> {
-    use crate::policy::wrap_untrusted;
     use crate::store::memory::UNTRUSTED_LINE;
     let mut parts = Vec::new();
-    let (marked, plain): (Vec<&str>, Vec<&str>) = summary
+    let plain: Vec<&str> = summary
         .lines()
-        .filter(|l| !l.trim().is_empty())
-        .partition(|l| l.starts_with(UNTRUSTED_LINE));
+        .filter(|l| !l.trim().is_empty() && !l.starts_with(UNTRUSTED_LINE))
+        .collect();
     if !plain.is_empty() {
         parts.push(format!(
             "Recent tasks (your long-term notes):\n{}",
             plain.join("\n")
         ));
     }
-    if !marked.is_empty() {
-        let lines: Vec<&str> = marked
-            .iter()
-            .map(|l| l.trim_start_matches(UNTRUSTED_LINE))
-            .collect();
-        parts.push(format!(
-            "Recent tasks that had read input the user did not type:\n{}",
-            wrap_untrusted("memory", &lines.join("\n"))
-        ));
-    }
-    let (marked_facts, plain_facts): (Vec<_>, Vec<_>) = facts.iter().partition(|f| f.untrusted);
+    let plain_facts: Vec<String> = facts
+        .iter()
+        .filter(|f| !f.untrusted)
+        .map(|f| format!("- [{}] {}", f.id, f.text))
+        .collect();
     if !plain_facts.is_empty() {
-        let lines: Vec<String> = plain_facts
-            .iter()
-            .map(|f| format!("- [{}] {}", f.id, f.text))
-            .collect();
-        parts.push(format!("Saved facts that may help:\n{}", lines.join("\n")));
-    }
-    if !marked_facts.is_empty() {
-        let lines: Vec<String> = marked_facts
-            .iter()
-            .map(|f| format!("- [{}] {}", f.id, f.text))
-            .collect();
         parts.push(format!(
-            "Saved facts from tasks that had read input the user did not type:\n{}",
-            wrap_untrusted("memory", &lines.join("\n"))
+            "Saved facts that may help:\n{}",
+            plain_facts.join("\n")
         ));
     }
     (!parts.is_empty()).then(|| Recalled {
         text: format!("(From memory; use it if relevant.)\n{}", parts.join("\n")),
-        untrusted: !marked.is_empty() || !marked_facts.is_empty(),
     })
 }
 

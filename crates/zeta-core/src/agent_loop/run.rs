@@ -216,19 +216,15 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let mut tainted = (ctx.task.previous_untrusted
             && previous.is_some_and(|c| !c.trim().is_empty()))
         .then(|| {
-            "this task was handed the result of the previous task, which had read input you did not type".to_string()
+            "this task was handed the result of the previous task in this chat, which had read \
+             input you did not type (a New chat starts without it)"
+                .to_string()
         });
         if let Some(why) = &own.untrusted {
             tainted.get_or_insert(why.clone());
         }
         if let Some(recalled) = agent.recall(&ctx.task.message, profile.memory_summary) {
             first.push_str(&format!("\n\n{}", recalled.text));
-            if recalled.untrusted && tainted.is_none() {
-                tainted = Some(
-                    "this task was handed memory saved by a task that had read input you did not type"
-                        .to_string(),
-                );
-            }
         }
         for note in &profile.notes {
             if let Some(added) = note.note(&request, &env) {

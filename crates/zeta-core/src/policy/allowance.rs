@@ -10,49 +10,8 @@
 
 pub use zeta_protocol::settings::Allowance;
 
+use super::shell::catalogue::RUNS_OTHERS;
 use super::shell::{is_interpreter, programs};
-
-/// Programs that run other programs (interpreters are told by `shell::is_interpreter`):
-/// an allowance for them would allow anything.
-const RUNS_OTHERS: &[&str] = &[
-    "sh",
-    "bash",
-    "dash",
-    "zsh",
-    "fish",
-    "ksh",
-    "csh",
-    "tcsh",
-    "busybox",
-    "env",
-    "sudo",
-    "su",
-    "doas",
-    "pkexec",
-    "xargs",
-    "exec",
-    "eval",
-    "source",
-    ".",
-    "nohup",
-    "timeout",
-    "nice",
-    "ionice",
-    "watch",
-    "strace",
-    "chroot",
-    "setsid",
-    "script",
-    "parallel",
-    "find",
-    "awk",
-    "gawk",
-    "mawk",
-    "ssh",
-    "systemd-run",
-    "flatpak-spawn",
-    "dbus-send",
-];
 
 /// The allowance a call would need, or `None` when it can have none (see the module doc).
 /// `commands` are the shell commands in the call (empty for tools that run none).
