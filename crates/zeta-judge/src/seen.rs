@@ -20,5 +20,14 @@ pub struct Seen {
     pub append_targets: Vec<PathBuf>,
     /// What the command asks of the desktop session, when it reaches it (`session`):
     /// any act makes the whole command act.
-    pub session: Option<crate::session::SessionUse>,
+    pub session: Option<SessionUse>,
+}
+
+/// What a command asks of the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionUse {
+    /// Information only: lists, names, values, states.
+    Reads,
+    /// Anything else: typing, setting, starting, showing, playing, secrets.
+    Acts,
 }

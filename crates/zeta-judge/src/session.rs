@@ -8,14 +8,7 @@
 //! starting, playing) needs a person, and runs with the session once approved.
 
 use crate::catalogue::SESSION_CLIENTS;
-/// What a command asks of the session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SessionUse {
-    /// Information only: lists, names, values, states.
-    Reads,
-    /// Anything else: typing, setting, starting, showing, playing, secrets.
-    Acts,
-}
+pub use crate::seen::SessionUse;
 
 /// What `program args…` asks of the session; `None` when it does not reach it. A form
 /// not listed as reading acts.
