@@ -418,8 +418,48 @@ async fn run_one(
     let task = queue.get(task.id)?;
     // The worker's events already said how it ended, unless another process ran it.
     let told = !json && ran_here;
-    let code = report(&task, json, told);
+    let refused = refused_calls(&home, &task);
+    let code = report(&task, json, told, &refused);
     Ok(stopped.map_or(code, |s| ExitCode::from(s.exit_code())))
+}
+
+/// The exit code of a task that finished while some of its calls were refused (denied,
+/// blocked, or asked with nobody to say yes): its answer may claim what did not happen.
+const DONE_WITH_REFUSALS: u8 = 3;
+
+/// A call of the task that did not run because it was refused, from the audit.
+struct Refused {
+    tool: String,
+    target: String,
+    decision: String,
+    why: String,
+}
+
+/// The task's refused calls, in order (none when the audit cannot be read: the task's
+/// count of denied calls still says so).
+fn refused_calls(home: &ZetaHome, task: &Task) -> Vec<Refused> {
+    let Ok(log) = zeta_core::store::audit::AuditLog::open(&home.database_file()) else {
+        return Vec::new();
+    };
+    let rows = log.for_task(task.id).unwrap_or_default();
+    rows.into_iter()
+        .filter(|r| matches!(r.decision.as_str(), "asked-denied" | "denied" | "blocked"))
+        .map(|r| {
+            let arguments: serde_json::Value =
+                serde_json::from_str(&r.arguments).unwrap_or_default();
+            let target = ["command", "path", "name", "url", "code"]
+                .iter()
+                .find_map(|k| arguments.get(*k).and_then(|v| v.as_str()))
+                .map(zeta_core::policy::shown::visible)
+                .unwrap_or_default();
+            Refused {
+                tool: r.tool,
+                target,
+                decision: r.decision,
+                why: r.summary,
+            }
+        })
+        .collect()
 }
 
 async fn wait_until_final(queue: &TaskQueue, id: i64) -> anyhow::Result<()> {
@@ -433,16 +473,44 @@ async fn wait_until_final(queue: &TaskQueue, id: i64) -> anyhow::Result<()> {
 
 /// Prints the task's outcome (reply on stdout, error on stderr, unless `told` already)
 /// and picks the exit code.
-fn report(task: &Task, json: bool, told: bool) -> ExitCode {
+fn report(task: &Task, json: bool, told: bool, refused: &[Refused]) -> ExitCode {
     match task.status {
         TaskStatus::Done => {
-            if !json {
+            let code = if refused.is_empty() && task.denied_calls == 0 {
+                0
+            } else {
+                DONE_WITH_REFUSALS
+            };
+            if json {
+                let calls: Vec<serde_json::Value> = refused
+                    .iter()
+                    .map(|r| {
+                        serde_json::json!({"tool": r.tool, "target": r.target,
+                                           "decision": r.decision, "why": r.why})
+                    })
+                    .collect();
+                let outcome = serde_json::json!({"type": "runOutcome", "taskId": task.id,
+                    "status": "done", "refused": calls, "exitCode": code});
+                out!("{outcome}");
+            } else {
                 out!("{}", task.reply.as_deref().unwrap_or_default());
                 if let (Some(note), false) = (calls_note(task), told) {
                     err!("zeta: task {} done, but {note}", task.id);
                 }
+                for r in refused {
+                    err!(
+                        "zeta: not done: {} `{}` was {} ({})",
+                        r.tool,
+                        zeta_core::text::clip(&r.target, 200),
+                        match r.decision.as_str() {
+                            "blocked" => "blocked",
+                            _ => "refused",
+                        },
+                        zeta_core::text::one_line(&r.why, 200)
+                    );
+                }
             }
-            ExitCode::SUCCESS
+            ExitCode::from(code)
         }
         TaskStatus::Pending | TaskStatus::Running => {
             let why = task.interrupted.as_deref().unwrap_or("it has not run yet");

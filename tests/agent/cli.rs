@@ -139,6 +139,15 @@ async fn refused_and_failed_calls_are_told_whatever_the_reply_claims() {
         said.contains("task 1 done, but 1 call was not allowed to run, 1 failed"),
         "{said}"
     );
+    // Without a terminal: the exit code says something was refused, and which call.
+    assert_eq!(out.status.code(), Some(3), "{said}");
+    assert!(
+        said.contains(&format!(
+            "not done: shell `touch {}` was refused",
+            made.display()
+        )),
+        "{said}"
+    );
     let queue: Vec<serde_json::Value> =
         serde_json::from_slice(&zeta_bare(s.home.path(), &["queue", "--json"]).stdout)
             .expect("queue json");
@@ -149,4 +158,48 @@ async fn refused_and_failed_calls_are_told_whatever_the_reply_claims() {
         table.contains("!! 1 call was not allowed to run, 1 failed"),
         "{table}"
     );
+}
+
+/// `zeta run --json` ends with the run's outcome: what was refused, and the exit code.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_call_is_in_the_json_and_the_exit_code() {
+    let work = tempfile::tempdir().expect("work");
+    let made = work.path().join("made.txt");
+    let steps = vec![
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", made.display())}),
+        ),
+        Step::text("Zeta: I made the file."),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "ask"}}),
+    )
+    .await;
+    let out = zeta_bare(
+        s.home.path(),
+        &["run", "--json", "--approve", "none", "make a file"],
+    );
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let outcome = events(&out)
+        .into_iter()
+        .find(|e| e["type"] == "runOutcome")
+        .expect("a runOutcome line");
+    assert_eq!(outcome["exitCode"], 3, "{outcome}");
+    assert_eq!(outcome["refused"][0]["tool"], "shell", "{outcome}");
+    assert_eq!(
+        outcome["refused"][0]["decision"], "asked-denied",
+        "{outcome}"
+    );
+    assert!(
+        outcome["refused"][0]["target"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("made.txt"),
+        "{outcome}"
+    );
+    assert!(!made.exists());
 }
