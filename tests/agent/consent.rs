@@ -735,3 +735,33 @@ async fn open_app_is_judged_as_the_command_it_runs() {
     let decisions: Vec<&str> = rows.iter().map(|r| r.1.as_str()).collect();
     assert_eq!(decisions, ["blocked", "blocked", "allowed"], "{rows:?}");
 }
+
+/// A high-risk call (a delete) is offered only "Allow once": no standing allowance for
+/// `rm`; a medium one (`mkdir`) is offered "for this task" and "always".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_high_risk_call_offers_no_standing_allowance() {
+    let work = tempfile::tempdir().expect("work");
+    std::fs::write(work.path().join("old.txt"), "x").expect("file");
+    let steps = vec![
+        Step::call(
+            "shell",
+            json!({"command": format!("rm -f {}", work.path().join("old.txt").display())}),
+        ),
+        Step::call(
+            "shell",
+            json!({"command": format!("mkdir {}", work.path().join("new").display())}),
+        ),
+        Step::text("Zeta: tried both"),
+    ];
+    let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, ask_mode(30)).await;
+    let out = s.zeta(&["run", "--json", "--approve", "none", "tidy up"]);
+    let asked: Vec<Value> = harness::events(&out)
+        .into_iter()
+        .filter(|e| e["type"] == "approvalRequested")
+        .collect();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert_eq!(asked[0]["highRisk"], true, "{}", asked[0]);
+    assert!(asked[0]["allowance"].is_null(), "{}", asked[0]);
+    assert_eq!(asked[1]["highRisk"], false, "{}", asked[1]);
+    assert_eq!(asked[1]["allowance"]["program"], "mkdir", "{}", asked[1]);
+}

@@ -335,14 +335,14 @@ async fn inline_approvals_reach_as_far_as_clicked_and_settings_takes_them_back()
             // mkdir: allowed for this task; the second mkdir asks nothing. (The write's
             // question, with its own "for this task" button, may still be on screen for a
             // moment: wait for the mkdir one, as a person would.)
-            let for_task = wait_for_button(app, "allow-task", "`mkdir`").await?;
+            let for_task = wait_for_button(app, "allow-task", "“mkdir”").await?;
             assert_eq!(
                 for_task.text().await?,
-                "Allow `mkdir` commands for this task"
+                "Allow “mkdir” commands for this task"
             );
             for_task.click().await?;
             // touch: always.
-            let always = wait_for_button(app, "allow-always", "`touch`").await?;
+            let always = wait_for_button(app, "allow-always", "“touch”").await?;
             always.click().await?;
             wait_for(Duration::from_secs(30), || {
                 task_status(app, "make some files")
@@ -360,7 +360,7 @@ async fn inline_approvals_reach_as_far_as_clicked_and_settings_takes_them_back()
                 .click()
                 .await?;
             let listed = app.find("[data-testid=always-allowed]").await?;
-            assert!(listed.text().await?.contains("`touch` commands"));
+            assert!(listed.text().await?.contains("“touch” commands"));
             app.snapshot("settings-always-allowed").await?;
             app.find("[data-testid=revoke-allowance]")
                 .await?

@@ -123,7 +123,7 @@ describe("single-call questions", () => {
   });
   it("name the scope of a yes", () => {
     expect(scopeLabel("once", null)).toBe("Allow once");
-    expect(scopeLabel("task", { tool: "shell", program: "git" })).toBe("Allow `git` commands for this task");
+    expect(scopeLabel("task", { tool: "shell", program: "git" })).toBe("Allow “git” commands for this task");
     expect(scopeLabel("always", { tool: "write_file" })).toBe("Always allow writing files");
     expect(callTitle("shell")).toBe("Zeta wants to run a command");
     expect(callTitle("notes__write_note")).toBe("Zeta wants to use write_note from the MCP server notes");

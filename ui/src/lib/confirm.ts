@@ -112,9 +112,10 @@ export function callTitle(tool: string): string {
   return `Zeta wants to ${words[tool] ?? `use ${tool}`}`;
 }
 
-/** What an allowance covers, in words: "`git` commands", "writing files". */
+/** What an allowance covers, in words: "“git” commands", "writing files" (a label shows
+ * no markdown, so the program is quoted as text is). */
 export function allowanceWords(allowance: Allowance): string {
-  if (allowance.program) return `\`${allowance.program}\` commands`;
+  if (allowance.program) return `“${allowance.program}” commands`;
   const nouns: Record<string, string> = {
     write_file: "writing files",
     http_request: "web requests",

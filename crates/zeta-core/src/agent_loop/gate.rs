@@ -513,14 +513,18 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         offer: Offer,
     ) -> Result<Admitted, Refused> {
         let timeout_secs = self.ctx.settings.permissions.approval_timeout_secs;
-        let allowance = match offer {
-            Offer::Allowances => allowance_for(&call.name, &tool.commands(&call.arguments)),
-            Offer::OnceOnly => None,
-        };
         let risk = tool.risk(
             &call.arguments,
             &tool.workdir(&call.arguments, &self.agent.workdir),
         );
+        // A high-risk call (a delete, an overwrite) is approved one at a time: no standing
+        // "allow `rm`" is offered for it.
+        let allowance = match offer {
+            Offer::Allowances if risk != Risk::High => {
+                allowance_for(&call.name, &tool.commands(&call.arguments))
+            }
+            _ => None,
+        };
         let screenshot = self.screenshot_for([call.name.as_str()]).await;
         let files = self.named_writes(call, &tool);
         self.emit(Event::ApprovalRequested {
