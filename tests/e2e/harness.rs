@@ -400,32 +400,28 @@ pub fn wait_for<T>(timeout: Duration, mut probe: impl FnMut() -> Option<T>) -> O
     }
 }
 
-/// Runs xdotool with `args`; its stdout, trimmed.
 /// The middle of the app's tray icon (shown by the test command's XEmbed tray), for clicks.
+/// Looked for until it holds still: while the tray host embeds it, the icon's first window
+/// can vanish between being found and being measured (BadWindow), as a person would wait
+/// for the icon to settle.
 pub fn tray_icon_center() -> Result<(i64, i64), Box<dyn std::error::Error>> {
-    let icon = wait_for(Duration::from_secs(10), || {
-        xdotool(&["search", "--class", "tray-icon"])
-            .ok()
-            .filter(|s| !s.is_empty())
-    })
-    .ok_or("no tray icon: is a tray host (trayer) running?")?;
-    let icon = icon
-        .lines()
-        .next()
-        .ok_or("no tray icon window")?
-        .to_string();
-    let geometry = xdotool(&["getwindowgeometry", "--shell", &icon])?;
-    let field = |name: &str| -> Result<i64, String> {
-        geometry
-            .lines()
-            .find_map(|l| l.strip_prefix(&format!("{name}=")))
-            .and_then(|v| v.parse().ok())
-            .ok_or(format!("no {name} in {geometry:?}"))
+    let center = || -> Option<(i64, i64)> {
+        let found = xdotool(&["search", "--class", "tray-icon"]).ok()?;
+        let icon = found.lines().next()?.to_string();
+        let geometry = xdotool(&["getwindowgeometry", "--shell", &icon]).ok()?;
+        let field = |name: &str| -> Option<i64> {
+            geometry
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}=")))
+                .and_then(|v| v.parse().ok())
+        };
+        Some((
+            field("X")? + field("WIDTH")? / 2,
+            field("Y")? + field("HEIGHT")? / 2,
+        ))
     };
-    Ok((
-        field("X")? + field("WIDTH")? / 2,
-        field("Y")? + field("HEIGHT")? / 2,
-    ))
+    wait_for(Duration::from_secs(10), center)
+        .ok_or_else(|| "no tray icon: is a tray host (trayer) running?".into())
 }
 
 /// Opens the tray's menu with a click on the icon and picks its `item`th entry (1 = Open
@@ -451,6 +447,7 @@ pub fn tray_pick(
     Err(format!("the tray's item {item} did not do what it should").into())
 }
 
+/// Runs xdotool with `args`; its stdout, trimmed.
 pub fn xdotool(args: &[&str]) -> Result<String, Box<dyn std::error::Error>> {
     let out = Command::new("xdotool").args(args).output()?;
     if !out.status.success() {
