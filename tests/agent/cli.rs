@@ -71,22 +71,7 @@ fn doctor_keeps_library_noise_off_the_terminal() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failure_is_said_once_and_no_terminal_is_named_as_such() {
-    let work = tempfile::tempdir().expect("work");
-    let made = work.path().join("made.txt");
-    let steps = vec![
-        Step::call(
-            "shell",
-            json!({"command": format!("touch {}", made.display())}),
-        ),
-        Step::text("Zeta: could not make it"),
-    ];
-    let s = Setup::with_settings(
-        Wire::OpenAi,
-        Proto::Native,
-        steps,
-        json!({"permissions": {"mode": "ask"}}),
-    )
-    .await;
+    let (_work, made, s) = touch_in_ask_mode("Zeta: could not make it").await;
     // No --approve and no terminal on stdin.
     let out = zeta_bare(s.home.path(), &["run", "make a file"]);
     let said = String::from_utf8_lossy(&out.stderr).to_string();
@@ -163,22 +148,7 @@ async fn refused_and_failed_calls_are_told_whatever_the_reply_claims() {
 /// `zeta run --json` ends with the run's outcome: what was refused, and the exit code.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_call_is_in_the_json_and_the_exit_code() {
-    let work = tempfile::tempdir().expect("work");
-    let made = work.path().join("made.txt");
-    let steps = vec![
-        Step::call(
-            "shell",
-            json!({"command": format!("touch {}", made.display())}),
-        ),
-        Step::text("Zeta: I made the file."),
-    ];
-    let s = Setup::with_settings(
-        Wire::OpenAi,
-        Proto::Native,
-        steps,
-        json!({"permissions": {"mode": "ask"}}),
-    )
-    .await;
+    let (_work, made, s) = touch_in_ask_mode("Zeta: I made the file.").await;
     let out = zeta_bare(
         s.home.path(),
         &["run", "--json", "--approve", "none", "make a file"],

@@ -311,3 +311,25 @@ pub fn audit_rows(s: &Setup) -> Vec<(String, String, String)> {
         })
         .collect()
 }
+
+/// A model that asks to `touch` a file in a fresh folder, then answers `reply`, in `ask`
+/// mode (OpenAI wire, native calls): the folder, the file it would make, the setup.
+pub async fn touch_in_ask_mode(reply: &str) -> (tempfile::TempDir, std::path::PathBuf, Setup) {
+    let work = tempfile::tempdir().expect("work");
+    let made = work.path().join("made.txt");
+    let steps = vec![
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", made.display())}),
+        ),
+        Step::text(reply),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "ask"}}),
+    )
+    .await;
+    (work, made, s)
+}

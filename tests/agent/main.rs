@@ -862,22 +862,7 @@ async fn blocked_commands_never_run_and_the_model_is_told() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_cli_answers_approvals_for_scripts() {
     for (flag, should_run) in [("none", false), ("all", true)] {
-        let work = tempfile::tempdir().expect("work");
-        let made = work.path().join("made.txt");
-        let steps = vec![
-            Step::call(
-                "shell",
-                json!({"command": format!("touch {}", made.display())}),
-            ),
-            Step::text("Zeta: finished"),
-        ];
-        let s = Setup::with_settings(
-            Wire::OpenAi,
-            Proto::Native,
-            steps,
-            json!({"permissions": {"mode": "ask"}}),
-        )
-        .await;
+        let (_work, made, s) = touch_in_ask_mode("Zeta: finished").await;
         let out = s.zeta(&["run", "--json", "--approve", flag, "make a file"]);
         // A change that did not run is said to be not done, before the model's answer.
         let reply = if should_run {

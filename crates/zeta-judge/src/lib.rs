@@ -222,11 +222,3 @@ pub fn seen(line: &str) -> Option<Seen> {
 pub fn programs(line: &str) -> (Vec<String>, bool) {
     seen(line).map_or((Vec::new(), true), |s| (s.programs, s.writes))
 }
-
-/// What `line` asks of the desktop session (`session`), when it reaches it.
-pub fn session_of(line: &str) -> Option<crate::session::SessionUse> {
-    match seen(line) {
-        Some(seen) => seen.session,
-        None => Some(crate::session::SessionUse::Acts),
-    }
-}

@@ -10,19 +10,17 @@ use crate::AWKS;
 
 /// True when `command` only reads (see the module doc). Empty or unparseable: false.
 pub fn reads_only(command: &str) -> bool {
-    reads_with(command, &[])
+    crate::seen(command).is_some_and(|seen| reads_with(&seen, command, &[]))
 }
 
-/// The same, counting the session's clients as readers (for a command the judge found
-/// only asks the session for information: `policy::session`).
-pub fn reads_only_or_session(command: &str) -> bool {
-    reads_with(command, crate::catalogue::SESSION_CLIENTS)
+/// The same for a line already walked (`seen`), counting the session's clients as
+/// readers (for a command the judge found only asks the session for information:
+/// `session`).
+pub fn reads_only_or_session(seen: &crate::Seen, command: &str) -> bool {
+    reads_with(seen, command, crate::catalogue::SESSION_CLIENTS)
 }
 
-fn reads_with(command: &str, also: &[&str]) -> bool {
-    let Some(seen) = crate::seen(command) else {
-        return false;
-    };
+fn reads_with(seen: &crate::Seen, command: &str, also: &[&str]) -> bool {
     // The words as the shell will pass them (`-"delete"` is `-delete`), and the raw
     // text's too.
     let raw = command.split(|c: char| c.is_whitespace() || ";&|()`'\"".contains(c));

@@ -157,8 +157,11 @@ fn is_xdotool_command(word: &str) -> bool {
 /// session for information, and at least one asks the session: such a command runs
 /// with the session on its own. Anything the judge cannot follow is false.
 pub fn reads_session(command: &str) -> bool {
-    let judged = crate::session_of(command);
-    judged == Some(SessionUse::Reads) && crate::read_only::reads_only_or_session(command)
+    // One walk of the line for both questions.
+    crate::seen(command).is_some_and(|seen| {
+        seen.session == Some(SessionUse::Reads)
+            && crate::read_only::reads_only_or_session(&seen, command)
+    })
 }
 
 #[cfg(test)]
