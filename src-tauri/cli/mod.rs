@@ -490,7 +490,8 @@ fn report(task: &Task, json: bool, told: bool, refused: &[Refused]) -> ExitCode 
                     })
                     .collect();
                 let outcome = serde_json::json!({"type": "runOutcome", "taskId": task.id,
-                    "status": "done", "refused": calls, "exitCode": code});
+                    "status": "done", "refused": calls, "failedCalls": task.failed_calls,
+                    "skippedSteps": task.skipped_steps, "exitCode": code});
                 out!("{outcome}");
             } else {
                 out!("{}", task.reply.as_deref().unwrap_or_default());
@@ -648,7 +649,7 @@ fn print_table(tasks: &[Task]) {
 }
 
 /// What did not happen in a task, from its audit, whatever its reply says: "1 call was
-/// not allowed to run, 2 failed".
+/// not allowed to run, 2 failed, 1 plan step was skipped and did not run".
 fn calls_note(task: &Task) -> Option<String> {
     let plural = |n: u32| if n == 1 { "call was" } else { "calls were" };
     let mut parts = Vec::new();
@@ -661,6 +662,11 @@ fn calls_note(task: &Task) -> Option<String> {
     }
     if task.failed_calls > 0 {
         parts.push(format!("{} failed", task.failed_calls));
+    }
+    match task.skipped_steps {
+        0 => {}
+        1 => parts.push("1 plan step was skipped and did not run".into()),
+        n => parts.push(format!("{n} plan steps were skipped and did not run")),
     }
     (!parts.is_empty()).then(|| parts.join(", "))
 }

@@ -27,6 +27,7 @@ async fn an_approved_plan_runs_as_edited_and_an_off_plan_call_asks_again() {
         work.path().join("c.txt"),
         work.path().join("d.txt"),
     );
+    std::fs::write(&a, "held before\n").expect("a");
     let plan = json!({
         "goal": "Make three files",
         "steps": [
@@ -60,17 +61,29 @@ async fn an_approved_plan_runs_as_edited_and_an_off_plan_call_asks_again() {
                 steps,
                 needs_approval,
                 goal,
+                request,
                 ..
             })) => {
                 assert!(needs_approval);
+                assert_eq!(request, "make files");
                 assert_eq!(goal, "Make three files");
                 assert_eq!(steps.len(), 3);
                 assert_eq!(steps[1].target, format!("touch {}", b.display()));
+                // The writing step shows the text it writes, against what a.txt holds.
+                let change = steps[0].change.as_ref().expect("the write's change");
+                let diff = change.diff.as_deref().unwrap_or_default();
+                assert!(
+                    diff.contains("-held before") && diff.contains("+proposed"),
+                    "{diff}"
+                );
+                assert!(steps[1].change.is_none(), "a command names no text");
                 assert!(steps.iter().all(|s| s.side_effects));
                 // Nothing runs while the dialog is open.
                 tokio::time::sleep(Duration::from_millis(400)).await;
                 assert!(
-                    !a.exists() && !b.exists() && !c.exists(),
+                    std::fs::read_to_string(&a).ok().as_deref() == Some("held before\n")
+                        && !b.exists()
+                        && !c.exists(),
                     "ran before approval"
                 );
                 core.submit(Op::Approve {
@@ -106,6 +119,7 @@ async fn an_approved_plan_runs_as_edited_and_an_off_plan_call_asks_again() {
         }
     };
     assert_eq!(task.reply.as_deref(), Some("Zeta: done as approved"));
+    assert_eq!(task.skipped_steps, 1, "the skipped step is on the task's record");
     assert_eq!(std::fs::read_to_string(&a).expect("a"), "edited");
     assert!(b.exists(), "an approved step ran");
     assert!(!c.exists(), "a skipped step did not run");
@@ -137,6 +151,7 @@ async fn an_approved_plan_runs_as_edited_and_an_off_plan_call_asks_again() {
         ("propose_plan", "asked-approved", "user"),
         ("write_file", "plan-approved", "user"),
         ("shell", "plan-approved", "user"),
+        ("shell", "user-skipped", "user"),
         ("shell", "asked-denied", "user"),
     ];
     let mut sorted_rows = rows.clone();

@@ -56,15 +56,34 @@ async fn run_js(app: &App, script: &str) -> Result<Value, Box<dyn std::error::Er
     Ok(app.client.execute_async(script, vec![]).await?)
 }
 
-/// A plan waits for the dialog; the step edited there runs as edited, the skipped one not
-/// at all, and the chat shows the steps' progress.
+/// A window's left edge and width on the screen, by its title.
+fn window_span(name: &str) -> Option<(i64, i64)> {
+    let id = visible_window(name)?;
+    let id = id.lines().next()?.to_string();
+    let geometry = xdotool(&["getwindowgeometry", "--shell", &id]).ok()?;
+    let field = |key: &str| {
+        geometry
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{key}=")))
+            .and_then(|v| v.parse::<i64>().ok())
+    };
+    Some((field("X")?, field("WIDTH")?))
+}
+
+/// A plan waits for the dialog, which shows the request it serves beside the chat and
+/// what each step will do: a file's change as a diff against what it holds. A step is
+/// edited field by field (a file's text as text), one is skipped; they run as approved,
+/// and the chat says the skipped step did not run, whatever the reply claims.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_dialog_approves_a_plan_with_an_edited_and_a_skipped_step() {
     let work = tempfile::tempdir().expect("work");
     let p = |name: &str| work.path().join(name);
+    std::fs::write(p("notes.txt"), "keep this\nold line\n").expect("notes");
     let plan = json!({
         "goal": "Make two files",
         "steps": [
+            {"description": "update the notes", "tool": "write_file",
+             "params": {"path": p("notes.txt"), "content": "keep this\nnew line\n"}},
             touch_step("first file", format!("touch {}", p("a").display())),
             touch_step("second file", format!("touch {}", p("b").display())),
         ],
@@ -72,7 +91,7 @@ async fn the_dialog_approves_a_plan_with_an_edited_and_a_skipped_step() {
     });
     let server = ScriptedServer::start(vec![
         Step::call("propose_plan", plan),
-        Step::text("Zeta: plan done"),
+        Step::text("Zeta: all three steps done"),
     ])
     .await
     .expect("scripted server");
@@ -87,6 +106,19 @@ async fn the_dialog_approves_a_plan_with_an_edited_and_a_skipped_step() {
 
             wait_for(Duration::from_secs(20), || visible_window(CONFIRM_TITLE))
                 .ok_or("the confirmation dialog did not appear")?;
+            // Beside the chat, covering as little of it as the screen allows: the chat
+            // (480 px, centred on 1280) has 400 px either side, so at most 80 px.
+            let chat = window_span("^Zeta$").ok_or("the chat window")?;
+            let dialog = window_span(CONFIRM_TITLE).ok_or("the dialog window")?;
+            assert!(
+                dialog.0 >= 0 && dialog.0 + dialog.1 <= 1280,
+                "the dialog is wholly on the screen: {dialog:?}"
+            );
+            let overlap = (chat.0 + chat.1).min(dialog.0 + dialog.1) - chat.0.max(dialog.0);
+            assert!(
+                overlap <= 80,
+                "the dialog covers {overlap} px of the chat: chat {chat:?}, dialog {dialog:?}"
+            );
             app.switch_to(CONFIRM_TITLE).await?;
             let title = app
                 .find("[data-testid=confirm-title]")
@@ -94,12 +126,24 @@ async fn the_dialog_approves_a_plan_with_an_edited_and_a_skipped_step() {
                 .text()
                 .await?;
             assert_eq!(title, "Plan: Make two files");
-            let targets = app
-                .client
-                .find_all(fantoccini::Locator::Css("[data-testid=target]"))
+            let asked = app.find("[data-testid=asked]").await?.text().await?;
+            assert!(asked.contains("make two files"), "{asked}");
+            // The write shows as a diff against what the file holds.
+            let diff = app
+                .find("[data-index='0'] [data-testid=file-diff]")
+                .await?
+                .text()
                 .await?;
-            assert_eq!(targets.len(), 2);
-            assert!(targets[1].text().await?.contains("touch"));
+            assert!(
+                diff.contains("-old line") && diff.contains("+new line") && diff.contains(" keep this"),
+                "{diff}"
+            );
+            let command = app
+                .find("[data-index='1'] [data-testid=will-do]")
+                .await?
+                .text()
+                .await?;
+            assert!(command.contains("touch"), "{command}");
             tokio::time::sleep(Duration::from_millis(500)).await;
             assert!(
                 !p("a").exists() && !p("b").exists(),
@@ -107,21 +151,36 @@ async fn the_dialog_approves_a_plan_with_an_edited_and_a_skipped_step() {
             );
             app.snapshot("plan-dialog").await?;
 
+            // The file's text is edited as text: its line breaks are line breaks.
             app.find("[data-index='0'] [data-testid=edit]")
                 .await?
                 .click()
                 .await?;
-            let params = app
-                .find("[data-index='0'] [data-testid=edit-params]")
+            let content = app
+                .find("[data-index='0'] [data-testid=edit-field][data-key=content]")
                 .await?;
-            params.clear().await?;
-            params
-                .send_keys(&json!({"command": edited}).to_string())
-                .await?;
-            app.find("[data-index='1'] [data-testid=skip]")
+            let shown = content.prop("value").await?.unwrap_or_default();
+            assert_eq!(shown, "keep this\nnew line\n", "no JSON escapes");
+            content.click().await?;
+            app.press_ctrl(char::from(fantoccini::key::Key::End)).await?;
+            app.type_keys("added line\n").await?;
+            app.find("[data-index='1'] [data-testid=edit]")
                 .await?
                 .click()
                 .await?;
+            let params = app
+                .find("[data-index='1'] [data-testid=edit-field][data-key=command]")
+                .await?;
+            params.click().await?;
+            app.press_ctrl('a').await?;
+            app.type_keys(&edited).await?;
+            app.find("[data-index='2'] [data-testid=skip]")
+                .await?
+                .click()
+                .await?;
+            app.find("[data-index='2'] [data-testid=skipped-note]")
+                .await?;
+            app.snapshot("plan-dialog-edited").await?;
             app.find("[data-testid=approve]").await?.click().await?;
 
             // The chat shows the edited step running.
@@ -133,6 +192,11 @@ async fn the_dialog_approves_a_plan_with_an_edited_and_a_skipped_step() {
             })
             .ok_or("the task did not finish")?;
             assert_eq!(task_status(app, "make two files").as_deref(), Some("done"));
+            let notes = std::fs::read_to_string(p("notes.txt"))?;
+            assert!(
+                notes.contains("added line") && notes.contains("new line"),
+                "the write ran as edited: {notes:?}"
+            );
             assert!(p("a-edited").exists(), "the edited step ran as edited");
             assert!(!p("a").exists(), "the step did not run as proposed");
             assert!(!p("b").exists(), "the skipped step did not run");
@@ -140,6 +204,10 @@ async fn the_dialog_approves_a_plan_with_an_edited_and_a_skipped_step() {
             assert!(
                 report.contains("skipped by the user") && report.contains("edited by the user")
             );
+            // The reply claims all three; the chat says one did not run.
+            let note = app.find("[data-testid=calls-note]").await?.text().await?;
+            assert!(note.contains("1 step you skipped did not run"), "{note}");
+            app.snapshot("plan-skipped-step-note").await?;
             let hidden = wait_for(Duration::from_secs(10), || {
                 visible_window(CONFIRM_TITLE).is_none().then_some(())
             });
@@ -325,6 +393,12 @@ async fn inline_approvals_reach_as_far_as_clicked_and_settings_takes_them_back()
                 .find("[data-testid=inline-approval] [data-testid=will-do]")
                 .await?;
             assert_eq!(will_do.text().await?, "first line\nsecond \"line\"");
+            let writes = app
+                .find("[data-testid=inline-approval] [data-testid=will-write]")
+                .await?
+                .text()
+                .await?;
+            assert!(writes.starts_with("Creates ") && writes.contains("note.txt"), "{writes}");
             app.snapshot("approval-write-file").await?;
             app.find("[data-testid=allow-once]").await?.click().await?;
             wait_for(Duration::from_secs(10), || {
@@ -387,6 +461,11 @@ async fn inline_approvals_reach_as_far_as_clicked_and_settings_takes_them_back()
             app.switch_to(CONFIRM_TITLE).await?;
             let risk = app.find("[data-testid=inline-approval]").await?;
             assert_eq!(risk.attr("data-risk").await?.as_deref(), Some("high"));
+            // What it asks for, and what the overwrite changes: a diff, not the path alone.
+            let asked = app.find("[data-testid=asked]").await?.text().await?;
+            assert!(asked.contains("overwrite the file"), "{asked}");
+            let diff = app.find("[data-testid=file-diff]").await?.text().await?;
+            assert!(diff.contains("-old text") && diff.contains("+new text"), "{diff}");
             app.snapshot("dialog-high-risk").await?;
             app.type_keys("\u{E007}").await?; // Enter
             tokio::time::sleep(Duration::from_millis(1500)).await;

@@ -297,13 +297,30 @@ impl App {
 
     /// Saves what the current window shows as `<ZETA_SCREENSHOT_DIR>/<name>.png` when that
     /// variable is set (used to refresh the screenshots in docs/); otherwise does nothing.
+    ///
+    /// Taken from the X server (the window as it is on the screen, found by its title):
+    /// WebKitWebDriver's own screenshot can hang once the page has run a task.
     pub async fn snapshot(&self, name: &str) -> TestResult {
         let Some(dir) = std::env::var_os("ZETA_SCREENSHOT_DIR") else {
             return Ok(());
         };
-        let png = self.client.screenshot().await?;
         std::fs::create_dir_all(&dir)?;
-        std::fs::write(Path::new(&dir).join(format!("{name}.png")), png)?;
+        let title = self.client.title().await?;
+        let pattern = format!("^{}$", regex_escape(&title));
+        let id = xdotool(&["search", "--onlyvisible", "--name", &pattern])?;
+        let id = id.lines().next().ok_or(format!("no visible window titled {title:?}"))?;
+        let path = Path::new(&dir).join(format!("{name}.png"));
+        let out = Command::new("import")
+            .args(["-window", id])
+            .arg(&path)
+            .output()?;
+        if !out.status.success() {
+            return Err(format!(
+                "import -window {id}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+            .into());
+        }
         Ok(())
     }
 
@@ -511,4 +528,16 @@ impl App {
             .await?;
         Ok(drawn.as_bool().unwrap_or(true))
     }
+}
+
+/// `text` as a regular expression that matches only itself (xdotool's --name).
+fn regex_escape(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| match c {
+            '\\' | '.' | '+' | '*' | '?' | '(' | ')' | '|' | '[' | ']' | '{' | '}' | '^' | '$' => {
+                vec!['\\', c]
+            }
+            c => vec![c],
+        })
+        .collect()
 }

@@ -106,6 +106,15 @@ impl ToolContext {
     }
 }
 
+/// Text a call would write into a file (`Tool::writes_text`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextWrite {
+    pub path: PathBuf,
+    pub text: String,
+    /// Added at the end of what the file holds, rather than replacing it.
+    pub append: bool,
+}
+
 /// What a tool call produced.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
@@ -178,13 +187,18 @@ pub trait Tool: Send + Sync {
     fn commands(&self, _arguments: &Value) -> Vec<String> {
         Vec::new()
     }
-    /// What the call acts on, in one line for the confirmation dialog: the command, path,
-    /// URL, app or screen point.
     /// The paths a call with `arguments` would write, known before it runs (a file tool's
     /// own path; commands are read by the shell judge instead). `base`: its folder.
     fn named_writes(&self, _arguments: &Value, _base: &Path) -> Vec<PathBuf> {
         Vec::new()
     }
+    /// The text a call would write into a file, known before it runs (a file tool's
+    /// content): what an approval shows, as the file's new text or its diff.
+    fn writes_text(&self, _arguments: &Value, _base: &Path) -> Option<TextWrite> {
+        None
+    }
+    /// What the call acts on, in one line for the confirmation dialog: the command, path,
+    /// URL, app or screen point.
     fn target(&self, arguments: &Value) -> String {
         crate::text::clip(&arguments.to_string(), 160)
     }

@@ -22,11 +22,13 @@ pub enum CallDecision {
     /// No such tool, or arguments that do not fit its schema.
     Invalid,
     RateLimited,
+    /// A step of an approved plan the user chose not to run.
+    Skipped,
 }
 
 impl CallDecision {
     /// Every decision, in the order the audit lists them.
-    pub const ALL: [CallDecision; 9] = [
+    pub const ALL: [CallDecision; 10] = [
         CallDecision::Allowed,
         CallDecision::PlanApproved,
         CallDecision::AskedApproved,
@@ -36,6 +38,7 @@ impl CallDecision {
         CallDecision::Blocked,
         CallDecision::Invalid,
         CallDecision::RateLimited,
+        CallDecision::Skipped,
     ];
 
     /// The text stored in the database and shown in the UI.
@@ -50,6 +53,7 @@ impl CallDecision {
             CallDecision::Blocked => "blocked",
             CallDecision::Invalid => "invalid",
             CallDecision::RateLimited => "rate-limited",
+            CallDecision::Skipped => "user-skipped",
         }
     }
 

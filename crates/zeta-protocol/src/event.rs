@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::changes::FileChange;
 use crate::metrics::TaskMetrics;
 use crate::risk::Risk;
 use crate::settings::{Allowance, SettingsProblem};
@@ -26,6 +27,9 @@ pub struct PlanStepView {
     pub side_effects: bool,
     pub can_fail: bool,
     pub fallback: Option<String>,
+    /// The text the step would write into a file: the new file's text, or a diff against
+    /// what it holds now.
+    pub change: Option<FileChange>,
 }
 
 /// Where a plan step is.
@@ -205,6 +209,11 @@ pub enum Event {
         /// before it runs (a command's targets as the shell judge reads them, a file
         /// tool's path); empty when they are not. Its changes can be undone.
         files: Vec<String>,
+        /// The text it would write into a file: the new file's text, or a diff against
+        /// what the file holds now.
+        change: Option<FileChange>,
+        /// What the person asked for, in their words (the task's message).
+        request: String,
     },
     /// The model proposed a plan (`propose_plan`). With `needs_approval`, nothing runs
     /// until `Op::Approve` or `Op::Deny` for `call_id`; otherwise it runs at once.
@@ -219,6 +228,8 @@ pub enum Event {
         /// The latest screenshot (a data URL) when a step uses the mouse or keyboard.
         screenshot: Option<String>,
         timeout_secs: u32,
+        /// What the person asked for, in their words (the task's message).
+        request: String,
     },
     /// A step of plan `call_id` moved on.
     PlanStepUpdated {

@@ -29,6 +29,10 @@ pub struct TaskMetrics {
 impl TaskMetrics {
     /// Counts one call by how it was decided and whether it succeeded.
     pub fn count_call(&mut self, decision: CallDecision, ok: bool) {
+        // A step the user skipped did not run: it is no call.
+        if decision == CallDecision::Skipped {
+            return;
+        }
         self.tool_calls += 1;
         if !ok {
             self.tool_failures += 1;

@@ -107,6 +107,8 @@ pub struct Task {
     pub denied_calls: u32,
     /// Calls that ran and failed, or whose arguments were unusable.
     pub failed_calls: u32,
+    /// Steps of an approved plan the user chose not to run, from the audit.
+    pub skipped_steps: u32,
     /// The conversation it belongs to ("New chat" starts another).
     #[ts(type = "number")]
     pub conversation: i64,

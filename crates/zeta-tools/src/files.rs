@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use zeta_core::model::ToolSpec;
 
 use crate::args::parse;
-use zeta_core::tool::{Risk, Tool, ToolContext, ToolFuture, ToolOutput};
+use zeta_core::tool::{Risk, TextWrite, Tool, ToolContext, ToolFuture, ToolOutput};
 
 /// Largest file `read_file` opens, and largest file `search_files` looks inside.
 const MAX_READ_BYTES: u64 = 10 * 1024 * 1024;
@@ -219,6 +219,14 @@ impl Tool for WriteFile {
             "" => Vec::new(),
             path => vec![resolve(path, base)],
         }
+    }
+    fn writes_text(&self, arguments: &Value, base: &Path) -> Option<TextWrite> {
+        let args: WriteArgs = serde_json::from_value(arguments.clone()).ok()?;
+        Some(TextWrite {
+            path: resolve(&args.path, base),
+            text: args.content,
+            append: args.append,
+        })
     }
     fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {

@@ -2,6 +2,7 @@
 import type { Allowance } from "./Allowance";
 import type { CheckResult } from "./CheckResult";
 import type { CompactionKind } from "./CompactionKind";
+import type { FileChange } from "./FileChange";
 import type { PlanStepView } from "./PlanStepView";
 import type { Risk } from "./Risk";
 import type { SettingsProblem } from "./SettingsProblem";
@@ -67,8 +68,21 @@ highRisk: boolean,
  * before it runs (a command's targets as the shell judge reads them, a file
  * tool's path); empty when they are not. Its changes can be undone.
  */
-files: Array<string>, } | { "type": "planProposed", taskId: number, callId: string, goal: string, risks: Array<string>, steps: Array<PlanStepView>, needsApproval: boolean, 
+files: Array<string>, 
+/**
+ * The text it would write into a file: the new file's text, or a diff against
+ * what the file holds now.
+ */
+change: FileChange | null, 
+/**
+ * What the person asked for, in their words (the task's message).
+ */
+request: string, } | { "type": "planProposed", taskId: number, callId: string, goal: string, risks: Array<string>, steps: Array<PlanStepView>, needsApproval: boolean, 
 /**
  * The latest screenshot (a data URL) when a step uses the mouse or keyboard.
  */
-screenshot: string | null, timeoutSecs: number, } | { "type": "planStepUpdated", taskId: number, callId: string, index: number, status: StepStatus, summary: string, } | { "type": "approvalResolved", taskId: number, callId: string, approved: boolean, by: string, } | { "type": "questionAsked", taskId: number, callId: string, question: string, timeoutSecs: number, } | { "type": "questionAnswered", taskId: number, callId: string, answered: boolean, } | { "type": "progress", taskId: number, text: string, } | { "type": "userMessageInjected", taskId: number, text: string, } | { "type": "userMessageRequeued", taskId: number, newTaskId: number, text: string, } | { "type": "taskMetrics", metrics: TaskMetrics, } | { "type": "taskFinished", task: Task, } | { "type": "taskInterrupted", task: Task, } | { "type": "queueChanged" } | { "type": "modelRetrying", taskId: number, attempt: number, waitMs: number, said: string, } | { "type": "conversationStarted", id: number, } | { "type": "workerStateChanged", state: WorkerState, } | { "type": "settingsProblems", problems: Array<SettingsProblem>, } | { "type": "error", message: string, };
+screenshot: string | null, timeoutSecs: number, 
+/**
+ * What the person asked for, in their words (the task's message).
+ */
+request: string, } | { "type": "planStepUpdated", taskId: number, callId: string, index: number, status: StepStatus, summary: string, } | { "type": "approvalResolved", taskId: number, callId: string, approved: boolean, by: string, } | { "type": "questionAsked", taskId: number, callId: string, question: string, timeoutSecs: number, } | { "type": "questionAnswered", taskId: number, callId: string, answered: boolean, } | { "type": "progress", taskId: number, text: string, } | { "type": "userMessageInjected", taskId: number, text: string, } | { "type": "userMessageRequeued", taskId: number, newTaskId: number, text: string, } | { "type": "taskMetrics", metrics: TaskMetrics, } | { "type": "taskFinished", task: Task, } | { "type": "taskInterrupted", task: Task, } | { "type": "queueChanged" } | { "type": "modelRetrying", taskId: number, attempt: number, waitMs: number, said: string, } | { "type": "conversationStarted", id: number, } | { "type": "workerStateChanged", state: WorkerState, } | { "type": "settingsProblems", problems: Array<SettingsProblem>, } | { "type": "error", message: string, };

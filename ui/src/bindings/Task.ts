@@ -50,6 +50,10 @@ deniedCalls: number,
  */
 failedCalls: number, 
 /**
+ * Steps of an approved plan the user chose not to run, from the audit.
+ */
+skippedSteps: number, 
+/**
  * The conversation it belongs to ("New chat" starts another).
  */
 conversation: number, 

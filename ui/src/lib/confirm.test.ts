@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../bindings/Event";
-import { applyToPending, callTitle, choices, dialogKey, markerAt, preview, requestFrom, scopeLabel, secondsLeft, visible } from "./confirm";
+import { applyToPending, callTitle, choices, dialogKey, fieldsOf, markerAt, paramsOf, preview, requestFrom, scopeLabel, secondsLeft, visible } from "./confirm";
 
 const plan: Event = {
   type: "planProposed",
@@ -11,9 +11,10 @@ const plan: Event = {
   needsApproval: true,
   screenshot: null,
   timeoutSecs: 60,
+  request: "tidy my downloads",
   steps: [
-    { index: 0, description: "list", tool: "shell", params: { command: "ls" }, target: "ls", risk: "medium", sideEffects: true, canFail: false, fallback: null },
-    { index: 1, description: "click", tool: "mouse", params: { action: "click", x: 50, y: 25 }, target: "click at (50, 25)", risk: "medium", sideEffects: true, canFail: true, fallback: null },
+    { index: 0, description: "list", tool: "shell", params: { command: "ls" }, target: "ls", risk: "medium", sideEffects: true, canFail: false, fallback: null, change: null },
+    { index: 1, description: "click", tool: "mouse", params: { action: "click", x: 50, y: 25 }, target: "click at (50, 25)", risk: "medium", sideEffects: true, canFail: true, fallback: null, change: null },
   ],
 };
 
@@ -32,6 +33,8 @@ const call: Event = {
   allowance: { tool: "shell", program: "rm" },
   highRisk: false,
   files: ["/home/sam/a"],
+  change: null,
+  request: "remove a",
 };
 
 describe("the confirmation dialog", () => {
@@ -61,10 +64,11 @@ describe("the confirmation dialog", () => {
     expect(pending).toEqual([]);
   });
 
-  it("sends skips and edits, and refuses edits that are not a JSON object", () => {
+  it("sends skips and edits, and refuses a field that is not a value", () => {
     const r = requestFrom(plan)!;
+    expect(r.request).toBe("tidy my downloads");
     expect(choices(r)).toEqual({ ok: true, steps: [] });
-    r.steps[0].draft = '{"command": "ls -la"}';
+    r.steps[0].draft = [{ key: "command", kind: "text", value: "ls -la" }];
     r.steps[1].skip = true;
     expect(choices(r)).toEqual({
       ok: true,
@@ -73,11 +77,22 @@ describe("the confirmation dialog", () => {
         { index: 1, skip: true, params: null },
       ],
     });
-    r.steps[0].draft = "{not json";
-    const bad = choices(r);
-    expect(bad.ok).toBe(false);
-    r.steps[0].draft = "[1, 2]";
-    expect(choices(r)).toMatchObject({ ok: false, error: expect.stringContaining("JSON object") });
+    r.steps[0].draft = [{ key: "x", kind: "json", value: "fifty" }];
+    expect(choices(r)).toMatchObject({ ok: false, error: expect.stringContaining("“x”") });
+  });
+
+  it("edits text as text: line breaks and quotes as they are, other values as JSON", () => {
+    const params = { path: "/tmp/a.txt", content: 'line "one"\nline two\n', append: false, lines: [1, 2] };
+    const fields = fieldsOf(params);
+    expect(fields).toEqual([
+      { key: "path", kind: "text", value: "/tmp/a.txt" },
+      { key: "content", kind: "text", value: 'line "one"\nline two\n' },
+      { key: "append", kind: "json", value: "false" },
+      { key: "lines", kind: "json", value: "[1,2]" },
+    ]);
+    expect(fields[1].value).not.toContain("\\n");
+    expect(paramsOf(fields)).toEqual({ ok: true, params });
+    expect(fieldsOf(null)).toEqual([]);
   });
 
   it("approves on Enter and denies on Escape, but leaves Enter to a text field", () => {

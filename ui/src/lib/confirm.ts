@@ -5,6 +5,7 @@
 import type { Allowance } from "../bindings/Allowance";
 import type { ApprovalScope } from "../bindings/ApprovalScope";
 import type { Event } from "../bindings/Event";
+import type { FileChange } from "../bindings/FileChange";
 import type { Risk } from "../bindings/Risk";
 import type { StepChoice } from "../bindings/StepChoice";
 
@@ -19,8 +20,18 @@ export interface DialogStep {
   canFail: boolean;
   fallback: string | null;
   skip: boolean;
-  /** The parameters as the user is editing them (JSON text), or null when not edited. */
-  draft: string | null;
+  /** The parameters as the user is editing them, field by field, or null when not edited. */
+  draft: Field[] | null;
+  /** The text it would write into a file: the new file's text, or a diff. */
+  change: FileChange | null;
+}
+
+/** One parameter as the user edits it: text as text (line breaks as line breaks), any
+ *  other value as JSON. */
+export interface Field {
+  key: string;
+  kind: "text" | "json";
+  value: string;
 }
 
 export interface Request {
@@ -40,6 +51,8 @@ export interface Request {
   highRisk: boolean;
   /** The files a call would change, where known before it runs. */
   files: string[];
+  /** What the person asked for, in their words. */
+  request: string;
 }
 
 /** The request an event opens, if it opens one. */
@@ -58,6 +71,7 @@ export function requestFrom(event: Event): Request | null {
       allowance: null,
       highRisk: event.steps.some((s) => s.risk === "high"),
       files: [],
+      request: event.request,
     };
   }
   if (event.type === "approvalRequested") {
@@ -83,11 +97,13 @@ export function requestFrom(event: Event): Request | null {
           fallback: null,
           skip: false,
           draft: null,
+          change: event.change,
         },
       ],
       allowance: event.allowance,
       highRisk: event.highRisk,
       files: event.files,
+      request: event.request,
     };
   }
   return null;
@@ -195,20 +211,40 @@ export function applyToPending(pending: Request[], event: Event): Request[] {
   return pending;
 }
 
+/** A call's parameters as fields to edit: strings as their text, anything else as JSON. */
+export function fieldsOf(params: unknown): Field[] {
+  const object = params !== null && typeof params === "object" && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
+  return Object.entries(object).map(([key, value]) =>
+    typeof value === "string" ? { key, kind: "text", value } : { key, kind: "json", value: JSON.stringify(value) },
+  );
+}
+
+/** The parameters the edited fields stand for, or the first field that is not a value. */
+export function paramsOf(fields: Field[]): { ok: true; params: Record<string, unknown> } | { ok: false; error: string } {
+  const params: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field.kind === "text") {
+      params[field.key] = field.value;
+      continue;
+    }
+    try {
+      params[field.key] = JSON.parse(field.value);
+    } catch {
+      return { ok: false, error: `“${field.key}” must be a number, true or false, or JSON; it is “${field.value}”.` };
+    }
+  }
+  return { ok: true, params };
+}
+
 /** The choices to send with an approval, or the first problem with the user's edits. */
 export function choices(request: Request): { ok: true; steps: StepChoice[] } | { ok: false; error: string } {
   const steps: StepChoice[] = [];
   for (const step of request.steps) {
     let params: unknown = null;
     if (step.draft !== null && !step.skip) {
-      try {
-        params = JSON.parse(step.draft);
-      } catch (e) {
-        return { ok: false, error: `Step ${step.index + 1}: the edited parameters are not valid JSON (${e}).` };
-      }
-      if (params === null || typeof params !== "object" || Array.isArray(params)) {
-        return { ok: false, error: `Step ${step.index + 1}: the parameters must be a JSON object.` };
-      }
+      const edited = paramsOf(step.draft);
+      if (!edited.ok) return { ok: false, error: `Step ${step.index + 1}: ${edited.error}` };
+      params = edited.params;
     }
     if (step.skip || params !== null) steps.push({ index: step.index, skip: step.skip, params });
   }

@@ -20,6 +20,7 @@ const task = (id: number, status: Task["status"], message = `m${id}`): Task => (
   previousUntrusted: false,
   deniedCalls: 0,
   failedCalls: 0,
+  skippedSteps: 0,
   conversation: 1,
   fix: null,
 });
@@ -133,7 +134,7 @@ describe("approvals", () => {
     let view = applyEvent(emptyView(), { type: "taskStarted", task: task(5, "running") });
     view = applyEvent(view, {
       type: "approvalRequested", taskId: 5, callId: "c9", tool: "shell", arguments: { command: "rm x" },
-      target: "rm x", risk: "high", reason: null, screenshot: null, timeoutSecs: 120, requiresPerson: false, allowance: null, highRisk: true, files: [],
+      target: "rm x", risk: "high", reason: null, screenshot: null, timeoutSecs: 120, requiresPerson: false, allowance: null, highRisk: true, files: [], change: null, request: "m",
     });
     expect(view.live?.approval?.callId).toBe("c9");
     view = applyEvent(view, { type: "approvalResolved", taskId: 5, callId: "other", approved: true, by: "user" });
@@ -146,10 +147,10 @@ describe("approvals", () => {
     let view = applyEvent(emptyView(), { type: "taskStarted", task: task(6, "running") });
     view = applyEvent(view, {
       type: "planProposed", taskId: 6, callId: "p1", goal: "Make files", risks: [], needsApproval: true,
-      screenshot: null, timeoutSecs: 60,
+      screenshot: null, timeoutSecs: 60, request: "make files",
       steps: [0, 1].map((index) => ({
         index, description: `step ${index}`, tool: "shell", params: {}, target: `touch f${index}`,
-        risk: "medium" as const, sideEffects: true, canFail: false, fallback: null,
+        risk: "medium" as const, sideEffects: true, canFail: false, fallback: null, change: null,
       })),
     });
     expect(view.live?.plan?.state).toBe("waiting");
@@ -214,6 +215,10 @@ describe("callsNote", () => {
       "2 actions were not allowed to run, 1 failed",
     );
     expect(callsNote({ ...task(1, "done"), failedCalls: 3 })).toBe("3 actions failed");
+    expect(callsNote({ ...task(1, "done"), skippedSteps: 1 })).toBe("1 step you skipped did not run");
+    expect(callsNote({ ...task(1, "done"), deniedCalls: 1, skippedSteps: 2 })).toBe(
+      "1 action was not allowed to run, 2 steps you skipped did not run",
+    );
   });
 });
 
@@ -323,7 +328,7 @@ describe("a step that asked", () => {
     view = applyEvent(view, { type: "toolCallStarted", taskId: 8, callId: "c1", tool: "shell", arguments: { command: "touch x" } }, 1000);
     view = applyEvent(view, {
       type: "approvalRequested", taskId: 8, callId: "c1", tool: "shell", arguments: { command: "touch x" },
-      target: "touch x", risk: "medium", reason: null, screenshot: null, timeoutSecs: 120, requiresPerson: false, allowance: null, highRisk: false, files: [],
+      target: "touch x", risk: "medium", reason: null, screenshot: null, timeoutSecs: 120, requiresPerson: false, allowance: null, highRisk: false, files: [], change: null, request: "m",
     }, 1000);
     expect(duration(view.live!.steps[0])).toBe("waiting for you");
     view = applyEvent(view, { type: "approvalResolved", taskId: 8, callId: "c1", approved: true, by: "user" }, 61000);

@@ -410,7 +410,7 @@ export function typedIntoNowhere(e: {
 }
 
 /** What did not happen in a task, from its audit, whatever its reply says. */
-export function callsNote(task: Pick<Task, "deniedCalls" | "failedCalls">): string | null {
+export function callsNote(task: Pick<Task, "deniedCalls" | "failedCalls" | "skippedSteps">): string | null {
   const parts: string[] = [];
   if (task.deniedCalls > 0) {
     const verb = task.deniedCalls === 1 ? "action was" : "actions were";
@@ -418,6 +418,9 @@ export function callsNote(task: Pick<Task, "deniedCalls" | "failedCalls">): stri
   }
   if (task.failedCalls > 0) {
     parts.push(parts.length ? `${task.failedCalls} failed` : `${task.failedCalls} ${task.failedCalls === 1 ? "action" : "actions"} failed`);
+  }
+  if (task.skippedSteps > 0) {
+    parts.push(task.skippedSteps === 1 ? "1 step you skipped did not run" : `${task.skippedSteps} steps you skipped did not run`);
   }
   return parts.length ? parts.join(", ") : null;
 }

@@ -527,6 +527,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         };
         let screenshot = self.screenshot_for([call.name.as_str()]).await;
         let files = self.named_writes(call, &tool);
+        let change = tool
+            .writes_text(&call.arguments, &tool.workdir(&call.arguments, &self.agent.workdir))
+            .map(|write| crate::undo::preview::preview_write(&write));
         self.emit(Event::ApprovalRequested {
             task_id: self.task_id(),
             call_id: call.id.clone(),
@@ -541,6 +544,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             allowance: allowance.clone(),
             high_risk: risk == Risk::High,
             files,
+            change,
+            request: self.ctx.task.message.clone(),
         });
         let answer = self.wait_for_answer(&call.id, timeout_secs).await;
         if !answer.approved {

@@ -147,6 +147,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             needs_approval,
             screenshot,
             timeout_secs,
+            request: self.ctx.task.message.clone(),
         });
 
         let mut steps: Vec<Step> = proposal
@@ -236,19 +237,21 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 }
                 Decision::Allow => {}
             }
+            let workdir = tool.workdir(&step.params, &self.agent.workdir);
+            let change = tool
+                .writes_text(&step.params, &workdir)
+                .map(|write| crate::undo::preview::preview_write(&write));
             views.push(PlanStepView {
                 index: i as u32,
                 description: step.description.clone(),
                 tool: step.tool.clone(),
                 params: step.params.clone(),
                 target: tool.target(&step.params),
-                risk: tool.risk(
-                    &step.params,
-                    &tool.workdir(&step.params, &self.agent.workdir),
-                ),
+                risk: tool.risk(&step.params, &workdir),
                 side_effects,
                 can_fail: step.can_fail,
                 fallback: step.fallback.clone(),
+                change,
             });
         }
         if !problems.is_empty() {
@@ -344,6 +347,17 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             };
             if step.skip {
                 self.step_update(plan_id, i, StepStatus::Skipped, "skipped by the user");
+                let call = ToolCall {
+                    id: format!("{plan_id}.{n}"),
+                    name: step.tool.clone(),
+                    arguments: step.params.clone(),
+                };
+                self.record(
+                    &call,
+                    &ToolOutput::error("skipped by the user; it did not run"),
+                    CallDecision::Skipped,
+                    Decider::User,
+                );
                 report.push(format!(
                     "{n}. {}: skipped by the user; it did not run.",
                     step.tool

@@ -24,7 +24,8 @@ pub struct TaskQueue {
     path: PathBuf,
 }
 
-/// A task's columns, and its refused and failed calls counted from the audit.
+/// A task's columns, and its refused and failed calls and skipped steps counted from the
+/// audit.
 static COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     use crate::store::audit::CallDecision;
     format!(
@@ -32,9 +33,11 @@ static COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
          started_at, finished_at, attempts, interrupted, untrusted, previous_untrusted, \
          (SELECT COUNT(*) FROM audit a WHERE a.task_id = tasks.id AND a.decision IN ({})), \
          (SELECT COUNT(*) FROM audit a WHERE a.task_id = tasks.id AND a.ok = 0 \
-            AND a.state != 'running' AND a.decision IN ({})), conversation, fix",
+            AND a.state != 'running' AND a.decision IN ({})), conversation, fix, \
+         (SELECT COUNT(*) FROM audit a WHERE a.task_id = tasks.id AND a.decision = '{}')",
         CallDecision::sql_list(CallDecision::refused),
         CallDecision::sql_list(|d| d.lets_run() || d == CallDecision::Invalid),
+        CallDecision::Skipped.as_str(),
     )
 });
 
@@ -393,6 +396,7 @@ fn task_from_row(r: &Row<'_>) -> rusqlite::Result<Task> {
             .get::<_, Option<String>>(18)?
             .as_deref()
             .and_then(crate::model::Fix::parse),
+        skipped_steps: r.get(19)?,
     })
 }
 

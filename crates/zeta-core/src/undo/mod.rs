@@ -23,11 +23,13 @@
 //! - [`task`]: one task's keeping, as the loop holds it.
 //! - [`budget`]: the store held to its size and age budget, oldest sets out first.
 //! - [`view`]: what a task changed, file by file, with a diff of text files.
+//! - [`preview`]: what a write would change, shown before it runs, in the same words.
 
 pub mod budget;
 pub mod journal;
 pub mod keep;
 pub mod originals;
+pub mod preview;
 pub mod restore;
 pub mod task;
 pub mod view;

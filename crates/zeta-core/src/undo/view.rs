@@ -13,7 +13,7 @@ use super::originals::Originals;
 use crate::error::CoreError;
 
 /// Largest text shown as a diff, on either side.
-const DIFF_LIMIT: u64 = 512 * 1024;
+pub(super) const DIFF_LIMIT: u64 = 512 * 1024;
 
 /// The tools whose effects are not files on this computer: what they did stays done.
 const OUTSIDE_FILES: &[&str] = &[
@@ -194,7 +194,7 @@ fn files_of(
     Ok(files)
 }
 
-fn bytes_note(size: u64) -> String {
+pub(super) fn bytes_note(size: u64) -> String {
     match size {
         s if s < 1024 => format!("{s} bytes"),
         s if s < 1024 * 1024 => format!("{:.1} KiB", s as f64 / 1024.0),
@@ -250,7 +250,7 @@ fn diff(before: &Path, after: &Path, before_size: u64) -> (Option<String>, Optio
 }
 
 /// `old` → `new` as a unified diff, headed with `path` before and now.
-fn unified(old: &str, new: &str, path: &Path) -> String {
+pub(super) fn unified(old: &str, new: &str, path: &Path) -> String {
     let name = path.display().to_string();
     similar::TextDiff::from_lines(old, new)
         .unified_diff()

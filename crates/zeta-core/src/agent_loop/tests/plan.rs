@@ -92,3 +92,34 @@ async fn an_approved_plan_runs_in_order_and_a_denied_one_not_at_all() {
     assert!(ran.runs.is_empty());
     assert_eq!(plan_decision(&ran).0, "asked-denied");
 }
+
+/// A step the person skipped does not run, is on the record as skipped by them (so every
+/// surface can say it did not happen), and is no call in the metrics.
+#[tokio::test]
+async fn a_skipped_step_is_on_the_record_as_skipped() {
+    let commands = ["touch a", "touch b", "touch c"];
+    let replies = vec![call("p1", "propose_plan", plan(&commands)), text("All three made.")];
+    let ran = run_task(settings(Ask), replies, Person::ApprovesSkipping(1)).await;
+    let ran_commands: Vec<&str> = ran
+        .runs
+        .iter()
+        .filter_map(|a| a.get("command").and_then(Value::as_str))
+        .collect();
+    assert_eq!(ran_commands, ["touch a", "touch c"]);
+    let steps: Vec<(&str, &str)> = ran
+        .audit
+        .iter()
+        .filter(|e| e.tool == "touch")
+        .map(|e| (e.decision.as_str(), e.decided_by.as_str()))
+        .collect();
+    assert_eq!(
+        steps,
+        [("plan-approved", "user"), ("user-skipped", "user"), ("plan-approved", "user")]
+    );
+    let calls = ran.events.iter().find_map(|e| match e {
+        zeta_protocol::Event::TaskMetrics { metrics } => Some(metrics.tool_calls),
+        _ => None,
+    });
+    assert_eq!(calls, Some(3), "the plan and the two steps that ran");
+}
+

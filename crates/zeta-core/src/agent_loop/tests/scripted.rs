@@ -19,7 +19,7 @@ use crate::settings::Settings;
 use crate::store::audit::{AuditEntry, AuditLog};
 use crate::tool::{Tool, ToolContext, ToolFuture, ToolOutput, ToolRegistry};
 use crate::CancelToken;
-use zeta_protocol::{ApprovalScope, Event, Task, TaskStatus};
+use zeta_protocol::{ApprovalScope, Event, StepChoice, Task, TaskStatus};
 
 /// One scripted reply: text, or calls.
 pub fn text(text: &str) -> ModelReply {
@@ -136,6 +136,8 @@ impl Tool for Touch {
 pub enum Person {
     Approves,
     Denies,
+    /// Approves a plan with its step `n` (0-based) skipped.
+    ApprovesSkipping(u32),
 }
 
 /// What one task left behind.
@@ -264,9 +266,16 @@ pub async fn run_given(
             if let Some(call_id) = call_id {
                 let _ = approve.send(ApprovalMessage::Answer(ApprovalAnswer {
                     call_id,
-                    approved: person == Person::Approves,
+                    approved: person != Person::Denies,
                     reason: None,
-                    steps: Vec::new(),
+                    steps: match person {
+                        Person::ApprovesSkipping(index) => vec![StepChoice {
+                            index,
+                            skip: true,
+                            params: None,
+                        }],
+                        _ => Vec::new(),
+                    },
                     scope: ApprovalScope::Once,
                 }));
             }
@@ -310,6 +319,7 @@ fn task() -> Task {
         previous_untrusted: false,
         denied_calls: 0,
         failed_calls: 0,
+        skipped_steps: 0,
         conversation: 1,
         fix: None,
     }
