@@ -26,6 +26,8 @@ const COMMANDS: &[&str] = &[
     "send_message",
     "retry_task",
     "task_activity",
+    "task_record",
+    "send_held",
     "task_changes",
     "undo_task",
     "redo_task",

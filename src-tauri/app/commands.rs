@@ -194,6 +194,25 @@ pub fn task_activity(
     queue.activity(id).map_err(|e| e.to_string())
 }
 
+/// A task's record (its calls, the messages added to it, its checks' notes): what every
+/// surface that reports the task shows.
+#[tauri::command]
+pub fn task_record(
+    queue: State<'_, Arc<QueueManager>>,
+    id: i64,
+) -> Result<zeta_core::store::record::TaskRecord, String> {
+    queue.record(id).map_err(|e| e.to_string())
+}
+
+/// Sends a message held after a Stop (its record id) as a task of its own.
+#[tauri::command]
+pub fn send_held(queue: State<'_, Arc<QueueManager>>, id: i64) -> Result<(), String> {
+    queue
+        .core()
+        .submit(zeta_core::Op::SendHeld { id })
+        .map_err(|e| e.to_string())
+}
+
 /// What a finished task changed on disk, file by file, and whether it can be undone.
 #[tauri::command]
 pub fn task_changes(

@@ -98,6 +98,8 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             commands::send_message,
             commands::retry_task,
             commands::task_activity,
+            commands::task_record,
+            commands::send_held,
             commands::task_changes,
             commands::undo_task,
             commands::redo_task,

@@ -81,6 +81,11 @@ impl QueueManager {
         self.audit.for_task(id)
     }
 
+    /// A task's record: its calls, the messages added to it, its checks' notes.
+    pub fn record(&self, id: i64) -> Result<zeta_core::store::record::TaskRecord, CoreError> {
+        self.audit.record_of(id)
+    }
+
     pub fn metrics(
         &self,
         limit: u32,

@@ -402,6 +402,15 @@ async fn a_user_message_is_injected_at_the_next_iteration() {
         .recent(10)
         .expect("list");
     assert_eq!(queue.len(), 1, "the message was injected, not queued");
+    // On the task's record, as read: what the chat and Earlier chats show.
+    let record = zeta_core::store::audit::AuditLog::open(&s.home.path().join("zeta.db"))
+        .and_then(|log| log.record_of(task.id))
+        .expect("record");
+    let added: Vec<_> = record.added.iter().map(|a| (a.text.as_str(), a.fate)).collect();
+    assert_eq!(
+        added,
+        [("also tell me the time", zeta_core::store::record::AddedFate::Read)]
+    );
     s.assert_invariants();
 }
 
@@ -1007,10 +1016,20 @@ async fn approvals_through_ops_timeouts_and_read_only_mode() {
     assert!(text_of(&s.requests()[1]).contains("read-only mode"));
 }
 
-/// A message added to a running task that is stopped before reading it is not dropped:
-/// it becomes the next task, and the events say so.
+/// How many tasks the queue holds.
+fn tasks(s: &Setup) -> usize {
+    zeta_core::store::queue::TaskQueue::open(&s.home.path().join("zeta.db"))
+        .and_then(|q| q.recent(100))
+        .map_or(0, |t| t.len())
+}
+
+/// A message added to a running task that the person stops before it reads the message
+/// is not dropped, nor run without asking: it is held on the stopped task's record, and
+/// runs as a task of its own only when the person sends it (once). A message the task
+/// read is on its record as read.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_message_added_to_a_task_that_is_stopped_becomes_the_next_task() {
+async fn a_message_added_to_a_task_that_is_stopped_is_held_until_sent() {
+    use zeta_core::store::record::AddedFate;
     let steps = vec![
         Step::call("shell", json!({"command": "sleep 30"})),
         Step::text("Zeta: noted, the report is in French now"),
@@ -1024,6 +1043,8 @@ async fn a_message_added_to_a_task_that_is_stopped_becomes_the_next_task() {
     .expect("op");
     let mut requeued = None;
     let mut finished = Vec::new();
+    let audit = zeta_core::store::audit::AuditLog::open(&s.home.path().join("zeta.db"))
+        .expect("audit");
     loop {
         match tokio::time::timeout(Duration::from_secs(20), events.recv()).await {
             Ok(Ok(Event::ToolCallStarted { task_id, .. })) => {
@@ -1041,6 +1062,18 @@ async fn a_message_added_to_a_task_that_is_stopped_becomes_the_next_task() {
             })) => requeued = Some((task_id, new_task_id, text)),
             Ok(Ok(Event::TaskFinished { task })) => {
                 finished.push((task.id, task.status.to_string(), task.message.clone()));
+                if finished.len() == 1 {
+                    // Nothing runs on its own: the message is held on the record.
+                    tokio::time::sleep(Duration::from_millis(800)).await;
+                    let record = audit.record_of(1).expect("record");
+                    assert_eq!(record.added.len(), 1, "{record:?}");
+                    assert_eq!(record.added[0].fate, AddedFate::Held);
+                    assert_eq!(record.added[0].text, "make it French");
+                    assert_eq!(tasks(&s), 1, "no task was made");
+                    let id = record.added[0].id;
+                    core.submit(Op::SendHeld { id }).expect("send");
+                    core.submit(Op::SendHeld { id }).expect("send again");
+                }
                 if finished.len() == 2 {
                     break;
                 }
@@ -1049,7 +1082,7 @@ async fn a_message_added_to_a_task_that_is_stopped_becomes_the_next_task() {
             other => panic!("no event: {other:?} (finished so far: {finished:?})"),
         }
     }
-    assert_eq!(requeued, Some((1, 2, "make it French".to_string())));
+    assert_eq!(requeued, None, "nothing was requeued by itself");
     assert_eq!(
         finished,
         vec![
@@ -1057,6 +1090,11 @@ async fn a_message_added_to_a_task_that_is_stopped_becomes_the_next_task() {
             (2, "done".to_string(), "make it French".to_string())
         ]
     );
+    let record = audit.record_of(1).expect("record");
+    assert_eq!(record.added[0].fate, AddedFate::Requeued);
+    assert_eq!(record.added[0].new_task_id, Some(2));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(tasks(&s), 2, "sent once");
     core.submit(Op::Shutdown).expect("shutdown");
     handle.await.expect("join").expect("worker");
 }

@@ -130,8 +130,9 @@ async fn stop_cancels_a_running_task() {
     .await;
 }
 
-/// A message added to a running task shows at once, and when Stop ends the task before it
-/// reads the message, the message becomes the next task and the chat says so.
+/// A message added to a running task shows at once. When Stop ends the task before it
+/// reads the message, the message stays on the stopped task (not lost, and not run
+/// without asking); "Send it now" runs it as a task of its own, once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_added_message_shows_at_once_and_survives_stop() {
     let server = ScriptedServer::start(vec![
@@ -156,25 +157,142 @@ async fn an_added_message_shows_at_once_and_survives_stop() {
             assert!(added.text().await?.contains("make it French"));
             app.snapshot("chat-added-message").await?;
             app.find("[data-testid=stop]").await?.click().await?;
+            let held = app
+                .find("article[data-status=cancelled] [data-testid=added-record][data-fate=held]")
+                .await?;
+            let said = held.text().await?;
+            assert!(
+                said.contains("make it French") && said.contains("not sent"),
+                "{said}"
+            );
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            assert_eq!(
+                status_of(app, "make it French"),
+                None,
+                "nothing ran without asking"
+            );
+            app.snapshot("chat-added-message-after-stop").await?;
+            app.find("[data-testid=send-held]").await?.click().await?;
             let done = wait_for(Duration::from_secs(20), || {
                 (status_of(app, "make it French").as_deref() == Some("done")).then_some(())
             });
-            assert!(
-                done.is_some(),
-                "the added message did not become a task that ran"
-            );
-            assert_eq!(
-                status_of(app, "write the report").as_deref(),
-                Some("cancelled")
-            );
-            let note = app.find("[data-testid=requeued]").await?;
-            assert!(note
-                .text()
-                .await?
-                .contains("ran; it ended before reading it"));
-            app.find("article[data-status=done]").await?;
+            assert!(done.is_some(), "the sent message did not run as a task");
+            app.find("article[data-status=cancelled] [data-testid=added-record][data-fate=requeued]")
+                .await?;
+            let sends = app
+                .client
+                .find_all(Locator::Css("[data-testid=send-held]"))
+                .await?;
+            assert!(sends.is_empty(), "sent once: no button left");
             tokio::time::sleep(Duration::from_secs(1)).await;
-            app.snapshot("chat-added-message-after-stop").await?;
+            app.snapshot("chat-added-message-sent").await?;
+            Ok(())
+        },
+    )
+    .await;
+}
+
+/// Every surface that reports a task says the same: a call the person denied, a message
+/// they added while it ran, and its steps show in the live chat, in the queue panel and,
+/// after New chat, in Earlier chats, at the default size and at 360 px.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn earlier_chats_and_the_queue_show_what_the_live_chat_showed() {
+    let work = tempfile::tempdir().expect("work");
+    let made = work.path().join("tidy-marker");
+    let server = ScriptedServer::start(vec![
+        Step::call("shell", json!({"command": format!("touch {}", made.display())})),
+        Step::call("shell", json!({"command": "echo listed"})),
+        Step::text("Zeta: all tidy"),
+    ])
+    .await
+    .expect("server");
+    let mut settings = provider(&server);
+    settings["permissions"]["mode"] = json!("ask");
+    let setup = HomeSetup {
+        settings: Some(settings),
+        ..HomeSetup::default()
+    };
+    with_app_home(
+        "one record",
+        setup,
+        async |app: &mut App| -> TestResult {
+            type_request(app, "tidy the folder").await?;
+            app.find("[data-testid=inline-approval]").await?;
+            type_request(app, "also the logs").await?;
+            app.find("[data-testid=inline-approval] [data-testid=deny]")
+                .await?
+                .click()
+                .await?;
+            let done = wait_for(Duration::from_secs(30), || {
+                (status_of(app, "tidy the folder").as_deref() == Some("done")).then_some(())
+            });
+            assert!(done.is_some(), "the task did not finish");
+            assert!(!made.exists(), "the denied call did not run");
+
+            // What the live chat shows of the ended task.
+            let facts = async |app: &App, scope: &str| -> Result<Vec<String>, Box<dyn std::error::Error>> {
+                let mut out = Vec::new();
+                for part in ["calls-note", "added-record"] {
+                    let el = app
+                        .find(&format!("{scope} article[data-status=done] [data-testid={part}]"))
+                        .await?;
+                    out.push(el.text().await?);
+                }
+                let steps = app
+                    .find(&format!("{scope} article[data-status=done] .done-activity summary"))
+                    .await?;
+                out.push(steps.text().await?);
+                Ok(out)
+            };
+            let live = facts(app, ".conversation").await?;
+            assert!(live[0].contains("1 action was not allowed to run"), "{live:?}");
+            assert!(
+                live[1].contains("also the logs") && live[1].contains("read this"),
+                "{live:?}"
+            );
+            assert!(live[2].ends_with("steps"), "{live:?}");
+
+            // The queue panel says it too.
+            app.find("[data-testid=tab-queue]").await?.click().await?;
+            let queued = app.find("[data-testid=queue-note]").await?.text().await?;
+            assert!(queued.contains("1 action was not allowed to run"), "{queued}");
+            app.snapshot("queue-done-with-denied").await?;
+
+            // Memory keeps what happened, not the reply's claim alone.
+            app.find("[data-testid=tab-memory]").await?.click().await?;
+            let kept = app.find("[data-testid=memory-summary]").await?.text().await?;
+            assert!(
+                kept.contains("not run (refused or skipped): shell touch")
+                    && kept.contains("\"Zeta: all tidy\" (a claim"),
+                "{kept}"
+            );
+            app.snapshot("memory-keeps-what-happened").await?;
+            app.find("[data-testid=tab-chat]").await?.click().await?;
+
+            // Earlier chats, after New chat: the same facts.
+            app.find("[data-testid=new-chat]").await?.click().await?;
+            app.find("[data-testid=open-history]")
+                .await?
+                .click()
+                .await?;
+            app.find("[data-testid=history-item]")
+                .await?
+                .click()
+                .await?;
+            let earlier = facts(app, "[data-testid=history-conversation]").await?;
+            assert_eq!(earlier, live, "Earlier chats says what the live chat said");
+            app.snapshot("earlier-chats-record").await?;
+            app.resize(360, 640).await?;
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            let wide = app
+                .client
+                .execute(
+                    "return document.documentElement.scrollWidth > window.innerWidth;",
+                    vec![],
+                )
+                .await?;
+            assert_eq!(wide, json!(false), "nothing scrolls sideways at 360 px");
+            app.snapshot("earlier-chats-record-360").await?;
             Ok(())
         },
     )

@@ -287,6 +287,13 @@ impl<A: Agent> Worker<A> {
                     message: text,
                 }),
             },
+            Op::SendHeld { id } => match self.queue.send_held(id, "chat") {
+                Ok(Some(task)) => self.emit(Event::TaskQueued { task }),
+                Ok(None) => self.emit_error(
+                    "that message was sent already (or is no longer kept)".to_string(),
+                ),
+                Err(e) => self.emit_error(format!("could not send the kept message: {e}")),
+            },
             Op::Approve {
                 call_id,
                 steps,
@@ -428,29 +435,53 @@ impl<A: Agent> Worker<A> {
         self.end_task(running, joined);
     }
 
-    /// Records how a task ended, then queues the messages the user added that it never
-    /// read, each as a task of its own, saying so.
+    /// Records how a task ended, with the messages the user added that it never read:
+    /// after the person's Stop they are held on the task's record until the person sends
+    /// them (a Stop means "not now"); otherwise each runs as a task of its own, saying so.
+    /// They are on the record before the task's end is announced, so whatever shows the
+    /// ended task shows them.
     fn end_task(
         &mut self,
         running: RunningTask,
         joined: Result<AgentOutcome, tokio::task::JoinError>,
     ) {
+        use crate::store::record::AddedFate;
         let (id, inbox) = (running.id, running.inbox.clone());
-        self.settle(running, joined);
+        let stopped_by_person = matches!(joined, Ok(AgentOutcome::Cancelled { .. }))
+            && self.stopping != Some(Stopping::Interrupt);
+        let mut announce = Vec::new();
         for (sender, text) in inbox.take() {
+            if stopped_by_person {
+                if let Err(e) = self.queue.note_added(id, &text, AddedFate::Held, None) {
+                    self.emit_error(format!(
+                        "a message added to task {id} could not be kept ({e}): \"{text}\""
+                    ));
+                }
+                continue;
+            }
             match self.queue.enqueue(&sender, &text) {
                 Ok(task) => {
-                    self.emit(Event::UserMessageRequeued {
-                        task_id: id,
-                        new_task_id: task.id,
-                        text,
-                    });
-                    self.emit(Event::TaskQueued { task });
+                    if let Err(e) =
+                        self.queue
+                            .note_added(id, &text, AddedFate::Requeued, Some(task.id))
+                    {
+                        tracing::warn!("could not note the requeued message on task {id}: {e}");
+                    }
+                    announce.push((task, text));
                 }
                 Err(e) => self.emit_error(format!(
                     "a message added to task {id} could not be queued ({e}): \"{text}\""
                 )),
             }
+        }
+        self.settle(running, joined);
+        for (task, text) in announce {
+            self.emit(Event::UserMessageRequeued {
+                task_id: id,
+                new_task_id: task.id,
+                text,
+            });
+            self.emit(Event::TaskQueued { task });
         }
     }
 

@@ -29,6 +29,12 @@ pub enum Op {
         sender: String,
         text: String,
     },
+    /// Send a message the person added to a task they then stopped (held on that task's
+    /// record until now, `id` its record's id) as a task of its own: once.
+    SendHeld {
+        #[ts(type = "number")]
+        id: i64,
+    },
     /// Let the running task's call or plan `call_id` run. `steps` holds the user's
     /// changes: a step (index 0 for a single call) skipped or run with edited parameters.
     Approve {

@@ -9,7 +9,8 @@ export type AuditEntry = { id: number, taskId: number, callId: string, tool: str
  */
 arguments: string, 
 /**
- * allowed, asked-approved, asked-denied, denied, blocked or invalid.
+ * allowed, plan-approved, asked-approved, user-allowed, asked-denied, denied,
+ * blocked, invalid, rate-limited or user-skipped (`CallDecision`).
  */
 decision: string, 
 /**

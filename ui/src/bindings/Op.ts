@@ -5,7 +5,7 @@ import type { StepChoice } from "./StepChoice";
 /**
  * A request to the core.
  */
-export type Op = { "type": "enqueueTask", sender: string, message: string, } | { "type": "cancelTask", id: number, } | { "type": "userMessage", sender: string, text: string, } | { "type": "approve", callId: string, steps: Array<StepChoice>, 
+export type Op = { "type": "enqueueTask", sender: string, message: string, } | { "type": "cancelTask", id: number, } | { "type": "userMessage", sender: string, text: string, } | { "type": "sendHeld", id: number, } | { "type": "approve", callId: string, steps: Array<StepChoice>, 
 /**
  * How far the yes reaches: this call, the rest of the task, or always (a single
  * call's `allowance` only; anything else is taken as once).

@@ -15,6 +15,7 @@ import type { SettingsView } from "../bindings/SettingsView";
 import type { StepChoice } from "../bindings/StepChoice";
 import type { Task } from "../bindings/Task";
 import type { TaskMetrics } from "../bindings/TaskMetrics";
+import type { TaskRecord } from "../bindings/TaskRecord";
 import type { WorkerState } from "../bindings/WorkerState";
 import type { ApprovalScope } from "../bindings/ApprovalScope";
 import type { Conversations } from "../bindings/Conversations";
@@ -37,6 +38,10 @@ export const backend = {
   cancelTask: (id: number) => invoke<void>("cancel_task", { id }),
   retryTask: (id: number) => invoke<void>("retry_task", { id }),
   taskActivity: (id: number) => invoke<AuditEntry[]>("task_activity", { id }),
+  /** A task's record: its calls, the messages added to it, its checks' notes. */
+  taskRecord: (id: number) => invoke<TaskRecord>("task_record", { id }),
+  /** Sends a message held after a Stop as a task of its own. */
+  sendHeld: (id: number) => invoke<void>("send_held", { id }),
   /** What a finished task changed on disk, and whether it can be undone. */
   taskChanges: (id: number) => invoke<TaskChanges>("task_changes", { id }),
   undoTask: (id: number) => invoke<UndoOutcome>("undo_task", { id }),

@@ -8,6 +8,8 @@ import type { StepStatus } from "../bindings/StepStatus";
 import type { Task } from "../bindings/Task";
 import type { TaskMetrics } from "../bindings/TaskMetrics";
 import type { WorkerState } from "../bindings/WorkerState";
+import type { AuditEntry } from "../bindings/AuditEntry";
+import type { AddedMessage } from "../bindings/AddedMessage";
 import { requestFrom, type Request } from "./confirm";
 
 /** One tool call of the running task, as the activity panel shows it. */
@@ -28,6 +30,8 @@ export interface LiveStep {
   images: string[];
   /** Waiting for the user's answer: its time so far is not the tool's. */
   waiting?: boolean;
+  /** Read back from the task's record: no duration is known. */
+  recorded?: boolean;
 }
 
 /** A plan of the running task, with each step's progress. */
@@ -287,6 +291,7 @@ function keepActivity(
 
 /** How long a call took, in words ("0.4 s", "12 s"), or "running". */
 export function duration(step: LiveStep): string {
+  if (step.recorded) return step.ok === undefined ? "cut short" : "";
   if (step.waiting) return "waiting for you";
   if (step.finishedAt === undefined) return "running";
   const secs = (step.finishedAt - step.startedAt) / 1000;
@@ -454,4 +459,41 @@ export function splitError(error: string | null): { said: string; details: strin
 /** "Trying again in 2 s (attempt 1 of the request failed)". */
 export function retryLine(r: { said: string; attempt: number; waitMs: number }): string {
   return `${r.said} Trying again in ${Math.max(1, Math.ceil(r.waitMs / 1000))} s…`;
+}
+
+/** A finished task's calls from its record, as the activity list shows them (outputs and
+ *  screenshots are not kept; what ran, how it ended and what was refused are). */
+export function stepsFromRecord(calls: AuditEntry[]): LiveStep[] {
+  return calls.map((c) => {
+    let args: unknown = c.arguments;
+    try {
+      args = JSON.parse(c.arguments);
+    } catch {
+      // Shown as the text it is.
+    }
+    return {
+      callId: c.callId,
+      tool: c.tool,
+      arguments: args,
+      iteration: 0,
+      startedAt: c.createdAt,
+      ok: c.state === "running" ? undefined : c.ok,
+      summary: c.summary,
+      output: "",
+      images: [],
+      recorded: true,
+    };
+  });
+}
+
+/** What became of a message the person added while a task ran, in words. */
+export function addedLine(added: Pick<AddedMessage, "fate" | "newTaskId">): string {
+  switch (added.fate) {
+    case "read":
+      return "it read this while it worked";
+    case "requeued":
+      return added.newTaskId === null ? "it ran as a task of its own" : `it ran as a task of its own (task ${added.newTaskId})`;
+    case "held":
+      return "not sent: you stopped the task before it read this";
+  }
 }

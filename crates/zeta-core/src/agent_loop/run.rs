@@ -321,11 +321,17 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     pub(super) async fn go(mut self) -> AgentOutcome {
         let outcome = self.iterate().await;
         if let (Some(memory), AgentOutcome::Done { reply }) = (&self.agent.memory, &outcome) {
-            let line = format!(
-                "Task {}: asked \"{}\"; answered \"{}\"",
+            let calls = self
+                .ctx
+                .audit
+                .as_ref()
+                .and_then(|audit| audit.for_task(self.task_id()).ok())
+                .unwrap_or_default();
+            let line = crate::store::memory::task_line(
                 self.task_id(),
-                self.ctx.task.message,
-                reply
+                &self.ctx.task.message,
+                reply,
+                &calls,
             );
             if let Err(e) = memory.note_task(&line, self.consent.tainted.is_some()) {
                 tracing::warn!("could not update the long-term summary: {e}");
@@ -591,6 +597,17 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     /// Injects user messages that arrived while the task ran.
     pub(super) fn inject_user_messages(&mut self) {
         for (_, text) in self.ctx.inbox.take() {
+            if let Some(audit) = &self.ctx.audit {
+                let noted = audit.note_added(
+                    self.task_id(),
+                    &text,
+                    crate::store::record::AddedFate::Read,
+                    None,
+                );
+                if let Err(e) = noted {
+                    tracing::warn!("could not keep the added message on the task's record: {e}");
+                }
+            }
             self.emit(Event::UserMessageInjected {
                 task_id: self.task_id(),
                 text: text.clone(),

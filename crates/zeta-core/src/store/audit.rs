@@ -45,7 +45,8 @@ pub struct AuditEntry {
     pub tool: String,
     /// The call's arguments as JSON text.
     pub arguments: String,
-    /// allowed, asked-approved, asked-denied, denied, blocked or invalid.
+    /// allowed, plan-approved, asked-approved, user-allowed, asked-denied, denied,
+    /// blocked, invalid, rate-limited or user-skipped (`CallDecision`).
     pub decision: String,
     /// policy, user, timeout, blocklist or validator.
     pub decided_by: String,
@@ -301,7 +302,8 @@ mod tests {
                 "denied",
                 "blocked",
                 "invalid",
-                "rate-limited"
+                "rate-limited",
+                "user-skipped"
             ]
         );
     }

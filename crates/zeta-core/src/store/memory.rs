@@ -126,7 +126,7 @@ impl MemoryStore {
     pub fn note_task(&self, line: &str, untrusted: bool) -> Result<(), CoreError> {
         let mut lines: Vec<String> = self.summary()?.lines().map(str::to_string).collect();
         let mark = if untrusted { UNTRUSTED_LINE } else { "" };
-        lines.push(format!("{mark}{}", crate::text::one_line(line, 240)));
+        lines.push(format!("{mark}{}", crate::text::one_line(line, 400)));
         while lines.iter().map(|l| l.len() + 1).sum::<usize>() > SUMMARY_MAX_CHARS
             && lines.len() > 1
         {
@@ -180,9 +180,115 @@ fn fts_query(query: &str) -> Option<String> {
     (!words.is_empty()).then(|| words.join(" OR "))
 }
 
+/// A task's line in the long-term summary, from what the evidence shows: what was asked,
+/// what ran (and how it ended) from the audit, what did not happen (refused, skipped,
+/// failed), and the reply as what Zeta said, never as a fact of its own. When something
+/// did not happen, the line says so beside the reply, so a later task does not take "All
+/// clean." for what was done.
+pub fn task_line(
+    task_id: i64,
+    asked: &str,
+    reply: &str,
+    calls: &[crate::store::audit::AuditEntry],
+) -> String {
+    use crate::store::audit::CallDecision;
+    use crate::text::clip;
+    let brief = |c: &crate::store::audit::AuditEntry| {
+        let args: serde_json::Value = serde_json::from_str(&c.arguments).unwrap_or_default();
+        let what = ["command", "path", "url", "name", "query"]
+            .iter()
+            .find_map(|k| args.get(*k).and_then(|v| v.as_str()))
+            .unwrap_or_default();
+        clip(&crate::text::one_line(&format!("{} {what}", c.tool), 60), 40)
+    };
+    let (mut ran, mut failed, mut not_run) = (Vec::new(), Vec::new(), Vec::new());
+    for call in calls.iter().filter(|c| c.tool != crate::tool::PROPOSE_PLAN) {
+        match CallDecision::parse(&call.decision) {
+            Some(d) if d.lets_run() && call.ok => ran.push(brief(call)),
+            Some(d) if d.lets_run() || d == CallDecision::Invalid => failed.push(brief(call)),
+            Some(_) => not_run.push(brief(call)),
+            None => failed.push(brief(call)),
+        }
+    }
+    let list = |v: &[String]| {
+        let shown = v.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+        match v.len() {
+            n if n > 3 => format!("{shown} and {} more", n - 3),
+            _ => shown,
+        }
+    };
+    let mut line = format!("Task {task_id}: asked \"{}\"", clip(asked, 60));
+    if !ran.is_empty() {
+        line.push_str(&format!("; ran {}", list(&ran)));
+    }
+    if !failed.is_empty() {
+        line.push_str(&format!("; failed: {}", list(&failed)));
+    }
+    if !not_run.is_empty() {
+        line.push_str(&format!("; not run (refused or skipped): {}", list(&not_run)));
+    }
+    let said = clip(&crate::text::one_line(reply, 200), 80);
+    if failed.is_empty() && not_run.is_empty() {
+        line.push_str(&format!("; Zeta replied \"{said}\""));
+    } else {
+        line.push_str(&format!(
+            "; Zeta replied \"{said}\" (a claim: what is listed as failed or not run did not happen)"
+        ));
+    }
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn call(tool: &str, command: &str, decision: &str, ok: bool) -> crate::store::audit::AuditEntry {
+        crate::store::audit::AuditEntry {
+            id: 1,
+            task_id: 7,
+            call_id: "c".into(),
+            tool: tool.into(),
+            arguments: serde_json::json!({ "command": command }).to_string(),
+            decision: decision.into(),
+            decided_by: "user".into(),
+            ok,
+            summary: String::new(),
+            created_at: 0,
+            state: "finished".into(),
+        }
+    }
+
+    /// The summary keeps what the evidence shows: a refused, a skipped or a failed call
+    /// is named as not done beside the reply, which stays a claim; a task whose calls all
+    /// ran keeps its reply plainly.
+    #[test]
+    fn a_tasks_line_keeps_what_happened_and_marks_the_reply_as_a_claim_when_it_may_not_be() {
+        let denied = task_line(
+            7,
+            "clean the temp folder",
+            "All clean.",
+            &[
+                call("shell", "ls /tmp", "allowed", true),
+                call("shell", "rm -rf /tmp/x", "asked-denied", false),
+            ],
+        );
+        assert!(denied.contains("ran shell ls /tmp"), "{denied}");
+        assert!(denied.contains("not run (refused or skipped): shell rm -rf /tmp/x"), "{denied}");
+        assert!(denied.contains("\"All clean.\" (a claim"), "{denied}");
+        for (decision, ok, word) in [
+            ("user-skipped", false, "not run"),
+            ("blocked", false, "not run"),
+            ("allowed", false, "failed:"),
+            ("invalid", false, "failed:"),
+        ] {
+            let line = task_line(7, "do it", "Done.", &[call("shell", "touch a", decision, ok)]);
+            assert!(line.contains(word) && line.contains("(a claim"), "{decision}: {line}");
+        }
+        let plain = task_line(7, "list files", "3 files.", &[call("shell", "ls", "allowed", true)]);
+        assert!(plain.ends_with("Zeta replied \"3 files.\""), "{plain}");
+        let many: Vec<_> = (0..6).map(|i| call("shell", &format!("echo {i}"), "allowed", true)).collect();
+        assert!(task_line(7, "x", "y", &many).contains("and 3 more"));
+    }
 
     #[test]
     fn facts_are_found_by_words_in_any_order_and_forgotten() {

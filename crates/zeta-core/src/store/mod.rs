@@ -1,7 +1,8 @@
 //! Everything Zeta keeps in `$ZETA_HOME/zeta.db`: the schema and its migrations
 //! ([`schema`]), and one store a table or two: the task queue ([`queue`]), the audit of
 //! tool calls ([`audit`]) with per-task [`metrics`], saved facts and the long-term
-//! summary ([`memory`]), and scheduled jobs ([`scheduler`]). [`db`] is the shared
+//! summary ([`memory`]), scheduled jobs ([`scheduler`]), and a task's record beside its
+//! row ([`record`]: its calls, added messages, checks' notes). [`db`] is the shared
 //! connection the stores beside the queue use.
 
 pub mod audit;
@@ -9,5 +10,6 @@ pub mod db;
 pub mod memory;
 pub mod metrics;
 pub mod queue;
+pub mod record;
 pub mod scheduler;
 pub mod schema;

@@ -349,6 +349,31 @@ impl TaskQueue {
             .map_err(|e| self.err(e))
     }
 
+    /// Writes that the person added `text` to task `task_id`, and what became of it
+    /// (`store::record`).
+    pub fn note_added(
+        &self,
+        task_id: i64,
+        text: &str,
+        fate: crate::store::record::AddedFate,
+        new_task_id: Option<i64>,
+    ) -> Result<(), CoreError> {
+        crate::store::record::note_added(&self.conn, task_id, text, fate, new_task_id)
+            .map_err(|e| self.err(e))
+    }
+
+    /// Sends the message held after a Stop (`id`, see `store::record`) as a task of its
+    /// own, once: `Ok(None)` when it is not held (sent already, or no such message).
+    pub fn send_held(&self, id: i64, sender: &str) -> Result<Option<Task>, CoreError> {
+        let Some(text) = crate::store::record::held_text(&self.conn, id).map_err(|e| self.err(e))?
+        else {
+            return Ok(None);
+        };
+        let task = self.enqueue(sender, &text)?;
+        crate::store::record::sent_held(&self.conn, id, task.id).map_err(|e| self.err(e))?;
+        Ok(Some(task))
+    }
+
     /// Changes whenever another connection commits to the database (`PRAGMA data_version`):
     /// how a running app notices tasks the CLI enqueued.
     pub fn data_version(&self) -> Result<i64, CoreError> {

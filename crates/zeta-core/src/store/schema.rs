@@ -167,6 +167,20 @@ const MIGRATIONS: &[M<'static>] = &[
         PRIMARY KEY (set_id, path)
     );",
     ),
+    // The messages the person added while a task ran, and what became of each
+    // (`store::record`): read by the task, run as a task of their own, or held after a
+    // Stop until the person sends them.
+    M::up(
+        "CREATE TABLE added_messages (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        task_id     INTEGER NOT NULL,
+        text        TEXT NOT NULL,
+        fate        TEXT NOT NULL,
+        new_task_id INTEGER,
+        created_at  INTEGER NOT NULL
+    );
+    CREATE INDEX added_messages_task ON added_messages (task_id);",
+    ),
 ];
 
 /// Opens (creating if needed) the database at `path`, owner-only, in WAL mode with a busy
