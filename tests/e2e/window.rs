@@ -192,6 +192,99 @@ async fn an_added_message_shows_at_once_and_survives_stop() {
     .await;
 }
 
+/// The header's height, and whether anything on the page scrolls sideways.
+async fn header_and_overflow(app: &App) -> Result<(i64, bool), Box<dyn std::error::Error>> {
+    let v = app
+        .client
+        .execute(
+            "return [document.querySelector('header').getBoundingClientRect().height, \
+                     document.documentElement.scrollWidth > window.innerWidth];",
+            vec![],
+        )
+        .await?;
+    Ok((
+        v[0].as_f64().unwrap_or(0.0).round() as i64,
+        v[1].as_bool().unwrap_or(true),
+    ))
+}
+
+/// A running call shows its time counting up beside a spinner, and the header keeps one
+/// row at the default size and at 360 px whether a task runs or not, so the chat does not
+/// jump at the start and end of every task.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_call_shows_its_time_and_the_header_holds_still() {
+    let server = ScriptedServer::start(vec![
+        Step::call("shell", json!({"command": "sleep 4"})),
+        Step::text("Zeta: slept"),
+        Step::call("shell", json!({"command": "sleep 3"})),
+        Step::text("Zeta: slept again"),
+    ])
+    .await
+    .expect("server");
+    let setup = HomeSetup {
+        settings: Some(provider(&server)),
+        ..HomeSetup::default()
+    };
+    with_app_home(
+        "running time",
+        setup,
+        async |app: &mut App| -> TestResult {
+            for (width, request) in [(480, "sleep a while"), (360, "sleep again")] {
+                app.resize(width, 640).await?;
+                tokio::time::sleep(Duration::from_millis(400)).await;
+                let idle = header_and_overflow(app).await?;
+                assert!(!idle.1, "nothing scrolls sideways at {width} px");
+                type_request(app, request).await?;
+                let time = app
+                    .find("[data-testid=live] [data-testid=step-time]")
+                    .await?;
+                tokio::time::sleep(Duration::from_millis(1200)).await;
+                let first = time.text().await?;
+                tokio::time::sleep(Duration::from_millis(1100)).await;
+                let later = time.text().await?;
+                assert!(
+                    first.starts_with("running ") && later.starts_with("running ") && first != later,
+                    "the running call's time counts up at {width} px: {first:?} then {later:?}"
+                );
+                let busy = header_and_overflow(app).await?;
+                if width == 480 {
+                    app.snapshot("chat-running-time").await?;
+                }
+                let done = wait_for(Duration::from_secs(20), || {
+                    (status_of(app, request).as_deref() == Some("done")).then_some(())
+                });
+                assert!(done.is_some(), "the task did not finish");
+                tokio::time::sleep(Duration::from_millis(400)).await;
+                let after = header_and_overflow(app).await?;
+                assert_eq!(
+                    (idle.0, busy.0, after.0),
+                    (idle.0, idle.0, idle.0),
+                    "the header keeps its height at {width} px"
+                );
+                assert!(!busy.1 && !after.1, "nothing scrolls sideways at {width} px");
+                // At 480 px it reads "ready"; narrower, it may be cut (its tooltip holds it).
+                let status = app.find("[data-testid=worker-status]").await?;
+                let said = status.prop("textContent").await?.unwrap_or_default();
+                assert_eq!(said, "ready", "at {width} px");
+                if width == 480 {
+                    let cut = app
+                        .client
+                        .execute(
+                            "const s = document.querySelector('[data-testid=worker-status]'); \
+                             return s.scrollWidth > s.clientWidth || s.clientWidth === 0;",
+                            vec![],
+                        )
+                        .await?;
+                    assert_eq!(cut, json!(false), "the status is shown whole at 480 px");
+                }
+            }
+            app.snapshot("chat-header-360").await?;
+            Ok(())
+        },
+    )
+    .await;
+}
+
 /// Every surface that reports a task says the same: a call the person denied, a message
 /// they added while it ran, and its steps show in the live chat, in the queue panel and,
 /// after New chat, in Earlier chats, at the default size and at 360 px.

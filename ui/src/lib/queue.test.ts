@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../bindings/Task";
-import { activeTasks, applyEvent, chatTasks, conversationLine, retryLine, splitError, callsNote, noteAdded, composerAction, typedIntoNowhere, emptyView, stepLine, upsert, workerLabel, stepMark, totals, duration, isTruncated, kTokens, steps } from "./queue";
+import { activeTasks, applyEvent, chatTasks, conversationLine, retryLine, splitError, callsNote, noteAdded, composerAction, typedIntoNowhere, emptyView, stepLine, upsert, workerLabel, workerTitle, stepMark, totals, duration, isTruncated, kTokens, steps } from "./queue";
 
 const task = (id: number, status: Task["status"], message = `m${id}`): Task => ({
   id,
@@ -111,6 +111,7 @@ describe("live activity", () => {
     });
     expect(stepLine(view.live!.steps[0])).toBe("✓ shell ls -la");
     expect(stepLine({ tool: "notes__write_note", arguments: { name: "a" }, ok: true })).toBe('✓ write_note (MCP notes) {"name":"a"}');
+    expect(stepLine({ tool: "write_file", arguments: { path: "/tmp/a.txt", content: "x\ny" }, ok: true })).toBe("✓ write_file /tmp/a.txt");
     view = applyEvent(view, { type: "iterationStarted", taskId: 4, iteration: 2, maxIterations: 50, contextTokens: 100, contextWindow: 32768 });
     expect(view.live?.streamed).toBe("");
     view = applyEvent(view, { type: "taskFinished", task: task(4, "done") });
@@ -185,6 +186,8 @@ describe("metrics and activity helpers", () => {
     view = applyEvent(view, { type: "toolOutput", taskId: 9, callId: "a", chunk: "part" }, 1100);
     expect(view.live?.steps[0].output).toBe("part");
     expect(duration(view.live!.steps[0])).toBe("running");
+    const started = view.live!.steps[0].startedAt;
+    expect(duration(view.live!.steps[0], started + 4200)).toBe("running 4 s");
     view = applyEvent(view, {
       type: "toolCallFinished", taskId: 9, callId: "a", tool: "shell", ok: true, summary: "exit 0",
       output: "head\\n[… 5000 bytes cut …]\\ntail", images: ["data:image/jpeg;base64,AA"],
@@ -266,7 +269,9 @@ describe("typing into nowhere", () => {
 describe("the header while a task runs", () => {
   it("says which task is being worked on", () => {
     const worker = { state: "active" } as Parameters<typeof workerLabel>[0];
-    expect(workerLabel(worker, 7)).toBe("working on task 7");
+    expect(workerLabel(worker, 7)).toBe("working");
+    expect(workerTitle(worker, 7)).toBe("working on task 7");
+    expect(workerTitle(worker, null)).toBe("ready");
     expect(workerLabel(worker, null)).toBe("ready");
   });
 });

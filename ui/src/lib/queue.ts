@@ -290,10 +290,13 @@ function keepActivity(
 }
 
 /** How long a call took, in words ("0.4 s", "12 s"), or "running". */
-export function duration(step: LiveStep): string {
+export function duration(step: LiveStep, now: number | null = null): string {
   if (step.recorded) return step.ok === undefined ? "cut short" : "";
   if (step.waiting) return "waiting for you";
-  if (step.finishedAt === undefined) return "running";
+  if (step.finishedAt === undefined) {
+    if (now === null) return "running";
+    return `running ${Math.max(0, Math.floor((now - step.startedAt) / 1000))} s`;
+  }
   const secs = (step.finishedAt - step.startedAt) / 1000;
   return secs < 10 ? `${secs.toFixed(1)} s` : `${Math.round(secs)} s`;
 }
@@ -331,8 +334,9 @@ export function toolName(tool: string): string {
 
 export function stepLine(step: Pick<LiveStep, "tool" | "arguments" | "ok">): string {
   const args = step.arguments as Record<string, unknown> | null;
-  const brief =
-    args && typeof args.command === "string" ? args.command : JSON.stringify(step.arguments ?? {});
+  // What it acts on, in words where a built-in tool names it; else its arguments.
+  const named = step.tool.includes("__") ? undefined : ["command", "path", "url", "query"].map((k) => args?.[k]).find((v) => typeof v === "string");
+  const brief = typeof named === "string" ? named : JSON.stringify(step.arguments ?? {});
   const mark = step.ok === undefined ? "…" : step.ok ? "✓" : "✗";
   return `${mark} ${toolName(step.tool)} ${brief.length > 80 ? brief.slice(0, 79) + "…" : brief}`;
 }
@@ -375,11 +379,19 @@ export function activeTasks(tasks: Task[]): Task[] {
 }
 
 /** What the worker is doing, in words; `runningTask` is the id of the task it works on. */
+/** The worker's state in full, for the status's tooltip. */
+export function workerTitle(worker: WorkerState | null, runningTask: number | null = null): string {
+  if (worker?.state === "active" && runningTask !== null) return `working on task ${runningTask}`;
+  return workerLabel(worker, runningTask);
+}
+
+/** The worker's state in a word or two, for the header (kept short: the header's row must
+ *  not grow or wrap as tasks start and end). */
 export function workerLabel(worker: WorkerState | null, runningTask: number | null = null): string {
   if (worker === null) return "starting";
   switch (worker.state) {
     case "active":
-      return runningTask === null ? "ready" : `working on task ${runningTask}`;
+      return runningTask === null ? "ready" : "working";
     case "paused":
       return "paused";
     case "standby":
