@@ -173,3 +173,26 @@ async fn a_refused_call_is_in_the_json_and_the_exit_code() {
     );
     assert!(!made.exists());
 }
+
+/// `zeta run` beside a running Zeta (the app, here a worker holding the queue) hands its
+/// task over and waits for it: no false "the queue worker stopped" on the way, and the
+/// reply and a clean exit at the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn zeta_run_beside_a_running_zeta_says_no_false_error() {
+    let s = Setup::new(Wire::OpenAi, Proto::Native, vec![Step::text("Zeta: hello from the app")]).await;
+    let (core, _events, handle) = s.spawn();
+    let home = s.home.path().to_path_buf();
+    let out = tokio::task::spawn_blocking(move || zeta_bare(&home, &["run", "say hello"]))
+        .await
+        .expect("zeta run");
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("another Zeta"), "{said}");
+    assert!(
+        !said.contains("stopped") && !said.contains("Restart Zeta"),
+        "a handover is no failure: {said}"
+    );
+    assert!(said.contains("Zeta: hello from the app"), "{said}");
+    core.submit(zeta_core::Op::Shutdown).expect("shutdown");
+    handle.await.expect("join").expect("worker");
+}

@@ -99,7 +99,13 @@ pub fn spawn_worker<A: Agent>(
     let last_words = events.clone();
     let handle = tokio::spawn(async move {
         let result = worker.run(ops_rx).await;
-        if let Err(e) = &result {
+        // Another Zeta working the queue is a handover (`zeta run` beside the app waits
+        // for it), not a worker that stopped.
+        if let Some(e) = result
+            .as_ref()
+            .err()
+            .filter(|e| !matches!(e, CoreError::WorkerBusy { .. }))
+        {
             tracing::error!("the worker stopped: {e}");
             let _ = last_words.send(Event::Error {
                 message: format!(
