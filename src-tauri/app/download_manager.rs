@@ -175,6 +175,9 @@ fn plain(e: &zeta_models::ModelError) -> String {
                 .into()
         }
         E::Http { status, .. } => format!("The download server refused it (HTTP {status})."),
+        E::Unreachable { host, .. } => format!(
+            "Could not reach {host}. Check the internet connection, then try again (what arrived so far is kept)."
+        ),
         E::Download { message, .. } => format!("The download stopped ({message})."),
         other => format!("The download failed: {other}."),
     }

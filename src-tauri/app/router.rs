@@ -118,6 +118,12 @@ impl Router {
             VoiceEvent::NothingHeard => tracing::info!("the recording held no speech: no task"),
             VoiceEvent::Notice { message } => tracing::warn!("voice: {message}"),
             VoiceEvent::Error { message } => tracing::error!("voice: {message}"),
+            VoiceEvent::NoModel { model } => {
+                tracing::warn!("voice: no speech model ({model}); the chat offers to download it");
+                // Pressed from the tray or the hotkey with the chat hidden: the offer to
+                // download the model is in the chat, so it is shown.
+                super::chat_window::show(&self.app);
+            }
             VoiceEvent::Level { .. } => {}
         }
         // The window shows what was heard before the task exists.

@@ -50,7 +50,20 @@ pub async fn download(
     if have > 0 {
         request = request.header(reqwest::header::RANGE, format!("bytes={have}-"));
     }
-    let response = request.send().await.map_err(|e| failed(e.to_string()))?;
+    let response = request.send().await.map_err(|e| {
+        if e.is_connect() || e.is_timeout() {
+            ModelError::Unreachable {
+                url: url.to_string(),
+                host: e
+                    .url()
+                    .and_then(|u| u.host_str().map(str::to_string))
+                    .unwrap_or_else(|| url.to_string()),
+                message: e.to_string(),
+            }
+        } else {
+            failed(e.to_string())
+        }
+    })?;
     let status = response.status().as_u16();
     let append = match status {
         206 => true,
@@ -157,4 +170,30 @@ fn hash_file<D: Digest>(path: &Path) -> Result<String, ModelError> {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A host that cannot be reached is said as such (typed, with its host), not as a raw
+    /// request error, and nothing is left behind.
+    #[tokio::test]
+    async fn an_unreachable_host_is_its_own_error() {
+        // A port nobody listens on: bind one, then close it.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("m.bin");
+        let url = format!("http://127.0.0.1:{port}/m.bin");
+        let err = download(&url, &dest, None, &mut |_| {}).await.unwrap_err();
+        match &err {
+            ModelError::Unreachable { host, .. } => assert_eq!(host, "127.0.0.1"),
+            other => panic!("not Unreachable: {other:?}"),
+        }
+        assert!(err.is_retryable());
+        assert!(!dest.exists());
+    }
 }

@@ -37,6 +37,13 @@ pub enum ModelError {
     NotInstalled { name: String, dir: PathBuf },
     #[error("download of {url} failed: {message}")]
     Download { url: String, message: String },
+    /// The host could not be reached (no route, refused, name unknown, timed out).
+    #[error("{host} could not be reached for {url}: {message}")]
+    Unreachable {
+        url: String,
+        host: String,
+        message: String,
+    },
     #[error("{url}: HTTP {status}")]
     Http { url: String, status: u16 },
     #[error("checksum mismatch for {url}: expected {algorithm} {expected}, got {actual}; the file was discarded")]
@@ -53,7 +60,7 @@ pub enum ModelError {
 impl ModelError {
     /// A network failure that a later run can resume from.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, ModelError::Download { .. })
+        matches!(self, ModelError::Download { .. } | ModelError::Unreachable { .. })
             || matches!(self, ModelError::Http { status, .. } if *status >= 500)
     }
 }

@@ -56,6 +56,12 @@ pub enum VoiceEvent {
     Error {
         message: String,
     },
+    /// Nothing was recorded: the speech model (`model`, its file name) is not installed.
+    /// Said before any microphone is opened, so a fresh install asks for the model
+    /// rather than failing at the sound card.
+    NoModel {
+        model: String,
+    },
 }
 
 /// Said wherever the hotkey does not work.

@@ -9,8 +9,8 @@
 //! After one such press (a server sending auto-repeat as release+press pairs) the rest of
 //! that recording waits out the gap instead, so held keys do not start transcription after
 //! transcription.
-//! The model loads while the first recording runs (not at app start, and a missing model is
-//! only an error event), and is kept warm afterwards.
+//! The model loads while the first recording runs (not at app start), and is kept warm
+//! afterwards. With no model file, nothing is recorded: `NoModel` says which one is missing.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -212,6 +212,17 @@ impl Session {
             self.emit(VoiceEvent::Notice {
                 message: "Still transcribing the last recording; try again in a moment.".into(),
             });
+            return;
+        }
+        if !self.config.model.is_file() {
+            self.ptt.set_recording(false);
+            let model = self
+                .config
+                .model
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| self.config.model.display().to_string());
+            self.emit(VoiceEvent::NoModel { model });
             return;
         }
         let sink = Arc::clone(&self.sink);

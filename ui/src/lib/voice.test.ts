@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyVoice, heardPending, hotkeyProblem, idleVoice, voiceLabel } from "./voice";
+import { applyVoice, heardPending, hotkeyProblem, idleVoice, speechModelLabel, voiceLabel } from "./voice";
 
 describe("voice view", () => {
   it("follows a recording from listening to a heard command", () => {
@@ -46,5 +46,15 @@ describe("voice view", () => {
     expect(text).toContain("Ctrl+Alt+Space");
     expect(text).toContain("taken by another program");
     expect(text).toContain("zeta listen");
+  });
+
+  it("a press with no speech model records nothing and names the model to download", () => {
+    const v = applyVoice(idleVoice(), { kind: "noModel", model: "ggml-base.bin" });
+    expect(v.state).toBe("idle");
+    expect(v.missingModel).toBe("ggml-base.bin");
+    expect(v.error).toBe(false);
+    expect(applyVoice(v, { kind: "state", state: "listening" }).missingModel).toBeNull();
+    expect(speechModelLabel("ggml-base.bin")).toBe("Download the speech model (148 MB)");
+    expect(speechModelLabel("mine.bin")).toBe("Download the speech model");
   });
 });

@@ -14,16 +14,18 @@ export type VoiceView = {
   /** One line about the last recording: nothing heard, a cap, a lost device, an error. */
   note: string | null;
   error: boolean;
+  /** The speech model the last press found missing (its file name): nothing was recorded. */
+  missingModel: string | null;
 };
 
-export const idleVoice = (): VoiceView => ({ state: "idle", level: 0, heard: null, note: null, error: false });
+export const idleVoice = (): VoiceView => ({ state: "idle", level: 0, heard: null, note: null, error: false, missingModel: null });
 
 export function applyVoice(view: VoiceView, event: VoiceEvent): VoiceView {
   switch (event.kind) {
     case "state":
       // A new recording clears what the last one said.
       return event.state === "listening"
-        ? { ...view, state: event.state, level: 0, heard: null, note: null, error: false }
+        ? { ...view, state: event.state, level: 0, heard: null, note: null, error: false, missingModel: null }
         : { ...view, state: event.state, level: 0 };
     case "level":
       return view.state === "listening" ? { ...view, level: Math.max(0, Math.min(1, event.level)) } : view;
@@ -35,6 +37,8 @@ export function applyVoice(view: VoiceView, event: VoiceEvent): VoiceView {
       return { ...view, note: event.message, error: false };
     case "error":
       return { ...view, note: event.message, error: true };
+    case "noModel":
+      return { ...view, state: "idle", note: "Voice needs a speech model first; nothing was recorded.", error: false, missingModel: event.model };
   }
 }
 
@@ -61,4 +65,15 @@ export function voiceLabel(view: VoiceView): string {
     default:
       return "";
   }
+}
+
+/** A speech model's size in words, for its download button (the catalogue's files). */
+export function speechModelLabel(name: string): string {
+  const sizes: Record<string, string> = {
+    "ggml-base.bin": "148 MB",
+    "ggml-base.en.bin": "148 MB",
+    "ggml-tiny.en.bin": "78 MB",
+    "ggml-small.bin": "488 MB",
+  };
+  return sizes[name] ? `Download the speech model (${sizes[name]})` : "Download the speech model";
 }
