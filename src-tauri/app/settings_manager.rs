@@ -24,6 +24,10 @@ pub struct SettingsView {
     pub path: String,
     /// Where API keys are kept, in words.
     pub key_store: String,
+    /// Why no system keyring is used, as the keyring library said it (for "Details").
+    pub key_store_detail: Option<String>,
+    /// Keys go to the system keyring (not to an owner-only file).
+    pub keys_in_keyring: bool,
     /// Per configured provider: whether a key is stored for it.
     pub keys: Vec<KeyState>,
     /// True on a fresh home until onboarding is finished or skipped.
@@ -102,7 +106,12 @@ impl SettingsManager {
             settings: loaded.settings,
             problems: loaded.problems,
             path: path.display().to_string(),
-            key_store: self.secrets.backend().to_string(),
+            key_store: self.secrets.backend().words(),
+            key_store_detail: self.secrets.backend().detail().map(str::to_string),
+            keys_in_keyring: matches!(
+                self.secrets.backend(),
+                zeta_llm::secrets::Backend::Keyring
+            ),
             keys,
             needs_onboarding,
             local_server: self.local.state(),

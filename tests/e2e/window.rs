@@ -392,6 +392,83 @@ async fn earlier_chats_and_the_queue_show_what_the_live_chat_showed() {
     .await;
 }
 
+/// Settings read as settings, not as a developer tool: where keys are kept in words (the
+/// keyring library's error only under "Why not the system keyring"), the command time
+/// limit in seconds, and a bad value refused in words ("from 100 ms to 24 h"), never
+/// "expected u64" or "100..=86400000"; at the default size and at 360 px.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_speak_in_seconds_and_words() {
+    with_app_home(
+        "settings words",
+        HomeSetup::default(),
+        async |app: &mut App| -> TestResult {
+            for width in [480, 360] {
+                app.resize(width, 640).await?;
+                app.find("[data-testid=tab-settings]")
+                    .await?
+                    .click()
+                    .await?;
+                let top = app.find("[data-testid=settings-where]").await?.text().await?;
+                assert!(top.contains("API keys are kept in"), "{top}");
+                assert!(
+                    !top.contains("Secret Service") && !top.contains("platform secure storage"),
+                    "no library error up front: {top}"
+                );
+                let limit = app.find("input[aria-label='Command timeout']").await?;
+                assert_eq!(limit.prop("value").await?.as_deref(), Some("30"), "seconds");
+                limit.click().await?;
+                app.press_ctrl('a').await?;
+                app.type_keys("0.05").await?;
+                app.find("[data-testid=save-settings]")
+                    .await?
+                    .click()
+                    .await?;
+                let said = app
+                    .find(".field-error[data-field='commandTimeoutMs']")
+                    .await?
+                    .text()
+                    .await?;
+                assert!(said.contains("from 100 ms to 24 h"), "{said}");
+                assert!(!said.contains("..=") && !said.contains("expected"), "{said}");
+                if width == 480 {
+                    app.snapshot("settings-seconds-and-words").await?;
+                }
+                let limit = app.find("input[aria-label='Command timeout']").await?;
+                limit.click().await?;
+                app.press_ctrl('a').await?;
+                app.type_keys("45").await?;
+                app.find("[data-testid=save-settings]")
+                    .await?
+                    .click()
+                    .await?;
+                let saved = wait_for(Duration::from_secs(5), || {
+                    std::fs::read_to_string(app.home.path().join("settings.json"))
+                        .ok()
+                        .filter(|t| t.contains("\"commandTimeoutMs\": 45000"))
+                });
+                assert!(saved.is_some(), "45 s is saved as 45000 ms at {width} px");
+                let wide = app
+                    .client
+                    .execute(
+                        "return document.documentElement.scrollWidth > window.innerWidth;",
+                        vec![],
+                    )
+                    .await?;
+                assert_eq!(wide, json!(false), "nothing scrolls sideways at {width} px");
+                app.find("[data-testid=tab-chat]").await?.click().await?;
+                // Back to 30 s for the next width.
+                std::fs::write(
+                    app.home.path().join("settings.json"),
+                    std::fs::read_to_string(app.home.path().join("settings.json"))?
+                        .replace("\"commandTimeoutMs\": 45000", "\"commandTimeoutMs\": 30000"),
+                )?;
+            }
+            Ok(())
+        },
+    )
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn settings_reject_a_bad_base_url_and_keep_a_good_one_across_a_restart() {
     with_app_home(

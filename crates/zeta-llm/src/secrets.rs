@@ -43,6 +43,27 @@ pub enum Backend {
     File { path: PathBuf, why: String },
 }
 
+impl Backend {
+    /// Where keys are kept, as a person reads it (no library's error text).
+    pub fn words(&self) -> String {
+        match self {
+            Backend::Keyring => "the system keyring".into(),
+            Backend::File { path, .. } => format!(
+                "an owner-only file, {} (no system keyring answered)",
+                path.display()
+            ),
+        }
+    }
+
+    /// Why the keyring is not used, in the keyring library's words, for "Details".
+    pub fn detail(&self) -> Option<&str> {
+        match self {
+            Backend::Keyring => None,
+            Backend::File { why, .. } => Some(why),
+        }
+    }
+}
+
 impl std::fmt::Display for Backend {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -22,6 +22,14 @@ problems: Array<SettingsProblem>, path: string,
  */
 keyStore: string, 
 /**
+ * Why no system keyring is used, as the keyring library said it (for "Details").
+ */
+keyStoreDetail: string | null, 
+/**
+ * Keys go to the system keyring (not to an owner-only file).
+ */
+keysInKeyring: boolean, 
+/**
  * Per configured provider: whether a key is stored for it.
  */
 keys: Array<KeyState>, 

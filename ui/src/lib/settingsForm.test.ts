@@ -48,8 +48,8 @@ describe("describeLocalServer", () => {
 
 describe("the save summary", () => {
   it("names each field in words and drops the loader's fallback", () => {
-    const said = problemSummary({ "provider.baseUrl": '"ftp://x" must start with http:// or https://; using none', maxIterations: "0 is outside 1..=1000; using 25" });
-    expect(said).toBe('Not saved. Base URL: "ftp://x" must start with http:// or https:// · Most steps per task: 0 is outside 1..=1000');
+    const said = problemSummary({ "provider.baseUrl": '"ftp://x" must start with http:// or https://; using none', maxIterations: "must be from 1 to 1,000 (it is 0); using 25" });
+    expect(said).toBe('Not saved. Base URL: "ftp://x" must start with http:// or https:// · Most steps per task: must be from 1 to 1,000 (it is 0)');
   });
   it("is empty without problems", () => {
     expect(problemSummary({})).toBe("");

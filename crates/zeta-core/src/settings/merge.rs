@@ -43,15 +43,16 @@ pub(super) fn merge_fields(
         }
         match serde_json::from_value::<Settings>(candidate.clone()) {
             Ok(_) => *accepted = candidate,
-            Err(e) => problems.push(SettingsProblem {
-                field: path,
-                message: format!(
-                    "{} is not valid here ({}); using the default {}",
-                    value,
-                    strip_position(&e.to_string()),
-                    slot
-                ),
-            }),
+            Err(e) => {
+                tracing::debug!("settings field {path}: {}", strip_position(&e.to_string()));
+                problems.push(SettingsProblem {
+                    field: path,
+                    message: format!(
+                        "{value} is not {}; using the default {slot}",
+                        wanted(&slot, &value)
+                    ),
+                })
+            }
         }
     }
 }
@@ -68,6 +69,22 @@ fn lookup_mut<'a>(root: &'a mut Value, path: &str) -> Option<&'a mut Map<String,
         .filter(|p| !p.is_empty())
         .try_fold(root, |v, part| v.get_mut(part))?
         .as_object_mut()
+}
+
+/// What a field takes, in words, read from the kind of its default value (the serde
+/// message says "expected u64"; a person needs "a whole number, 0 or more").
+fn wanted(default: &Value, given: &Value) -> &'static str {
+    match default {
+        Value::String(_) if !given.is_string() => "text",
+        Value::Bool(_) => "true or false",
+        Value::Number(n) if n.is_u64() => "a whole number, 0 or more",
+        Value::Number(n) if n.is_i64() => "a whole number",
+        Value::Number(_) => "a number",
+        Value::String(_) => "one of the choices this field takes",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a group of settings",
+        Value::Null => "a value this field takes",
+    }
 }
 
 pub(super) fn strip_position(message: &str) -> &str {

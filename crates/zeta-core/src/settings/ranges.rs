@@ -17,15 +17,64 @@ fn within<T: PartialOrd + Display + Copy>(
     default: T,
 ) {
     if !range.contains(value) {
+        let said = |v: &T| amount(&v.to_string(), unit);
         problems.push(SettingsProblem {
             field: field.into(),
             message: format!(
-                "{value} is outside {}..={}{unit}; using {default}",
-                range.start(),
-                range.end()
+                "must be from {} to {} (it is {}); using {}",
+                said(range.start()),
+                said(range.end()),
+                said(value),
+                said(&default)
             ),
         });
         *value = default;
+    }
+}
+
+/// A number as a person reads it: thousands grouped, milliseconds as seconds, minutes or
+/// hours ("30 s", "24 h"), other units after the number.
+fn amount(number: &str, unit: &str) -> String {
+    if unit.trim() == "ms" {
+        if let Ok(ms) = number.parse::<f64>() {
+            return duration(ms / 1000.0);
+        }
+    }
+    let grouped = match number.parse::<i64>() {
+        Ok(n) => group(n),
+        Err(_) => number.to_string(),
+    };
+    format!("{grouped}{unit}")
+}
+
+/// `secs` in the largest unit that keeps it readable: "100 ms", "30 s", "5 min", "24 h".
+fn duration(secs: f64) -> String {
+    let trim = |v: f64| {
+        let text = format!("{v:.1}");
+        text.strip_suffix(".0").map(str::to_string).unwrap_or(text)
+    };
+    match secs {
+        s if s < 1.0 => format!("{} ms", (s * 1000.0).round()),
+        s if s < 120.0 => format!("{} s", trim(s)),
+        s if s < 7200.0 => format!("{} min", trim(s / 60.0)),
+        s => format!("{} h", trim(s / 3600.0)),
+    }
+}
+
+/// 86400000 → "86,400,000".
+fn group(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 {
+        format!("-{out}")
+    } else {
+        out
     }
 }
 

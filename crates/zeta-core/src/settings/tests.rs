@@ -184,3 +184,42 @@ fn mcp_servers_are_kept_as_written_and_a_bad_entry_is_named() {
     assert!(loaded.settings.mcp_servers.is_empty());
     assert_eq!(loaded.problems[0].field, "mcpServers");
 }
+
+/// A bad value is said as a person reads it: what the field takes, from the kind of its
+/// default ("a whole number, 0 or more", "true or false", "text"), and a range in words
+/// with time in seconds, minutes or hours; never serde's "expected u64" nor "100..=".
+#[test]
+fn problems_say_what_a_field_takes_in_words() {
+    let loaded = from_json_text(
+        r#"{"maxIterations": -3, "commandTimeoutMs": 1.5, "provider": {"model": 7, "stream": "yes"},
+            "permissions": {"approvalTimeoutSecs": 0}, "maxOutputLength": 20000000,
+            "soul": "pirate"}"#,
+    );
+    let said = |field: &str| {
+        loaded
+            .problems
+            .iter()
+            .find(|p| p.field == field)
+            .map(|p| p.message.clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(said("maxIterations"), "-3 is not a whole number, 0 or more; using the default 50");
+    assert_eq!(said("commandTimeoutMs"), "1.5 is not a whole number, 0 or more; using the default 30000");
+    assert!(said("provider.model").starts_with("7 is not text"), "{}", said("provider.model"));
+    assert!(said("provider.stream").starts_with("\"yes\" is not true or false"), "{}", said("provider.stream"));
+    assert!(said("soul").contains("not one of the choices"), "{}", said("soul"));
+    assert_eq!(said("maxOutputLength"), "must be from 100 to 10,000,000 (it is 20,000,000); using 4,000");
+    let approval = said("permissions.approvalTimeoutSecs");
+    assert!(approval.starts_with("must be from "), "{approval}");
+    let timeout = from_json_text(r#"{"commandTimeoutMs": 50}"#);
+    assert_eq!(
+        timeout.problems[0].message,
+        "must be from 100 ms to 24 h (it is 50 ms); using 30 s"
+    );
+    for p in &loaded.problems {
+        assert!(
+            !p.message.contains("expected") && !p.message.contains("..="),
+            "{p:?}"
+        );
+    }
+}
