@@ -470,6 +470,15 @@ async fn first_run_to_an_answer_with_a_cloud_provider() {
     with_app_home("first run", setup, async |app: &mut App| -> TestResult {
         let started = std::time::Instant::now();
         app.find("[data-testid=onboarding]").await?;
+        // The card holds the keyboard: nothing behind it (the composer) has the focus.
+        let focus_in_card = app
+            .client
+            .execute(
+                "return document.querySelector('[data-testid=onboarding]').contains(document.activeElement);",
+                vec![],
+            )
+            .await?;
+        assert_eq!(focus_in_card, json!(true), "the focus is in the welcome card");
         app.snapshot("first-run-1-welcome").await?;
         app.find("[data-testid=source-cloud]").await?.click().await?;
         app.find("select[aria-label='Provider kind'] option[value=compatible]")
@@ -484,6 +493,9 @@ async fn first_run_to_an_answer_with_a_cloud_provider() {
             .send_keys("sk-first-run-123")
             .await?;
         app.find("[data-testid=load-models]").await?.click().await?;
+        // The key field empties once the key is stored, and says so, masked.
+        let stored = app.find("[data-testid=key-stored]").await?.text().await?;
+        assert!(stored.contains("••••-123") && stored.contains("stored in"), "{stored}");
         let list = match app.find("[data-testid=model-list]").await {
             Ok(list) => list,
             Err(e) => {
@@ -508,6 +520,16 @@ async fn first_run_to_an_answer_with_a_cloud_provider() {
         });
         assert!(sent_key, "the stored key reached the server");
 
+        // Start is in view at the default size, without scrolling.
+        let in_view = app
+            .client
+            .execute(
+                "const r = document.querySelector('[data-testid=onboarding-finish]').getBoundingClientRect(); \
+                 return r.bottom <= window.innerHeight && r.top >= 0;",
+                vec![],
+            )
+            .await?;
+        assert_eq!(in_view, json!(true), "Start is above the fold");
         app.find("[data-testid=onboarding-finish]").await?.click().await?;
         app.type_keys("make a hello file").await?;
         app.type_keys(&ENTER.to_string()).await?;
@@ -621,9 +643,24 @@ async fn the_local_model_downloads_with_progress_cancel_and_resume() {
                 .await?
                 .click()
                 .await?;
+            // Cancel stays where it is while the progress line changes (a person aims
+            // at it as the words grow).
+            let cancel_at = async |app: &App| -> Result<Value, Box<dyn std::error::Error>> {
+                Ok(app
+                    .client
+                    .execute(
+                        "const r = document.querySelector('[data-testid=download-cancel]').getBoundingClientRect(); \
+                         return [Math.round(r.left), Math.round(r.top)];",
+                        vec![],
+                    )
+                    .await?)
+            };
+            app.find("[data-testid=download-cancel]").await?;
+            let first_at = cancel_at(app).await?;
             let line = app.find("[data-testid=download-line]").await?;
             let said = text_when(&line, "left", 6).await;
             assert!(said.contains("of 4 MB") && said.contains("left"), "{said}");
+            assert_eq!(cancel_at(app).await?, first_at, "Cancel did not move: {said}");
             app.snapshot("onboarding-download").await?;
             app.find("[data-testid=download-cancel]")
                 .await?
@@ -729,5 +766,32 @@ async fn the_model_server_install_shows_progress_and_cancels_cleanly() {
             Ok(())
         },
     )
+    .await;
+}
+
+/// After "Skip for now", Settings leads back to the guide: with no model set up it says so
+/// and "Choose a model with the guide" opens the welcome card again, by real clicks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_skip_settings_leads_back_to_the_guide() {
+    let setup = HomeSetup {
+        fresh: true,
+        env: vec![(
+            "ZETA_LOCAL_ENDPOINTS".into(),
+            "ollama=http://127.0.0.1:9".into(),
+        )],
+        ..HomeSetup::default()
+    };
+    with_app_home("back to the guide", setup, async |app: &mut App| -> TestResult {
+        app.find("[data-testid=onboarding-finish]").await?.click().await?;
+        app.find("[data-testid=tab-settings]").await?.click().await?;
+        let guide = app.find("[data-testid=open-guide]").await?;
+        let said = app.find(".guide").await?.text().await?;
+        assert!(said.contains("No language model is set up yet"), "{said}");
+        app.snapshot("settings-back-to-the-guide").await?;
+        guide.click().await?;
+        app.find("[data-testid=onboarding] [data-testid=source-cloud]")
+            .await?;
+        Ok(())
+    })
     .await;
 }
