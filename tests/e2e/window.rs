@@ -285,6 +285,82 @@ async fn a_running_call_shows_its_time_and_the_header_holds_still() {
     .await;
 }
 
+/// Slips a person sees at once: the queue's buttons stay on screen at 480 and 360 px, a
+/// markdown table has rules and room, and a wide window keeps the chat to a reading width.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_the_queue_and_a_wide_window_read_well() {
+    let server = ScriptedServer::start(vec![Step::text(
+        "Zeta: the sizes\n\n| file | size |\n|---|---|\n| a.log | 12 KB |\n| b.log | 3 MB |",
+    )])
+    .await
+    .expect("server");
+    let setup = HomeSetup {
+        settings: Some(provider(&server)),
+        ..HomeSetup::default()
+    };
+    with_app_home(
+        "reading width",
+        setup,
+        async |app: &mut App| -> TestResult {
+            type_request(app, "list the log sizes with a rather long request that needs to wrap in the queue").await?;
+            app.find(".bubble.agent .markdown table").await?;
+            let cell = app
+                .client
+                .execute(
+                    "const s = getComputedStyle(document.querySelector('.markdown td')); \
+                     return [parseFloat(s.borderTopWidth), parseFloat(s.paddingLeft)];",
+                    vec![],
+                )
+                .await?;
+            assert!(
+                cell[0].as_f64().unwrap_or(0.0) >= 1.0 && cell[1].as_f64().unwrap_or(0.0) >= 4.0,
+                "a table cell has a rule and padding: {cell}"
+            );
+            app.snapshot("chat-markdown-table").await?;
+            app.find("[data-testid=tab-queue]").await?.click().await?;
+            for width in [480, 360] {
+                app.resize(width, 640).await?;
+                tokio::time::sleep(Duration::from_millis(400)).await;
+                let reach = app
+                    .client
+                    .execute(
+                        "return [...document.querySelectorAll('.queue-panel button')] \
+                           .every(b => b.getBoundingClientRect().right <= window.innerWidth);",
+                        vec![],
+                    )
+                    .await?;
+                assert_eq!(reach, json!(true), "every queue button is on screen at {width} px");
+            }
+            app.snapshot("queue-360").await?;
+            app.find("[data-testid=tab-chat]").await?.click().await?;
+            // As wide as the test screen leaves room for beside where the window sits.
+            app.resize(880, 700).await?;
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            let widths = app
+                .client
+                .execute(
+                    "return [document.querySelector('.conversation').getBoundingClientRect().width, \
+                             document.querySelector('.composer').getBoundingClientRect().width, window.innerWidth];",
+                    vec![],
+                )
+                .await?;
+            let (chat, composer, window) = (
+                widths[0].as_f64().unwrap_or(0.0),
+                widths[1].as_f64().unwrap_or(0.0),
+                widths[2].as_f64().unwrap_or(0.0),
+            );
+            assert!(window >= 860.0, "the window is wide: {widths}");
+            assert!(
+                chat <= 780.0 && composer <= 780.0 && chat >= 700.0,
+                "a reading width: {widths}"
+            );
+            app.snapshot("chat-wide-window").await?;
+            Ok(())
+        },
+    )
+    .await;
+}
+
 /// Every surface that reports a task says the same: a call the person denied, a message
 /// they added while it ran, and its steps show in the live chat, in the queue panel and,
 /// after New chat, in Earlier chats, at the default size and at 360 px.
