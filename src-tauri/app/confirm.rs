@@ -186,21 +186,36 @@ pub fn closed(queue: &QueueManager) {
 mod tests {
     use super::{beside, Span, GAP};
 
-    const SCREEN: Span = Span { start: 0, len: 1280 };
+    const SCREEN: Span = Span {
+        start: 0,
+        len: 1280,
+    };
 
     #[test]
     fn the_dialog_goes_beside_the_chat_where_it_fits_and_against_the_far_edge_where_not() {
         // Room on the right.
-        let chat = Span { start: 100, len: 480 };
+        let chat = Span {
+            start: 100,
+            len: 480,
+        };
         assert_eq!(beside(chat, 480, SCREEN), 580 + GAP);
         // Room only on the left.
-        let chat = Span { start: 700, len: 480 };
+        let chat = Span {
+            start: 700,
+            len: 480,
+        };
         assert_eq!(beside(chat, 480, SCREEN), 700 - GAP - 480);
         // Centred with no room either side: against the right edge, over the least.
-        let chat = Span { start: 400, len: 480 };
+        let chat = Span {
+            start: 400,
+            len: 480,
+        };
         assert_eq!(beside(chat, 480, SCREEN), 800);
         // Nearer the right: against the left edge.
-        let chat = Span { start: 500, len: 480 };
+        let chat = Span {
+            start: 500,
+            len: 480,
+        };
         assert_eq!(beside(chat, 600, SCREEN), 0);
         // Wider than the screen: at its start.
         assert_eq!(beside(chat, 2000, SCREEN), 0);

@@ -108,10 +108,7 @@ impl SettingsManager {
             path: path.display().to_string(),
             key_store: self.secrets.backend().words(),
             key_store_detail: self.secrets.backend().detail().map(str::to_string),
-            keys_in_keyring: matches!(
-                self.secrets.backend(),
-                zeta_llm::secrets::Backend::Keyring
-            ),
+            keys_in_keyring: matches!(self.secrets.backend(), zeta_llm::secrets::Backend::Keyring),
             keys,
             needs_onboarding,
             local_server: self.local.state(),

@@ -179,7 +179,12 @@ async fn a_refused_call_is_in_the_json_and_the_exit_code() {
 /// reply and a clean exit at the end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn zeta_run_beside_a_running_zeta_says_no_false_error() {
-    let s = Setup::new(Wire::OpenAi, Proto::Native, vec![Step::text("Zeta: hello from the app")]).await;
+    let s = Setup::new(
+        Wire::OpenAi,
+        Proto::Native,
+        vec![Step::text("Zeta: hello from the app")],
+    )
+    .await;
     let (core, _events, handle) = s.spawn();
     let home = s.home.path().to_path_buf();
     let out = tokio::task::spawn_blocking(move || zeta_bare(&home, &["run", "say hello"]))

@@ -119,7 +119,10 @@ async fn an_approved_plan_runs_as_edited_and_an_off_plan_call_asks_again() {
         }
     };
     assert_eq!(task.reply.as_deref(), Some("Zeta: done as approved"));
-    assert_eq!(task.skipped_steps, 1, "the skipped step is on the task's record");
+    assert_eq!(
+        task.skipped_steps, 1,
+        "the skipped step is on the task's record"
+    );
     assert_eq!(std::fs::read_to_string(&a).expect("a"), "edited");
     assert!(b.exists(), "an approved step ran");
     assert!(!c.exists(), "a skipped step did not run");

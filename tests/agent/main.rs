@@ -406,10 +406,17 @@ async fn a_user_message_is_injected_at_the_next_iteration() {
     let record = zeta_core::store::audit::AuditLog::open(&s.home.path().join("zeta.db"))
         .and_then(|log| log.record_of(task.id))
         .expect("record");
-    let added: Vec<_> = record.added.iter().map(|a| (a.text.as_str(), a.fate)).collect();
+    let added: Vec<_> = record
+        .added
+        .iter()
+        .map(|a| (a.text.as_str(), a.fate))
+        .collect();
     assert_eq!(
         added,
-        [("also tell me the time", zeta_core::store::record::AddedFate::Read)]
+        [(
+            "also tell me the time",
+            zeta_core::store::record::AddedFate::Read
+        )]
     );
     s.assert_invariants();
 }
@@ -1043,8 +1050,8 @@ async fn a_message_added_to_a_task_that_is_stopped_is_held_until_sent() {
     .expect("op");
     let mut requeued = None;
     let mut finished = Vec::new();
-    let audit = zeta_core::store::audit::AuditLog::open(&s.home.path().join("zeta.db"))
-        .expect("audit");
+    let audit =
+        zeta_core::store::audit::AuditLog::open(&s.home.path().join("zeta.db")).expect("audit");
     loop {
         match tokio::time::timeout(Duration::from_secs(20), events.recv()).await {
             Ok(Ok(Event::ToolCallStarted { task_id, .. })) => {

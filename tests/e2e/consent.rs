@@ -135,7 +135,9 @@ async fn the_dialog_approves_a_plan_with_an_edited_and_a_skipped_step() {
                 .text()
                 .await?;
             assert!(
-                diff.contains("-old line") && diff.contains("+new line") && diff.contains(" keep this"),
+                diff.contains("-old line")
+                    && diff.contains("+new line")
+                    && diff.contains(" keep this"),
                 "{diff}"
             );
             let command = app
@@ -162,7 +164,8 @@ async fn the_dialog_approves_a_plan_with_an_edited_and_a_skipped_step() {
             let shown = content.prop("value").await?.unwrap_or_default();
             assert_eq!(shown, "keep this\nnew line\n", "no JSON escapes");
             content.click().await?;
-            app.press_ctrl(char::from(fantoccini::key::Key::End)).await?;
+            app.press_ctrl(char::from(fantoccini::key::Key::End))
+                .await?;
             app.type_keys("added line\n").await?;
             app.find("[data-index='1'] [data-testid=edit]")
                 .await?
@@ -398,7 +401,10 @@ async fn inline_approvals_reach_as_far_as_clicked_and_settings_takes_them_back()
                 .await?
                 .text()
                 .await?;
-            assert!(writes.starts_with("Creates ") && writes.contains("note.txt"), "{writes}");
+            assert!(
+                writes.starts_with("Creates ") && writes.contains("note.txt"),
+                "{writes}"
+            );
             app.snapshot("approval-write-file").await?;
             app.find("[data-testid=allow-once]").await?.click().await?;
             wait_for(Duration::from_secs(10), || {
@@ -465,7 +471,10 @@ async fn inline_approvals_reach_as_far_as_clicked_and_settings_takes_them_back()
             let asked = app.find("[data-testid=asked]").await?.text().await?;
             assert!(asked.contains("overwrite the file"), "{asked}");
             let diff = app.find("[data-testid=file-diff]").await?.text().await?;
-            assert!(diff.contains("-old text") && diff.contains("+new text"), "{diff}");
+            assert!(
+                diff.contains("-old text") && diff.contains("+new text"),
+                "{diff}"
+            );
             app.snapshot("dialog-high-risk").await?;
             app.type_keys("\u{E007}").await?; // Enter
             tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -533,14 +542,10 @@ async fn editing_a_question_stops_its_time_limit() {
                 question.text().await?.contains("time limit is off"),
                 "the question says its clock stopped"
             );
-            let wide = app
-                .client
-                .execute(
-                    "return document.documentElement.scrollWidth > window.innerWidth;",
-                    vec![],
-                )
-                .await?;
-            assert_eq!(wide, json!(false), "nothing scrolls sideways at 360 px");
+            assert!(
+                !app.scrolls_sideways().await?,
+                "nothing scrolls sideways at 360 px"
+            );
             app.snapshot("approval-editing-360").await?;
             app.find("[data-testid=allow-once]").await?.click().await?;
             wait_for(Duration::from_secs(30), || task_status(app, "make it"))

@@ -781,17 +781,27 @@ async fn after_skip_settings_leads_back_to_the_guide() {
         )],
         ..HomeSetup::default()
     };
-    with_app_home("back to the guide", setup, async |app: &mut App| -> TestResult {
-        app.find("[data-testid=onboarding-finish]").await?.click().await?;
-        app.find("[data-testid=tab-settings]").await?.click().await?;
-        let guide = app.find("[data-testid=open-guide]").await?;
-        let said = app.find(".guide").await?.text().await?;
-        assert!(said.contains("No language model is set up yet"), "{said}");
-        app.snapshot("settings-back-to-the-guide").await?;
-        guide.click().await?;
-        app.find("[data-testid=onboarding] [data-testid=source-cloud]")
-            .await?;
-        Ok(())
-    })
+    with_app_home(
+        "back to the guide",
+        setup,
+        async |app: &mut App| -> TestResult {
+            app.find("[data-testid=onboarding-finish]")
+                .await?
+                .click()
+                .await?;
+            app.find("[data-testid=tab-settings]")
+                .await?
+                .click()
+                .await?;
+            let guide = app.find("[data-testid=open-guide]").await?;
+            let said = app.find(".guide").await?.text().await?;
+            assert!(said.contains("No language model is set up yet"), "{said}");
+            app.snapshot("settings-back-to-the-guide").await?;
+            guide.click().await?;
+            app.find("[data-testid=onboarding] [data-testid=source-cloud]")
+                .await?;
+            Ok(())
+        },
+    )
     .await;
 }

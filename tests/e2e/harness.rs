@@ -308,7 +308,10 @@ impl App {
         let title = self.client.title().await?;
         let pattern = format!("^{}$", regex_escape(&title));
         let id = xdotool(&["search", "--onlyvisible", "--name", &pattern])?;
-        let id = id.lines().next().ok_or(format!("no visible window titled {title:?}"))?;
+        let id = id
+            .lines()
+            .next()
+            .ok_or(format!("no visible window titled {title:?}"))?;
         let path = Path::new(&dir).join(format!("{name}.png"));
         let out = Command::new("import")
             .args(["-window", id])
@@ -511,6 +514,18 @@ impl App {
 }
 
 impl App {
+    /// Whether anything on the page scrolls sideways (a narrow window's test).
+    pub async fn scrolls_sideways(&self) -> Result<bool, Box<dyn std::error::Error>> {
+        let wide = self
+            .client
+            .execute(
+                "return document.documentElement.scrollWidth > window.innerWidth;",
+                vec![],
+            )
+            .await?;
+        Ok(wide.as_bool().unwrap_or(true))
+    }
+
     /// Whether the page draws the element at all (WebKitWebDriver's own is_displayed,
     /// and even the element's boxes, say yes for the content of a closed `<details>`,
     /// which nobody can see; the page's checkVisibility knows).

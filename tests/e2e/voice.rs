@@ -200,59 +200,70 @@ async fn the_microphone_with_no_speech_model_offers_to_download_it() {
         env: vec![("HF_ENDPOINT".into(), format!("http://127.0.0.1:{port}"))],
         ..HomeSetup::default()
     };
-    with_app_home("no speech model", setup, async |app: &mut App| -> TestResult {
-        app.find("button[aria-label='Speak a command']")
-            .await?
-            .click()
-            .await?;
-        let note = app.find("[data-testid=voice-note]").await?.text().await?;
-        assert!(note.contains("needs a speech model"), "{note}");
-        let voice = app.find("[data-testid=voice]").await?;
-        assert_eq!(
-            voice.attr("data-state").await?.as_deref(),
-            Some("idle"),
-            "nothing records"
-        );
-        let alerts = app
-            .client
-            .find_all(fantoccini::Locator::Css("[data-testid=voice] [role=alert]"))
-            .await?;
-        assert!(alerts.is_empty(), "no error from the sound card");
-        let download = app
-            .find("[data-testid=voice] [data-testid=model-download-start]")
-            .await?;
-        assert_eq!(download.text().await?, "Download the speech model (148 MB)");
-        app.snapshot("voice-no-model").await?;
-        download.click().await?;
-        let deadline = std::time::Instant::now() + Duration::from_secs(40);
-        let mut text = String::new();
-        while !text.contains("Could not reach") && std::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(300)).await;
-            text = app
-                .find("[data-testid=voice] [data-testid=model-download-line]")
+    with_app_home(
+        "no speech model",
+        setup,
+        async |app: &mut App| -> TestResult {
+            app.find("button[aria-label='Speak a command']")
                 .await?
-                .text()
+                .click()
                 .await?;
-        }
-        assert!(
-            text.contains("Could not reach 127.0.0.1") && !text.contains("error sending request"),
-            "{text}"
-        );
-        let again = app
-            .find("[data-testid=voice] [data-testid=model-download-start]")
-            .await?;
-        assert_eq!(again.text().await?, "Try again");
-        app.snapshot("voice-download-unreachable").await?;
-        app.find("[data-testid=voice-dismiss]").await?.click().await?;
-        let left = app
-            .client
-            .find_all(fantoccini::Locator::Css("[data-testid=voice-note]"))
-            .await?;
-        assert!(left.is_empty(), "× clears the note");
-        app.find("[data-testid=tab-settings]").await?.click().await?;
-        let missing = app.find("[data-testid=voice-model-missing]").await?;
-        assert!(missing.text().await?.contains("ggml-base.bin"));
-        Ok(())
-    })
+            let note = app.find("[data-testid=voice-note]").await?.text().await?;
+            assert!(note.contains("needs a speech model"), "{note}");
+            let voice = app.find("[data-testid=voice]").await?;
+            assert_eq!(
+                voice.attr("data-state").await?.as_deref(),
+                Some("idle"),
+                "nothing records"
+            );
+            let alerts = app
+                .client
+                .find_all(fantoccini::Locator::Css("[data-testid=voice] [role=alert]"))
+                .await?;
+            assert!(alerts.is_empty(), "no error from the sound card");
+            let download = app
+                .find("[data-testid=voice] [data-testid=model-download-start]")
+                .await?;
+            assert_eq!(download.text().await?, "Download the speech model (148 MB)");
+            app.snapshot("voice-no-model").await?;
+            download.click().await?;
+            let deadline = std::time::Instant::now() + Duration::from_secs(40);
+            let mut text = String::new();
+            while !text.contains("Could not reach") && std::time::Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                text = app
+                    .find("[data-testid=voice] [data-testid=model-download-line]")
+                    .await?
+                    .text()
+                    .await?;
+            }
+            assert!(
+                text.contains("Could not reach 127.0.0.1")
+                    && !text.contains("error sending request"),
+                "{text}"
+            );
+            let again = app
+                .find("[data-testid=voice] [data-testid=model-download-start]")
+                .await?;
+            assert_eq!(again.text().await?, "Try again");
+            app.snapshot("voice-download-unreachable").await?;
+            app.find("[data-testid=voice-dismiss]")
+                .await?
+                .click()
+                .await?;
+            let left = app
+                .client
+                .find_all(fantoccini::Locator::Css("[data-testid=voice-note]"))
+                .await?;
+            assert!(left.is_empty(), "× clears the note");
+            app.find("[data-testid=tab-settings]")
+                .await?
+                .click()
+                .await?;
+            let missing = app.find("[data-testid=voice-model-missing]").await?;
+            assert!(missing.text().await?.contains("ggml-base.bin"));
+            Ok(())
+        },
+    )
     .await;
 }

@@ -177,8 +177,10 @@ async fn an_added_message_shows_at_once_and_survives_stop() {
                 (status_of(app, "make it French").as_deref() == Some("done")).then_some(())
             });
             assert!(done.is_some(), "the sent message did not run as a task");
-            app.find("article[data-status=cancelled] [data-testid=added-record][data-fate=requeued]")
-                .await?;
+            app.find(
+                "article[data-status=cancelled] [data-testid=added-record][data-fate=requeued]",
+            )
+            .await?;
             let sends = app
                 .client
                 .find_all(Locator::Css("[data-testid=send-held]"))
@@ -225,63 +227,62 @@ async fn a_running_call_shows_its_time_and_the_header_holds_still() {
         settings: Some(provider(&server)),
         ..HomeSetup::default()
     };
-    with_app_home(
-        "running time",
-        setup,
-        async |app: &mut App| -> TestResult {
-            for (width, request) in [(480, "sleep a while"), (360, "sleep again")] {
-                app.resize(width, 640).await?;
-                tokio::time::sleep(Duration::from_millis(400)).await;
-                let idle = header_and_overflow(app).await?;
-                assert!(!idle.1, "nothing scrolls sideways at {width} px");
-                type_request(app, request).await?;
-                let time = app
-                    .find("[data-testid=live] [data-testid=step-time]")
-                    .await?;
-                tokio::time::sleep(Duration::from_millis(1200)).await;
-                let first = time.text().await?;
-                tokio::time::sleep(Duration::from_millis(1100)).await;
-                let later = time.text().await?;
-                assert!(
-                    first.starts_with("running ") && later.starts_with("running ") && first != later,
-                    "the running call's time counts up at {width} px: {first:?} then {later:?}"
-                );
-                let busy = header_and_overflow(app).await?;
-                if width == 480 {
-                    app.snapshot("chat-running-time").await?;
-                }
-                let done = wait_for(Duration::from_secs(20), || {
-                    (status_of(app, request).as_deref() == Some("done")).then_some(())
-                });
-                assert!(done.is_some(), "the task did not finish");
-                tokio::time::sleep(Duration::from_millis(400)).await;
-                let after = header_and_overflow(app).await?;
-                assert_eq!(
-                    (idle.0, busy.0, after.0),
-                    (idle.0, idle.0, idle.0),
-                    "the header keeps its height at {width} px"
-                );
-                assert!(!busy.1 && !after.1, "nothing scrolls sideways at {width} px");
-                // At 480 px it reads "ready"; narrower, it may be cut (its tooltip holds it).
-                let status = app.find("[data-testid=worker-status]").await?;
-                let said = status.prop("textContent").await?.unwrap_or_default();
-                assert_eq!(said, "ready", "at {width} px");
-                if width == 480 {
-                    let cut = app
-                        .client
-                        .execute(
-                            "const s = document.querySelector('[data-testid=worker-status]'); \
-                             return s.scrollWidth > s.clientWidth || s.clientWidth === 0;",
-                            vec![],
-                        )
-                        .await?;
-                    assert_eq!(cut, json!(false), "the status is shown whole at 480 px");
-                }
+    with_app_home("running time", setup, async |app: &mut App| -> TestResult {
+        for (width, request) in [(480, "sleep a while"), (360, "sleep again")] {
+            app.resize(width, 640).await?;
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            let idle = header_and_overflow(app).await?;
+            assert!(!idle.1, "nothing scrolls sideways at {width} px");
+            type_request(app, request).await?;
+            let time = app
+                .find("[data-testid=live] [data-testid=step-time]")
+                .await?;
+            tokio::time::sleep(Duration::from_millis(1200)).await;
+            let first = time.text().await?;
+            tokio::time::sleep(Duration::from_millis(1100)).await;
+            let later = time.text().await?;
+            assert!(
+                first.starts_with("running ") && later.starts_with("running ") && first != later,
+                "the running call's time counts up at {width} px: {first:?} then {later:?}"
+            );
+            let busy = header_and_overflow(app).await?;
+            if width == 480 {
+                app.snapshot("chat-running-time").await?;
             }
-            app.snapshot("chat-header-360").await?;
-            Ok(())
-        },
-    )
+            let done = wait_for(Duration::from_secs(20), || {
+                (status_of(app, request).as_deref() == Some("done")).then_some(())
+            });
+            assert!(done.is_some(), "the task did not finish");
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            let after = header_and_overflow(app).await?;
+            assert_eq!(
+                (idle.0, busy.0, after.0),
+                (idle.0, idle.0, idle.0),
+                "the header keeps its height at {width} px"
+            );
+            assert!(
+                !busy.1 && !after.1,
+                "nothing scrolls sideways at {width} px"
+            );
+            // At 480 px it reads "ready"; narrower, it may be cut (its tooltip holds it).
+            let status = app.find("[data-testid=worker-status]").await?;
+            let said = status.prop("textContent").await?.unwrap_or_default();
+            assert_eq!(said, "ready", "at {width} px");
+            if width == 480 {
+                let cut = app
+                    .client
+                    .execute(
+                        "const s = document.querySelector('[data-testid=worker-status]'); \
+                             return s.scrollWidth > s.clientWidth || s.clientWidth === 0;",
+                        vec![],
+                    )
+                    .await?;
+                assert_eq!(cut, json!(false), "the status is shown whole at 480 px");
+            }
+        }
+        app.snapshot("chat-header-360").await?;
+        Ok(())
+    })
     .await;
 }
 
@@ -369,7 +370,10 @@ async fn earlier_chats_and_the_queue_show_what_the_live_chat_showed() {
     let work = tempfile::tempdir().expect("work");
     let made = work.path().join("tidy-marker");
     let server = ScriptedServer::start(vec![
-        Step::call("shell", json!({"command": format!("touch {}", made.display())})),
+        Step::call(
+            "shell",
+            json!({"command": format!("touch {}", made.display())}),
+        ),
         Step::call("shell", json!({"command": "echo listed"})),
         Step::text("Zeta: all tidy"),
     ])
@@ -381,90 +385,97 @@ async fn earlier_chats_and_the_queue_show_what_the_live_chat_showed() {
         settings: Some(settings),
         ..HomeSetup::default()
     };
-    with_app_home(
-        "one record",
-        setup,
-        async |app: &mut App| -> TestResult {
-            type_request(app, "tidy the folder").await?;
-            app.find("[data-testid=inline-approval]").await?;
-            type_request(app, "also the logs").await?;
-            app.find("[data-testid=inline-approval] [data-testid=deny]")
-                .await?
-                .click()
-                .await?;
-            let done = wait_for(Duration::from_secs(30), || {
-                (status_of(app, "tidy the folder").as_deref() == Some("done")).then_some(())
-            });
-            assert!(done.is_some(), "the task did not finish");
-            assert!(!made.exists(), "the denied call did not run");
+    with_app_home("one record", setup, async |app: &mut App| -> TestResult {
+        type_request(app, "tidy the folder").await?;
+        app.find("[data-testid=inline-approval]").await?;
+        type_request(app, "also the logs").await?;
+        app.find("[data-testid=inline-approval] [data-testid=deny]")
+            .await?
+            .click()
+            .await?;
+        let done = wait_for(Duration::from_secs(30), || {
+            (status_of(app, "tidy the folder").as_deref() == Some("done")).then_some(())
+        });
+        assert!(done.is_some(), "the task did not finish");
+        assert!(!made.exists(), "the denied call did not run");
 
-            // What the live chat shows of the ended task.
-            let facts = async |app: &App, scope: &str| -> Result<Vec<String>, Box<dyn std::error::Error>> {
+        // What the live chat shows of the ended task.
+        let facts =
+            async |app: &App, scope: &str| -> Result<Vec<String>, Box<dyn std::error::Error>> {
                 let mut out = Vec::new();
                 for part in ["calls-note", "added-record"] {
                     let el = app
-                        .find(&format!("{scope} article[data-status=done] [data-testid={part}]"))
+                        .find(&format!(
+                            "{scope} article[data-status=done] [data-testid={part}]"
+                        ))
                         .await?;
                     out.push(el.text().await?);
                 }
                 let steps = app
-                    .find(&format!("{scope} article[data-status=done] .done-activity summary"))
+                    .find(&format!(
+                        "{scope} article[data-status=done] .done-activity summary"
+                    ))
                     .await?;
                 out.push(steps.text().await?);
                 Ok(out)
             };
-            let live = facts(app, ".conversation").await?;
-            assert!(live[0].contains("1 action was not allowed to run"), "{live:?}");
-            assert!(
-                live[1].contains("also the logs") && live[1].contains("read this"),
-                "{live:?}"
-            );
-            assert!(live[2].ends_with("steps"), "{live:?}");
+        let live = facts(app, ".conversation").await?;
+        assert!(
+            live[0].contains("1 action was not allowed to run"),
+            "{live:?}"
+        );
+        assert!(
+            live[1].contains("also the logs") && live[1].contains("read this"),
+            "{live:?}"
+        );
+        assert!(live[2].ends_with("steps"), "{live:?}");
 
-            // The queue panel says it too.
-            app.find("[data-testid=tab-queue]").await?.click().await?;
-            let queued = app.find("[data-testid=queue-note]").await?.text().await?;
-            assert!(queued.contains("1 action was not allowed to run"), "{queued}");
-            app.snapshot("queue-done-with-denied").await?;
+        // The queue panel says it too.
+        app.find("[data-testid=tab-queue]").await?.click().await?;
+        let queued = app.find("[data-testid=queue-note]").await?.text().await?;
+        assert!(
+            queued.contains("1 action was not allowed to run"),
+            "{queued}"
+        );
+        app.snapshot("queue-done-with-denied").await?;
 
-            // Memory keeps what happened, not the reply's claim alone.
-            app.find("[data-testid=tab-memory]").await?.click().await?;
-            let kept = app.find("[data-testid=memory-summary]").await?.text().await?;
-            assert!(
-                kept.contains("not run (refused or skipped): shell touch")
-                    && kept.contains("\"Zeta: all tidy\" (a claim"),
-                "{kept}"
-            );
-            app.snapshot("memory-keeps-what-happened").await?;
-            app.find("[data-testid=tab-chat]").await?.click().await?;
+        // Memory keeps what happened, not the reply's claim alone.
+        app.find("[data-testid=tab-memory]").await?.click().await?;
+        let kept = app
+            .find("[data-testid=memory-summary]")
+            .await?
+            .text()
+            .await?;
+        assert!(
+            kept.contains("not run (refused or skipped): shell touch")
+                && kept.contains("\"Zeta: all tidy\" (a claim"),
+            "{kept}"
+        );
+        app.snapshot("memory-keeps-what-happened").await?;
+        app.find("[data-testid=tab-chat]").await?.click().await?;
 
-            // Earlier chats, after New chat: the same facts.
-            app.find("[data-testid=new-chat]").await?.click().await?;
-            app.find("[data-testid=open-history]")
-                .await?
-                .click()
-                .await?;
-            app.find("[data-testid=history-item]")
-                .await?
-                .click()
-                .await?;
-            let earlier = facts(app, "[data-testid=history-conversation]").await?;
-            assert_eq!(earlier, live, "Earlier chats says what the live chat said");
-            app.snapshot("earlier-chats-record").await?;
-            app.resize(360, 640).await?;
-            tokio::time::sleep(Duration::from_millis(400)).await;
-            let wide = app
-                .client
-                .execute(
-                    "return document.documentElement.scrollWidth > window.innerWidth;",
-                    vec![],
-                )
-                .await?;
-            assert_eq!(wide, json!(false), "nothing scrolls sideways at 360 px");
-            app.snapshot("earlier-chats-record-360").await?;
-            Ok(())
-        },
-    )
+        // Earlier chats, after New chat: the same facts.
+        app.find("[data-testid=new-chat]").await?.click().await?;
+        app.find("[data-testid=open-history]")
+            .await?
+            .click()
+            .await?;
+        app.find("[data-testid=history-item]")
+            .await?
+            .click()
+            .await?;
+        let earlier = facts(app, "[data-testid=history-conversation]").await?;
+        assert_eq!(earlier, live, "Earlier chats says what the live chat said");
+        app.snapshot("earlier-chats-record").await?;
+        app.resize(360, 640).await?;
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert!(
+            !app.scrolls_sideways().await?,
+            "nothing scrolls sideways at 360 px"
+        );
+        app.snapshot("earlier-chats-record-360").await?;
+        Ok(())
+    })
     .await;
 }
 
@@ -484,7 +495,11 @@ async fn settings_speak_in_seconds_and_words() {
                     .await?
                     .click()
                     .await?;
-                let top = app.find("[data-testid=settings-where]").await?.text().await?;
+                let top = app
+                    .find("[data-testid=settings-where]")
+                    .await?
+                    .text()
+                    .await?;
                 assert!(top.contains("API keys are kept in"), "{top}");
                 assert!(
                     !top.contains("Secret Service") && !top.contains("platform secure storage"),
@@ -505,7 +520,10 @@ async fn settings_speak_in_seconds_and_words() {
                     .text()
                     .await?;
                 assert!(said.contains("from 100 ms to 24 h"), "{said}");
-                assert!(!said.contains("..=") && !said.contains("expected"), "{said}");
+                assert!(
+                    !said.contains("..=") && !said.contains("expected"),
+                    "{said}"
+                );
                 if width == 480 {
                     app.snapshot("settings-seconds-and-words").await?;
                 }
@@ -523,14 +541,10 @@ async fn settings_speak_in_seconds_and_words() {
                         .filter(|t| t.contains("\"commandTimeoutMs\": 45000"))
                 });
                 assert!(saved.is_some(), "45 s is saved as 45000 ms at {width} px");
-                let wide = app
-                    .client
-                    .execute(
-                        "return document.documentElement.scrollWidth > window.innerWidth;",
-                        vec![],
-                    )
-                    .await?;
-                assert_eq!(wide, json!(false), "nothing scrolls sideways at {width} px");
+                assert!(
+                    !app.scrolls_sideways().await?,
+                    "nothing scrolls sideways at {width} px"
+                );
                 app.find("[data-testid=tab-chat]").await?.click().await?;
                 // Back to 30 s for the next width.
                 std::fs::write(

@@ -295,9 +295,8 @@ impl<A: Agent> Worker<A> {
             },
             Op::SendHeld { id } => match self.queue.send_held(id, "chat") {
                 Ok(Some(task)) => self.emit(Event::TaskQueued { task }),
-                Ok(None) => self.emit_error(
-                    "that message was sent already (or is no longer kept)".to_string(),
-                ),
+                Ok(None) => self
+                    .emit_error("that message was sent already (or is no longer kept)".to_string()),
                 Err(e) => self.emit_error(format!("could not send the kept message: {e}")),
             },
             Op::Approve {

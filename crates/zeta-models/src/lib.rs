@@ -60,8 +60,10 @@ pub enum ModelError {
 impl ModelError {
     /// A network failure that a later run can resume from.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, ModelError::Download { .. } | ModelError::Unreachable { .. })
-            || matches!(self, ModelError::Http { status, .. } if *status >= 500)
+        matches!(
+            self,
+            ModelError::Download { .. } | ModelError::Unreachable { .. }
+        ) || matches!(self, ModelError::Http { status, .. } if *status >= 500)
     }
 }
 

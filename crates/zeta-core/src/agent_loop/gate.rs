@@ -528,7 +528,10 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let screenshot = self.screenshot_for([call.name.as_str()]).await;
         let files = self.named_writes(call, &tool);
         let change = tool
-            .writes_text(&call.arguments, &tool.workdir(&call.arguments, &self.agent.workdir))
+            .writes_text(
+                &call.arguments,
+                &tool.workdir(&call.arguments, &self.agent.workdir),
+            )
             .map(|write| crate::undo::preview::preview_write(&write));
         self.emit(Event::ApprovalRequested {
             task_id: self.task_id(),

@@ -49,7 +49,7 @@ pub(super) fn merge_fields(
                     field: path,
                     message: format!(
                         "{value} is not {}; using the default {slot}",
-                        wanted(&slot, &value)
+                        wanted(&slot, value)
                     ),
                 })
             }

@@ -203,12 +203,33 @@ fn problems_say_what_a_field_takes_in_words() {
             .map(|p| p.message.clone())
             .unwrap_or_default()
     };
-    assert_eq!(said("maxIterations"), "-3 is not a whole number, 0 or more; using the default 50");
-    assert_eq!(said("commandTimeoutMs"), "1.5 is not a whole number, 0 or more; using the default 30000");
-    assert!(said("provider.model").starts_with("7 is not text"), "{}", said("provider.model"));
-    assert!(said("provider.stream").starts_with("\"yes\" is not true or false"), "{}", said("provider.stream"));
-    assert!(said("soul").contains("not one of the choices"), "{}", said("soul"));
-    assert_eq!(said("maxOutputLength"), "must be from 100 to 10,000,000 (it is 20,000,000); using 4,000");
+    assert_eq!(
+        said("maxIterations"),
+        "-3 is not a whole number, 0 or more; using the default 50"
+    );
+    assert_eq!(
+        said("commandTimeoutMs"),
+        "1.5 is not a whole number, 0 or more; using the default 30000"
+    );
+    assert!(
+        said("provider.model").starts_with("7 is not text"),
+        "{}",
+        said("provider.model")
+    );
+    assert!(
+        said("provider.stream").starts_with("\"yes\" is not true or false"),
+        "{}",
+        said("provider.stream")
+    );
+    assert!(
+        said("soul").contains("not one of the choices"),
+        "{}",
+        said("soul")
+    );
+    assert_eq!(
+        said("maxOutputLength"),
+        "must be from 100 to 10,000,000 (it is 20,000,000); using 4,000"
+    );
     let approval = said("permissions.approvalTimeoutSecs");
     assert!(approval.starts_with("must be from "), "{approval}");
     let timeout = from_json_text(r#"{"commandTimeoutMs": 50}"#);

@@ -199,7 +199,10 @@ pub fn task_line(
             .iter()
             .find_map(|k| args.get(*k).and_then(|v| v.as_str()))
             .unwrap_or_default();
-        clip(&crate::text::one_line(&format!("{} {what}", c.tool), 60), 40)
+        clip(
+            &crate::text::one_line(&format!("{} {what}", c.tool), 60),
+            40,
+        )
     };
     let (mut ran, mut failed, mut not_run) = (Vec::new(), Vec::new(), Vec::new());
     for call in calls.iter().filter(|c| c.tool != crate::tool::PROPOSE_PLAN) {
@@ -225,7 +228,10 @@ pub fn task_line(
         line.push_str(&format!("; failed: {}", list(&failed)));
     }
     if !not_run.is_empty() {
-        line.push_str(&format!("; not run (refused or skipped): {}", list(&not_run)));
+        line.push_str(&format!(
+            "; not run (refused or skipped): {}",
+            list(&not_run)
+        ));
     }
     let said = clip(&crate::text::one_line(reply, 200), 80);
     if failed.is_empty() && not_run.is_empty() {
@@ -242,7 +248,12 @@ pub fn task_line(
 mod tests {
     use super::*;
 
-    fn call(tool: &str, command: &str, decision: &str, ok: bool) -> crate::store::audit::AuditEntry {
+    fn call(
+        tool: &str,
+        command: &str,
+        decision: &str,
+        ok: bool,
+    ) -> crate::store::audit::AuditEntry {
         crate::store::audit::AuditEntry {
             id: 1,
             task_id: 7,
@@ -273,7 +284,10 @@ mod tests {
             ],
         );
         assert!(denied.contains("ran shell ls /tmp"), "{denied}");
-        assert!(denied.contains("not run (refused or skipped): shell rm -rf /tmp/x"), "{denied}");
+        assert!(
+            denied.contains("not run (refused or skipped): shell rm -rf /tmp/x"),
+            "{denied}"
+        );
         assert!(denied.contains("\"All clean.\" (a claim"), "{denied}");
         for (decision, ok, word) in [
             ("user-skipped", false, "not run"),
@@ -281,12 +295,27 @@ mod tests {
             ("allowed", false, "failed:"),
             ("invalid", false, "failed:"),
         ] {
-            let line = task_line(7, "do it", "Done.", &[call("shell", "touch a", decision, ok)]);
-            assert!(line.contains(word) && line.contains("(a claim"), "{decision}: {line}");
+            let line = task_line(
+                7,
+                "do it",
+                "Done.",
+                &[call("shell", "touch a", decision, ok)],
+            );
+            assert!(
+                line.contains(word) && line.contains("(a claim"),
+                "{decision}: {line}"
+            );
         }
-        let plain = task_line(7, "list files", "3 files.", &[call("shell", "ls", "allowed", true)]);
+        let plain = task_line(
+            7,
+            "list files",
+            "3 files.",
+            &[call("shell", "ls", "allowed", true)],
+        );
         assert!(plain.ends_with("Zeta replied \"3 files.\""), "{plain}");
-        let many: Vec<_> = (0..6).map(|i| call("shell", &format!("echo {i}"), "allowed", true)).collect();
+        let many: Vec<_> = (0..6)
+            .map(|i| call("shell", &format!("echo {i}"), "allowed", true))
+            .collect();
         assert!(task_line(7, "x", "y", &many).contains("and 3 more"));
     }
 

@@ -365,7 +365,8 @@ impl TaskQueue {
     /// Sends the message held after a Stop (`id`, see `store::record`) as a task of its
     /// own, once: `Ok(None)` when it is not held (sent already, or no such message).
     pub fn send_held(&self, id: i64, sender: &str) -> Result<Option<Task>, CoreError> {
-        let Some(text) = crate::store::record::held_text(&self.conn, id).map_err(|e| self.err(e))?
+        let Some(text) =
+            crate::store::record::held_text(&self.conn, id).map_err(|e| self.err(e))?
         else {
             return Ok(None);
         };

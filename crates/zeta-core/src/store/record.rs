@@ -108,7 +108,8 @@ pub fn sent_held(conn: &Connection, id: i64, new_task_id: i64) -> rusqlite::Resu
 
 /// The text of the held message `id`, if it is still held.
 pub fn held_text(conn: &Connection, id: i64) -> rusqlite::Result<Option<String>> {
-    let mut stmt = conn.prepare("SELECT text FROM added_messages WHERE id = ?1 AND fate = 'held'")?;
+    let mut stmt =
+        conn.prepare("SELECT text FROM added_messages WHERE id = ?1 AND fate = 'held'")?;
     let mut rows = stmt.query([id])?;
     rows.next()?.map(|r| r.get(0)).transpose()
 }
@@ -176,13 +177,24 @@ mod tests {
     fn a_tasks_record_holds_its_added_messages_and_a_held_one_is_sent_once() {
         let dir = tempfile::tempdir().unwrap();
         let log = AuditLog::open(&dir.path().join("zeta.db")).unwrap();
-        log.note_added(4, "also the logs", AddedFate::Read, None).unwrap();
+        log.note_added(4, "also the logs", AddedFate::Read, None)
+            .unwrap();
         log.note_added(4, "and tmp", AddedFate::Held, None).unwrap();
-        log.note_added(5, "other task", AddedFate::Requeued, Some(6)).unwrap();
+        log.note_added(5, "other task", AddedFate::Requeued, Some(6))
+            .unwrap();
         let record = log.record_of(4).unwrap();
-        let fates: Vec<(&str, AddedFate)> =
-            record.added.iter().map(|a| (a.text.as_str(), a.fate)).collect();
-        assert_eq!(fates, [("also the logs", AddedFate::Read), ("and tmp", AddedFate::Held)]);
+        let fates: Vec<(&str, AddedFate)> = record
+            .added
+            .iter()
+            .map(|a| (a.text.as_str(), a.fate))
+            .collect();
+        assert_eq!(
+            fates,
+            [
+                ("also the logs", AddedFate::Read),
+                ("and tmp", AddedFate::Held)
+            ]
+        );
         let held = record.added[1].id;
         log.with_conn(|c| {
             assert_eq!(held_text(c, held)?.as_deref(), Some("and tmp"));

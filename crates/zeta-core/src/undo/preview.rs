@@ -21,7 +21,11 @@ pub fn preview_write(write: &TextWrite) -> FileChange {
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return change(ChangeKind::Created, Some(unified("", &write.text, path)), None);
+            return change(
+                ChangeKind::Created,
+                Some(unified("", &write.text, path)),
+                None,
+            );
         }
         Err(e) => {
             return change(
@@ -45,11 +49,21 @@ pub fn preview_write(write: &TextWrite) -> FileChange {
     let new_size = write.text.len() as u64 + if write.append { size } else { 0 };
     let sizes = format!("{} → {}", bytes_note(size), bytes_note(new_size));
     if size > DIFF_LIMIT || new_size > DIFF_LIMIT {
-        return change(ChangeKind::Changed, None, Some(format!("too large to compare, {sizes}")));
+        return change(
+            ChangeKind::Changed,
+            None,
+            Some(format!("too large to compare, {sizes}")),
+        );
     }
     let old = match std::fs::read(path).map(String::from_utf8) {
         Ok(Ok(old)) if !old.contains('\0') => old,
-        Ok(_) => return change(ChangeKind::Changed, None, Some(format!("not text, {sizes}"))),
+        Ok(_) => {
+            return change(
+                ChangeKind::Changed,
+                None,
+                Some(format!("not text, {sizes}")),
+            )
+        }
         Err(e) => {
             return change(
                 ChangeKind::Changed,
@@ -97,9 +111,17 @@ mod tests {
         let replaced = write(&path, "keep\nnew line\n", false);
         assert_eq!(replaced.kind, ChangeKind::Changed);
         let diff = replaced.diff.unwrap();
-        assert!(diff.contains("-old line\n") && diff.contains("+new line\n") && diff.contains(" keep\n"), "{diff}");
+        assert!(
+            diff.contains("-old line\n")
+                && diff.contains("+new line\n")
+                && diff.contains(" keep\n"),
+            "{diff}"
+        );
         let appended = write(&path, "more\n", true).diff.unwrap();
-        assert!(appended.contains("+more\n") && !appended.contains("-old line"), "{appended}");
+        assert!(
+            appended.contains("+more\n") && !appended.contains("-old line"),
+            "{appended}"
+        );
         let same = write(&path, "keep\nold line\n", false);
         assert!(same.note.unwrap().contains("already holds"));
     }
@@ -109,15 +131,27 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let binary = dir.path().join("b.bin");
         std::fs::write(&binary, b"\0\x01\x02").unwrap();
-        assert!(write(&binary, "x", false).note.unwrap().starts_with("not text"));
-        assert!(write(dir.path(), "x", false).note.unwrap().contains("not a regular file"));
+        assert!(write(&binary, "x", false)
+            .note
+            .unwrap()
+            .starts_with("not text"));
+        assert!(write(dir.path(), "x", false)
+            .note
+            .unwrap()
+            .contains("not a regular file"));
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(&binary, &link).unwrap();
-        assert!(write(&link, "x", false).note.unwrap().contains("symbolic link"));
+        assert!(write(&link, "x", false)
+            .note
+            .unwrap()
+            .contains("symbolic link"));
         // A FIFO is not opened (it would block): it is not a regular file.
         let fifo = dir.path().join("fifo");
         let name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
         assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
-        assert!(write(&fifo, "x", false).note.unwrap().contains("not a regular file"));
+        assert!(write(&fifo, "x", false)
+            .note
+            .unwrap()
+            .contains("not a regular file"));
     }
 }

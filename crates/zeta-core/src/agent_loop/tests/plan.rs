@@ -98,7 +98,10 @@ async fn an_approved_plan_runs_in_order_and_a_denied_one_not_at_all() {
 #[tokio::test]
 async fn a_skipped_step_is_on_the_record_as_skipped() {
     let commands = ["touch a", "touch b", "touch c"];
-    let replies = vec![call("p1", "propose_plan", plan(&commands)), text("All three made.")];
+    let replies = vec![
+        call("p1", "propose_plan", plan(&commands)),
+        text("All three made."),
+    ];
     let ran = run_task(settings(Ask), replies, Person::ApprovesSkipping(1)).await;
     let ran_commands: Vec<&str> = ran
         .runs
@@ -114,7 +117,11 @@ async fn a_skipped_step_is_on_the_record_as_skipped() {
         .collect();
     assert_eq!(
         steps,
-        [("plan-approved", "user"), ("user-skipped", "user"), ("plan-approved", "user")]
+        [
+            ("plan-approved", "user"),
+            ("user-skipped", "user"),
+            ("plan-approved", "user")
+        ]
     );
     let calls = ran.events.iter().find_map(|e| match e {
         zeta_protocol::Event::TaskMetrics { metrics } => Some(metrics.tool_calls),
@@ -122,4 +129,3 @@ async fn a_skipped_step_is_on_the_record_as_skipped() {
     });
     assert_eq!(calls, Some(3), "the plan and the two steps that ran");
 }
-
