@@ -68,6 +68,19 @@ async fn answer(voice: &VoiceManager, stream: UnixStream) -> std::io::Result<()>
 async fn listen(voice: &VoiceManager, action: ListenAction) -> ControlReply {
     let listener = voice.listener();
     let before = listener.state();
+    let starts = matches!(action, ListenAction::Start)
+        || (matches!(action, ListenAction::Toggle)
+            && before == zeta_voice::listener::VoiceState::Idle);
+    if let (true, Some(model)) = (starts, voice.missing_model()) {
+        // Said to `zeta listen` as well as shown in the chat (which offers the download).
+        listener.start();
+        return ControlReply::Error {
+            error: format!(
+                "no speech model is installed ({}), so nothing was recorded: the chat offers to download it, or run `zeta models download ggml-base.bin`",
+                model.display()
+            ),
+        };
+    }
     match action {
         ListenAction::Start => listener.start(),
         ListenAction::Stop => listener.stop(),

@@ -27,12 +27,15 @@ pub struct VoiceManager {
     listener: Listener,
     home: ZetaHome,
     hotkey: Mutex<Option<HotkeyStatus>>,
+    /// The speech model the listener is configured with.
+    model: Mutex<std::path::PathBuf>,
 }
 
 impl VoiceManager {
     /// Starts the voice session (nothing is loaded or opened until the first recording).
     /// Its events go to `inbox` (the router).
     pub fn new(home: &ZetaHome, settings: &Settings, inbox: Inbox) -> anyhow::Result<Self> {
+        let model = Mutex::new(config(home, settings).model);
         let listener = Listener::spawn(config(home, settings), move |event| {
             if inbox.send(Heard::Voice(event)).is_err() {
                 tracing::debug!("a voice event after the router stopped");
@@ -42,6 +45,7 @@ impl VoiceManager {
             listener,
             home: home.clone(),
             hotkey: Mutex::new(None),
+            model,
         })
     }
 
@@ -67,8 +71,22 @@ impl VoiceManager {
 
     /// Settings changed: new model, device, cap or mode, and the hotkey registered again.
     pub fn apply(&self, app: &AppHandle, settings: &Settings) {
-        self.listener.configure(config(&self.home, settings));
+        let config = config(&self.home, settings);
+        if let Ok(mut model) = self.model.lock() {
+            model.clone_from(&config.model);
+        }
+        self.listener.configure(config);
         self.register_hotkey(app, settings);
+    }
+
+    /// The configured speech model's file when it is not installed (nothing can be
+    /// recorded until it is).
+    pub fn missing_model(&self) -> Option<std::path::PathBuf> {
+        self.model
+            .lock()
+            .ok()
+            .map(|m| m.clone())
+            .filter(|m| !m.is_file())
     }
 
     pub fn hotkey_status(&self) -> Option<HotkeyStatus> {

@@ -605,6 +605,18 @@ fn print_event(event: &Event, json: bool) {
             summary,
             ..
         } => err!("zeta: plan step {} {status:?} {summary}", index + 1),
+        // What a finishing check found, as the chat shows it under the answer.
+        Event::AnswerChecked {
+            check,
+            result,
+            detail,
+            ..
+        } => match result {
+            zeta_protocol::CheckResult::Told => err!("zeta: note ({check}): {detail}"),
+            zeta_protocol::CheckResult::SentBack => {
+                err!("zeta: the answer was sent back to the model ({check})")
+            }
+        },
         _ => {}
     }
 }

@@ -152,9 +152,24 @@ async fn an_added_message_shows_at_once_and_survives_stop() {
             type_request(app, "write the report").await?;
             app.find("[data-testid=live] [data-testid=activity-step][data-ok=running]")
                 .await?;
+            // A short window: the added line sits at the foot of a bubble taller than the
+            // space left, and must still show whole.
+            app.resize(480, 420).await?;
+            tokio::time::sleep(Duration::from_millis(300)).await;
             type_request(app, "make it French").await?;
             let added = app.find("[data-testid=live] [data-testid=added]").await?;
             assert!(added.text().await?.contains("make it French"));
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            let whole = app
+                .client
+                .execute(
+                    "const a = document.querySelector('[data-testid=added]').getBoundingClientRect(); \
+                     const c = document.querySelector('.conversation').getBoundingClientRect(); \
+                     return a.top >= c.top && a.bottom <= c.bottom + 1;",
+                    vec![],
+                )
+                .await?;
+            assert_eq!(whole, json!(true), "the added message shows whole");
             app.snapshot("chat-added-message").await?;
             app.find("[data-testid=stop]").await?.click().await?;
             let held = app
