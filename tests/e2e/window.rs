@@ -72,6 +72,18 @@ async fn a_typed_request_streams_its_reply_and_the_activity_shows_each_call() {
                 ))
                 .await?;
             assert_eq!(steps.len(), 2, "each tool call shows");
+            // An output is drawn when its disclosure is opened.
+            let drawn = app
+                .client
+                .find_all(Locator::Css(
+                    "[data-testid=live] [data-testid=activity-output]",
+                ))
+                .await?;
+            assert!(drawn.is_empty(), "closed outputs are not in the page");
+            app.find("[data-testid=live] [data-testid=activity-step] details summary")
+                .await?
+                .click()
+                .await?;
             let output = app
                 .find("[data-testid=live] [data-testid=activity-output]")
                 .await?;

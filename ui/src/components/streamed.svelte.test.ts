@@ -13,14 +13,17 @@ afterEach(() => {
 
 describe("StreamedMarkdown", () => {
   it("keeps the settled blocks' elements while the tail grows, and renders markdown", () => {
-    const props = $state({ text: "First **bold** paragraph.\n\nSecond" });
+    // The first block settles once the next block's first line is whole.
+    const props = $state({ text: "First **bold** paragraph.\n\nSecond line" });
     const target = document.createElement("div");
     document.body.appendChild(target);
     mounted.push(mount(StreamedMarkdown, { target, props }));
     flushSync();
+    expect(target.querySelector("p")?.innerHTML).toBe("First <strong>bold</strong> paragraph.");
+    props.text += " goes on.\n";
+    flushSync();
     const first = target.querySelector("p");
-    expect(first?.innerHTML).toBe("First <strong>bold</strong> paragraph.");
-    for (const piece of [" line", " goes on.", "\n\n```sh\nls -la\n\n", "echo hi\n```\n\nDone."]) {
+    for (const piece of ["\n```sh\nls -la\n\n", "echo hi\n```\n\nDone."]) {
       props.text += piece;
       flushSync();
       // The first paragraph is the same element: it was not rendered again.

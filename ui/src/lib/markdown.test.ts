@@ -1,8 +1,9 @@
+// @vitest-environment jsdom
 // splitStreamed against generated replies: every prefix of every document, as a stream
 // delivers them. What must hold: blocks once settled never change, nothing is lost or
 // repeated, and no settled block ends inside a code fence.
 import { describe, expect, it } from "vitest";
-import { splitStreamed } from "./markdown";
+import { renderMarkdown, splitStreamed } from "./markdown";
 
 // A small deterministic generator (no dependency): xorshift.
 function rng(seed: number) {
@@ -39,12 +40,16 @@ function fencesOpen(block: string): boolean {
 
 describe("splitStreamed", () => {
   it("settles paragraphs and keeps a fence with blank lines whole", () => {
-    expect(splitStreamed("a\n\nb")).toEqual({ settled: ["a"], tail: "b" });
+    expect(splitStreamed("a\n\nb\n")).toEqual({ settled: ["a"], tail: "b\n" });
+    expect(splitStreamed("a\n\nb")).toEqual({ settled: [], tail: "a\n\nb" });
     expect(splitStreamed("a\n")).toEqual({ settled: [], tail: "a\n" });
-    expect(splitStreamed("a\n\n")).toEqual({ settled: ["a"], tail: "" });
-    expect(splitStreamed("```\nx\n\ny\n```\n\nz")).toEqual({ settled: ["```\nx\n\ny\n```"], tail: "z" });
+    // A block settles once the next one's first line is whole.
+    expect(splitStreamed("a\n\n")).toEqual({ settled: [], tail: "a\n\n" });
+    expect(splitStreamed("- a\n\n- b\n")).toEqual({ settled: [], tail: "- a\n\n- b\n" });
+    expect(splitStreamed("- a\n\nb\n")).toEqual({ settled: ["- a"], tail: "b\n" });
+    expect(splitStreamed("```\nx\n\ny\n```\n\nz\n")).toEqual({ settled: ["```\nx\n\ny\n```"], tail: "z\n" });
     expect(splitStreamed("```\nx\n\ny")).toEqual({ settled: [], tail: "```\nx\n\ny" });
-    expect(splitStreamed("~~~\n```\n\n~~~\n\nz").settled).toEqual(["~~~\n```\n\n~~~"]);
+    expect(splitStreamed("~~~\n```\n\n~~~\n\nz\n").settled).toEqual(["~~~\n```\n\n~~~"]);
     expect(splitStreamed("")).toEqual({ settled: [], tail: "" });
   });
 
@@ -77,5 +82,29 @@ describe("splitStreamed", () => {
       }
     }
     expect(prefixes).toBeGreaterThan(20000);
+  });
+});
+
+/** HTML compared as a person sees it: the whitespace between tags does not show. */
+function shown(html: string): string {
+  return html.replace(/>\s+</g, "><").trim();
+}
+
+describe("the streamed rendering", () => {
+  it("gives the HTML of rendering the whole text, on every prefix of 150 generated replies", { timeout: 60_000 }, () => {
+    const random = rng(11);
+    let prefixes = 0;
+    const misses: string[] = [];
+    for (let d = 0; d < 150; d++) {
+      const text = doc(random);
+      for (let cut = 0; cut <= text.length; cut++) {
+        const prefix = text.slice(0, cut);
+        const { settled, tail } = splitStreamed(prefix);
+        const streamed = [...settled, tail].map((part) => renderMarkdown(part)).join("");
+        prefixes++;
+        if (shown(streamed) !== shown(renderMarkdown(prefix))) misses.push(prefix);
+      }
+    }
+    expect(misses.slice(0, 3).map((m) => JSON.stringify(m)), `${misses.length} of ${prefixes} prefixes differ`).toEqual([]);
   });
 });

@@ -15,11 +15,21 @@ export function renderMarkdown(text: string): string {
 
 /**
  * A reply still streaming, cut where it can no longer change: `settled` are whole blocks
- * (ended by a blank line outside a code fence), `tail` is what is still being written.
- * Each settled block is rendered once; only the tail is rendered again on each delta, so
- * a long reply costs the renderer its growing tail, not its whole length per delta.
+ * (ended by a blank line outside a code fence, where marked's own lexer also ends a
+ * block: a list whose items are apart is one block), `tail` is what is still being
+ * written. Each settled block is rendered once; only the tail is rendered again on each
+ * delta, so a long reply costs the renderer its growing tail, not its whole length per
+ * delta, and the parts render as the whole text would.
  */
 export function splitStreamed(text: string): { settled: string[]; tail: string } {
+  // Where marked's top-level blocks start and end: a cut between two of them is safe.
+  const spans: [number, number][] = [];
+  let at = 0;
+  for (const token of marked.lexer(text, { gfm: true, breaks: true })) {
+    spans.push([at, at + token.raw.length]);
+    at += token.raw.length;
+  }
+  const tokenAt = (offset: number) => spans.findIndex(([a, b]) => offset >= a && offset < b);
   const settled: string[] = [];
   let fence: string | null = null;
   let start = 0;
@@ -33,11 +43,22 @@ export function splitStreamed(text: string): { settled: string[]; tail: string }
       else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
         fence = null;
     }
-    // A blank line outside a fence, with more text after it, ends a block.
-    if (fence === null && line.trim() === "" && i < lines.length - 1) {
+    // A blank line outside a fence, with more text after it, ends a block, unless the
+    // lexer reads the text on both sides of it as one block.
+    // The next block counts only once its first line is whole (what it is, and how far
+    // it is indented, is then known: "1" may yet become "1. item" of the list above).
+    const rest = text.slice(end + 1);
+    const firstLine = /^[ \t]*\n/.test(rest) ? "" : rest.trimStart();
+    const begun = firstLine.trim() !== "" && firstLine.includes("\n");
+    if (fence === null && line.trim() === "" && i < lines.length - 1 && begun) {
       const block = text.slice(start, offset).trimEnd();
-      if (block !== "" && block.trim() !== "") settled.push(block);
-      start = end + 1;
+      const next = end + 1 + (rest.length - rest.trimStart().length);
+      const blockEnd = start + block.length;
+      const apart = block.trim() === "" || tokenAt(blockEnd - 1) !== tokenAt(next) || tokenAt(next) === -1;
+      if (apart) {
+        if (block.trim() !== "") settled.push(block);
+        start = end + 1;
+      }
     }
     offset = end + 1;
   });
