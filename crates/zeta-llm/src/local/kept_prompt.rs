@@ -7,8 +7,9 @@
 //! then reuses the longest common prefix of its tokens and the next request, so a stale
 //! or different state costs nothing but the restore, never a wrong answer.
 //!
-//! The file is named after the model file (its path, size and time of change): a state is
-//! only ever restored into the model that made it. The folder is private to the user: the
+//! The file is named after the model file and the server program (each one's path, size
+//! and time of change): a state is only ever restored into the model and the server build
+//! that made it (another llama.cpp build may lay out its state differently). The folder is private to the user: the
 //! state holds the last conversation, as the task history does.
 
 use std::hash::{Hash, Hasher};
@@ -36,20 +37,23 @@ pub fn folder(home: &Path) -> Option<PathBuf> {
     }
 }
 
-/// The state's file name for `model`: its path, size and time of change, hashed. `None`
-/// when the model file cannot be read.
-pub fn file_name(model: &Path) -> Option<String> {
-    let meta = std::fs::metadata(model).ok()?;
+/// The state's file name for `model` served by `program`: each one's path, size and time
+/// of change, hashed. `None` when either file cannot be read.
+pub fn file_name(model: &Path, program: &Path) -> Option<String> {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    model.hash(&mut hasher);
-    meta.len().hash(&mut hasher);
-    meta.modified().ok()?.hash(&mut hasher);
+    for file in [model, program] {
+        let meta = std::fs::metadata(file).ok()?;
+        file.hash(&mut hasher);
+        meta.len().hash(&mut hasher);
+        meta.modified().ok()?.hash(&mut hasher);
+    }
     Some(format!("prompt-{:016x}.bin", hasher.finish()))
 }
 
-/// Saves the slot's state of the server on `port` for `model`; true when it did.
-pub fn save(port: u16, model: &Path) -> bool {
-    let Some(name) = file_name(model) else {
+/// Saves the slot's state of the server on `port` (`program`) for `model`; true when it
+/// did.
+pub fn save(port: u16, model: &Path, program: &Path) -> bool {
+    let Some(name) = file_name(model, program) else {
         return false;
     };
     let saved = post_slot(port, "save", &name);
@@ -57,10 +61,11 @@ pub fn save(port: u16, model: &Path) -> bool {
     saved
 }
 
-/// Restores the state saved for `model` into the server on `port`; false when there is
-/// none or the server refused it (a new model, another context size).
-pub fn restore(home: &Path, port: u16, model: &Path) -> bool {
-    let Some(name) = file_name(model) else {
+/// Restores the state saved for `model` and `program` into the server on `port`; false
+/// when there is none (a new model, another server build) or the server refused it
+/// (another context size).
+pub fn restore(home: &Path, port: u16, model: &Path, program: &Path) -> bool {
+    let Some(name) = file_name(model, program) else {
         return false;
     };
     if !home.join("prompt-cache").join(&name).is_file() {
@@ -86,17 +91,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_file_name_follows_the_model_file() {
+    fn the_file_name_follows_the_model_file_and_the_server_build() {
         let dir = tempfile::tempdir().expect("tempdir");
         let model = dir.path().join("m.gguf");
-        assert_eq!(file_name(&model), None, "no model, no name");
+        let server = dir.path().join("llama-server");
+        std::fs::write(&server, "ELF build 1").expect("write");
+        assert_eq!(file_name(&model, &server), None, "no model, no name");
         std::fs::write(&model, "GGUF one").expect("write");
-        let first = file_name(&model).expect("a name");
-        assert_eq!(file_name(&model), Some(first.clone()), "stable");
+        let first = file_name(&model, &server).expect("a name");
+        assert_eq!(file_name(&model, &server), Some(first.clone()), "stable");
         assert!(first.starts_with("prompt-") && first.ends_with(".bin"));
         // Another model in its place (other size) gets another name.
         std::fs::write(&model, "GGUF two, longer").expect("write");
-        assert_ne!(file_name(&model), Some(first));
+        let second = file_name(&model, &server).expect("a name");
+        assert_ne!(second, first);
+        // So does another server build: its state is not restored into this one.
+        std::fs::write(&server, "ELF build 2, rebuilt").expect("write");
+        assert_ne!(file_name(&model, &server), Some(second));
+        assert_eq!(file_name(&model, &dir.path().join("gone")), None);
     }
 
     #[test]
@@ -111,9 +123,11 @@ mod tests {
         }
         let model = home.path().join("m.gguf");
         std::fs::write(&model, "GGUF").expect("write");
+        let server = home.path().join("llama-server");
+        std::fs::write(&server, "ELF").expect("write");
         // No saved state: no request is even made (port 9 would refuse it).
-        assert!(!restore(home.path(), 9, &model));
+        assert!(!restore(home.path(), 9, &model, &server));
         // A server that is not there: false, no panic.
-        assert!(!save(9, &model));
+        assert!(!save(9, &model, &server));
     }
 }

@@ -365,9 +365,8 @@ impl Supervisor {
     /// This thread's own llama-server just became ready: the prompt it evaluated before it
     /// last stopped goes back into its slot ([`kept_prompt`]).
     fn restore_prompt(&self, r: &Running) {
-        if matches!(r.server, Server::Own(_)) && matches!(r.program, ServerProgram::LlamaServer(_))
-        {
-            kept_prompt::restore(&self.home, r.port, &r.spec.model);
+        if let (Server::Own(_), ServerProgram::LlamaServer(program)) = (&r.server, &r.program) {
+            kept_prompt::restore(&self.home, r.port, &r.spec.model, program);
         }
     }
 
@@ -375,10 +374,10 @@ impl Supervisor {
     /// llama-server that served has saved its evaluated prompt. A shared server, or one a
     /// keeper serves, is left to its owner (the keeper ends it once idle).
     fn kill(&self, r: Running) {
-        if r.ready && matches!(r.program, ServerProgram::LlamaServer(_)) {
-            if let Server::Own(_) = r.server {
-                kept_prompt::save(r.port, &r.spec.model);
-            }
+        if let (true, Server::Own(_), ServerProgram::LlamaServer(program)) =
+            (r.ready, &r.server, &r.program)
+        {
+            kept_prompt::save(r.port, &r.spec.model, program);
         }
         let Server::Own(mut child) = r.server else {
             return;
