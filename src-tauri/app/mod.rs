@@ -21,6 +21,7 @@ mod setup_manager;
 mod tray;
 mod undo_manager;
 mod voice_manager;
+mod warm;
 pub mod webview;
 mod window_life;
 
@@ -154,6 +155,9 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
                 eager.configure(&servers).await;
                 eager.start_app_servers().await;
             });
+            // Zeta's own model, when it is the provider: its opening evaluated before
+            // anyone asks.
+            warm::in_background(&home, &local, &mcp);
             app.manage(mcp);
             let (core, events, worker) = tauri::async_runtime::block_on(async {
                 spawn_worker(home.clone(), agent, WorkerOptions::default())

@@ -68,6 +68,11 @@ pub struct SettingsManager {
 }
 
 impl SettingsManager {
+    /// The Zeta home whose settings these are.
+    pub fn home(&self) -> &ZetaHome {
+        &self.home
+    }
+
     pub fn new(home: &ZetaHome, local: Arc<LocalServer>) -> Self {
         Self {
             home: home.clone(),

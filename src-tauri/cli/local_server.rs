@@ -1,5 +1,6 @@
 //! `zeta local-server`: the keeper that serves Zeta's own model between commands (started
-//! by `zeta run` and `zeta worker`, not by hand; see `zeta_llm::local::shared`), and
+//! by `zeta run` and `zeta worker`, not by hand; see `zeta_llm::local::shared`), `warm`,
+//! which evaluates the opening every task starts with and saves it (setup runs it), and
 //! `stop`, which ends a kept server now.
 
 use std::path::PathBuf;
@@ -28,6 +29,9 @@ pub enum LocalServerCommand {
         #[arg(long)]
         idle_secs: u64,
     },
+    /// Evaluate now the opening every task starts with (rules, tools, examples) and save
+    /// it, so the first task after setup is as fast as the next (run at setup).
+    Warm,
     /// Stop the model server kept warm between commands, now.
     Stop,
 }
@@ -65,6 +69,7 @@ pub fn run(home: &ZetaHome, command: LocalServerCommand) -> anyhow::Result<ExitC
             );
             Ok(ExitCode::SUCCESS)
         }
+        LocalServerCommand::Warm => warm(home),
         LocalServerCommand::Stop => {
             let held =
                 std::fs::read_to_string(shared::keeper_lock(home.root())).unwrap_or_default();
@@ -82,4 +87,52 @@ pub fn run(home: &ZetaHome, command: LocalServerCommand) -> anyhow::Result<ExitC
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `zeta local-server warm`: the agent's first request of an everyday task sent once to
+/// Zeta's own model (`AgentLoop::warm`), then the kept server stopped, which saves what it
+/// evaluated (`zeta_llm::local::kept_prompt`). Nothing to do for another provider.
+fn warm(home: &ZetaHome) -> anyhow::Result<ExitCode> {
+    let settings = zeta_core::settings::load_or_create(&home.settings_file())?.settings;
+    if settings.provider.kind != zeta_core::settings::ProviderKind::Local {
+        out!("the provider is not Zeta's own model: nothing to warm");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let exe = std::env::current_exe().context("cannot name this program for the keeper")?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")?;
+    let started = std::time::Instant::now();
+    let warmed = runtime.block_on(async {
+        let local = zeta_llm::LocalServer::new(home.root(), zeta_llm::local::Launch::Keeper(exe));
+        let mcp = zeta_app::agent::mcp_manager(home);
+        let agent = zeta_app::agent::configured_agent(
+            home,
+            std::sync::Arc::clone(&local),
+            std::sync::Arc::clone(&mcp),
+            zeta_app::agent::user_workdir(home),
+        )?;
+        let warmed = agent.warm(settings).await;
+        mcp.shutdown().await;
+        anyhow::Ok(warmed)
+    })?;
+    if let Err(e) = warmed {
+        anyhow::bail!("could not warm Zeta's own model: {e}");
+    }
+    // The keeper saves the evaluated prompt as it stops its server.
+    let held = std::fs::read_to_string(shared::keeper_lock(home.root())).unwrap_or_default();
+    if let Some(pid) = held
+        .lines()
+        .next()
+        .and_then(|p| p.trim().parse::<u32>().ok())
+        .filter(|p| shared::alive(*p))
+    {
+        shared::stop_keeper(pid)?;
+    }
+    out!(
+        "warmed Zeta's own model in {:.1} s: the first task starts from the saved state",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
 }

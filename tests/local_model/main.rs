@@ -56,12 +56,59 @@ fn report(name: &str, o: &Outcome) {
     );
 }
 
+/// How many prompt tokens the latest server start evaluated for its first request, from
+/// llama-server's log ("prompt eval time = … / N tokens").
+fn first_prompt_eval(dir: &Path) -> Option<usize> {
+    let log = std::fs::read_to_string(dir.join("zeta/logs/local-server.log")).unwrap_or_default();
+    let since_load = log.rsplit("loading model").next().unwrap_or_default();
+    since_load
+        .lines()
+        .find(|l| l.contains("prompt eval time"))
+        .and_then(|l| l.split(" / ").nth(1))
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+}
+
 #[test]
 fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
     let Some(local) = available() else { return };
     let (dir, work) = home(&local);
     let _stop = support::StopKeeper(dir.path().join("zeta"));
     let status_file = dir.path().join("zeta").join("local-server.json");
+
+    // 0. Setup's warm-up (`zeta local-server warm`) evaluates the opening every task
+    // starts with and saves it; the first task on this fresh home then evaluates only
+    // what is new, not the ~1,100 tokens of rules and examples.
+    let warm = support::zeta(dir.path(), &work, &local.server)
+        .args(["local-server", "warm"])
+        .output()
+        .expect("zeta local-server warm");
+    println!(
+        "local model: warm-up: {}",
+        String::from_utf8_lossy(&warm.stdout).trim()
+    );
+    assert!(warm.status.success(), "{warm:?}");
+    // Another question than the warm-up's own: only it, and what changed, is new.
+    let first = run(
+        dir.path(),
+        &work,
+        &local,
+        "Which folder am I in right now?",
+        |_| {},
+    );
+    report("first-after-warm", &first);
+    assert!(first.ok, "the first task failed: {}", first.stderr);
+    let evaluated = first_prompt_eval(dir.path());
+    println!("local model: the first task after the warm-up evaluated {evaluated:?} prompt tokens");
+    assert!(
+        evaluated.is_some_and(|n| n < 600),
+        "the warm state was used by the first task: {evaluated:?} tokens evaluated"
+    );
+    let stop = support::zeta(dir.path(), &work, &local.server)
+        .args(["local-server", "stop"])
+        .output()
+        .expect("zeta local-server stop");
+    assert!(stop.status.success(), "{stop:?}");
 
     // 1. Free disk space, with the server killed once it has answered a request.
     let mut killed = None;
@@ -221,13 +268,14 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
     window_task(dir.path(), &work, &local);
 
     // One warm server: the later commands used the server the first left loaded under
-    // its keeper (the restart after the kill is the only other load).
+    // its keeper (the restart after the kill is the only other load; the warm-up's and
+    // the first task's, each stopped after, came before).
     let log =
         std::fs::read_to_string(dir.path().join("zeta/logs/local-server.log")).unwrap_or_default();
     let loads = log.matches("loading model").count();
     assert_eq!(
-        loads, 2,
-        "one load, one after the kill, none for the file task"
+        loads, 4,
+        "the warm-up's, the first task's, one load, one after the kill, none for the file task"
     );
     let status: serde_json::Value = std::fs::read_to_string(&status_file)
         .ok()
@@ -280,16 +328,7 @@ fn the_local_model_answers_from_the_real_computer_and_survives_a_server_kill() {
             "the task after the restart failed: {}",
             again.stderr
         );
-        let log = std::fs::read_to_string(dir.path().join("zeta/logs/local-server.log"))
-            .unwrap_or_default();
-        let since_load = log.rsplit("loading model").next().unwrap_or_default();
-        let first_eval: Option<usize> = since_load
-            .lines()
-            .find(|l| l.contains("prompt eval time"))
-            .and_then(|l| l.split(" / ").nth(1))
-            .and_then(|t| t.split_whitespace().next())
-            .and_then(|n| n.parse().ok());
-        evaluated.push(first_eval);
+        evaluated.push(first_prompt_eval(dir.path()));
         let stop = support::zeta(dir.path(), &work, &local.server)
             .args(["local-server", "stop"])
             .output()

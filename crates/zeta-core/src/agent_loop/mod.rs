@@ -24,6 +24,7 @@ mod run;
 pub mod screen;
 #[cfg(test)]
 mod tests;
+mod warm;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -1,0 +1,45 @@
+//! Zeta's own model warmed in the background, when it is the provider: at start, and when
+//! onboarding finishes (the model just chosen). The opening every task starts with is
+//! evaluated before anyone asks (`AgentLoop::warm`; the server restores what it kept
+//! first, so a warm start costs little), and the first question does not pay for it.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use zeta_app::agent::{configured_agent, user_workdir};
+use zeta_core::settings::ProviderKind;
+use zeta_core::ZetaHome;
+use zeta_llm::LocalServer;
+use zeta_mcp::McpManager;
+
+/// Starts the warm-up when the settings choose Zeta's own model; does nothing otherwise.
+pub fn in_background(home: &ZetaHome, local: &Arc<LocalServer>, mcp: &Arc<McpManager>) {
+    let settings = match zeta_core::settings::load_or_create(&home.settings_file()) {
+        Ok(loaded) => loaded.settings,
+        Err(e) => {
+            tracing::warn!("not warming the model: the settings cannot be read ({e})");
+            return;
+        }
+    };
+    if settings.provider.kind != ProviderKind::Local {
+        return;
+    }
+    let agent = match configured_agent(home, Arc::clone(local), Arc::clone(mcp), user_workdir(home))
+    {
+        Ok(agent) => agent,
+        Err(e) => {
+            tracing::warn!("not warming the model: {e}");
+            return;
+        }
+    };
+    tauri::async_runtime::spawn(async move {
+        let started = Instant::now();
+        match agent.warm(settings).await {
+            Ok(()) => tracing::info!(
+                secs = started.elapsed().as_secs_f64(),
+                "warmed Zeta's own model"
+            ),
+            Err(e) => tracing::warn!("could not warm Zeta's own model: {e}"),
+        }
+    });
+}
