@@ -360,7 +360,10 @@ pub fn finish_onboarding(
     mcp: State<'_, Arc<zeta_mcp::McpManager>>,
 ) -> Result<(), String> {
     settings.finish_onboarding()?;
-    super::warm::in_background(settings.home(), &local, &mcp);
+    match zeta_core::settings::load_or_create(&settings.home().settings_file()) {
+        Ok(loaded) => super::warm::in_background(settings.home(), &local, &mcp, loaded.settings),
+        Err(e) => tracing::warn!("not warming the model: the settings cannot be read ({e})"),
+    }
     Ok(())
 }
 

@@ -157,7 +157,7 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             });
             // Zeta's own model, when it is the provider: its opening evaluated before
             // anyone asks.
-            warm::in_background(&home, &local, &mcp);
+            warm::in_background(&home, &local, &mcp, settings.clone());
             app.manage(mcp);
             let (core, events, worker) = tauri::async_runtime::block_on(async {
                 spawn_worker(home.clone(), agent, WorkerOptions::default())

@@ -24,10 +24,9 @@ pub struct SettingsView {
     pub path: String,
     /// Where API keys are kept, in words.
     pub key_store: String,
-    /// Why no system keyring is used, as the keyring library said it (for "Details").
+    /// Why no system keyring is used, as the keyring library said it (for "Details");
+    /// `None` when keys go to the system keyring.
     pub key_store_detail: Option<String>,
-    /// Keys go to the system keyring (not to an owner-only file).
-    pub keys_in_keyring: bool,
     /// Per configured provider: whether a key is stored for it.
     pub keys: Vec<KeyState>,
     /// True on a fresh home until onboarding is finished or skipped.
@@ -113,7 +112,6 @@ impl SettingsManager {
             path: path.display().to_string(),
             key_store: self.secrets.backend().words(),
             key_store_detail: self.secrets.backend().detail().map(str::to_string),
-            keys_in_keyring: matches!(self.secrets.backend(), zeta_llm::secrets::Backend::Keyring),
             keys,
             needs_onboarding,
             local_server: self.local.state(),

@@ -8,19 +8,17 @@ use std::time::Instant;
 
 use zeta_app::agent::{configured_agent, user_workdir};
 use zeta_core::settings::ProviderKind;
-use zeta_core::ZetaHome;
+use zeta_core::{Settings, ZetaHome};
 use zeta_llm::LocalServer;
 use zeta_mcp::McpManager;
 
-/// Starts the warm-up when the settings choose Zeta's own model; does nothing otherwise.
-pub fn in_background(home: &ZetaHome, local: &Arc<LocalServer>, mcp: &Arc<McpManager>) {
-    let settings = match zeta_core::settings::load_or_create(&home.settings_file()) {
-        Ok(loaded) => loaded.settings,
-        Err(e) => {
-            tracing::warn!("not warming the model: the settings cannot be read ({e})");
-            return;
-        }
-    };
+/// Starts the warm-up when `settings` choose Zeta's own model; does nothing otherwise.
+pub fn in_background(
+    home: &ZetaHome,
+    local: &Arc<LocalServer>,
+    mcp: &Arc<McpManager>,
+    settings: Settings,
+) {
     if settings.provider.kind != ProviderKind::Local {
         return;
     }

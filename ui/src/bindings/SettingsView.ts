@@ -22,13 +22,10 @@ problems: Array<SettingsProblem>, path: string,
  */
 keyStore: string, 
 /**
- * Why no system keyring is used, as the keyring library said it (for "Details").
+ * Why no system keyring is used, as the keyring library said it (for "Details");
+ * `None` when keys go to the system keyring.
  */
 keyStoreDetail: string | null, 
-/**
- * Keys go to the system keyring (not to an owner-only file).
- */
-keysInKeyring: boolean, 
 /**
  * Per configured provider: whether a key is stored for it.
  */
