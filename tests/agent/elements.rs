@@ -268,3 +268,71 @@ async fn a_press_whose_text_names_another_element_is_refused_with_what_the_numbe
     );
     s.assert_invariants();
 }
+
+/// A value the window does not take (500 in a spin button of 1–99): the act's read-back
+/// says it does not show; the model's "done" goes back once with what the window shows,
+/// and when it claims it again the person reads that it was not done, before the claim.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_the_windows_read_back_contradicts_goes_back_and_is_then_said_not_done() {
+    let test = "a_claim_the_windows_read_back_contradicts_goes_back_and_is_then_said_not_done";
+    if !desktop(test) {
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("settings.json");
+    let _app = zeta_test_support::apps::start_settings(&out, "Zeta agent settings")
+        .unwrap_or_else(|e| panic!("{e}"));
+    // A fresh `zeta` numbers the window top to bottom: the tab list, General, Copies,
+    // Title, Advanced, the label, Set label…, Apply, OK.
+    let claim = "Copies is set to 500 and saved.";
+    let steps = vec![
+        Step::call("ui_outline", json!({"window": "Zeta agent settings"})),
+        Step::call(
+            "ui_act",
+            json!({"element": 3, "action": "set_text", "text": "500"}),
+        ),
+        Step::call("ui_act", json!({"element": 9, "action": "press"})),
+        Step::text(claim),
+        Step::text(claim),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"verify": "always"}),
+    )
+    .await;
+    let run = s.zeta_run("set Copies to 500 in Zeta agent settings and press OK");
+    let task = done_task(&run);
+    // The application's own record: it took 99, its highest.
+    assert_eq!(saved(&out)["copies"], 99);
+    let results = tool_results(&s);
+    assert!(
+        results[1].contains("NOT SHOWN") && results[1].contains("it shows \"99\""),
+        "{}",
+        results[1]
+    );
+    let sent_back = text_of(&s.requests()[4]);
+    assert!(
+        sent_back.contains("The window does not show what you did")
+            && sent_back.contains("spin button \\\"Copies\\\" in \\\"Zeta agent settings"),
+        "{sent_back}"
+    );
+    let reply = task["reply"].as_str().unwrap_or_default();
+    assert!(
+        reply.starts_with("Not done: the window does not show it.")
+            && reply.contains("it shows \"99\""),
+        "{reply}"
+    );
+    let checks: Vec<String> = events(&run)
+        .iter()
+        .filter(|e| e["type"] == "answerChecked")
+        .map(|e| format!("{} {}", e["check"], e["result"]))
+        .collect();
+    assert!(
+        checks.iter().any(|c| c.starts_with("\"act-not-shown\"")),
+        "{checks:?}"
+    );
+    s.assert_invariants();
+}

@@ -115,6 +115,29 @@ pub struct TextWrite {
     pub append: bool,
 }
 
+/// What a call aimed at a window showed of its effect, read back from the window after it
+/// (`ui_act`): evidence the answer checks hold a "done" against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadBack {
+    /// The element acted on, as the outline names it, and its window:
+    /// `spin button "Copies" in "Print settings"`.
+    pub element: String,
+    /// What the call meant to do, in words: `set its text to "7"`.
+    pub intended: String,
+    pub shown: Shown,
+}
+
+/// Whether the window shows what a call meant to do, with what it shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shown {
+    /// It shows the intended change.
+    Yes(String),
+    /// It does not (what it shows instead).
+    No(String),
+    /// Nothing on screen tells either way (a press whose effect is elsewhere).
+    Unclear(String),
+}
+
 /// What a tool call produced.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
@@ -125,6 +148,8 @@ pub struct ToolOutput {
     /// One line for the UI.
     pub summary: String,
     pub images: Vec<ImageData>,
+    /// For a call aimed at a window: what the window showed after it.
+    pub read_back: Option<Box<ReadBack>>,
 }
 
 impl ToolOutput {
@@ -134,6 +159,7 @@ impl ToolOutput {
             content: content.into(),
             summary: summary.into(),
             images: Vec::new(),
+            read_back: None,
         }
     }
 
@@ -144,6 +170,7 @@ impl ToolOutput {
             summary: message.lines().next().unwrap_or_default().to_string(),
             content: message,
             images: Vec::new(),
+            read_back: None,
         }
     }
 }

@@ -7,6 +7,7 @@
 //! - [`numbers`]: element numbers that stay the same while the element exists.
 //! - [`atspi`]: the accessibility bus: reading windows and trees, acting on elements.
 //! - [`ocr`]: tesseract over a screenshot, as the same kind of elements.
+//! - [`readback`]: whether an act shows in the window after it.
 //! - [`tools`]: the two tools.
 //! - [`error`]: what failed, in words a person can act on.
 
@@ -17,6 +18,7 @@ pub mod node;
 pub mod numbers;
 pub mod ocr;
 pub mod outline;
+pub mod readback;
 pub mod tools;
 pub mod x11;
 

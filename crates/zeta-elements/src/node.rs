@@ -72,6 +72,9 @@ pub struct Node {
     pub bounds: Option<Bounds>,
     /// A combo box's or list's options when they are not on screen (a closed popup).
     pub options: Vec<String>,
+    /// Where a nameless element sits, when that is what tells it apart: a table cell's
+    /// row and column (`row "Alpha", column "Enabled"`).
+    pub context: Option<String>,
     pub children: Vec<Node>,
 }
 
@@ -91,6 +94,7 @@ impl Node {
             actions: Vec::new(),
             bounds: None,
             options: Vec::new(),
+            context: None,
             children: Vec::new(),
         }
     }
@@ -153,4 +157,58 @@ pub fn is_list(role: &str) -> bool {
             | "page tab list"
             | "tool bar"
     )
+}
+
+/// Names the nameless cells of a table by where they sit: the text of the other cells of
+/// their row, and their column's header (by place on screen: cells whose rows share a
+/// line, headers whose span holds the cell's centre).
+pub fn place_cells(table: &mut Node) {
+    let headers: Vec<(Bounds, String)> = table
+        .children
+        .iter()
+        .filter(|c| c.role.contains("column header") && !c.name.trim().is_empty())
+        .filter_map(|c| Some((c.bounds?, c.name.trim().to_string())))
+        .collect();
+    let cells: Vec<(Bounds, String)> = table
+        .children
+        .iter()
+        .filter(|c| c.role.contains("cell"))
+        .filter_map(|c| {
+            let text = if c.name.trim().is_empty() {
+                c.value.clone().unwrap_or_default()
+            } else {
+                c.name.clone()
+            };
+            Some((c.bounds?, text.trim().to_string()))
+        })
+        .filter(|(_, t)| !t.is_empty())
+        .collect();
+    for cell in table.children.iter_mut() {
+        if !cell.role.contains("cell") || !cell.name.trim().is_empty() {
+            continue;
+        }
+        let Some(b) = cell.bounds.filter(|b| b.is_visible()) else {
+            continue;
+        };
+        let (cx, cy) = b.centre();
+        let row: Vec<&str> = cells
+            .iter()
+            .filter(|(o, _)| cy >= o.y && cy < o.y + o.height && *o != b)
+            .map(|(_, t)| t.as_str())
+            .collect();
+        let column = headers
+            .iter()
+            .find(|(h, _)| cx >= h.x && cx < h.x + h.width)
+            .map(|(_, n)| n.as_str());
+        let mut parts = Vec::new();
+        if !row.is_empty() {
+            parts.push(format!("row \"{}\"", row.join(" | ")));
+        }
+        if let Some(c) = column {
+            parts.push(format!("column \"{c}\""));
+        }
+        if !parts.is_empty() {
+            cell.context = Some(parts.join(", "));
+        }
+    }
 }

@@ -120,6 +120,9 @@ pub fn describe(n: &Node) -> String {
     if !n.name.trim().is_empty() {
         s.push_str(&format!(" \"{}\"", clip(&n.name, 80)));
     }
+    if let Some(c) = n.context.as_deref().filter(|_| n.name.trim().is_empty()) {
+        s.push_str(&format!(" ({})", clip(c, 100)));
+    }
     if let Some(v) = n.value.as_deref() {
         if v.trim() != n.name.trim() || n.states.editable {
             s.push_str(&format!(" = \"{}\"", clip(v, 120)));

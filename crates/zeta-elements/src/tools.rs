@@ -12,11 +12,11 @@ use base64::Engine;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use zeta_core::model::{ImageData, ToolSpec};
-use zeta_core::tool::{Tool, ToolContext, ToolFuture, ToolOutput};
+use zeta_core::tool::{ReadBack, Shown, Tool, ToolContext, ToolFuture, ToolOutput};
 use zeta_tools::input::InputState;
 use zeta_tools::screen::Target;
 
-use crate::atspi::act::{act, live, Action};
+use crate::atspi::act::{act, again, live, Action};
 use crate::atspi::read::{tree, windows, Window};
 use crate::atspi::Desktop;
 use crate::error::ElementsError;
@@ -24,6 +24,7 @@ use crate::node::{Key, Node};
 use crate::numbers::{Entry, Numbers, Place};
 use crate::ocr;
 use crate::outline::{changes, clip, outline, tokens, Options, Outline};
+use crate::readback;
 
 /// What both tools share.
 #[derive(Clone)]
@@ -510,7 +511,10 @@ impl UiAct {
         }
     }
 
-    async fn act(&self, args: ActArgs) -> Result<(String, String), ElementsError> {
+    async fn act(
+        &self,
+        args: ActArgs,
+    ) -> Result<(String, String, Option<Box<ReadBack>>), ElementsError> {
         let action = parse_action(&args).map_err(ElementsError::Unsupported)?;
         let el = &self.0;
         let n = args.element;
@@ -549,6 +553,7 @@ impl UiAct {
                     entry.name
                 ),
                 format!("{} \"{}\"", verb(&action), clip(&entry.name, 40)),
+                None,
             ));
         }
         let node = match live(&el.0.desktop, n, &entry).await {
@@ -559,8 +564,11 @@ impl UiAct {
             }
             Err(e) => return Err(e),
         };
+        let titles_before = x11_titles().await;
         let how = act(&el.0.desktop, &entry, &node, &action, &el.0.input).await?;
         let mut report = format!("Did: {} [{n}] {label}: {how}.\n", verb(&action));
+        let mut watched = readback::Windows::default();
+        let mut bus_gone = false;
         if let Some(root) = entry.place.root.clone() {
             let before = locked(&el.0.last).get(&root).cloned();
             let w = Window {
@@ -577,6 +585,7 @@ impl UiAct {
                         .as_ref()
                         .map(|b| changes(b, &after))
                         .unwrap_or_default();
+                    watched.changed = changed.len();
                     if changed.is_empty() {
                         let now = after
                             .lines
@@ -598,14 +607,77 @@ impl UiAct {
                         }
                     }
                 }
-                Err(ElementsError::Bus { .. }) => {
-                    report.push_str(&format!("The window \"{}\" closed.\n", entry.place.window));
-                }
+                Err(ElementsError::Bus { .. }) => bus_gone = true,
+                Err(ElementsError::Timeout { .. }) => watched.silent = true,
                 Err(e) => report.push_str(&format!("(could not read the window again: {e})\n")),
             }
         }
-        Ok((report, format!("{} {label}", verb(&action))))
+        let titles_after = x11_titles().await;
+        watched.opened = opened(&titles_before, &titles_after);
+        let own = &entry.place.window;
+        watched.own_closed = if titles_before.contains(own) {
+            !titles_after.contains(own)
+        } else {
+            bus_gone
+        };
+        if watched.own_closed {
+            report.push_str(&format!("The window \"{own}\" closed.\n"));
+        }
+        for t in &watched.opened {
+            report.push_str(&format!(
+                "A new window opened: \"{t}\"; read it with ui_outline and window \"{t}\".\n"
+            ));
+        }
+        if watched.silent {
+            report.push_str(
+                "Its application has not answered since: it may be showing a dialog that waits for an answer.\n",
+            );
+        }
+        let after = if watched.silent || watched.own_closed {
+            None
+        } else {
+            again(&el.0.desktop, &entry).await
+        };
+        let shown = readback::judge(&action, &node, after.as_ref(), &watched);
+        let intended = readback::intended(&action);
+        report.push_str(&match &shown {
+            Shown::Yes(what) => format!("Shown: {what}.\n"),
+            Shown::No(what) => format!("NOT SHOWN: you meant to {intended}, but {what}.\n"),
+            Shown::Unclear(what) => format!("Not confirmed on screen: {what}.\n"),
+        });
+        let read_back = Box::new(ReadBack {
+            element: format!("{label} in \"{own}\""),
+            intended,
+            shown,
+        });
+        Ok((
+            report,
+            format!("{} {label}", verb(&action)),
+            Some(read_back),
+        ))
     }
+}
+
+/// The titles of the X server's windows, bottom to top (none without one).
+async fn x11_titles() -> Vec<String> {
+    tokio::task::spawn_blocking(|| crate::x11::windows().into_iter().map(|w| w.title).collect())
+        .await
+        .unwrap_or_default()
+}
+
+/// Titles in `after` that `before` did not hold (as many times).
+fn opened(before: &[String], after: &[String]) -> Vec<String> {
+    let mut left: Vec<&String> = before.iter().collect();
+    let mut out = Vec::new();
+    for t in after {
+        match left.iter().position(|b| *b == t) {
+            Some(i) => {
+                left.remove(i);
+            }
+            None => out.push(t.clone()),
+        }
+    }
+    out
 }
 
 impl Tool for UiAct {
@@ -673,7 +745,10 @@ impl Tool for UiAct {
                 Err(e) => return ToolOutput::error(format!("ui_act: bad arguments: {e}")),
             };
             match self.act(args).await {
-                Ok((text, summary)) => ToolOutput::ok(text, summary),
+                Ok((text, summary, read_back)) => ToolOutput {
+                    read_back,
+                    ..ToolOutput::ok(text, summary)
+                },
                 Err(e) => ToolOutput::error(format!("ui_act: {e}")),
             }
         })

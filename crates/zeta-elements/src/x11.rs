@@ -54,6 +54,18 @@ pub fn find(want: &str) -> Option<XWindow> {
     })
 }
 
+/// The title of the topmost titled window that holds the point (x, y) of the screen.
+pub fn top_at(x: i32, y: i32) -> Option<String> {
+    windows()
+        .into_iter()
+        .rev()
+        .find(|w| {
+            let b = w.bounds;
+            x >= b.x && y >= b.y && x < b.x + b.width && y < b.y + b.height
+        })
+        .map(|w| w.title)
+}
+
 fn children(conn: &impl Connection, w: Window) -> Vec<Window> {
     conn.query_tree(w)
         .ok()

@@ -125,7 +125,7 @@ async fn the_form_is_read_as_an_outline_and_filled_in_by_number() {
         .await;
     assert!(r.ok, "{}", r.content);
     assert!(
-        r.content.contains("(checked"),
+        r.content.contains("checked) [click]") && r.content.contains("Shown: it is now checked."),
         "the report shows the box checked:\n{}",
         r.content
     );

@@ -113,6 +113,7 @@ pub fn to_output(server: &str, tool: &str, result: &Value) -> ToolOutput {
         content,
         summary,
         images,
+        read_back: None,
     }
 }
 

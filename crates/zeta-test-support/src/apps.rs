@@ -87,6 +87,12 @@ pub fn start_form(out: &Path, title: &str, accessible: bool) -> Result<App, Stri
 /// Starts `cmd` (a desktop application) and waits until a window whose title matches
 /// `title` (a regular expression, as xdotool takes it) is mapped.
 pub fn start(mut cmd: Command, title: &str) -> Result<App, String> {
+    // The pointer away from where windows open, as a person's would be: left over a new
+    // window by an earlier test's click, it gives that window the focus (no window
+    // manager: focus follows the pointer), and a focused field changes what OCR reads.
+    let _ = Command::new("xdotool")
+        .args(["mousemove", "1000", "780"])
+        .status();
     cmd.stdout(Stdio::null()).stderr(Stdio::null());
     let child = cmd
         .spawn()
@@ -117,4 +123,21 @@ pub fn tesseract_missing() -> Option<String> {
         .output()
         .is_ok_and(|o| o.status.success());
     (!ok).then(|| "tesseract is not installed (apt install tesseract-ocr)".to_string())
+}
+
+/// The settings application's script (a notebook, a spin button, a modal dialog, a list of
+/// toggles).
+pub fn settings_script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/elements/apps/settings_app.py")
+}
+
+/// Starts the settings application, writing to `out` on Apply and OK, with window
+/// `title`. Waits until its window is mapped.
+pub fn start_settings(out: &Path, title: &str) -> Result<App, String> {
+    let mut cmd = Command::new(SYSTEM_PYTHON);
+    cmd.arg(settings_script())
+        .arg(out)
+        .arg(title)
+        .env_remove("NO_AT_BRIDGE");
+    start(cmd, &format!("^{title}$"))
 }

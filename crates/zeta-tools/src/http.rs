@@ -142,6 +142,7 @@ impl Tool for HttpRequest {
                 content,
                 summary,
                 images: Vec::new(),
+                read_back: None,
             }
         })
     }

@@ -516,6 +516,7 @@ pub async fn screenshot_output(
             media_type: shot.media_type.to_string(),
             base64: base64::engine::general_purpose::STANDARD.encode(&shot.bytes),
         }],
+        read_back: None,
     }
 }
 

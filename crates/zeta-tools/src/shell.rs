@@ -431,5 +431,6 @@ fn render(
         content,
         summary,
         images: Vec::new(),
+        read_back: None,
     }
 }

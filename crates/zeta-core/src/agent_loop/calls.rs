@@ -81,6 +81,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             changes,
             output: kept(&output.content),
             effects,
+            read_back: output.read_back.as_deref().cloned(),
         });
         self.steps.push(line);
         let content = if executed.ran {
@@ -119,6 +120,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             content: content.clone(),
             summary: "repeated: the earlier output was shown again".into(),
             images: Vec::new(),
+            read_back: None,
         };
         self.emit_finished(call, &output);
         self.steps.push(format!(

@@ -407,12 +407,7 @@ impl Finishing {
         let all = self.checks_wanted != Checks::Never;
         let findings: Vec<(&'static str, Honest)> = checks::standard()
             .iter()
-            .filter(|c| {
-                all || matches!(
-                    c.name(),
-                    "held-back" | "asked-change" | "asked-target" | "asked-source"
-                )
-            })
+            .filter(|c| all || c.of_effects())
             .filter_map(|c| c.judge(&self.case(&text)).map(|f| (c.name(), f.honest)))
             .collect();
         let mut text = text;

@@ -154,6 +154,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 ),
                 summary: format!("rate-limited ({} per {})", limited.limit, limited.scope),
                 images: Vec::new(),
+                read_back: None,
             };
             return Err(Refused::new(
                 output,
@@ -171,6 +172,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 content: UNANSWERED_REFUSAL.to_string(),
                 summary: "refused: a question to the user went unanswered".into(),
                 images: Vec::new(),
+                read_back: None,
             };
             return Err(Refused::new(output, CallDecision::Denied, Decider::Policy));
         }
@@ -245,6 +247,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     content: format!("Not run: {reason}. Tell the user what you wanted to do."),
                     summary: "denied by policy".into(),
                     images: Vec::new(),
+                    read_back: None,
                 };
                 Err(Refused::new(output, CallDecision::Denied, Decider::Policy))
             }
@@ -356,6 +359,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     content: format!("Not run: {why}. Write the command with plain characters."),
                     summary: "refused: cannot be shown as it would run".into(),
                     images: Vec::new(),
+                    read_back: None,
                 };
                 return Err(Refused::new(
                     output,
@@ -385,6 +389,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                         ),
                         summary: format!("blocked: {}", blocked.rule),
                         images: Vec::new(),
+                        read_back: None,
                     };
                     return Err(Refused::new(
                         output,
@@ -692,6 +697,7 @@ pub(super) fn denied_output(answer: &Answer, timeout_secs: u32) -> ToolOutput {
         ),
         summary: "denied".into(),
         images: Vec::new(),
+        read_back: None,
     }
 }
 

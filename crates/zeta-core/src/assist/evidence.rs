@@ -84,6 +84,8 @@ pub struct CallEvidence {
     /// What it printed, as the tool returned it.
     pub output: String,
     pub effects: Vec<Effect>,
+    /// For a call aimed at a window: what the window showed after it.
+    pub read_back: Option<crate::tool::ReadBack>,
 }
 
 /// Everything the task's calls did.

@@ -8,6 +8,7 @@ use atspi::proxy::action::ActionProxy;
 use atspi::proxy::component::ComponentProxy;
 use atspi::proxy::editable_text::EditableTextProxy;
 use atspi::proxy::selection::SelectionProxy;
+use atspi::proxy::value::ValueProxy;
 use atspi::zbus;
 use atspi::ScrollType;
 use zeta_tools::input::InputState;
@@ -72,6 +73,16 @@ pub async fn live(desktop: &Desktop, number: u32, entry: &Entry) -> Result<Node,
     Ok(node)
 }
 
+/// The element `entry` names read again after an act, or `None` (gone, or its
+/// application does not answer).
+pub async fn again(desktop: &Desktop, entry: &Entry) -> Option<Node> {
+    let Key::Tree { bus, path } = &entry.key else {
+        return None;
+    };
+    let conn = desktop.connection().await.ok()?;
+    element(&conn, bus, path, &entry.place.window).await.ok()
+}
+
 /// The preferred own action of an element for a press (or a toggle).
 fn own_action(node: &Node, toggle: bool) -> Option<usize> {
     let wanted: &[&str] = if toggle {
@@ -123,6 +134,46 @@ async fn focus(
         }
     }
     click_centre(node, input).await
+}
+
+/// Whether the element's centre shows on top: the topmost window there is its own
+/// (`window`, by title, as the X server knows it). Unknown (no X server) is no.
+async fn on_top(node: &Node, window: &str) -> bool {
+    let Some((x, y)) = node.bounds.filter(|b| b.is_visible()).map(|b| b.centre()) else {
+        return false;
+    };
+    let window = window.to_string();
+    tokio::task::spawn_blocking(move || crate::x11::top_at(x, y).is_some_and(|t| t == window))
+        .await
+        .unwrap_or(false)
+}
+
+/// A number typed into an element that holds a value (a spin button, a slider) counts
+/// only once committed (Enter, Tab, leaving the field): it is committed through its Value
+/// interface, so pressing OK through its action next does not keep the old value. Says
+/// how, or `None` when there is nothing to commit.
+async fn commit(
+    conn: &zbus::Connection,
+    bus: &str,
+    path: &str,
+    node: &Node,
+    text: &str,
+    who: &str,
+) -> Result<Option<String>, ElementsError> {
+    let Ok(number) = text.trim().parse::<f64>() else {
+        return Ok(None);
+    };
+    if !node.abilities.value {
+        return Ok(None);
+    }
+    let v: ValueProxy = proxy(conn, bus, path).await?;
+    within(who, "setting its value", v.set_current_value(number)).await?;
+    let now = within(who, "its value", v.current_value()).await?;
+    Ok(Some(if (now - number).abs() < 1e-9 {
+        format!("committed it as its value {now}")
+    } else {
+        format!("tried to commit it as its value, which is {now}")
+    }))
 }
 
 /// The index among a combo box's or list's options of the one named `want`, and the
@@ -193,15 +244,33 @@ pub async fn act(
     }
     match action {
         Action::Press | Action::Toggle => {
-            if matches!(action, Action::Toggle) && !node.states.checkable {
+            let toggle = matches!(action, Action::Toggle);
+            if toggle && !node.states.checkable {
                 return Err(ElementsError::Unsupported(format!(
                     "{label} is not something that can be checked or unchecked; use press"
                 )));
             }
-            if let Some(i) = own_action(node, matches!(action, Action::Toggle)) {
+            // A press or toggle is a real click where the element shows on top: a
+            // button's own action can run a modal dialog inside the bus call (GTK's
+            // gtk_dialog_run), and the application then answers nothing until the dialog
+            // closes; some own actions do nothing (GTK's toggle cells); and a click moves
+            // the focus, which commits a field's typed value as a person's click would.
+            if on_top(node, who).await {
+                return click_centre(node, input).await;
+            }
+            if let Some(i) = own_action(node, toggle) {
                 let a: ActionProxy = proxy(&conn, bus, path).await?;
-                if within(who, "its action", a.do_action(i as i32)).await? {
-                    return Ok(format!("did its own action \"{}\"", node.actions[i]));
+                match within(who, "its action", a.do_action(i as i32)).await {
+                    Ok(true) => return Ok(format!("did its own action \"{}\"", node.actions[i])),
+                    Ok(false) => {}
+                    // The action started and the application is still in it.
+                    Err(ElementsError::Timeout { .. }) => {
+                        return Ok(format!(
+                            "did its own action \"{}\"; the application has not answered since",
+                            node.actions[i]
+                        ))
+                    }
+                    Err(e) => return Err(e),
                 }
             }
             click_centre(node, input).await
@@ -211,10 +280,11 @@ pub async fn act(
             if node.abilities.editable_text {
                 let e: EditableTextProxy = proxy(&conn, bus, path).await?;
                 if within(who, "setting its text", e.set_text_contents(text)).await? {
-                    return Ok(format!(
-                        "set its text to \"{}\"",
-                        crate::outline::clip(text, 80)
-                    ));
+                    let set = format!("set its text to \"{}\"", crate::outline::clip(text, 80));
+                    return Ok(match commit(&conn, bus, path, node, text, who).await? {
+                        Some(how) => format!("{set} and {how}"),
+                        None => set,
+                    });
                 }
             }
             if !node.states.editable {

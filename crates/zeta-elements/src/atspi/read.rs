@@ -261,11 +261,17 @@ pub async fn element(
     if node.abilities.action {
         let act: ActionProxy = proxy(conn, bus, path).await?;
         let actions = within(who, "an element's actions", act.get_actions()).await?;
+        // Some toolkits give a sentence for a name (GTK's table cells: "expands or
+        // contracts the row…"): a name is a few words.
         node.actions = actions
             .into_iter()
             .map(|a| a.name.to_lowercase())
-            .filter(|n| !n.is_empty())
+            .filter(|n| !n.is_empty() && n.split_whitespace().count() <= 3)
             .collect();
+        // A cell that toggles is a check box in all but role (GTK's toggle cells).
+        if node.actions.iter().any(|a| a == "toggle") {
+            node.states.checkable = true;
+        }
     }
     if node.abilities.text {
         let t: TextProxy = proxy(conn, bus, path).await?;
@@ -357,6 +363,9 @@ impl Walk<'_> {
                 if child.states.showing || child.bounds.is_some_and(|b| b.is_visible()) {
                     node.children.push(child);
                 }
+            }
+            if matches!(node.role.as_str(), "table" | "tree table" | "tree") {
+                crate::node::place_cells(&mut node);
             }
             Ok(node)
         })

@@ -50,6 +50,7 @@ fn saw_with(f: &mut Finishing, line: &str, changes: bool, output: &str, effects:
         changes,
         output: output.into(),
         effects,
+        read_back: None,
     });
 }
 

@@ -15,6 +15,9 @@ impl Check for HeldBack {
     fn name(&self) -> &'static str {
         "held-back"
     }
+    fn of_effects(&self) -> bool {
+        true
+    }
     fn cap(&self) -> u32 {
         1
     }
@@ -48,6 +51,9 @@ pub struct AskedChange;
 impl Check for AskedChange {
     fn name(&self) -> &'static str {
         "asked-change"
+    }
+    fn of_effects(&self) -> bool {
+        true
     }
     fn cap(&self) -> u32 {
         2
@@ -132,6 +138,9 @@ impl Check for AskedTarget {
     fn name(&self) -> &'static str {
         "asked-target"
     }
+    fn of_effects(&self) -> bool {
+        true
+    }
     fn cap(&self) -> u32 {
         2
     }
@@ -205,6 +214,9 @@ pub struct AskedSource;
 impl Check for AskedSource {
     fn name(&self) -> &'static str {
         "asked-source"
+    }
+    fn of_effects(&self) -> bool {
+        true
     }
     fn cap(&self) -> u32 {
         2

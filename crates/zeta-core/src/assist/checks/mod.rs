@@ -15,13 +15,16 @@
 //! | `asked-source` | a path the request asks things to be moved out of (or deleted in) shows nothing left it | "Not done:" with the facts |
 //! | `ungrounded-value` | it gives a value no output printed | a note naming the value |
 //! | `asked-count` | the request asks how many and the answer gives no number | a note that the count is missing |
+//! | `act-not-shown` | a window act's read-back says its change does not show, and nothing later showed it | "Not done:" with what the window shows |
 //! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |
 
 mod answers;
 mod effects;
+mod window;
 
 pub use answers::{AskedCount, NamedSelf, NoValue, NothingRan, UngroundedValue};
 pub use effects::{AskedChange, AskedSource, AskedTarget, HeldBack};
+pub use window::ActNotShown;
 
 use super::evidence::{printed_text, Evidence};
 use super::request::Request;
@@ -64,6 +67,12 @@ pub trait Check: Send + Sync {
     /// Times it may send an answer back in a task.
     fn cap(&self) -> u32;
     fn judge(&self, case: &Case) -> Option<Finding>;
+    /// It holds an answer against effects the calls did not have (a change not made, a
+    /// window that does not show an act): the person is told even where a model gets
+    /// no checks.
+    fn of_effects(&self) -> bool {
+        false
+    }
 }
 
 /// The checks every model gets, in the order they are judged.
@@ -75,6 +84,7 @@ pub fn standard() -> Vec<Box<dyn Check>> {
         Box::new(AskedChange),
         Box::new(AskedTarget),
         Box::new(AskedSource),
+        Box::new(ActNotShown),
         Box::new(UngroundedValue),
         Box::new(NoValue),
         Box::new(AskedCount),

@@ -26,6 +26,7 @@ fn call(line: &str, changes: bool, ok: bool, output: &str, effects: Vec<Effect>)
         changes,
         output: output.into(),
         effects,
+        read_back: None,
     }
 }
 
@@ -532,4 +533,67 @@ fn every_check_has_a_unique_name_and_a_cap() {
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), checks.len());
+}
+
+fn act(element: &str, shown: crate::tool::Shown) -> CallEvidence {
+    CallEvidence {
+        tool: "ui_act".into(),
+        line: format!("✓ ui_act {element}"),
+        ran: true,
+        ok: true,
+        changes: true,
+        output: String::new(),
+        effects: vec![],
+        read_back: Some(crate::tool::ReadBack {
+            element: element.into(),
+            intended: "set its text to \"7\"".into(),
+            shown,
+        }),
+    }
+}
+
+#[test]
+fn an_act_the_window_does_not_show_holds_the_answer_until_settled() {
+    use crate::tool::Shown;
+    let f = fixture();
+    let request = "Set Copies to 7 in the print window";
+    let copies = "spin button \"Copies\" in \"Print\"";
+    let not_shown = || act(copies, Shown::No("it shows \"1\"".into()));
+    // Evidence that makes it fail: the only act on Copies did not show.
+    let found = judge(&ActNotShown, &f, request, "Done.", vec![not_shown()])
+        .expect("an act that did not show holds the answer");
+    assert!(found.message.contains(copies) && found.message.contains("it shows \"1\""));
+    assert!(
+        matches!(&found.honest, Honest::Before(t) if t.starts_with("Not done:") && t.contains(copies))
+    );
+    // Evidence that makes it pass: a later act on the same element showed; the act
+    // showed at once; a keyboard step came after (done another way, unseen); an act
+    // on another element showing does not settle this one.
+    let shown = act(copies, Shown::Yes("it shows \"7\"".into()));
+    assert!(judge(
+        &ActNotShown,
+        &f,
+        request,
+        "Done.",
+        vec![not_shown(), shown.clone()]
+    )
+    .is_none());
+    assert!(judge(&ActNotShown, &f, request, "Done.", vec![shown.clone()]).is_none());
+    let mut keys = call("✓ keyboard 7", true, true, "", vec![]);
+    keys.tool = "keyboard".into();
+    assert!(judge(&ActNotShown, &f, request, "Done.", vec![not_shown(), keys]).is_none());
+    let other = act(
+        "text \"Title\" in \"Print\"",
+        Shown::Yes("it shows \"x\"".into()),
+    );
+    assert!(judge(&ActNotShown, &f, request, "Done.", vec![not_shown(), other]).is_some());
+    // Unclear (a press whose effect is elsewhere) holds nothing.
+    let unclear = act(
+        copies,
+        Shown::Unclear("nothing in the window changed".into()),
+    );
+    assert!(judge(&ActNotShown, &f, request, "Done.", vec![unclear]).is_none());
+    // A later act that did not show either stands with the first.
+    let both = ActNotShown::unsettled(&[not_shown(), not_shown()]).len();
+    assert_eq!(both, 2);
 }

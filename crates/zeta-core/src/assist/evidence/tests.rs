@@ -148,6 +148,7 @@ fn evidence_answers_what_landed_where() {
             from: "/h/a".into(),
             to: "/h/docs/b".into(),
         }],
+        read_back: None,
     });
     assert!(e.changed_ok());
     assert_eq!(e.effects_at(Path::new("/h/docs")).count(), 1);

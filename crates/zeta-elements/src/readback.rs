@@ -1,0 +1,354 @@
+//! Whether an act shows: the element read back after acting on it, beside what it was
+//! before, and what happened to the windows, judged per action (pure). A value set shows
+//! when the element holds it (a number by its value, so "7" and "7.0" agree); a toggle
+//! when its state flipped; a page tab when it is selected; a press on a check box as a
+//! toggle; any other press when a window opened or closed or the window changed. What
+//! nothing on screen can tell (a focus, a press with no visible effect) is `Unclear`,
+//! never `No`: only a read-back that contradicts the act holds an answer back.
+
+use zeta_core::tool::Shown;
+
+use crate::atspi::act::Action;
+use crate::node::Node;
+use crate::outline::clip;
+
+/// What happened to the windows around an act.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Windows {
+    /// Titles of windows that appeared.
+    pub opened: Vec<String>,
+    /// The acted-on element's own window is gone.
+    pub own_closed: bool,
+    /// Lines of the window's outline that changed.
+    pub changed: usize,
+    /// The application stopped answering after the act (a modal dialog it waits in).
+    pub silent: bool,
+}
+
+fn value_of(n: &Node) -> String {
+    n.value.clone().unwrap_or_default()
+}
+
+/// Two values the same to a person: equal text, or equal numbers.
+fn same_value(shown: &str, wanted: &str) -> bool {
+    let (a, b) = (shown.trim(), wanted.trim());
+    if a == b {
+        return true;
+    }
+    match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(x), Ok(y)) => (x - y).abs() < 1e-9,
+        _ => false,
+    }
+}
+
+fn opened(w: &Windows) -> Option<String> {
+    (!w.opened.is_empty()).then(|| {
+        let names: Vec<String> = w.opened.iter().map(|t| format!("\"{t}\"")).collect();
+        format!("a new window opened: {}", names.join(", "))
+    })
+}
+
+/// Whether the window shows `action` done to the element: `before` as it was, `after` as
+/// read back (`None`: no longer there, or its application did not answer).
+pub fn judge(action: &Action, before: &Node, after: Option<&Node>, windows: &Windows) -> Shown {
+    if windows.own_closed {
+        return match action {
+            Action::Press => Shown::Yes("its window closed".into()),
+            _ => Shown::Unclear("its window closed".into()),
+        };
+    }
+    let Some(after) = after else {
+        if let (Action::Press, Some(o)) = (action, opened(windows)) {
+            return Shown::Yes(o);
+        }
+        return Shown::Unclear(if windows.silent {
+            "its application has not answered since (it may be showing a dialog that waits for an answer)".into()
+        } else {
+            "it is no longer shown".into()
+        });
+    };
+    match action {
+        Action::SetText(text) => {
+            let now = value_of(after);
+            if same_value(&now, text) {
+                Shown::Yes(format!("it shows \"{}\"", clip(&now, 80)))
+            } else {
+                Shown::No(format!("it shows \"{}\"", clip(&now, 80)))
+            }
+        }
+        Action::Type(text) => {
+            let now = value_of(after);
+            if now.contains(text.trim_end_matches(['\n', '\r'])) {
+                Shown::Yes(format!("it shows \"{}\"", clip(&now, 80)))
+            } else if after.value.is_none() {
+                Shown::Unclear("its text cannot be read".into())
+            } else {
+                Shown::No(format!("it shows \"{}\"", clip(&now, 80)))
+            }
+        }
+        Action::Toggle => flipped(before, after),
+        Action::Press if before.states.checkable => flipped(before, after),
+        Action::Press if before.role == "page tab" => {
+            if after.states.selected {
+                Shown::Yes("its page is showing".into())
+            } else {
+                Shown::No("its page is not showing".into())
+            }
+        }
+        Action::Press => {
+            if let Some(o) = opened(windows) {
+                Shown::Yes(o)
+            } else if windows.silent {
+                Shown::Unclear(
+                    "its application has not answered since (it may be showing a dialog that waits for an answer)".into(),
+                )
+            } else if windows.changed > 0 {
+                Shown::Yes(format!(
+                    "{} element{} of the window changed",
+                    windows.changed,
+                    if windows.changed == 1 { "" } else { "s" }
+                ))
+            } else {
+                Shown::Unclear("nothing in the window changed".into())
+            }
+        }
+        Action::Select(option) => match after.value.as_deref() {
+            Some(v) if v.trim().eq_ignore_ascii_case(option.trim()) => {
+                Shown::Yes(format!("it shows \"{}\"", clip(v, 80)))
+            }
+            Some(v) => Shown::No(format!("it shows \"{}\"", clip(v, 80))),
+            None if after.states.selected => Shown::Yes("it is selected".into()),
+            None => Shown::Unclear("what it shows cannot be read".into()),
+        },
+        Action::Focus => {
+            if after.states.focused {
+                Shown::Yes("it has the focus".into())
+            } else {
+                Shown::Unclear("it does not say it has the focus".into())
+            }
+        }
+        Action::ScrollIntoView => {
+            if after.bounds.is_some_and(|b| b.is_visible()) {
+                Shown::Yes("it is on screen".into())
+            } else {
+                Shown::Unclear("its place on screen is not known".into())
+            }
+        }
+    }
+}
+
+fn flipped(before: &Node, after: &Node) -> Shown {
+    let state = |n: &Node| {
+        if n.states.checked {
+            "checked"
+        } else {
+            "unchecked"
+        }
+    };
+    if after.states.checked != before.states.checked {
+        Shown::Yes(format!("it is now {}", state(after)))
+    } else {
+        Shown::No(format!("it is still {}", state(after)))
+    }
+}
+
+/// The intended change in words, for the evidence: `set its text to "7"`.
+pub fn intended(action: &Action) -> String {
+    match action {
+        Action::Press => "press it".into(),
+        Action::Focus => "focus it".into(),
+        Action::SetText(t) => format!("set its text to \"{}\"", clip(t, 80)),
+        Action::Type(t) => format!("type \"{}\" into it", clip(t, 80)),
+        Action::Select(o) => format!("choose \"{}\"", clip(o, 60)),
+        Action::Toggle => "toggle it".into(),
+        Action::ScrollIntoView => "scroll it into view".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::node::{Bounds, Key};
+
+    fn node(role: &str, value: Option<&str>) -> Node {
+        let mut n = Node::new(
+            Key::Tree {
+                bus: ":1.1".into(),
+                path: "/a".into(),
+            },
+            role,
+            "Copies",
+        );
+        n.value = value.map(str::to_string);
+        n
+    }
+
+    fn yes(s: &Shown) -> bool {
+        matches!(s, Shown::Yes(_))
+    }
+    fn no(s: &Shown) -> bool {
+        matches!(s, Shown::No(_))
+    }
+    fn unclear(s: &Shown) -> bool {
+        matches!(s, Shown::Unclear(_))
+    }
+
+    #[test]
+    fn a_value_shows_when_the_element_holds_it() {
+        let quiet = Windows::default();
+        let set = Action::SetText("7".into());
+        let before = node("spin button", Some("1"));
+        assert!(yes(&judge(
+            &set,
+            &before,
+            Some(&node("spin button", Some("7"))),
+            &quiet
+        )));
+        assert!(yes(&judge(
+            &set,
+            &before,
+            Some(&node("spin button", Some("7.0"))),
+            &quiet
+        )));
+        let s = judge(&set, &before, Some(&node("spin button", Some("1"))), &quiet);
+        assert_eq!(s, Shown::No("it shows \"1\"".into()));
+        let typed = Action::Type("hello\n".into());
+        let field = node("text", Some("say hello"));
+        assert!(yes(&judge(&typed, &before, Some(&field), &quiet)));
+        assert!(no(&judge(
+            &typed,
+            &before,
+            Some(&node("text", Some("say"))),
+            &quiet
+        )));
+        assert!(unclear(&judge(
+            &typed,
+            &before,
+            Some(&node("text", None)),
+            &quiet
+        )));
+        let pick = Action::Select("Green".into());
+        assert!(yes(&judge(
+            &pick,
+            &before,
+            Some(&node("combo box", Some("green"))),
+            &quiet
+        )));
+        assert!(no(&judge(
+            &pick,
+            &before,
+            Some(&node("combo box", Some("Red"))),
+            &quiet
+        )));
+    }
+
+    #[test]
+    fn a_toggle_shows_when_its_state_flipped() {
+        let quiet = Windows::default();
+        let mut before = node("check box", None);
+        before.states.checkable = true;
+        let mut after = before.clone();
+        assert_eq!(
+            judge(&Action::Toggle, &before, Some(&after), &quiet),
+            Shown::No("it is still unchecked".into())
+        );
+        // A press on a check box is a toggle too.
+        assert!(no(&judge(&Action::Press, &before, Some(&after), &quiet)));
+        after.states.checked = true;
+        assert!(yes(&judge(&Action::Toggle, &before, Some(&after), &quiet)));
+        assert!(yes(&judge(&Action::Press, &before, Some(&after), &quiet)));
+    }
+
+    #[test]
+    fn a_press_shows_by_what_it_did_to_the_windows() {
+        let button = node("push button", None);
+        let quiet = Windows::default();
+        assert!(unclear(&judge(
+            &Action::Press,
+            &button,
+            Some(&button),
+            &quiet
+        )));
+        let changed = Windows {
+            changed: 2,
+            ..Windows::default()
+        };
+        assert!(yes(&judge(
+            &Action::Press,
+            &button,
+            Some(&button),
+            &changed
+        )));
+        let dialog = Windows {
+            opened: vec!["Set label".into()],
+            silent: true,
+            ..Windows::default()
+        };
+        assert_eq!(
+            judge(&Action::Press, &button, None, &dialog),
+            Shown::Yes("a new window opened: \"Set label\"".into())
+        );
+        let silent = Windows {
+            silent: true,
+            ..Windows::default()
+        };
+        assert!(unclear(&judge(&Action::Press, &button, None, &silent)));
+        let closed = Windows {
+            own_closed: true,
+            ..Windows::default()
+        };
+        assert!(yes(&judge(&Action::Press, &button, None, &closed)));
+        assert!(unclear(&judge(
+            &Action::SetText("x".into()),
+            &button,
+            None,
+            &closed
+        )));
+        let mut tab = node("page tab", None);
+        assert!(no(&judge(
+            &Action::Press,
+            &tab,
+            Some(&tab.clone()),
+            &changed
+        )));
+        tab.states.selected = true;
+        assert!(yes(&judge(
+            &Action::Press,
+            &node("page tab", None),
+            Some(&tab),
+            &quiet
+        )));
+    }
+
+    #[test]
+    fn what_cannot_be_seen_is_unclear_not_a_failure() {
+        let quiet = Windows::default();
+        let n = node("text", Some(""));
+        assert!(unclear(&judge(&Action::Focus, &n, Some(&n), &quiet)));
+        assert!(unclear(&judge(
+            &Action::ScrollIntoView,
+            &n,
+            Some(&n),
+            &quiet
+        )));
+        let mut placed = n.clone();
+        placed.bounds = Some(Bounds {
+            x: 1,
+            y: 1,
+            width: 10,
+            height: 10,
+        });
+        assert!(yes(&judge(
+            &Action::ScrollIntoView,
+            &n,
+            Some(&placed),
+            &quiet
+        )));
+        assert!(unclear(&judge(
+            &Action::SetText("7".into()),
+            &n,
+            None,
+            &quiet
+        )));
+    }
+}

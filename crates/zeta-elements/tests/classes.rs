@@ -1,0 +1,225 @@
+//! The classes of widget ordinary settings windows hold, operated by element number in a
+//! real GTK3 application under Xvfb (`tests/elements/apps/settings_app.py`), each checked
+//! by what the application itself writes: a number typed into a spin button counts once
+//! committed; a notebook's hidden page is opened by its tab; a list's nameless toggle
+//! cells are told apart by their row and toggled; a button whose handler runs a modal
+//! dialog (gtk_dialog_run) does not block, and the dialog is read and answered; and every
+//! act says, read back from the window, whether its change shows.
+
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use zeta_core::tool::{Shown, Tool, ToolContext, ToolOutput};
+use zeta_elements::{Desktop, Elements};
+use zeta_test_support::apps::{missing, start_settings, App};
+use zeta_test_support::{cannot_run, Needs};
+use zeta_tools::input::InputState;
+
+/// One test at a time: they share the display and the pointer.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+struct Tools {
+    outline: Arc<dyn Tool>,
+    act: Arc<dyn Tool>,
+    ctx: ToolContext,
+}
+
+impl Tools {
+    fn new() -> Self {
+        let tools = Elements::new(Desktop::default(), InputState::default()).tools();
+        Self {
+            outline: tools[0].clone(),
+            act: tools[1].clone(),
+            ctx: ToolContext::detached(std::env::temp_dir()),
+        }
+    }
+    async fn outline(&self, window: &str) -> String {
+        let r = self
+            .outline
+            .run(json!({"window": window, "max": 80}), &self.ctx)
+            .await;
+        assert!(r.ok, "{}", r.content);
+        r.content
+    }
+    async fn act(&self, args: Value) -> ToolOutput {
+        let r = self.act.run(args.clone(), &self.ctx).await;
+        println!("{args}\n{}", r.content);
+        r
+    }
+}
+
+fn number_of(outline: &str, needle: &str) -> u64 {
+    zeta_elements::outline::number_of(outline, needle)
+        .map(u64::from)
+        .unwrap_or_else(|| panic!("no element line contains {needle:?} in:\n{outline}"))
+}
+
+/// The settings window, held by one test at a time.
+async fn settings(
+    test: &str,
+    title: &str,
+) -> Option<(App, tempfile::TempDir, tokio::sync::MutexGuard<'static, ()>)> {
+    if let Some(why) = missing() {
+        cannot_run(Needs::Desktop, test, why);
+        return None;
+    }
+    let serial = SERIAL.lock().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app =
+        start_settings(&dir.path().join("settings.json"), title).unwrap_or_else(|e| panic!("{e}"));
+    Some((app, dir, serial))
+}
+
+fn written(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("settings.json"))
+        .unwrap_or_else(|e| panic!("the application wrote no settings: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON: {e}: {text}"))
+}
+
+fn shown(r: &ToolOutput) -> &Shown {
+    &r.read_back
+        .as_ref()
+        .unwrap_or_else(|| panic!("no read-back: {}", r.content))
+        .shown
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_typed_number_counts_once_committed_and_one_out_of_range_is_not_shown() {
+    let test = "a_typed_number_counts_once_committed_and_one_out_of_range_is_not_shown";
+    let Some((_app, dir, _serial)) = settings(test, "Zeta settings commit").await else {
+        return;
+    };
+    let tools = Tools::new();
+    let outline = tools.outline("Zeta settings commit").await;
+    assert!(
+        outline.contains("page tab \"General\" (selected)"),
+        "the page showing is said:\n{outline}"
+    );
+    let copies = number_of(&outline, "spin button \"Copies\" = \"1\"");
+
+    // Out of range (1–99): the application keeps 99, and the act says it does not show.
+    let r = tools
+        .act(json!({"element": copies, "action": "set_text", "text": "500"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(shown(&r), &Shown::No("it shows \"99\"".into()));
+    assert!(r.content.contains("NOT SHOWN"), "{}", r.content);
+
+    let r = tools
+        .act(json!({"element": copies, "action": "set_text", "text": "7"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert!(
+        matches!(shown(&r), Shown::Yes(s) if s.contains('7')),
+        "{r:?}"
+    );
+    assert!(r.content.contains("committed"), "{}", r.content);
+    let ok = number_of(&outline, "button \"OK\"");
+    let r = tools.act(json!({"element": ok, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(shown(&r), &Shown::Yes("its window closed".into()));
+    assert_eq!(written(dir.path())["copies"], 7);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_hidden_page_opens_by_its_tab_and_a_lists_toggle_cells_are_told_apart() {
+    let test = "a_hidden_page_opens_by_its_tab_and_a_lists_toggle_cells_are_told_apart";
+    let Some((_app, dir, _serial)) = settings(test, "Zeta settings pages").await else {
+        return;
+    };
+    let tools = Tools::new();
+    let outline = tools.outline("Zeta settings pages").await;
+    assert!(
+        !outline.contains("Verbose"),
+        "a hidden page's widgets are not shown:\n{outline}"
+    );
+    let advanced = number_of(&outline, "page tab \"Advanced\"");
+    let r = tools
+        .act(json!({"element": advanced, "action": "press"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(shown(&r), &Shown::Yes("its page is showing".into()));
+
+    let outline = tools.outline("Zeta settings pages").await;
+    assert!(
+        outline.contains("page tab \"Advanced\" (selected)"),
+        "{outline}"
+    );
+    let beta = "table cell (row \"Beta\", column \"Enabled\") (unchecked)";
+    let cell = number_of(&outline, beta);
+    let verbose = number_of(&outline, "check box \"Verbose\" (unchecked)");
+    let r = tools
+        .act(json!({"element": cell, "action": "toggle"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(shown(&r), &Shown::Yes("it is now checked".into()));
+    let r = tools
+        .act(json!({"element": verbose, "action": "press"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(shown(&r), &Shown::Yes("it is now checked".into()));
+
+    let outline = tools.outline("Zeta settings pages").await;
+    assert!(
+        outline.contains("table cell (row \"Beta\", column \"Enabled\") (checked")
+            && outline.contains("table cell (row \"Alpha\", column \"Enabled\") (unchecked)"),
+        "{outline}"
+    );
+    let apply = number_of(&outline, "button \"Apply\"");
+    let r = tools
+        .act(json!({"element": apply, "action": "press"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    let got = written(dir.path());
+    assert_eq!(got["verbose"], true, "{got}");
+    assert_eq!(got["plugins"], json!(["Beta"]), "{got}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_button_that_runs_a_modal_dialog_does_not_block_and_the_dialog_is_answered() {
+    let test = "a_button_that_runs_a_modal_dialog_does_not_block_and_the_dialog_is_answered";
+    let Some((_app, dir, _serial)) = settings(test, "Zeta settings dialog").await else {
+        return;
+    };
+    let tools = Tools::new();
+    let outline = tools.outline("Zeta settings dialog").await;
+    let set_label = number_of(&outline, "button \"Set label…\"");
+    let r = tools
+        .act(json!({"element": set_label, "action": "press"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(
+        shown(&r),
+        &Shown::Yes("a new window opened: \"Set label\"".into())
+    );
+    assert!(
+        r.content
+            .contains("read it with ui_outline and window \"Set label\""),
+        "{}",
+        r.content
+    );
+    // The application still answers while its dialog runs: the dialog is read by its tree.
+    let dialog = tools.outline("Set label").await;
+    assert!(dialog.starts_with("Window \"Set label\""), "{dialog}");
+    let field = number_of(&dialog, "text \"Label\"");
+    let r = tools
+        .act(json!({"element": field, "action": "set_text", "text": "Kitchen"}))
+        .await;
+    assert!(matches!(shown(&r), Shown::Yes(_)), "{r:?}");
+    let ok = number_of(&dialog, "button \"OK\"");
+    let r = tools.act(json!({"element": ok, "action": "press"})).await;
+    assert_eq!(shown(&r), &Shown::Yes("its window closed".into()));
+
+    let outline = tools.outline("Zeta settings dialog").await;
+    assert!(outline.contains("label \"Label: Kitchen\""), "{outline}");
+    let apply = number_of(&outline, "button \"Apply\"");
+    let r = tools
+        .act(json!({"element": apply, "action": "press"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(written(dir.path())["label"], "Kitchen");
+}
