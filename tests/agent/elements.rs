@@ -336,3 +336,88 @@ async fn a_claim_the_windows_read_back_contradicts_goes_back_and_is_then_said_no
     );
     s.assert_invariants();
 }
+
+/// A Qt application the agent starts with open_app shares its tree (Zeta gives the apps
+/// it starts the accessibility environment: Qt joins the bus only when asked, and only
+/// once the bus is up); open_app names the window that opened; the model fills the Qt
+/// form by number, and the file the application wrote is the proof.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_qt_application_started_by_the_agent_is_operated_through_its_tree() {
+    let test = "a_qt_application_started_by_the_agent_is_operated_through_its_tree";
+    if !desktop(test) {
+        return;
+    }
+    let qt = std::process::Command::new(zeta_test_support::apps::SYSTEM_PYTHON)
+        .args(["-c", "from PyQt5 import QtWidgets"])
+        .status();
+    if !qt.is_ok_and(|s| s.success()) {
+        cannot_run(Needs::Desktop, test, "no PyQt5 (apt install python3-pyqt5)");
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let script = zeta_test_support::apps::qt_form_script();
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        vec![],
+        json!({"permissions": {"mode": "auto"}}),
+    )
+    .await;
+    let out = s.home.path().join("qt-form.json");
+    let title = "Zeta agent Qt form";
+    // Numbered top to bottom: Name, Subscribe, Copies, Save, the status label.
+    for step in [
+        Step::call(
+            "open_app",
+            json!({"name": zeta_test_support::apps::SYSTEM_PYTHON,
+                   "args": [script.display().to_string(), out.display().to_string(), title]}),
+        ),
+        Step::call("ui_outline", json!({"window": "agent qt"})),
+        Step::call(
+            "ui_act",
+            json!({"element": 1, "action": "set_text", "text": "Ada"}),
+        ),
+        Step::call(
+            "ui_act",
+            json!({"element": 3, "action": "set_text", "text": "5"}),
+        ),
+        Step::call("ui_act", json!({"element": 2, "action": "toggle"})),
+        Step::call("ui_act", json!({"element": 4, "action": "press"})),
+        Step::text("Saved the Qt form for Ada."),
+    ] {
+        s.server.push(step);
+    }
+    let run = s.zeta_run("open the Qt form, fill it in for Ada with 5 copies, subscribe, save");
+    let results = tool_results(&s);
+    // The application outlives the task: ended by its PID.
+    let pid = results
+        .first()
+        .and_then(|r| r.split("as pid ").nth(1))
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|p| p.parse::<i32>().ok());
+    if let Some(pid) = pid {
+        let _ = std::process::Command::new("kill")
+            .arg(pid.to_string())
+            .status();
+    }
+    done_task(&run);
+    assert!(
+        results[0].contains(&format!("Its window is open: \"{title}\"")),
+        "{}",
+        results[0]
+    );
+    assert!(
+        results[1]
+            .starts_with("<untrusted_data source=\"ui_outline\">\nWindow \"Zeta agent Qt form\"")
+            && results[1].contains("[1] text \"Name\"")
+            && results[1].contains("[4] button \"Save\""),
+        "read by its tree, not OCR: {}",
+        results[1]
+    );
+    assert!(results[5].contains("label \"Saved\""), "{}", results[5]);
+    assert_eq!(
+        saved(&out),
+        json!({"name": "Ada", "subscribe": true, "copies": 5})
+    );
+    s.assert_invariants();
+}

@@ -20,7 +20,6 @@ pub mod ocr;
 pub mod outline;
 pub mod readback;
 pub mod tools;
-pub mod x11;
 
 pub use atspi::Desktop;
 pub use error::ElementsError;

@@ -278,11 +278,20 @@ impl UiOutline {
         };
         let found = match found {
             Some(f) => Some(f),
-            None => tokio::task::spawn_blocking(move || crate::x11::find(&want))
+            None => tokio::task::spawn_blocking(move || zeta_tools::windows::find(&want))
                 .await
                 .ok()
                 .flatten()
-                .map(|x| (x.title, x.bounds)),
+                .map(|x| {
+                    let r = x.bounds;
+                    let bounds = crate::node::Bounds {
+                        x: r.x,
+                        y: r.y,
+                        width: r.width,
+                        height: r.height,
+                    };
+                    (x.title, bounds)
+                }),
         };
         let (target, why) = match found {
             Some((title, b)) => (
@@ -613,7 +622,7 @@ impl UiAct {
             }
         }
         let titles_after = x11_titles().await;
-        watched.opened = opened(&titles_before, &titles_after);
+        watched.opened = zeta_tools::windows::opened(&titles_before, &titles_after);
         let own = &entry.place.window;
         watched.own_closed = if titles_before.contains(own) {
             !titles_after.contains(own)
@@ -660,24 +669,9 @@ impl UiAct {
 
 /// The titles of the X server's windows, bottom to top (none without one).
 async fn x11_titles() -> Vec<String> {
-    tokio::task::spawn_blocking(|| crate::x11::windows().into_iter().map(|w| w.title).collect())
+    tokio::task::spawn_blocking(zeta_tools::windows::titles)
         .await
         .unwrap_or_default()
-}
-
-/// Titles in `after` that `before` did not hold (as many times).
-fn opened(before: &[String], after: &[String]) -> Vec<String> {
-    let mut left: Vec<&String> = before.iter().collect();
-    let mut out = Vec::new();
-    for t in after {
-        match left.iter().position(|b| *b == t) {
-            Some(i) => {
-                left.remove(i);
-            }
-            None => out.push(t.clone()),
-        }
-    }
-    out
 }
 
 impl Tool for UiAct {

@@ -131,6 +131,11 @@ pub fn settings_script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/elements/apps/settings_app.py")
 }
 
+/// The Qt5 form's script (PyQt5): Name, Subscribe, Copies, Save.
+pub fn qt_form_script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/elements/apps/qt_form.py")
+}
+
 /// Starts the settings application, writing to `out` on Apply and OK, with window
 /// `title`. Waits until its window is mapped.
 pub fn start_settings(out: &Path, title: &str) -> Result<App, String> {

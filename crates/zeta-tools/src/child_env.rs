@@ -34,6 +34,52 @@ pub fn scrub(command: &mut tokio::process::Command) {
     command.env_remove(ZETA_KEY);
 }
 
+/// How long asking the session bus for the accessibility bus may take.
+const A11Y_LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// An application started for a GUI task shares its accessibility tree: GTK's bridge on
+/// (`NO_AT_BRIDGE` removed, `GNOME_ACCESSIBILITY` for GTK 2), Qt's on
+/// (`QT_ACCESSIBILITY`, `QT_LINUX_ACCESSIBILITY_ALWAYS_ON`), Chromium's and Electron's on
+/// (`ACCESSIBILITY_ENABLED`), and the accessibility bus's address given
+/// (`AT_SPI_BUS_ADDRESS`): asking for it starts the bus, which Qt waits for rather than
+/// starting it itself (a Qt application started before the bus never joins it).
+pub async fn accessible(command: &mut tokio::process::Command) {
+    command
+        .env_remove("NO_AT_BRIDGE")
+        .env("GNOME_ACCESSIBILITY", "1")
+        .env("QT_ACCESSIBILITY", "1")
+        .env("QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "1")
+        .env("ACCESSIBILITY_ENABLED", "1");
+    if let Some(address) = a11y_bus().await {
+        command.env("AT_SPI_BUS_ADDRESS", address);
+    }
+}
+
+/// The accessibility bus's address (`org.a11y.Bus.GetAddress` on the session bus), or
+/// `None` when there is no session bus or no accessibility bus within the time limit.
+pub async fn a11y_bus() -> Option<String> {
+    std::env::var_os("DBUS_SESSION_BUS_ADDRESS")?;
+    let ask = async {
+        let conn = zbus::Connection::session().await.ok()?;
+        let reply = conn
+            .call_method(
+                Some("org.a11y.Bus"),
+                "/org/a11y/bus",
+                Some("org.a11y.Bus"),
+                "GetAddress",
+                &(),
+            )
+            .await
+            .ok()?;
+        reply.body().deserialize::<String>().ok()
+    };
+    tokio::time::timeout(A11Y_LIMIT, ask)
+        .await
+        .ok()
+        .flatten()
+        .filter(|a| !a.trim().is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,6 +35,7 @@ pub mod settings;
 pub mod shell;
 pub mod shm;
 pub mod watch;
+pub mod windows;
 mod write_at;
 
 use std::sync::Arc;

@@ -17,6 +17,7 @@ const STARTUP_WATCH: Duration = Duration::from_millis(700);
 async fn launch(program: &Path, args: &[String], ctx: &ToolContext) -> Result<u32, String> {
     let mut command = tokio::process::Command::new(program);
     crate::child_env::scrub(&mut command);
+    crate::child_env::accessible(&mut command).await;
     // An application is opened for the person: it sees their desktop session (it needs
     // the display), not Zeta's secrets.
     let doors = crate::doors::prepare(zeta_core::tool::Session::Open)
@@ -205,15 +206,57 @@ impl Tool for OpenApp {
                     args.name
                 ));
             };
+            let before = window_titles().await;
             match launch(&program, &argv, ctx).await {
                 Ok(pid) => {
-                    let text = format!("started {} ({how}) as pid {pid}", program.display());
-                    ToolOutput::ok(text.clone(), format!("started {}", args.name))
+                    let mut text = format!("started {} ({how}) as pid {pid}", program.display());
+                    match new_windows(&before).await {
+                        Some(titles) if !titles.is_empty() => {
+                            let names: Vec<String> =
+                                titles.iter().map(|t| format!("\"{t}\"")).collect();
+                            text.push_str(&format!(
+                                "\nIts window is open: {}; read it with ui_outline.",
+                                names.join(", ")
+                            ));
+                        }
+                        Some(_) => text.push_str(&format!(
+                            "\nNo new window showed within {} s (it may still be starting).",
+                            WINDOW_WAIT.as_secs()
+                        )),
+                        None => {}
+                    }
+                    ToolOutput::ok(text, format!("started {}", args.name))
                 }
                 Err(e) => ToolOutput::error(format!("open_app: {e}")),
             }
         })
     }
+}
+
+/// How long a started application's first window is waited for.
+const WINDOW_WAIT: Duration = Duration::from_secs(8);
+
+async fn window_titles() -> Vec<String> {
+    tokio::task::spawn_blocking(crate::windows::titles)
+        .await
+        .unwrap_or_default()
+}
+
+/// The windows that appeared since `before` (titles), once one has and the list has held
+/// still for a moment, or empty after `WINDOW_WAIT`; `None` without an X server.
+async fn new_windows(before: &[String]) -> Option<Vec<String>> {
+    std::env::var_os("DISPLAY")?;
+    let started = std::time::Instant::now();
+    let mut last: Vec<String> = Vec::new();
+    while started.elapsed() < WINDOW_WAIT {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let now = crate::windows::opened(before, &window_titles().await);
+        if !now.is_empty() && now == last {
+            return Some(now);
+        }
+        last = now;
+    }
+    Some(last)
 }
 
 /// The program an `open_app` call starts, its arguments (the entry's, then the call's)

@@ -369,9 +369,15 @@ async fn open_app_starts_a_real_window() {
         .content
         .split("as pid ")
         .nth(1)
-        .and_then(|p| p.trim().parse().ok())
+        .and_then(|p| p.split_whitespace().next()?.parse().ok())
         .expect("pid in the result");
     wait_for_window("zeta-opened");
+    assert!(
+        out.content
+            .contains("Its window is open: \"zeta-opened\"; read it with ui_outline."),
+        "open_app names the window that opened: {}",
+        out.content
+    );
     let _ = Command::new("kill").arg(pid.to_string()).status();
     let out = zeta_tools::open::OpenApp
         .run(json!({"name": "no-such-app-here"}), &c)

@@ -143,9 +143,11 @@ async fn on_top(node: &Node, window: &str) -> bool {
         return false;
     };
     let window = window.to_string();
-    tokio::task::spawn_blocking(move || crate::x11::top_at(x, y).is_some_and(|t| t == window))
-        .await
-        .unwrap_or(false)
+    tokio::task::spawn_blocking(move || {
+        zeta_tools::windows::top_at(x, y).is_some_and(|t| t == window)
+    })
+    .await
+    .unwrap_or(false)
 }
 
 /// A number typed into an element that holds a value (a spin button, a slider) counts

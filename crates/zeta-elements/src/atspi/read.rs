@@ -66,6 +66,7 @@ impl Windows {
                         .iter()
                         .find(|x| x.app.to_lowercase().contains(&w))
                 })
+                .or_else(|| self.windows.iter().find(|x| has_words(x, &w)))
                 .ok_or_else(|| {
                     ElementsError::NoWindow(format!(
                         "no window's title or application contains \"{want}\"; the windows are: {}",
@@ -99,6 +100,21 @@ impl Windows {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// Every word of `want` (lowercase) is a word of the window's title or application, in
+/// any order: "settings print" names "Print Settings".
+fn has_words(w: &Window, want: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|x| !x.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let have: Vec<String> = words(&w.title).into_iter().chain(words(&w.app)).collect();
+    let want = words(want);
+    !want.is_empty() && want.iter().all(|x| have.contains(x))
 }
 
 fn is_zeta(w: &Window) -> bool {
@@ -391,4 +407,45 @@ pub async fn tree(desktop: &Desktop, key: &Key, app: &str) -> Result<Node, Eleme
         visited: 0,
     };
     walk.node(bus.clone(), path.clone(), 0).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn window(title: &str, app: &str) -> Window {
+        Window {
+            key: tree_key(":1.1", &format!("/{title}")),
+            title: title.into(),
+            role: "frame".into(),
+            app: app.into(),
+            active: false,
+            bounds: None,
+        }
+    }
+
+    #[test]
+    fn a_window_is_named_by_its_title_its_application_or_its_title_words() {
+        let ws = Windows {
+            windows: vec![
+                window("Print Settings", "gedit"),
+                window("notes.txt - Mousepad", "mousepad"),
+                window("Set label", "settings_app.py"),
+            ],
+            silent: vec![],
+            apps: 3,
+        };
+        let named = |want: &str| ws.choose(Some(want)).map(|w| w.title.clone()).ok();
+        assert_eq!(named("print settings").as_deref(), Some("Print Settings"));
+        assert_eq!(named("Settings").as_deref(), Some("Print Settings"));
+        assert_eq!(named("mousepad").as_deref(), Some("notes.txt - Mousepad"));
+        assert_eq!(named("settings print").as_deref(), Some("Print Settings"));
+        assert_eq!(
+            named("mousepad notes").as_deref(),
+            Some("notes.txt - Mousepad")
+        );
+        assert_eq!(named("label set").as_deref(), Some("Set label"));
+        assert_eq!(named("print dialog"), None);
+        assert_eq!(named("  "), ws.choose(None).map(|w| w.title.clone()).ok());
+    }
 }

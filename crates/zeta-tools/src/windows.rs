@@ -1,17 +1,31 @@
-//! Top-level windows as the X server knows them (title, place), for reading by OCR a
-//! window that shares no accessibility tree. Under a window manager the titled window is
-//! the child of a frame; both levels are looked at.
+//! Top-level windows as the X server knows them (title, place): which windows a call
+//! opened or closed, which window shows on top at a point, and where a window that shares
+//! no accessibility tree is (to read it by OCR). Under a window manager the titled window
+//! is the child of a frame; both levels are looked at.
 
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt, MapState, Window};
 
-use crate::node::Bounds;
+/// A rectangle in screen pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rect {
+    pub x: i32,
+    pub y: i32,
+    pub width: i32,
+    pub height: i32,
+}
+
+impl Rect {
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        x >= self.x && y >= self.y && x < self.x + self.width && y < self.y + self.height
+    }
+}
 
 /// A mapped top-level window with a title.
 #[derive(Debug, Clone, PartialEq)]
 pub struct XWindow {
     pub title: String,
-    pub bounds: Bounds,
+    pub bounds: Rect,
 }
 
 /// The titled, mapped top-level windows, bottom to top in stacking order. Empty when
@@ -59,10 +73,7 @@ pub fn top_at(x: i32, y: i32) -> Option<String> {
     windows()
         .into_iter()
         .rev()
-        .find(|w| {
-            let b = w.bounds;
-            x >= b.x && y >= b.y && x < b.x + b.width && y < b.y + b.height
-        })
+        .find(|w| w.bounds.contains(x, y))
         .map(|w| w.title)
 }
 
@@ -114,17 +125,50 @@ fn title(conn: &impl Connection, w: Window) -> Option<String> {
     None
 }
 
-fn place(conn: &impl Connection, w: Window, root: Window) -> Option<Bounds> {
+fn place(conn: &impl Connection, w: Window, root: Window) -> Option<Rect> {
     let g = conn.get_geometry(w).ok()?.reply().ok()?;
     let t = conn
         .translate_coordinates(w, root, 0, 0)
         .ok()?
         .reply()
         .ok()?;
-    Some(Bounds {
+    Some(Rect {
         x: t.dst_x as i32,
         y: t.dst_y as i32,
         width: g.width as i32,
         height: g.height as i32,
     })
+}
+
+/// The titles of the windows, bottom to top (none without an X server).
+pub fn titles() -> Vec<String> {
+    windows().into_iter().map(|w| w.title).collect()
+}
+
+/// Titles in `after` that `before` did not hold (as many times).
+pub fn opened(before: &[String], after: &[String]) -> Vec<String> {
+    let mut left: Vec<&String> = before.iter().collect();
+    let mut out = Vec::new();
+    for t in after {
+        match left.iter().position(|b| *b == t) {
+            Some(i) => {
+                left.remove(i);
+            }
+            None => out.push(t.clone()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opened_counts_titles_as_many_times_as_they_show() {
+        let s = |v: &[&str]| v.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+        assert_eq!(opened(&s(&["A", "B"]), &s(&["A", "B", "C"])), s(&["C"]));
+        assert_eq!(opened(&s(&["A"]), &s(&["A", "A"])), s(&["A"]));
+        assert!(opened(&s(&["A", "B"]), &s(&["B"])).is_empty());
+    }
 }
