@@ -34,11 +34,12 @@ if $for_tests; then
   # real Secret Service (gnome-keyring) for the keyring test, and real speech (espeak-ng,
   # sox) for the voice tests.
   # The screen-element tests: GTK3 for Python (the test form), the accessibility bus
-  # (at-spi2-core), OCR (tesseract-ocr) and an ordinary GTK application (galculator).
+  # (at-spi2-core), OCR (tesseract-ocr), an ordinary GTK application (galculator) and Qt5
+  # for Python (python3-pyqt5: the Qt test form).
   # The undo corpus changes files with the everyday tools that change them: git, zip,
   # make, perl, patch.
   packages+=(xvfb xdotool webkit2gtk-driver trayer dbus imagemagick xterm x11-utils python3 gnome-keyring
-    espeak-ng sox python3-gi gir1.2-gtk-3.0 at-spi2-core tesseract-ocr galculator
+    espeak-ng sox python3-gi gir1.2-gtk-3.0 at-spi2-core tesseract-ocr galculator python3-pyqt5
     git zip unzip make perl patch)
 fi
 
