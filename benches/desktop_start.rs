@@ -10,7 +10,10 @@
 //!   the same way) idle as long, which no app with a WebKitGTK window goes below here;
 //! - the same while a task streams its reply (a scripted model on 127.0.0.1 writing a long
 //!   markdown reply, 12 characters every 20 ms), 20 s into the stream, window open and
-//!   hidden.
+//!   hidden, beside the same processes just before the stream (the web process's growth).
+//!
+//! The first answer on a new home against a warm one is `benches/first_answer.rs` (it
+//! needs the local model; this one needs none).
 //!
 //! `cargo bench --profile dev --bench desktop_start` (after scripts/build-release.sh).
 
@@ -247,9 +250,19 @@ w.show_all(); Gtk.main()\n";
         server.openai_base_url()
     );
     std::fs::write(home.path().join("settings.json"), settings).expect("settings");
+    let web = |parts: &[(String, u64)]| -> u64 {
+        parts
+            .iter()
+            .filter(|(n, _)| n.starts_with("WebKitWebProces"))
+            .map(|p| p.1)
+            .sum()
+    };
     for hidden in [false, true] {
         let mut app = start(&bin, home.path(), hidden);
-        std::thread::sleep(Duration::from_secs(3));
+        // Settled first, so that before and after are the same process at rest and
+        // after the stream.
+        std::thread::sleep(Duration::from_secs(15));
+        let before = memory(app.id());
         let enqueued = Command::new(&bin)
             .args(["enqueue", "write me a long story"])
             .env("ZETA_HOME", home.path())
@@ -269,7 +282,17 @@ w.show_all(); Gtk.main()\n";
         } else {
             "window open"
         };
+        let (b, a) = (web(&before), web(&parts));
+        report(&format!("before the stream, {state}"), before);
         report(&format!("a task streaming for 20 s, {state}"), parts);
+        if b > 0 {
+            println!(
+                "  web process {} → {} MiB during the stream ({:+.0} %)",
+                b / 1024,
+                a / 1024,
+                (a as f64 / b as f64 - 1.0) * 100.0
+            );
+        }
     }
     drop(server);
 }

@@ -3,6 +3,12 @@
 //! a process with a time limit; its TSV output gives each word's box), with the words
 //! gathered into phrases, offered as `Node`s so the same outline and the same act tool
 //! serve both.
+//!
+//! One scale does not read every screen: small text misreads differently at each
+//! enlargement ("Aeply" at 3x, "Apply" at 2x), and a word one scale misses another reads.
+//! A window is read at two scales at once and the readings merged word by word, the
+//! surer reading of each place kept; the whole screen is read at the second scale only
+//! where the first reading is thin (few words, or words tesseract is unsure of).
 
 use std::path::Path;
 use std::time::Duration;
@@ -21,8 +27,63 @@ const MIN_CONFIDENCE: f64 = 30.0;
 pub struct Word {
     pub text: String,
     pub bounds: Bounds,
-    /// block, paragraph, line: words of one line share it.
-    pub line: (u32, u32, u32),
+    /// Tesseract's confidence, 0–100.
+    pub conf: f64,
+}
+
+/// What one OCR read found, and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    pub words: Vec<Word>,
+    /// The enlargements read, in order (a second one where the first read little).
+    pub scales: Vec<f64>,
+    pub took: std::time::Duration,
+}
+
+/// Captures up to this size (a window, not the screen) are read at both scales.
+const WINDOW_PIXELS: u64 = 800 * 600;
+
+/// A reading is thin, and worth a second scale, below this many words or this median
+/// confidence.
+const THIN_WORDS: usize = 3;
+const THIN_CONFIDENCE: f64 = 85.0;
+
+fn thin(words: &[Word]) -> bool {
+    if words.len() < THIN_WORDS {
+        return true;
+    }
+    let mut c: Vec<f64> = words.iter().map(|w| w.conf).collect();
+    c.sort_by(f64::total_cmp);
+    c[c.len() / 2] < THIN_CONFIDENCE
+}
+
+/// Two readings of one word: their boxes mostly coincide (the shared area is over half
+/// of the two together), or they read the same and their boxes meet (one scale's box can
+/// take in a widget's edge).
+fn same_word(a: &Word, b: &Word) -> bool {
+    let (p, q) = (&a.bounds, &b.bounds);
+    let w = (p.x + p.width).min(q.x + q.width) - p.x.max(q.x);
+    let h = (p.y + p.height).min(q.y + q.height) - p.y.max(q.y);
+    if w <= 0 || h <= 0 {
+        return false;
+    }
+    let shared = (w * h) as f64;
+    let union = (p.width * p.height + q.width * q.height) as f64 - shared;
+    shared / union.max(1.0) > 0.5 || a.text.eq_ignore_ascii_case(&b.text)
+}
+
+/// Two readings of one screen as one: at each place the surer word, and the words only
+/// one reading found.
+pub fn merge(first: Vec<Word>, second: Vec<Word>) -> Vec<Word> {
+    let mut out = first;
+    for w in second {
+        match out.iter().position(|o| same_word(o, &w)) {
+            Some(i) if out[i].conf < w.conf => out[i] = w,
+            Some(_) => {}
+            None => out.push(w),
+        }
+    }
+    out
 }
 
 /// Reads tesseract's TSV: words with their boxes, scaled by `1/scale` and moved by
@@ -41,10 +102,10 @@ pub fn parse_tsv(tsv: &str, origin: (i32, i32), scale: f64) -> Vec<Word> {
             continue;
         };
         let text = f[11..].join("\t").trim().to_string();
-        if text.is_empty() || conf < MIN_CONFIDENCE {
+        // A word with no letter or digit is a widget's edge read as text ("|", "[|").
+        if !text.chars().any(char::is_alphanumeric) || conf < MIN_CONFIDENCE {
             continue;
         }
-        let id = |i: usize| f[i].trim().parse::<u32>().unwrap_or(0);
         let s = if scale > 0.0 { scale } else { 1.0 };
         out.push(Word {
             text,
@@ -54,37 +115,57 @@ pub fn parse_tsv(tsv: &str, origin: (i32, i32), scale: f64) -> Vec<Word> {
                 width: (w / s).round().max(1.0) as i32,
                 height: (h / s).round().max(1.0) as i32,
             },
-            line: (id(2), id(3), id(4)),
+            conf,
         });
     }
     out
 }
 
 /// Words of one line close enough to be one phrase ("Save as…"), split where the gap is
-/// wider than the text is tall (two buttons side by side).
+/// wider than the text is tall (two buttons side by side). Lines are found by place (a
+/// word's middle within the height of the line's last word), not by tesseract's numbering,
+/// so words of two readings gather alike.
 pub fn phrases(words: &[Word]) -> Vec<(String, Bounds)> {
-    let mut out: Vec<(String, Bounds)> = Vec::new();
-    let mut last: Option<&Word> = None;
-    for w in words {
-        let joins = last.is_some_and(|p| {
-            p.line == w.line
-                && w.bounds.x - (p.bounds.x + p.bounds.width)
-                    <= p.bounds.height.max(w.bounds.height)
+    let mut sorted: Vec<&Word> = words.iter().collect();
+    sorted.sort_by_key(|w| (w.bounds.y + w.bounds.height / 2, w.bounds.x));
+    // Lines, top to bottom, each left to right.
+    let mut lines: Vec<Vec<&Word>> = Vec::new();
+    for w in sorted {
+        let mid = w.bounds.y + w.bounds.height / 2;
+        let line = lines.iter_mut().find(|l| {
+            l.last().is_some_and(|p| {
+                let (top, bottom) = (p.bounds.y, p.bounds.y + p.bounds.height);
+                mid >= top && mid <= bottom
+            })
         });
-        match out.last_mut() {
-            Some((text, b)) if joins => {
-                text.push(' ');
-                text.push_str(&w.text);
-                let right = (b.x + b.width).max(w.bounds.x + w.bounds.width);
-                let bottom = (b.y + b.height).max(w.bounds.y + w.bounds.height);
-                b.x = b.x.min(w.bounds.x);
-                b.y = b.y.min(w.bounds.y);
-                b.width = right - b.x;
-                b.height = bottom - b.y;
-            }
-            _ => out.push((w.text.clone(), w.bounds)),
+        match line {
+            Some(l) => l.push(w),
+            None => lines.push(vec![w]),
         }
-        last = Some(w);
+    }
+    let mut out: Vec<(String, Bounds)> = Vec::new();
+    for mut line in lines {
+        line.sort_by_key(|w| w.bounds.x);
+        let mut last: Option<&Word> = None;
+        for w in line {
+            let joins = last.is_some_and(|p| {
+                w.bounds.x - (p.bounds.x + p.bounds.width) <= p.bounds.height.max(w.bounds.height)
+            });
+            match out.last_mut() {
+                Some((text, b)) if joins => {
+                    text.push(' ');
+                    text.push_str(&w.text);
+                    let right = (b.x + b.width).max(w.bounds.x + w.bounds.width);
+                    let bottom = (b.y + b.height).max(w.bounds.y + w.bounds.height);
+                    b.x = b.x.min(w.bounds.x);
+                    b.y = b.y.min(w.bounds.y);
+                    b.width = right - b.x;
+                    b.height = bottom - b.y;
+                }
+                _ => out.push((w.text.clone(), w.bounds)),
+            }
+            last = Some(w);
+        }
     }
     out
 }
@@ -113,19 +194,58 @@ pub fn as_tree(run: u64, phrases: &[(String, Bounds)]) -> Node {
 
 /// Captures `target` and reads it. Tesseract misreads the small antialiased text of a
 /// screen at 1x (it read "Sub", "ik" for "Subscribe" here), and reads it all once the image
-/// is three times larger with a Lanczos filter (measured on the test form).
-pub async fn read(target: Target, scratch: &Path) -> Result<Vec<Word>, ElementsError> {
+/// is three times larger with a Lanczos filter (measured on the test form); a thin reading
+/// is read again at twice the size and merged.
+pub async fn read(target: Target, scratch: &Path) -> Result<Reading, ElementsError> {
+    let started = std::time::Instant::now();
     let shot: Captured = tokio::task::spawn_blocking(move || capture(target))
         .await
         .map_err(|e| ElementsError::Ocr(format!("the capture thread failed: {e}")))?
         .map_err(ElementsError::Ocr)?;
-    let scale = if shot.density < 1.5 { 3.0 } else { 1.5 };
+    let shot = std::sync::Arc::new(shot);
+    let (first, second) = if shot.density < 1.5 {
+        (3.0, 2.0)
+    } else {
+        (1.5, 1.0)
+    };
+    // A window is read at both scales at once (two processes: about the time of one on
+    // two cores); the whole screen at the second only where the first read thin.
+    let window = (shot.width as u64) * (shot.height as u64) <= WINDOW_PIXELS;
+    let (words, scales) = if window {
+        let (a, b) = tokio::join!(
+            read_at(&shot, first, scratch),
+            read_at(&shot, second, scratch)
+        );
+        (merge(a?, b?), vec![first, second])
+    } else {
+        let words = read_at(&shot, first, scratch).await?;
+        if thin(&words) {
+            let again = read_at(&shot, second, scratch).await?;
+            (merge(words, again), vec![first, second])
+        } else {
+            (words, vec![first])
+        }
+    };
+    Ok(Reading {
+        words,
+        scales,
+        took: started.elapsed(),
+    })
+}
+
+/// The capture enlarged `scale` times and read.
+async fn read_at(
+    shot: &std::sync::Arc<Captured>,
+    scale: f64,
+    scratch: &Path,
+) -> Result<Vec<Word>, ElementsError> {
     // Pixels of the image per screen pixel, once enlarged.
     let per_screen_pixel = scale * shot.density;
     let origin = shot.origin;
-    let file = scratch.join("ocr.png");
+    let file = scratch.join(format!("ocr-{}.png", (scale * 10.0) as u32));
     let png = file.clone();
-    tokio::task::spawn_blocking(move || write_png(&shot, scale, &png))
+    let source = shot.clone();
+    tokio::task::spawn_blocking(move || write_png(&source, scale, &png))
         .await
         .map_err(|e| ElementsError::Ocr(format!("the encoding thread failed: {e}")))??;
     let run = tokio::process::Command::new("tesseract")
@@ -223,6 +343,76 @@ mod tests {
                 width: 48,
                 height: 10
             }
+        );
+    }
+}
+
+#[cfg(test)]
+mod scales {
+    use super::*;
+
+    fn word(text: &str, x: i32, y: i32, conf: f64) -> Word {
+        Word {
+            text: text.into(),
+            bounds: Bounds {
+                x,
+                y,
+                width: 8 * text.len() as i32,
+                height: 12,
+            },
+            conf,
+        }
+    }
+
+    #[test]
+    fn two_readings_merge_by_place_keeping_the_surer_word() {
+        // At 3x: "Aeply" unsure, "now" sure; at 2x: "Apply" sure, "filter" only there.
+        let first = vec![word("Aeply", 10, 10, 61.0), word("now", 110, 10, 95.0)];
+        let second = vec![
+            word("Apply", 11, 10, 93.0),
+            word("filter", 58, 11, 90.0),
+            word("nuw", 110, 10, 70.0),
+        ];
+        let merged = merge(first, second);
+        // The same word read with a taller box at one scale is still one word.
+        let mut tall = word("Colour", 10, 40, 90.0);
+        tall.bounds.height = 29;
+        let colour = merge(vec![tall.clone()], vec![word("Colour", 10, 48, 96.0)]);
+        assert_eq!(colour.len(), 1, "{colour:?}");
+        assert_eq!(colour[0].conf, 96.0);
+        // A small word inside another's tall box is another word.
+        tall.bounds.width = 120;
+        let two = merge(vec![tall], vec![word("Red", 90, 48, 97.0)]);
+        assert_eq!(two.len(), 2, "{two:?}");
+        let p = phrases(&merged);
+        assert_eq!(
+            p.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>(),
+            ["Apply filter now"]
+        );
+    }
+
+    #[test]
+    fn a_reading_is_thin_when_it_has_few_or_unsure_words() {
+        assert!(thin(&[]));
+        assert!(thin(&[word("a", 0, 0, 99.0), word("b", 20, 0, 99.0)]));
+        let sure: Vec<Word> = (0..5).map(|i| word("ok", i * 30, 0, 95.0)).collect();
+        assert!(!thin(&sure));
+        let unsure: Vec<Word> = (0..5).map(|i| word("ok", i * 30, 0, 60.0)).collect();
+        assert!(thin(&unsure));
+    }
+
+    #[test]
+    fn lines_are_found_by_place_whatever_order_the_words_come_in() {
+        let words = vec![
+            word("Cancel", 200, 52, 90.0),
+            word("Name", 10, 10, 90.0),
+            word("Save", 10, 50, 90.0),
+            word("as", 46, 51, 90.0),
+        ];
+        let p = phrases(&words);
+        assert_eq!(
+            p.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>(),
+            ["Name", "Save as", "Cancel"]
         );
     }
 }

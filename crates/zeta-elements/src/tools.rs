@@ -123,7 +123,14 @@ impl Elements {
     ) -> Result<Outline, ElementsError> {
         let scratch = tempfile::tempdir()
             .map_err(|e| ElementsError::Ocr(format!("no scratch folder: {e}")))?;
-        let words = ocr::read(target, scratch.path()).await?;
+        let reading = ocr::read(target, scratch.path()).await?;
+        let scales: Vec<String> = reading.scales.iter().map(|s| format!("{s}x")).collect();
+        let how = format!(
+            "read at {} in {:.1} s",
+            scales.join(" and "),
+            reading.took.as_secs_f64()
+        );
+        let words = reading.words;
         let run = self.0.ocr_runs.fetch_add(1, Ordering::SeqCst) + 1;
         locked(&self.0.numbers).forget_words_before(run);
         let root = ocr::as_tree(run, &ocr::phrases(&words));
@@ -148,7 +155,7 @@ impl Elements {
             region,
         };
         let title = format!(
-            "Text on screen read by OCR ({why}). Each element is text at a place; ui_act press clicks it, type clicks it and types:"
+            "Text on screen read by OCR ({why}; {how}). Each element is text at a place; ui_act press clicks it, type clicks it and types:"
         );
         Ok(self.render(&root, &title, &place, options))
     }

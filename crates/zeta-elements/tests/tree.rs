@@ -358,6 +358,43 @@ async fn an_application_without_accessibility_is_read_and_pressed_through_ocr() 
     );
 }
 
+/// Text drawn small (8 px, as dense applications draw it) reads thin at the first scale:
+/// the screenshot is read again at a second scale and the readings merged; the outline
+/// says both scales and the time, and pressing the word read lands on the button.
+#[tokio::test(flavor = "multi_thread")]
+async fn small_text_is_read_at_a_second_scale_and_a_word_pressed_lands() {
+    let test = "small_text_is_read_at_a_second_scale_and_a_word_pressed_lands";
+    let Some(_serial) = serial(test).await else {
+        return;
+    };
+    if let Some(why) = zeta_test_support::apps::tesseract_missing() {
+        cannot_run(Needs::Desktop, test, why);
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut cmd = std::process::Command::new(zeta_test_support::apps::SYSTEM_PYTHON);
+    cmd.arg(zeta_test_support::apps::form_script())
+        .arg(dir.path().join("form.json"))
+        .arg("Zeta form small")
+        .arg("8")
+        .env("NO_AT_BRIDGE", "1");
+    let _app =
+        zeta_test_support::apps::start(cmd, "^Zeta form small$").unwrap_or_else(|e| panic!("{e}"));
+    let tools = Tools::new(Desktop::default());
+    let read = tools.outline(json!({"window": "Zeta form small"})).await;
+    println!("{}", read.content);
+    assert!(read.ok, "{}", read.content);
+    assert!(
+        read.content.contains("read at 3x and 2x in "),
+        "a thin first reading is read again at a second scale:\n{}",
+        read.content
+    );
+    let save = number_of(&read.content, "text \"Save\"");
+    let r = tools.act(json!({"element": save, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(saved(dir.path())["subscribe"], false);
+}
+
 /// An ordinary Debian application, not ours: galculator's keys pressed by number, its
 /// display read back from the outline.
 #[tokio::test(flavor = "multi_thread")]

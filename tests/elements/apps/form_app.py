@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A small GTK3 form for Zeta's accessibility tests: a Name field, a Subscribe check box, a
 Colour combo box and a Save button that writes what the form holds, as JSON, to the file
-named by the first argument. Start it with the system Python (python3-gi)."""
+named by the first argument. Start it with the system Python (python3-gi):
+form_app.py OUT.json [TITLE] [TEXT_PX]."""
 import json
 import sys
 
@@ -12,6 +13,15 @@ from gi.repository import Gtk  # noqa: E402
 
 out_path = sys.argv[1] if len(sys.argv) > 1 else "/tmp/zeta-form.json"
 title = sys.argv[2] if len(sys.argv) > 2 else "Zeta test form"
+# A third argument, a size in pixels, draws all text that small (as dense apps do).
+if len(sys.argv) > 3:
+    css = Gtk.CssProvider()
+    css.load_from_data(("* { font-size: %spx; }" % int(sys.argv[3])).encode())
+    from gi.repository import Gdk  # noqa: E402
+
+    Gtk.StyleContext.add_provider_for_screen(
+        Gdk.Screen.get_default(), css, Gtk.STYLE_PROVIDER_PRIORITY_USER
+    )
 
 win = Gtk.Window(title=title)
 win.set_default_size(420, 260)
