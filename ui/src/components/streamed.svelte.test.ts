@@ -3,6 +3,7 @@
 import { flushSync, mount, unmount } from "svelte";
 import { afterEach, describe, expect, it } from "vitest";
 import StreamedMarkdown from "./StreamedMarkdown.svelte";
+import { appendStream, EMPTY_STREAM } from "../lib/markdown";
 
 let mounted: Record<string, unknown>[] = [];
 afterEach(() => {
@@ -14,17 +15,17 @@ afterEach(() => {
 describe("StreamedMarkdown", () => {
   it("keeps the settled blocks' elements while the tail grows, and renders markdown", () => {
     // The first block settles once the next block's first line is whole.
-    const props = $state({ text: "First **bold** paragraph.\n\nSecond line" });
+    const props = $state({ stream: appendStream(EMPTY_STREAM, "First **bold** paragraph.\n\nSecond line") });
     const target = document.createElement("div");
     document.body.appendChild(target);
     mounted.push(mount(StreamedMarkdown, { target, props }));
     flushSync();
     expect(target.querySelector("p")?.innerHTML).toBe("First <strong>bold</strong> paragraph.");
-    props.text += " goes on.\n";
+    props.stream = appendStream(props.stream, " goes on.\n");
     flushSync();
     const first = target.querySelector("p");
     for (const piece of ["\n```sh\nls -la\n\n", "echo hi\n```\n\nDone."]) {
-      props.text += piece;
+      props.stream = appendStream(props.stream, piece);
       flushSync();
       // The first paragraph is the same element: it was not rendered again.
       expect(target.querySelector("p")).toBe(first);

@@ -3,7 +3,7 @@
 // delivers them. What must hold: blocks once settled never change, nothing is lost or
 // repeated, and no settled block ends inside a code fence.
 import { describe, expect, it } from "vitest";
-import { renderMarkdown, splitStreamed } from "./markdown";
+import { appendStream, EMPTY_STREAM, renderMarkdown, splitStreamed, type Stream } from "./markdown";
 
 // A small deterministic generator (no dependency): xorshift.
 function rng(seed: number) {
@@ -106,5 +106,33 @@ describe("the streamed rendering", () => {
       }
     }
     expect(misses.slice(0, 3).map((m) => JSON.stringify(m)), `${misses.length} of ${prefixes} prefixes differ`).toEqual([]);
+  });
+});
+
+describe("the stream as the chat holds it", () => {
+  it("delta by delta, gives the HTML of rendering the whole text so far, on 150 generated replies", { timeout: 60_000 }, () => {
+    const random = rng(23);
+    let steps = 0;
+    const misses: string[] = [];
+    for (let d = 0; d < 150; d++) {
+      const text = doc(random);
+      let stream: Stream = EMPTY_STREAM;
+      let at = 0;
+      while (at < text.length) {
+        // Deltas of 1 to 12 characters, as a model's tokens arrive.
+        const size = 1 + Math.floor(random() * 12);
+        const delta = text.slice(at, at + size);
+        at += delta.length;
+        const before = stream.settled;
+        stream = appendStream(stream, delta);
+        steps++;
+        // Settled blocks are kept as they were (the same strings: never rendered again).
+        for (let i = 0; i < before.length; i++) expect(stream.settled[i]).toBe(before[i]);
+        const prefix = text.slice(0, at);
+        const streamed = [...stream.settled, stream.tail].map((part) => renderMarkdown(part)).join("");
+        if (shown(streamed) !== shown(renderMarkdown(prefix))) misses.push(prefix);
+      }
+    }
+    expect(misses.slice(0, 3).map((m) => JSON.stringify(m)), `${misses.length} of ${steps} steps differ`).toEqual([]);
   });
 });

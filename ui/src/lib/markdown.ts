@@ -64,3 +64,27 @@ export function splitStreamed(text: string): { settled: string[]; tail: string }
   });
   return { settled, tail: text.slice(Math.min(start, text.length)) };
 }
+
+/** A reply as it streams: its settled blocks and the tail still being written. */
+export interface Stream {
+  settled: string[];
+  tail: string;
+}
+
+export const EMPTY_STREAM: Stream = { settled: [], tail: "" };
+
+/**
+ * `stream` with `delta` written on. Only the tail and the delta are split again: a long
+ * reply costs each delta its tail, never its whole length (the whole text is never even
+ * joined), and blocks once settled are the same objects from then on.
+ */
+export function appendStream(stream: Stream, delta: string): Stream {
+  const part = splitStreamed(stream.tail + delta);
+  if (part.settled.length === 0) return { settled: stream.settled, tail: part.tail };
+  return { settled: [...stream.settled, ...part.settled], tail: part.tail };
+}
+
+/** Whether anything was streamed yet. */
+export function streamShows(stream: Stream): boolean {
+  return stream.settled.length > 0 || stream.tail.trim() !== "";
+}

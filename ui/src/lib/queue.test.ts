@@ -101,7 +101,7 @@ describe("live activity", () => {
     view = applyEvent(view, { type: "llmDelta", taskId: 4, text: "Look" });
     view = applyEvent(view, { type: "llmDelta", taskId: 4, text: "ing" });
     view = applyEvent(view, { type: "llmDelta", taskId: 9, text: "other task" });
-    expect(view.live?.streamed).toBe("Looking");
+    expect(view.live?.stream).toEqual({ settled: [], tail: "Looking" });
     view = applyEvent(view, {
       type: "toolCallStarted", taskId: 4, callId: "c1", tool: "shell", arguments: { command: "ls -la" },
     });
@@ -113,7 +113,7 @@ describe("live activity", () => {
     expect(stepLine({ tool: "notes__write_note", arguments: { name: "a" }, ok: true })).toBe('✓ write_note (MCP notes) {"name":"a"}');
     expect(stepLine({ tool: "write_file", arguments: { path: "/tmp/a.txt", content: "x\ny" }, ok: true })).toBe("✓ write_file /tmp/a.txt");
     view = applyEvent(view, { type: "iterationStarted", taskId: 4, iteration: 2, maxIterations: 50, contextTokens: 100, contextWindow: 32768 });
-    expect(view.live?.streamed).toBe("");
+    expect(view.live?.stream).toEqual({ settled: [], tail: "" });
     view = applyEvent(view, { type: "taskFinished", task: task(4, "done") });
     expect(view.live).toBeNull();
   });

@@ -11,6 +11,7 @@ import type { WorkerState } from "../bindings/WorkerState";
 import type { AuditEntry } from "../bindings/AuditEntry";
 import type { AddedMessage } from "../bindings/AddedMessage";
 import { requestFrom, type Request } from "./confirm";
+import { appendStream, EMPTY_STREAM, type Stream } from "./markdown";
 
 /** One tool call of the running task, as the activity panel shows it. */
 export interface LiveStep {
@@ -48,8 +49,8 @@ export interface Live {
   taskId: number;
   iteration: number;
   maxIterations: number;
-  /** Model text streamed during the current iteration. */
-  streamed: string;
+  /** Model text streamed during the current iteration, as settled blocks and a tail. */
+  stream: Stream;
   steps: LiveStep[];
   /** A single call waiting for the user's answer, asked inline in the chat. */
   approval: Request | null;
@@ -128,7 +129,7 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
       return {
         ...view,
         tasks: upsert(view.tasks, event.task),
-        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, streamed: "", steps: [], approval: null, plan: null, injected: [], added: [], context: null, compactions: [], checks: [], retrying: null, question: null, progress: null },
+        live: { taskId: event.task.id, iteration: 0, maxIterations: 0, stream: EMPTY_STREAM, steps: [], approval: null, plan: null, injected: [], added: [], context: null, compactions: [], checks: [], retrying: null, question: null, progress: null },
       };
     case "taskFinished":
     case "taskInterrupted": {
@@ -142,7 +143,7 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
         ...live,
         iteration: event.iteration,
         maxIterations: event.maxIterations,
-        streamed: "",
+        stream: EMPTY_STREAM,
         context: { tokens: event.contextTokens, window: event.contextWindow },
       }));
     case "compacted":
@@ -151,7 +152,7 @@ export function applyEvent(view: QueueView, event: Event, now: number = Date.now
         compactions: [...live.compactions, { kind: event.kind, before: event.before, after: event.after }],
       }));
     case "llmDelta":
-      return withLive(view, event.taskId, (live) => ({ ...live, streamed: live.streamed + event.text, retrying: null }));
+      return withLive(view, event.taskId, (live) => ({ ...live, stream: appendStream(live.stream, event.text), retrying: null }));
     case "toolCallStarted":
       return withLive(view, event.taskId, (live) => ({
         ...live,
