@@ -1,16 +1,18 @@
 //! The desktop app: tray, chat window, IPC commands and the router around one core
 //! worker. Closing the window hides it; Quit (tray) stops the worker and exits.
 //!
-//! This is the composition root: `setup` builds the managers in dependency order (the
-//! worker, the queue's handle, the settings, memory, downloads, setup, the tray, voice),
-//! each knowing only lower layers and, for what happens to it, the router's inbox; the
-//! router is built last, holding the handles it fans out to.
+//! This is the composition root: `setup` shows the tray and the chat window first (what a
+//! person waits for), then builds the managers in dependency order (the worker, the
+//! queue's handle, the settings, memory, downloads, setup, voice), each knowing only
+//! lower layers and, for what happens to it, the router's inbox; the router is built
+//! last, holding the handles it fans out to.
 
 mod autostart;
 mod chat_window;
 mod commands;
 mod confirm;
 mod control;
+mod deltas;
 mod download_manager;
 mod heard;
 mod memory_manager;
@@ -122,11 +124,6 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
         ])
         .setup(move |app| {
             let handle = app.handle().clone();
-            // The chat window is made here, first, unless Zeta was started at login
-            // (`--hidden`): then it waits in the tray, and is made when first opened.
-            if !hidden {
-                chat_window::show(&handle);
-            }
             // Read once for the start: the login start follows the setting (also when it
             // was edited by hand), and the tray and voice start from it.
             let settings = match zeta_core::settings::load_or_create(&home.settings_file()) {
@@ -141,6 +138,14 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
                     zeta_core::Settings::default()
                 }
             };
+            // The tray first, then the chat window (unless Zeta was started at login,
+            // `--hidden`: then it waits in the tray, and is made when first opened), then
+            // what answers them: nothing they send is handled before setup returns.
+            let (inbox, heard) = tokio::sync::mpsc::unbounded_channel();
+            let tray = create_tray(&handle, inbox.clone(), settings.start_with_session);
+            if !hidden {
+                chat_window::show(&handle);
+            }
             let local = LocalServer::new(home.root(), zeta_llm::local::Launch::Child);
             let mcp = mcp_manager(&home);
             let agent = configured_agent(
@@ -179,8 +184,6 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             app.manage(download_manager::DownloadManager::new(&home));
             app.manage(setup_manager::SetupManager::default());
             app.manage(WorkerTask(Mutex::new(Some(worker))));
-            let (inbox, heard) = tokio::sync::mpsc::unbounded_channel();
-            let tray = create_tray(&handle, inbox.clone(), settings.start_with_session);
             let voice = start_voice(&handle, &home, settings, inbox);
             if let Some(voice) = &voice {
                 app.manage(Arc::clone(voice));

@@ -3,6 +3,8 @@
 //! the windows (`zeta:event`, `zeta:voice`), the tray icon, the queue's list of requests
 //! waiting for the user, the confirmation dialog, and a heard command into the queue. The
 //! managers never call each other; they hand what happens to the router.
+//! The model's streamed text reaches the window joined (`deltas`): at most ten messages a
+//! second, the same text in the same order.
 
 use std::sync::Arc;
 
@@ -12,6 +14,7 @@ use tokio::sync::mpsc;
 use zeta_core::{Event, Op, WorkerState};
 use zeta_voice::listener::VoiceEvent;
 
+use super::deltas::Deltas;
 use super::heard::{Heard, TrayItem};
 use super::queue_manager::QueueManager;
 use super::settings_manager::SettingsManager;
@@ -42,17 +45,33 @@ impl Router {
         mut heard: mpsc::UnboundedReceiver<Heard>,
     ) {
         let mut saved = self.settings.subscribe();
+        let mut deltas = Deltas::default();
         loop {
+            let due = deltas.due();
             tokio::select! {
                 event = core.recv() => match event {
-                    Ok(event) => self.core_event(event),
+                    Ok(event) => {
+                        for e in deltas.on(event, tokio::time::Instant::now()) {
+                            self.core_event(e);
+                        }
+                    }
                     // The window missed some events: have it reload the queue.
                     Err(RecvError::Lagged(n)) => {
                         tracing::warn!("the router lagged by {n} events");
+                        self.send_held(&mut deltas);
                         self.core_event(Event::QueueChanged);
                     }
-                    Err(RecvError::Closed) => return,
+                    Err(RecvError::Closed) => {
+                        self.send_held(&mut deltas);
+                        return;
+                    }
                 },
+                () = async {
+                    match due {
+                        Some(due) => tokio::time::sleep_until(due).await,
+                        None => std::future::pending().await,
+                    }
+                } => self.send_held(&mut deltas),
                 Some(heard) = heard.recv() => match heard {
                     Heard::Voice(event) => self.voice_event(event),
                     Heard::Menu(item) => self.menu(item),
@@ -65,6 +84,13 @@ impl Router {
                     }
                 }
             }
+        }
+    }
+
+    /// Sends the streamed text held, if any.
+    fn send_held(&self, deltas: &mut Deltas) {
+        if let Some(event) = deltas.take() {
+            self.core_event(event);
         }
     }
 
