@@ -188,7 +188,13 @@ async fn the_doctor_says_whether_windows_can_be_read_by_their_elements() {
     if !desktop("the_doctor_says_whether_windows_can_be_read_by_their_elements") {
         return;
     }
-    let _form = form("Zeta doctor form", true).await;
+    let form = form("Zeta doctor form", true).await;
+    let blind = start_form(
+        &form.out.with_extension("blind"),
+        "Zeta doctor blind",
+        false,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let s = Setup::new(Wire::OpenAi, Proto::Native, vec![]).await;
     let report = |bus: bool| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_zeta"));
@@ -214,6 +220,17 @@ async fn the_doctor_says_whether_windows_can_be_read_by_their_elements() {
             .contains("accessibility bus reachable"),
         "{with}"
     );
+    // Per application: the form shares its tree; the one started without is read by OCR.
+    let detail = with["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("with a tree: ") && detail.contains("form_app.py"),
+        "{with}"
+    );
+    assert!(
+        detail.contains("no tree (read by OCR): ") && detail.contains("\"Zeta doctor blind\""),
+        "{with}"
+    );
+    drop(blind);
     let without = report(false);
     assert_eq!(without["level"], "warn", "{without}");
     assert!(

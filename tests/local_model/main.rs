@@ -376,4 +376,30 @@ fn window_task(dir: &Path, work: &Path, local: &support::Local) {
         "the form saved {saved}; reply: {}",
         gui.reply
     );
+
+    // A widget on a page behind a tab: the settings window opens on General; Verbose is
+    // on Advanced.
+    let out = work.join("settings.json");
+    let _settings = zeta_test_support::apps::start_settings(&out, "Zeta local settings")
+        .expect("start the settings window");
+    let tab = run(
+        dir,
+        work,
+        local,
+        "In the Zeta local settings window, open the Advanced tab, tick Verbose, then press Apply",
+        |event| {
+            if event["type"] == "toolCallStarted" {
+                eprintln!("tab task: {} {}", event["tool"], event["arguments"]);
+            }
+        },
+    );
+    report("tab", &tab);
+    assert!(tab.ok, "the tab task failed: {}", tab.stderr);
+    let saved = std::fs::read_to_string(&out).unwrap_or_default();
+    let saved: serde_json::Value = serde_json::from_str(&saved).unwrap_or_default();
+    assert_eq!(
+        saved["verbose"], true,
+        "the settings saved {saved}; reply: {}",
+        tab.reply
+    );
 }

@@ -1,6 +1,7 @@
-//! The doctor's screen-element lines: whether the accessibility bus answers and how many
-//! applications share their tree (and how to turn accessibility on when none does), and
-//! whether OCR (tesseract) is there for windows without a tree.
+//! The doctor's screen-element lines: whether the accessibility bus answers, which running
+//! applications share their tree and which windows share none (read by OCR), with how to
+//! turn accessibility on when none does, and whether OCR (tesseract) is there for windows
+//! without a tree.
 
 use zeta_elements::error::{BUS_HINT, ENABLE_HINT};
 use zeta_elements::{Desktop, ElementsError};
@@ -32,6 +33,7 @@ pub(super) fn accessibility() -> Check {
                 w.windows.len(),
                 if w.windows.len() == 1 { "" } else { "s" }
             );
+            detail.push_str(&per_application(&w));
             if !w.silent.is_empty() {
                 detail.push_str(&format!("; {} did not answer", w.silent.len()));
             }
@@ -45,6 +47,33 @@ pub(super) fn accessibility() -> Check {
         ),
         Err(e) => check("a11y", Level::Warn, e.to_string(), Some(ENABLE_HINT)),
     }
+}
+
+/// "; with a tree: galculator, gedit; no tree (read by OCR): \"Old app\"": the
+/// applications that share their tree, and the windows on the X server that none of them
+/// holds.
+fn per_application(w: &zeta_elements::atspi::read::Windows) -> String {
+    let mut apps: Vec<&str> = w
+        .windows
+        .iter()
+        .map(|x| x.app.as_str())
+        .filter(|a| !a.is_empty())
+        .collect();
+    apps.sort_unstable();
+    apps.dedup();
+    let mut out = String::new();
+    if !apps.is_empty() {
+        out.push_str(&format!("; with a tree: {}", apps.join(", ")));
+    }
+    let blind: Vec<String> = zeta_tools::windows::titles()
+        .into_iter()
+        .filter(|t| !w.windows.iter().any(|x| &x.title == t))
+        .map(|t| format!("\"{t}\""))
+        .collect();
+    if !blind.is_empty() {
+        out.push_str(&format!("; no tree (read by OCR): {}", blind.join(", ")));
+    }
+    out
 }
 
 pub(super) fn ocr() -> Check {
