@@ -242,7 +242,8 @@ w.show_all(); Gtk.main()\n";
         .block_on(zeta_scripted_llm::ScriptedServer::start(vec![
             paced(),
             paced(),
-            paced(),
+            // What 20 s of the stream wrote, at once: what the text itself costs.
+            zeta_scripted_llm::Step::text(reply.chars().take(12 * 50 * 20).collect::<String>()),
         ]))
         .expect("scripted server");
     let settings = format!(
@@ -293,6 +294,31 @@ w.show_all(); Gtk.main()\n";
                 (a as f64 / b as f64 - 1.0) * 100.0
             );
         }
+    }
+    // The same text at once, window open: the web process's growth that is the reply's
+    // own (its DOM and layout), not the streaming's.
+    let mut app = start(&bin, home.path(), false);
+    std::thread::sleep(Duration::from_secs(15));
+    let before = memory(app.id());
+    let enqueued = Command::new(&bin)
+        .args(["enqueue", "write me a long story"])
+        .env("ZETA_HOME", home.path())
+        .output()
+        .expect("zeta enqueue");
+    assert!(enqueued.status.success());
+    std::thread::sleep(Duration::from_secs(20));
+    let parts = memory(app.id());
+    stop(app.id());
+    let _ = app.wait();
+    let (b, a) = (web(&before), web(&parts));
+    report("the same text at once, window open, 20 s after", parts);
+    if b > 0 {
+        println!(
+            "  web process {} → {} MiB for the text itself ({:+.0} %)",
+            b / 1024,
+            a / 1024,
+            (a as f64 / b as f64 - 1.0) * 100.0
+        );
     }
     drop(server);
 }
