@@ -501,7 +501,11 @@ async fn a_mouse_plan_carries_the_latest_screenshot() {
     ];
     let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, ask_mode(30)).await;
     let out = s.zeta(&["run", "--json", "--approve", "none", "click it"]);
-    assert_eq!(finished_task(&out)["reply"], "Zeta: not clicked");
+    // A click is a change: the denied plan is said before the answer.
+    assert_eq!(
+        finished_task(&out)["reply"],
+        "Not done: a change was not allowed (the proposed plan).\n\nZeta: not clicked"
+    );
     let proposed = harness::events(&out)
         .into_iter()
         .find(|e| e["type"] == "planProposed")

@@ -117,6 +117,34 @@ async fn main() {
         );
     }
 
+    {
+        let settings = zeta_test_support::apps::start_settings(
+            &dir.path().join("settings.json"),
+            "Zeta bench settings",
+        )
+        .unwrap();
+        size(
+            "GTK settings window (tree: tabs, spin button, list)",
+            &tools
+                .outline(json!({"window": "Zeta bench settings", "max": 80}))
+                .await,
+        );
+        drop(settings);
+        let mut qt = std::process::Command::new(zeta_test_support::apps::SYSTEM_PYTHON);
+        qt.arg(zeta_test_support::apps::qt_form_script())
+            .arg(dir.path().join("qt.json"))
+            .arg("Zeta bench Qt")
+            .env("QT_ACCESSIBILITY", "1")
+            .env("QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "1");
+        if let Ok(qt) = start(qt, "^Zeta bench Qt$") {
+            size(
+                "Qt5 form (tree)",
+                &tools.outline(json!({"window": "Zeta bench Qt"})).await,
+            );
+            drop(qt);
+        }
+    }
+
     println!("\n| call ({RUNS} runs) | median | p90 |\n|---|---|---|");
     timed("ui_outline, GTK form", RUNS, || {
         tools.outline(json!({"window": "Zeta bench form"}))

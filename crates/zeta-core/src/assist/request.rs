@@ -13,7 +13,23 @@ use std::path::PathBuf;
 use crate::policy::ShellEnv;
 
 /// Verbs that, in an order (not a question), ask for something on the computer to change.
-const CHANGE_VERBS: [&str; 29] = [
+/// The second row are a window's changes (a value typed, a box ticked, a button
+/// pressed); "check" is not among them ("check the disk" asks to be told).
+const CHANGE_VERBS: [&str; 43] = [
+    "press",
+    "click",
+    "tick",
+    "untick",
+    "uncheck",
+    "toggle",
+    "select",
+    "choose",
+    "pick",
+    "type",
+    "fill",
+    "enable",
+    "disable",
+    "switch",
     "write",
     "save",
     "create",

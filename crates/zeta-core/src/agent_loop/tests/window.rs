@@ -138,8 +138,10 @@ async fn a_question_about_a_window_is_answered_from_the_read_without_being_sent_
     assert_eq!(ran.model.requests.lock().unwrap().len(), 1);
 }
 
+/// Ticking a box is a change: an answer with nothing acted on goes back once, and then
+/// the person reads that nothing was done (not the model's "Done.").
 #[tokio::test]
-async fn an_answer_without_acting_goes_back_once_and_then_stands() {
+async fn an_answer_without_acting_goes_back_once_and_then_says_nothing_was_done() {
     let (ran, calls) = window_task(
         "tick the Subscribe box",
         true,
@@ -152,7 +154,10 @@ async fn an_answer_without_acting_goes_back_once_and_then_stands() {
     assert_eq!(calls.len(), 1, "{calls:?}");
     assert_eq!(ran.model.requests.lock().unwrap().len(), 2);
     match ran.outcome {
-        AgentOutcome::Done { reply } => assert!(reply.contains("no Subscribe box"), "{reply}"),
+        AgentOutcome::Done { reply } => assert!(
+            reply.starts_with("I did not do this: nothing changed") && !reply.contains("Done."),
+            "{reply}"
+        ),
         other => panic!("the task did not finish: {other:?}"),
     }
 }

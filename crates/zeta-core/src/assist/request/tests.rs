@@ -67,6 +67,17 @@ fn what_a_request_orders_and_asks() {
             false,
             false,
         ),
+        // Windows: a value typed, a box ticked, a button pressed are changes; checking
+        // something asks to be told.
+        (
+            "In the Print window, open the Advanced tab, tick Duplex, then press Apply",
+            true,
+            true,
+            true,
+        ),
+        ("Type Lisbon into the City dialog", true, false, false),
+        ("Choose Large in the Size dialog", true, false, false),
+        ("Check how much disk space is free", false, true, false),
     ];
     let mut wrong = Vec::new();
     for (text, change, told, several) in cases {
