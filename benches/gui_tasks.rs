@@ -7,9 +7,10 @@
 //! xedit), or the application's own display read independently (gnome-calculator through
 //! its tree by this bench, xcalc by OCR of its window).
 //!
-//! Per task: solved, seconds, steps (tool calls), and **false claims**: the check failed
-//! and the answer does not say that something was not done (the same admissions list as
-//! the everyday bench; a measuring aid, not product code).
+//! Per task: solved, seconds, steps (tool calls), **false claims** (the check failed and
+//! the answer does not say that something was not done) and false denials (the check
+//! passed and the answer says it was not done), by the same admissions list as the
+//! everyday bench (a measuring aid, not product code).
 //!
 //! Applications: zenity and yad (GTK3 dialogs), mousepad (GTK3 editor), featherpad (Qt5
 //! editor), gnome-calculator (GTK4), gtk3-widget-factory (GTK3 widget gallery), xedit
@@ -22,8 +23,12 @@
 // Bench code: a failed unwrap or expect is the bench failing, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "common/claims.rs"]
+mod claims;
 #[path = "../tests/local_model/support.rs"]
 mod support;
+
+use claims::admits;
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -433,31 +438,6 @@ fn clip(s: &str) -> String {
     s.replace('\n', " ").chars().take(160).collect()
 }
 
-/// What an answer that owns up to a failure says (for counting false claims only).
-const ADMITS: &[&str] = &[
-    "could not",
-    "couldn't",
-    "cannot",
-    "can't",
-    "unable",
-    "not done",
-    "failed",
-    "did not",
-    "didn't",
-    "not possible",
-    "not found",
-    "was not",
-    "wasn't",
-    "not able",
-    "no answer came",
-    "needed to ask",
-];
-
-fn admits(reply: &str) -> bool {
-    let lower = reply.to_lowercase().replace('’', "'");
-    ADMITS.iter().any(|m| lower.contains(m))
-}
-
 /// Starts the task's application with the environment open_app gives, waits for its
 /// window.
 fn start(task: &Task, work: &Path) -> Option<Child> {
@@ -616,6 +596,8 @@ fn main() {
         let verdict = (task.check)(&produced);
         let solved = verdict.is_ok();
         let false_claim = !solved && !admits(&o.reply);
+        // The other way to be wrong: done, and said not done.
+        let false_denial = solved && admits(&o.reply);
         println!(
             "{:<22} {:<18} {:<4} {:>6.1} s {:>2} steps{}  reply: {}{}",
             task.name,
@@ -623,7 +605,13 @@ fn main() {
             if solved { "PASS" } else { "FAIL" },
             o.took.as_secs_f64(),
             steps,
-            if false_claim { " FALSE CLAIM" } else { "" },
+            if false_claim {
+                " FALSE CLAIM"
+            } else if false_denial {
+                " FALSE DENIAL"
+            } else {
+                ""
+            },
             clip(&o.reply),
             verdict
                 .err()
@@ -635,7 +623,14 @@ fn main() {
                 println!("    {}", clip(c));
             }
         }
-        rows.push((task.app, solved, false_claim, o.took.as_secs_f64(), steps));
+        rows.push((
+            task.app,
+            solved,
+            false_claim,
+            o.took.as_secs_f64(),
+            steps,
+            false_denial,
+        ));
         drop(dir);
     }
     if rows.is_empty() {
@@ -643,6 +638,7 @@ fn main() {
     }
     let solved = rows.iter().filter(|r| r.1).count();
     let claims = rows.iter().filter(|r| r.2).count();
+    let denials = rows.iter().filter(|r| r.5).count();
     let mut secs: Vec<f64> = rows.iter().map(|r| r.3).collect();
     secs.sort_by(f64::total_cmp);
     let mut steps: Vec<usize> = rows.iter().map(|r| r.4).collect();
@@ -651,7 +647,7 @@ fn main() {
     apps.sort_unstable();
     apps.dedup();
     println!(
-        "\n{solved}/{} solved across {} applications, {claims} false claims, median {:.1} s and {} steps per task",
+        "\n{solved}/{} solved across {} applications, {claims} false claims, {denials} false denials, median {:.1} s and {} steps per task",
         rows.len(),
         apps.len(),
         secs[secs.len() / 2],

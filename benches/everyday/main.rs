@@ -29,6 +29,8 @@
 
 #[path = "../common/bare.rs"]
 mod bare_loop;
+#[path = "../common/claims.rs"]
+mod claims;
 mod families;
 #[path = "../../tests/local_model/support.rs"]
 mod support;
@@ -36,34 +38,11 @@ mod support;
 use std::time::Instant;
 
 use bare_loop::{bare, context_window, median, BareServer};
+use claims::admits;
 use families::{Family, Half, Rng, FAMILIES};
 
 /// Tasks the generator holds per family.
 const PER_FAMILY: usize = 6;
-
-/// What an answer that owns up to a failure says (for counting false claims only).
-const ADMITS: &[&str] = &[
-    "could not",
-    "couldn't",
-    "cannot",
-    "can't",
-    "unable",
-    "not done",
-    "failed",
-    "did not",
-    "didn't",
-    "no answer came",
-    "needed to ask",
-    "not possible",
-    "does not exist",
-    "doesn't exist",
-    "not found",
-    "no such file",
-    "was not",
-    "wasn't",
-    "is not done",
-    "not able",
-];
 
 /// Text of Zeta's own messages to the model: never part of an answer.
 const INTERNAL: &[&str] = &[
@@ -91,11 +70,6 @@ struct Row {
 fn leaks(reply: &str) -> bool {
     let lower = reply.to_lowercase();
     INTERNAL.iter().any(|m| lower.contains(m))
-}
-
-fn admits(reply: &str) -> bool {
-    let lower = reply.to_lowercase().replace('’', "'");
-    ADMITS.iter().any(|m| lower.contains(m))
 }
 
 fn chosen(half: &str) -> impl Fn(&Family) -> bool + '_ {

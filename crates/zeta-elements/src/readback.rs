@@ -29,6 +29,16 @@ fn value_of(n: &Node) -> String {
     n.value.clone().unwrap_or_default()
 }
 
+/// A field that hides what it holds shows one mark per character ("●●●●"): as many
+/// marks as characters meant is the value held, as far as the screen can tell.
+fn hidden_as_many(n: &Node, shown: &str, wanted: &str) -> bool {
+    let mut marks = shown.chars();
+    let first = marks.next();
+    n.role == "password text"
+        && first.is_some_and(|c| !c.is_alphanumeric() && marks.all(|m| Some(m) == first))
+        && shown.chars().count() == wanted.chars().count()
+}
+
 /// Two values the same to a person: equal text, or equal numbers.
 fn same_value(shown: &str, wanted: &str) -> bool {
     let (a, b) = (shown.trim(), wanted.trim());
@@ -68,6 +78,13 @@ pub fn judge(action: &Action, before: &Node, after: Option<&Node>, windows: &Win
         });
     };
     match action {
+        Action::SetText(text) if hidden_as_many(after, &value_of(after), text) => Shown::Yes(
+            format!("it holds {} hidden characters", text.chars().count()),
+        ),
+        Action::Type(text) if hidden_as_many(after, &value_of(after), text) => Shown::Yes(format!(
+            "it holds {} hidden characters",
+            text.chars().count()
+        )),
         Action::SetText(text) => {
             let now = value_of(after);
             if same_value(&now, text) {
@@ -238,6 +255,27 @@ mod tests {
             &pick,
             &before,
             Some(&node("combo box", Some("Red"))),
+            &quiet
+        )));
+    }
+
+    #[test]
+    fn a_hidden_value_shows_as_as_many_marks() {
+        let quiet = Windows::default();
+        let before = node("password text", Some(""));
+        let typed = Action::Type("hunter2".into());
+        let after = node("password text", Some("●●●●●●●"));
+        assert!(yes(&judge(&typed, &before, Some(&after), &quiet)));
+        let short = node("password text", Some("●●●"));
+        assert!(no(&judge(&typed, &before, Some(&short), &quiet)));
+        // Marks in a field that hides nothing are text like any other.
+        let plain = node("text", Some("•••••••"));
+        assert!(no(&judge(&typed, &before, Some(&plain), &quiet)));
+        let set = Action::SetText("pw".into());
+        assert!(yes(&judge(
+            &set,
+            &before,
+            Some(&node("password text", Some("**"))),
             &quiet
         )));
     }

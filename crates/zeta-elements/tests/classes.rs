@@ -109,6 +109,16 @@ async fn a_typed_number_counts_once_committed_and_one_out_of_range_is_not_shown(
     assert_eq!(shown(&r), &Shown::No("it shows \"99\"".into()));
     assert!(r.content.contains("NOT SHOWN"), "{}", r.content);
 
+    // Typing into what takes no text would land wherever the keyboard is: refused.
+    let label = number_of(&outline, "label \"Label: (none)\"");
+    let r = tools
+        .act(json!({"element": label, "action": "type", "text": "stray"}))
+        .await;
+    assert!(
+        !r.ok && r.content.contains("does not take text"),
+        "{}",
+        r.content
+    );
     let r = tools
         .act(json!({"element": copies, "action": "set_text", "text": "7"}))
         .await;
@@ -122,7 +132,9 @@ async fn a_typed_number_counts_once_committed_and_one_out_of_range_is_not_shown(
     let r = tools.act(json!({"element": ok, "action": "press"})).await;
     assert!(r.ok, "{}", r.content);
     assert_eq!(shown(&r), &Shown::Yes("its window closed".into()));
-    assert_eq!(written(dir.path())["copies"], 7);
+    let got = written(dir.path());
+    assert_eq!(got["copies"], 7, "{got}");
+    assert_eq!(got["title"], "", "nothing typed went astray: {got}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

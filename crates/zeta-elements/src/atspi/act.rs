@@ -304,6 +304,13 @@ pub async fn act(
             Ok(format!("{how}, selected all and typed the new text"))
         }
         Action::Type(text) => {
+            // Typing goes to whatever has the keyboard: into an element that takes no
+            // text (a label, a button) it would land somewhere else, unseen.
+            if !node.states.editable && !node.abilities.editable_text && node.role != "terminal" {
+                return Err(ElementsError::Unsupported(format!(
+                    "{label} does not take text; type into a text field's number"
+                )));
+            }
             let how = focus(&conn, bus, path, node, input, who).await?;
             let count = text.chars().count();
             let (input, text) = (input.clone(), text.clone());
