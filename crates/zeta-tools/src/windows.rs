@@ -68,13 +68,29 @@ pub fn find(want: &str) -> Option<XWindow> {
     })
 }
 
-/// The title of the topmost titled window that holds the point (x, y) of the screen.
-pub fn top_at(x: i32, y: i32) -> Option<String> {
+/// The topmost titled window that holds the point (x, y) of the screen.
+pub fn top_at(x: i32, y: i32) -> Option<XWindow> {
     windows()
         .into_iter()
         .rev()
         .find(|w| w.bounds.contains(x, y))
-        .map(|w| w.title)
+}
+
+impl Rect {
+    /// The two share most of their area (over half of the two together): one window as
+    /// two sources see it (a frame's edges, a shadow).
+    pub fn alike(&self, other: &Rect) -> bool {
+        let w = (self.x + self.width).min(other.x + other.width) - self.x.max(other.x);
+        let h = (self.y + self.height).min(other.y + other.height) - self.y.max(other.y);
+        if w <= 0 || h <= 0 {
+            return false;
+        }
+        let shared = (w as i64) * (h as i64);
+        let union = (self.width as i64) * (self.height as i64)
+            + (other.width as i64) * (other.height as i64)
+            - shared;
+        shared * 2 > union
+    }
 }
 
 fn children(conn: &impl Connection, w: Window) -> Vec<Window> {
@@ -163,6 +179,25 @@ pub fn opened(before: &[String], after: &[String]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_window_seen_twice_is_alike_two_windows_are_not() {
+        let r = |x, y, width, height| Rect {
+            x,
+            y,
+            width,
+            height,
+        };
+        let window = r(60, 60, 520, 380);
+        assert!(window.alike(&r(60, 60, 520, 380)));
+        assert!(window.alike(&r(50, 40, 540, 410)), "a frame's edges");
+        assert!(
+            !window.alike(&r(300, 200, 520, 380)),
+            "another window over it"
+        );
+        assert!(!window.alike(&r(60, 60, 200, 100)), "a small one on top");
+        assert!(!window.alike(&r(900, 600, 100, 100)));
+    }
 
     #[test]
     fn opened_counts_titles_as_many_times_as_they_show() {

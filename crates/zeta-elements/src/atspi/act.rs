@@ -136,15 +136,39 @@ async fn focus(
     click_centre(node, input).await
 }
 
-/// Whether the element's centre shows on top: the topmost window there is its own
-/// (`window`, by title, as the X server knows it). Unknown (no X server) is no.
-async fn on_top(node: &Node, window: &str) -> bool {
+/// Whether the element's centre shows on top: the topmost window there is its own, by
+/// title and by place (`window` as the X server knows it, against its window's extents
+/// on the bus: two windows may share a title). Unknown (no X server) is no.
+async fn on_top(conn: &zbus::Connection, node: &Node, entry: &Entry) -> bool {
     let Some((x, y)) = node.bounds.filter(|b| b.is_visible()).map(|b| b.centre()) else {
         return false;
     };
-    let window = window.to_string();
+    let Some(Key::Tree { bus, path }) = entry.place.root.as_ref() else {
+        return false;
+    };
+    let who = entry.place.window.as_str();
+    let Ok(c) = proxy::<ComponentProxy>(conn, bus, path).await else {
+        return false;
+    };
+    let Ok((wx, wy, ww, wh)) = within(
+        who,
+        "its window's place",
+        c.get_extents(atspi::CoordType::Screen),
+    )
+    .await
+    else {
+        return false;
+    };
+    let own = zeta_tools::windows::Rect {
+        x: wx,
+        y: wy,
+        width: ww,
+        height: wh,
+    };
+    let title = who.to_string();
     tokio::task::spawn_blocking(move || {
-        zeta_tools::windows::top_at(x, y).is_some_and(|t| t == window)
+        zeta_tools::windows::top_at(x, y)
+            .is_some_and(|top| top.title == title && top.bounds.alike(&own))
     })
     .await
     .unwrap_or(false)
@@ -257,7 +281,7 @@ pub async fn act(
             // gtk_dialog_run), and the application then answers nothing until the dialog
             // closes; some own actions do nothing (GTK's toggle cells); and a click moves
             // the focus, which commits a field's typed value as a person's click would.
-            if on_top(node, who).await {
+            if on_top(&conn, node, entry).await {
                 return click_centre(node, input).await;
             }
             if let Some(i) = own_action(node, toggle) {
