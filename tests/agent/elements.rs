@@ -438,3 +438,47 @@ async fn a_qt_application_started_by_the_agent_is_operated_through_its_tree() {
     );
     s.assert_invariants();
 }
+
+/// An act that failed is on the record too: typing at a label's number is refused (it
+/// would land wherever the keyboard is), and "typed it" is then said not done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_of_an_act_that_failed_is_said_not_done() {
+    let test = "a_claim_of_an_act_that_failed_is_said_not_done";
+    if !desktop(test) {
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("settings.json");
+    let _app = zeta_test_support::apps::start_settings(&out, "Zeta agent failed act")
+        .unwrap_or_else(|e| panic!("{e}"));
+    // [6] is the label "Label: (none)".
+    let claim = "I typed Kitchen as the label.";
+    let steps = vec![
+        Step::call("ui_outline", json!({"window": "Zeta agent failed act"})),
+        Step::call(
+            "ui_act",
+            json!({"element": 6, "action": "type", "text": "Kitchen"}),
+        ),
+        Step::text(claim),
+        Step::text(claim),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"verify": "always"}),
+    )
+    .await;
+    let run = s.zeta_run("type Kitchen as the label in Zeta agent failed act");
+    let task = done_task(&run);
+    let results = tool_results(&s);
+    assert!(results[1].contains("does not take text"), "{}", results[1]);
+    let reply = task["reply"].as_str().unwrap_or_default();
+    assert!(
+        reply.starts_with("Not done: the window does not show it.")
+            && reply.contains("it was not done: label"),
+        "{reply}"
+    );
+    s.assert_invariants();
+}

@@ -122,6 +122,10 @@ pub struct ReadBack {
     /// The element acted on, as the outline names it, and its window:
     /// `spin button "Copies" in "Print settings"`.
     pub element: String,
+    /// Its window's title.
+    pub window: String,
+    /// The kind of act: `press`, `set_text`, `type`, `select`, `toggle`, `focus`, `scroll`.
+    pub action: String,
     /// What the call meant to do, in words: `set its text to "7"`.
     pub intended: String,
     pub shown: Shown,
@@ -132,7 +136,7 @@ pub struct ReadBack {
 pub enum Shown {
     /// It shows the intended change.
     Yes(String),
-    /// It does not (what it shows instead).
+    /// It does not (what it shows instead), or the act failed (why).
     No(String),
     /// Nothing on screen tells either way (a press whose effect is elsewhere).
     Unclear(String),

@@ -472,6 +472,19 @@ fn parse_action(a: &ActArgs) -> Result<Action, String> {
     })
 }
 
+/// The kind of an act, as the evidence records it.
+fn kind(action: &Action) -> &'static str {
+    match action {
+        Action::Press => "press",
+        Action::Focus => "focus",
+        Action::SetText(_) => "set_text",
+        Action::Type(_) => "type",
+        Action::Select(_) => "select",
+        Action::Toggle => "toggle",
+        Action::ScrollIntoView => "scroll",
+    }
+}
+
 fn verb(action: &Action) -> String {
     match action {
         Action::Press => "press".into(),
@@ -663,6 +676,8 @@ impl UiAct {
         });
         let read_back = Box::new(ReadBack {
             element: format!("{label} in \"{own}\""),
+            window: own.clone(),
+            action: kind(&action).into(),
             intended,
             shown,
         });
@@ -745,12 +760,36 @@ impl Tool for UiAct {
                 Ok(a) => a,
                 Err(e) => return ToolOutput::error(format!("ui_act: bad arguments: {e}")),
             };
+            // What a failed act meant, on the record: the answer checks hold a claim of
+            // it against the failure.
+            let meant = parse_action(&args).ok().and_then(|action| {
+                let entry = locked(&self.0 .0.numbers).get(args.element).ok()?.clone();
+                Some((action, entry))
+            });
             match self.act(args).await {
                 Ok((text, summary, read_back)) => ToolOutput {
                     read_back,
                     ..ToolOutput::ok(text, summary)
                 },
-                Err(e) => ToolOutput::error(format!("ui_act: {e}")),
+                Err(e) => {
+                    let message = format!("ui_act: {e}");
+                    let read_back = meant.map(|(action, entry)| {
+                        Box::new(ReadBack {
+                            element: format!("{} in \"{}\"", entry.label(), entry.place.window),
+                            window: entry.place.window.clone(),
+                            action: kind(&action).into(),
+                            intended: readback::intended(&action),
+                            shown: Shown::No(format!(
+                                "it was not done: {}",
+                                clip(&e.to_string(), 160)
+                            )),
+                        })
+                    });
+                    ToolOutput {
+                        read_back,
+                        ..ToolOutput::error(message)
+                    }
+                }
             }
         })
     }

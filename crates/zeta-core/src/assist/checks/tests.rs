@@ -546,6 +546,8 @@ fn act(element: &str, shown: crate::tool::Shown) -> CallEvidence {
         effects: vec![],
         read_back: Some(crate::tool::ReadBack {
             element: element.into(),
+            window: "Print".into(),
+            action: "set_text".into(),
             intended: "set its text to \"7\"".into(),
             shown,
         }),
@@ -596,4 +598,36 @@ fn an_act_the_window_does_not_show_holds_the_answer_until_settled() {
     // A later act that did not show either stands with the first.
     let both = ActNotShown::unsettled(&[not_shown(), not_shown()]).len();
     assert_eq!(both, 2);
+    // An act that failed (typing into a label) holds the answer, unless an act of the
+    // same kind in the same window worked after it (typed into the field instead).
+    let mut failed = act(
+        "label \"City\" in \"Print\"",
+        Shown::No("it does not take text".into()),
+    );
+    failed.ok = false;
+    assert!(judge(&ActNotShown, &f, request, "Typed it.", vec![failed.clone()]).is_some());
+    let mut field = act(
+        "text \"City\" in \"Print\"",
+        Shown::Yes("it shows \"7\"".into()),
+    );
+    // Typed, where the failed act set text: one kind of act.
+    field.read_back.as_mut().unwrap().action = "type".into();
+    assert!(judge(
+        &ActNotShown,
+        &f,
+        request,
+        "Typed it.",
+        vec![failed.clone(), field]
+    )
+    .is_none());
+    // A press of OK that failed (its window gone) after Cancel closed it stands.
+    let mut cancel = act(
+        "button \"Cancel\" in \"Print\"",
+        Shown::Yes("its window closed".into()),
+    );
+    cancel.read_back.as_mut().unwrap().action = "press".into();
+    let mut ok = act("button \"OK\" in \"Print\"", Shown::No("it is gone".into()));
+    ok.ok = false;
+    ok.read_back.as_mut().unwrap().action = "press".into();
+    assert!(judge(&ActNotShown, &f, request, "Pressed OK.", vec![cancel, ok]).is_some());
 }

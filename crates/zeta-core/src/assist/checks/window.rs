@@ -1,8 +1,10 @@
 //! The check of what a window shows after the calls that acted on it: `act-not-shown`.
 //! Each `ui_act` reads its element and window back after acting and says whether the
-//! intended change shows (`ReadBack`); an answer given while an act's change does not
-//! show, and nothing later showed it or acted on the window another way, goes back once
-//! with what the window shows; at the cap the person reads that it was not done.
+//! intended change shows (`ReadBack`); an act that failed says so too. An answer given
+//! while an act's change does not show, and nothing later showed it (the same element's
+//! change shown; for an act that failed, an act of the same kind in the same window that
+//! worked) or acted on the window another way, goes back once with what the window
+//! shows; at the cap the person reads that it was not done.
 
 use super::{Case, Check, Finding, Honest};
 use crate::assist::evidence::CallEvidence;
@@ -33,7 +35,15 @@ impl ActNotShown {
             let settled = later.iter().any(|l| {
                 l.ran && BLIND_INPUT.contains(&l.tool.as_str())
                     || l.read_back.as_ref().is_some_and(|r| {
-                        r.element == rb.element && matches!(r.shown, Shown::Yes(_))
+                        let same = r.element == rb.element && matches!(r.shown, Shown::Yes(_));
+                        // A failed act done another way: the same kind of act in the
+                        // same window, which worked and did not show otherwise.
+                        let instead = !c.ok
+                            && l.ok
+                            && r.window == rb.window
+                            && kind(&r.action) == kind(&rb.action)
+                            && !matches!(r.shown, Shown::No(_));
+                        same || instead
                     })
             });
             if !settled {
@@ -41,6 +51,15 @@ impl ActNotShown {
             }
         }
         out
+    }
+}
+
+/// The kind of an act for telling whether another did it instead: a value typed or set is
+/// one kind.
+fn kind(action: &str) -> &str {
+    match action {
+        "type" | "set_text" => "value",
+        other => other,
     }
 }
 
