@@ -95,6 +95,52 @@ fn memory(pid: u32) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// A process's name and its PSS in KiB.
+type Pss = (String, u64);
+
+/// The app's processes settled (15 s after start) and 20 s into a task it was given then:
+/// the same processes before and after.
+fn around_a_task(bin: &PathBuf, home: &std::path::Path, hidden: bool) -> (Vec<Pss>, Vec<Pss>) {
+    let mut app = start(bin, home, hidden);
+    std::thread::sleep(Duration::from_secs(15));
+    let before = memory(app.id());
+    let enqueued = Command::new(bin)
+        .args(["enqueue", "write me a long story"])
+        .env("ZETA_HOME", home)
+        .output()
+        .expect("zeta enqueue");
+    assert!(
+        enqueued.status.success(),
+        "{}",
+        String::from_utf8_lossy(&enqueued.stderr)
+    );
+    std::thread::sleep(Duration::from_secs(20));
+    let after = memory(app.id());
+    stop(app.id());
+    let _ = app.wait();
+    (before, after)
+}
+
+/// "100 → 126 MiB (+26 %)": the web process's PSS before and after, if there is one.
+fn web_growth(before: &[Pss], after: &[Pss]) -> Option<String> {
+    let web = |parts: &[Pss]| -> u64 {
+        parts
+            .iter()
+            .filter(|(n, _)| n.starts_with("WebKitWebProces"))
+            .map(|p| p.1)
+            .sum()
+    };
+    let (b, a) = (web(before), web(after));
+    (b > 0).then(|| {
+        format!(
+            "{} → {} MiB ({:+.0} %)",
+            b / 1024,
+            a / 1024,
+            (a as f64 / b as f64 - 1.0) * 100.0
+        )
+    })
+}
+
 fn main() {
     if std::env::var_os("DISPLAY").is_none() || xdotool(&["version"]).is_empty() {
         eprintln!(
@@ -251,74 +297,27 @@ w.show_all(); Gtk.main()\n";
         server.openai_base_url()
     );
     std::fs::write(home.path().join("settings.json"), settings).expect("settings");
-    let web = |parts: &[(String, u64)]| -> u64 {
-        parts
-            .iter()
-            .filter(|(n, _)| n.starts_with("WebKitWebProces"))
-            .map(|p| p.1)
-            .sum()
-    };
     for hidden in [false, true] {
-        let mut app = start(&bin, home.path(), hidden);
-        // Settled first, so that before and after are the same process at rest and
-        // after the stream.
-        std::thread::sleep(Duration::from_secs(15));
-        let before = memory(app.id());
-        let enqueued = Command::new(&bin)
-            .args(["enqueue", "write me a long story"])
-            .env("ZETA_HOME", home.path())
-            .output()
-            .expect("zeta enqueue");
-        assert!(
-            enqueued.status.success(),
-            "{}",
-            String::from_utf8_lossy(&enqueued.stderr)
-        );
-        std::thread::sleep(Duration::from_secs(20));
-        let parts = memory(app.id());
-        stop(app.id());
-        let _ = app.wait();
+        let (before, after) = around_a_task(&bin, home.path(), hidden);
         let state = if hidden {
             "hidden in the tray"
         } else {
             "window open"
         };
-        let (b, a) = (web(&before), web(&parts));
+        let growth = web_growth(&before, &after);
         report(&format!("before the stream, {state}"), before);
-        report(&format!("a task streaming for 20 s, {state}"), parts);
-        if b > 0 {
-            println!(
-                "  web process {} → {} MiB during the stream ({:+.0} %)",
-                b / 1024,
-                a / 1024,
-                (a as f64 / b as f64 - 1.0) * 100.0
-            );
+        report(&format!("a task streaming for 20 s, {state}"), after);
+        if let Some(growth) = growth {
+            println!("  web process {growth} during the stream");
         }
     }
     // The same text at once, window open: the web process's growth that is the reply's
     // own (its DOM and layout), not the streaming's.
-    let mut app = start(&bin, home.path(), false);
-    std::thread::sleep(Duration::from_secs(15));
-    let before = memory(app.id());
-    let enqueued = Command::new(&bin)
-        .args(["enqueue", "write me a long story"])
-        .env("ZETA_HOME", home.path())
-        .output()
-        .expect("zeta enqueue");
-    assert!(enqueued.status.success());
-    std::thread::sleep(Duration::from_secs(20));
-    let parts = memory(app.id());
-    stop(app.id());
-    let _ = app.wait();
-    let (b, a) = (web(&before), web(&parts));
-    report("the same text at once, window open, 20 s after", parts);
-    if b > 0 {
-        println!(
-            "  web process {} → {} MiB for the text itself ({:+.0} %)",
-            b / 1024,
-            a / 1024,
-            (a as f64 / b as f64 - 1.0) * 100.0
-        );
+    let (before, after) = around_a_task(&bin, home.path(), false);
+    let growth = web_growth(&before, &after);
+    report("the same text at once, window open, 20 s after", after);
+    if let Some(growth) = growth {
+        println!("  web process {growth} for the text itself");
     }
     drop(server);
 }

@@ -64,6 +64,40 @@ async fn form(title: &str, accessible: bool) -> Form {
     }
 }
 
+/// The GTK settings window on the display, held by one test at a time: Apply and OK write
+/// `out`.
+struct SettingsWindow {
+    out: PathBuf,
+    _app: App,
+    _dir: tempfile::TempDir,
+    _serial: tokio::sync::MutexGuard<'static, ()>,
+}
+
+async fn settings_window(title: &str) -> SettingsWindow {
+    let serial = SERIAL.lock().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("settings.json");
+    let app =
+        zeta_test_support::apps::start_settings(&out, title).unwrap_or_else(|e| panic!("{e}"));
+    SettingsWindow {
+        out,
+        _app: app,
+        _dir: dir,
+        _serial: serial,
+    }
+}
+
+/// A scripted model with every answer checked (`verify: always`).
+async fn checked(steps: Vec<Step>) -> Setup {
+    Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"verify": "always"}),
+    )
+    .await
+}
+
 fn saved(out: &Path) -> Value {
     let text =
         std::fs::read_to_string(out).unwrap_or_else(|e| panic!("the form wrote no file: {e}"));
@@ -295,11 +329,7 @@ async fn a_claim_the_windows_read_back_contradicts_goes_back_and_is_then_said_no
     if !desktop(test) {
         return;
     }
-    let _serial = SERIAL.lock().await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("settings.json");
-    let _app = zeta_test_support::apps::start_settings(&out, "Zeta agent settings")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let window = settings_window("Zeta agent settings").await;
     // A fresh `zeta` numbers the window top to bottom: the tab list, General, Copies,
     // Title, Advanced, the label, Set label…, Apply, OK.
     let claim = "Copies is set to 500 and saved.";
@@ -313,17 +343,11 @@ async fn a_claim_the_windows_read_back_contradicts_goes_back_and_is_then_said_no
         Step::text(claim),
         Step::text(claim),
     ];
-    let s = Setup::with_settings(
-        Wire::OpenAi,
-        Proto::Native,
-        steps,
-        json!({"verify": "always"}),
-    )
-    .await;
+    let s = checked(steps).await;
     let run = s.zeta_run("set Copies to 500 in Zeta agent settings and press OK");
     let task = done_task(&run);
     // The application's own record: it took 99, its highest.
-    assert_eq!(saved(&out)["copies"], 99);
+    assert_eq!(saved(&window.out)["copies"], 99);
     let results = tool_results(&s);
     assert!(
         results[1].contains("NOT SHOWN") && results[1].contains("it shows \"99\""),
@@ -447,11 +471,7 @@ async fn a_claim_of_an_act_that_failed_is_said_not_done() {
     if !desktop(test) {
         return;
     }
-    let _serial = SERIAL.lock().await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("settings.json");
-    let _app = zeta_test_support::apps::start_settings(&out, "Zeta agent failed act")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let _window = settings_window("Zeta agent failed act").await;
     // [6] is the label "Label: (none)".
     let claim = "I typed Kitchen as the label.";
     let steps = vec![
@@ -463,13 +483,7 @@ async fn a_claim_of_an_act_that_failed_is_said_not_done() {
         Step::text(claim),
         Step::text(claim),
     ];
-    let s = Setup::with_settings(
-        Wire::OpenAi,
-        Proto::Native,
-        steps,
-        json!({"verify": "always"}),
-    )
-    .await;
+    let s = checked(steps).await;
     let run = s.zeta_run("type Kitchen as the label in Zeta agent failed act");
     let task = done_task(&run);
     let results = tool_results(&s);

@@ -78,13 +78,14 @@ pub fn judge(action: &Action, before: &Node, after: Option<&Node>, windows: &Win
         });
     };
     match action {
-        Action::SetText(text) if hidden_as_many(after, &value_of(after), text) => Shown::Yes(
-            format!("it holds {} hidden characters", text.chars().count()),
-        ),
-        Action::Type(text) if hidden_as_many(after, &value_of(after), text) => Shown::Yes(format!(
-            "it holds {} hidden characters",
-            text.chars().count()
-        )),
+        Action::SetText(text) | Action::Type(text)
+            if hidden_as_many(after, &value_of(after), text) =>
+        {
+            Shown::Yes(format!(
+                "it holds {} hidden characters",
+                text.chars().count()
+            ))
+        }
         Action::SetText(text) => {
             let now = value_of(after);
             if same_value(&now, text) {
