@@ -38,9 +38,10 @@ if $for_tests; then
   # for Python (python3-pyqt5: the Qt test form).
   # The undo corpus changes files with the everyday tools that change them: git, zip,
   # make, perl, patch.
+  # Wayland: sway, whose headless back-end is the real compositor the Wayland tests run on.
   packages+=(xvfb xdotool webkit2gtk-driver trayer dbus imagemagick xterm x11-utils python3 gnome-keyring
     espeak-ng sox python3-gi gir1.2-gtk-3.0 at-spi2-core tesseract-ocr galculator python3-pyqt5
-    git zip unzip make perl patch)
+    git zip unzip make perl patch sway)
 fi
 
 missing=()

@@ -10,8 +10,12 @@ pub struct LogGuard {
     _file: Option<tracing_appender::non_blocking::WorkerGuard>,
 }
 
+/// `default` for Zeta's own lines. enigo's are left out: every failure of its reaches
+/// Zeta as an error it reports, and on Wayland it logs the X connection Zeta keeps it
+/// from making as an error.
 fn filter(default: &str) -> EnvFilter {
-    EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default))
+    EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new(format!("{default},enigo=off")))
 }
 
 /// CLI: warnings and errors on stderr only, so stdout stays machine-readable.

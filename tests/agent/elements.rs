@@ -5,7 +5,7 @@
 //! same through OCR on the application started without accessibility. In `ask` mode the
 //! user is asked about the element by its role and name.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::{json, Value};
 use zeta_scripted_llm::{Step, Wire};
@@ -25,21 +25,6 @@ fn desktop(test: &str) -> bool {
         }
         None => true,
     }
-}
-
-/// The tool results the model was sent (OpenAI wire), in order.
-fn tool_results(s: &Setup) -> Vec<String> {
-    let requests = s.requests();
-    let Some(last) = requests.last() else {
-        return Vec::new();
-    };
-    last.body["messages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|m| m["role"] == "tool")
-        .map(|m| m["content"].as_str().unwrap_or_default().to_string())
-        .collect()
 }
 
 /// The GTK test form on the display, held by one test at a time: the file its Save button
@@ -96,12 +81,6 @@ async fn checked(steps: Vec<Step>) -> Setup {
         json!({"verify": "always"}),
     )
     .await
-}
-
-fn saved(out: &Path) -> Value {
-    let text =
-        std::fs::read_to_string(out).unwrap_or_else(|e| panic!("the form wrote no file: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON: {e}: {text}"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -115,17 +115,23 @@ impl Setup {
 
     /// The same with `env` added to zeta's environment.
     pub fn zeta_env(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_zeta"))
-            .args(args)
+        self.command(args)
             .envs(env.iter().copied())
+            .output()
+            .expect("run zeta")
+    }
+
+    /// `zeta ARGS` against this home, to be run.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_zeta"));
+        cmd.args(args)
             .env("ZETA_HOME", self.home.path())
             .env("HOME", self.home.path())
             .env_remove("ZETA_LLM_PROVIDER")
             .env_remove("ZETA_LLM_BASE_URL")
             .env_remove("ZETA_LLM_MODEL")
-            .env_remove("ZETA_LLM_PROTOCOL")
-            .output()
-            .expect("run zeta")
+            .env_remove("ZETA_LLM_PROTOCOL");
+        cmd
     }
 
     pub fn requests(&self) -> Vec<Recorded> {
@@ -332,4 +338,26 @@ pub async fn touch_in_ask_mode(reply: &str) -> (tempfile::TempDir, std::path::Pa
     )
     .await;
     (work, made, s)
+}
+
+/// The tool results the model was sent (OpenAI wire), in order.
+pub fn tool_results(s: &Setup) -> Vec<String> {
+    let requests = s.requests();
+    let Some(last) = requests.last() else {
+        return Vec::new();
+    };
+    last.body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// The JSON a test application wrote to `out`.
+pub fn saved(out: &Path) -> Value {
+    let text =
+        std::fs::read_to_string(out).unwrap_or_else(|e| panic!("the form wrote no file: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON: {e}: {text}"))
 }

@@ -24,6 +24,7 @@ mod sandbox;
 mod secrets;
 mod undo;
 mod warm;
+mod wayland;
 
 use std::process::Command;
 use std::time::Duration;

@@ -69,7 +69,8 @@ impl Elements {
 
     /// A window's outline, read now and kept as its last.
     async fn read_window(&self, w: &Window, options: &Options) -> Result<Outline, ElementsError> {
-        let root = tree(&self.0.desktop, &w.key, &w.app).await?;
+        let mut root = tree(&self.0.desktop, &w.key, &w.app).await?;
+        crate::atspi::origin::place(&self.0.desktop, &mut root, Some(&w.key), &w.title).await;
         let place = Place {
             window: w.title.clone(),
             app: w.app.clone(),
@@ -204,7 +205,15 @@ impl UiOutline {
                 .map_err(ElementsError::Stale)?
                 .clone();
             live(&el.0.desktop, n, &entry).await?;
-            let root = tree(&el.0.desktop, &entry.key, &entry.place.app).await?;
+            let mut root = tree(&el.0.desktop, &entry.key, &entry.place.app).await?;
+            let window = &entry.place;
+            crate::atspi::origin::place(
+                &el.0.desktop,
+                &mut root,
+                window.root.as_ref(),
+                &window.window,
+            )
+            .await;
             let title = format!(
                 "Inside [{n}] {} in \"{}\":",
                 entry.label(),

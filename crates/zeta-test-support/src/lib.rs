@@ -1,7 +1,8 @@
 //! What Zeta's test suites share (a dev-dependency only): the process table read from
 //! /proc ([`procs`]), a microphone recording's format ([`sound`]), the real MCP servers
 //! the tests start ([`mcp`]), a folder tree as a comparable value ([`tree`]), and how a test that
-//! needs what this machine lacks says so ([`cannot_run`]): it prints why and passes,
+//! needs what this machine lacks says so ([`cannot_run`]), and a headless Wayland session
+//! ([`wayland`]): it prints why and passes,
 //! unless the suite requires it.
 
 pub mod apps;
@@ -9,6 +10,7 @@ pub mod mcp;
 pub mod procs;
 pub mod sound;
 pub mod tree;
+pub mod wayland;
 
 use std::fmt::Display;
 

@@ -1,4 +1,6 @@
-//! The `mouse` and `keyboard` tools (enigo on X11). Mouse coordinates are in the pixels of
+//! The `mouse` and `keyboard` tools (enigo: XTest on X11; on Wayland the virtual keyboard
+//! and pointer of wlroots compositors, and nothing through XWayland, which would reach X11
+//! windows alone and twice). Mouse coordinates are in the pixels of
 //! the last screenshot, mapped back to the screen, or in screen pixels when none was taken
 //! yet. The pointer is moved and settled before a click. Optionally a fresh screenshot is
 //! attached after each action (`screenshot.afterAction`).
@@ -31,10 +33,7 @@ impl InputState {
     fn with<T>(&self, work: impl FnOnce(&mut Enigo) -> Result<T, String>) -> Result<T, String> {
         let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if slot.is_none() {
-            let enigo = Enigo::new(&Settings::default()).map_err(|e| {
-                format!("cannot reach the display for input (is DISPLAY set?): {e}")
-            })?;
-            *slot = Some(enigo);
+            *slot = Some(connect()?);
         }
         let Some(enigo) = slot.as_mut() else {
             return Err("no input connection".into());
@@ -46,6 +45,28 @@ impl InputState {
         result
     }
 }
+
+/// The input connection for this session.
+fn connect() -> Result<Enigo, String> {
+    let Some(wayland) = &crate::session::current().wayland else {
+        return Enigo::new(&Settings::default())
+            .map_err(|e| format!("cannot reach the display for input (is DISPLAY set?): {e}"));
+    };
+    if let Some(why) = crate::session::cannot(zeta_display::support::Capability::Input) {
+        return Err(why);
+    }
+    let settings = Settings {
+        wayland_display: Some(wayland.socket.display().to_string()),
+        // Not through XWayland as well: an X display name that cannot parse leaves enigo
+        // with its Wayland connection alone.
+        x11_display: Some(NO_X11.into()),
+        ..Settings::default()
+    };
+    Enigo::new(&settings).map_err(|e| format!("cannot reach the Wayland compositor for input: {e}"))
+}
+
+/// An X display name no X server has (it does not parse).
+const NO_X11: &str = "zeta-wayland-only:none";
 
 impl InputState {
     /// Moves the pointer to (x, y) in screen pixels and clicks the left button there.
@@ -177,6 +198,10 @@ fn move_settled(enigo: &mut Enigo, (x, y): (i32, i32)) -> Result<(), String> {
             .move_mouse(x, y, Coordinate::Abs)
             .map_err(|e| format!("move: {e}"))?;
         sleep(SETTLE);
+        // Wayland tells no client where the pointer is: the absolute move is trusted.
+        if crate::session::current().is_wayland() {
+            return Ok(());
+        }
         if enigo.location().map_err(|e| format!("pointer: {e}"))? == (x, y) {
             return Ok(());
         }

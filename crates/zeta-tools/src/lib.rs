@@ -12,6 +12,8 @@
 //! - [`capture`]: capped output capture (head and tail kept, binary detected).
 //! - [`confine`]: Landlock confinement of the processes `shell` and `run_code` start.
 //! - [`environment`]: the snapshot of the computer that opens each task's prompt.
+//! - [`session`]: the session (X11 or Wayland) the screen, input and window tools act in.
+//! - [`windows`]: the top-level windows that show (X11, or sway's IPC on sway).
 
 mod args;
 pub mod capture;
@@ -31,6 +33,7 @@ pub mod schedule;
 pub mod screen;
 pub mod seal;
 mod seccomp;
+pub mod session;
 pub mod settings;
 pub mod shell;
 pub mod shm;

@@ -126,9 +126,13 @@ fn shm_rect(target: Target) -> Option<Option<(i32, i32, u32, u32)>> {
     }
 }
 
-/// Captures `target` at full size: through MIT-SHM when the X server offers it (the whole
-/// screen or a rectangle), else through xcap. Blocking: call from a blocking thread.
+/// Captures `target` at full size: on Wayland through the compositor (see
+/// [`capture_wayland`]); on X11 through MIT-SHM when the server offers it (the whole screen
+/// or a rectangle), else through xcap. Blocking: call from a blocking thread.
 pub fn capture(target: Target) -> Result<Captured, String> {
+    if let Some(wayland) = &crate::session::current().wayland {
+        return capture_wayland(wayland, target);
+    }
     if let Some(rect) = shm_rect(target) {
         match crate::shm::capture(rect) {
             Ok(frame) => {
@@ -162,21 +166,12 @@ fn capture_xcap(target: Target) -> Result<Captured, String> {
             m.height().map_err(err)?,
         ))
     };
-    type Geometry = (i32, i32, u32, u32);
     let grab = |m: &xcap::Monitor| -> Result<(image::RgbaImage, Geometry), String> {
         let g = geometry(m)?;
         let img = m
             .capture_image()
             .map_err(|e| format!("capture failed: {e}"))?;
         Ok((img, g))
-    };
-    let single = |img: image::RgbaImage, (x, y, w, _h): Geometry| Captured {
-        order: Order::Rgba,
-        density: img.width() as f64 / w.max(1) as f64,
-        width: img.width(),
-        height: img.height(),
-        origin: (x, y),
-        rgba: img.into_raw(),
     };
     match target {
         Target::Monitor(i) => {
@@ -186,48 +181,9 @@ fn capture_xcap(target: Target) -> Result<Captured, String> {
             let (img, g) = grab(m)?;
             Ok(single(img, g))
         }
-        Target::All if monitors.len() == 1 => {
-            let (img, g) = grab(&monitors[0])?;
-            Ok(single(img, g))
-        }
-        Target::All => {
-            let shots = monitors.iter().map(grab).collect::<Result<Vec<_>, _>>()?;
-            let min_x = shots.iter().map(|(_, g)| g.0).min().unwrap_or(0);
-            let min_y = shots.iter().map(|(_, g)| g.1).min().unwrap_or(0);
-            let max_x = shots
-                .iter()
-                .map(|(_, g)| g.0 + g.2 as i32)
-                .max()
-                .unwrap_or(0);
-            let max_y = shots
-                .iter()
-                .map(|(_, g)| g.1 + g.3 as i32)
-                .max()
-                .unwrap_or(0);
-            let mut canvas = image::RgbaImage::new((max_x - min_x) as u32, (max_y - min_y) as u32);
-            for (img, g) in &shots {
-                // Monitors of another density are scaled to screen pixels first.
-                let img = if img.width() != g.2 {
-                    image::imageops::resize(img, g.2, g.3, image::imageops::FilterType::Triangle)
-                } else {
-                    img.clone()
-                };
-                image::imageops::overlay(
-                    &mut canvas,
-                    &img,
-                    (g.0 - min_x) as i64,
-                    (g.1 - min_y) as i64,
-                );
-            }
-            Ok(Captured {
-                order: Order::Rgba,
-                width: canvas.width(),
-                height: canvas.height(),
-                origin: (min_x, min_y),
-                density: 1.0,
-                rgba: canvas.into_raw(),
-            })
-        }
+        Target::All => Ok(compose(
+            monitors.iter().map(grab).collect::<Result<Vec<_>, _>>()?,
+        )),
         Target::Region {
             x,
             y,
@@ -259,6 +215,135 @@ fn capture_xcap(target: Target) -> Result<Captured, String> {
             })
         }
     }
+}
+
+/// A monitor's place and size in the layout: x, y, width, height.
+type Geometry = (i32, i32, u32, u32);
+
+/// One monitor's image at its place.
+fn single(img: image::RgbaImage, (x, y, w, _h): Geometry) -> Captured {
+    Captured {
+        order: Order::Rgba,
+        density: img.width() as f64 / w.max(1) as f64,
+        width: img.width(),
+        height: img.height(),
+        origin: (x, y),
+        rgba: img.into_raw(),
+    }
+}
+
+/// Monitors' images as one image of the layout (one monitor as it is).
+fn compose(mut shots: Vec<(image::RgbaImage, Geometry)>) -> Captured {
+    if shots.len() == 1 {
+        let (img, g) = shots.remove(0);
+        return single(img, g);
+    }
+    let min_x = shots.iter().map(|(_, g)| g.0).min().unwrap_or(0);
+    let min_y = shots.iter().map(|(_, g)| g.1).min().unwrap_or(0);
+    let max_x = shots
+        .iter()
+        .map(|(_, g)| g.0 + g.2 as i32)
+        .max()
+        .unwrap_or(0);
+    let max_y = shots
+        .iter()
+        .map(|(_, g)| g.1 + g.3 as i32)
+        .max()
+        .unwrap_or(0);
+    let mut canvas = image::RgbaImage::new((max_x - min_x) as u32, (max_y - min_y) as u32);
+    for (img, g) in &shots {
+        // Monitors of another density are scaled to screen pixels first.
+        let img = if img.width() != g.2 {
+            image::imageops::resize(img, g.2, g.3, image::imageops::FilterType::Triangle)
+        } else {
+            img.clone()
+        };
+        image::imageops::overlay(
+            &mut canvas,
+            &img,
+            (g.0 - min_x) as i64,
+            (g.1 - min_y) as i64,
+        );
+    }
+    Captured {
+        order: Order::Rgba,
+        width: canvas.width(),
+        height: canvas.height(),
+        origin: (min_x, min_y),
+        density: 1.0,
+        rgba: canvas.into_raw(),
+    }
+}
+
+/// Captures `target` on a Wayland compositor: through the wlroots screen copy where it
+/// offers one, else an error that says what is missing and what to use instead.
+fn capture_wayland(
+    wayland: &zeta_display::session::Wayland,
+    target: Target,
+) -> Result<Captured, String> {
+    if let Some(why) = crate::session::cannot(zeta_display::support::Capability::Screen) {
+        return Err(why);
+    }
+    let index = match target {
+        Target::Monitor(i) => Some(i),
+        Target::All | Target::Region { .. } => None,
+    };
+    let frames = zeta_display::wayland::screencopy::capture(&wayland.socket, index)
+        .map_err(|e| e.to_string())?;
+    let shots = frames
+        .into_iter()
+        .map(|f| {
+            let (w, h) = f.output.layout_size();
+            let g = (f.origin.0, f.origin.1, w.max(1) as u32, h.max(1) as u32);
+            image::RgbaImage::from_raw(f.width, f.height, f.rgba)
+                .map(|img| (img, g))
+                .ok_or_else(|| format!("output {} gave a short frame", f.output.name))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if shots.is_empty() {
+        return Err("the compositor has no output to copy".into());
+    }
+    let whole = compose(shots);
+    let Target::Region {
+        x,
+        y,
+        width,
+        height,
+    } = target
+    else {
+        return Ok(whole);
+    };
+    let (ox, oy) = whole.origin;
+    let d = whole.density;
+    let inside = x >= ox
+        && y >= oy
+        && width > 0
+        && height > 0
+        && ((x - ox) as f64 + width as f64) * d <= whole.width as f64
+        && ((y - oy) as f64 + height as f64) * d <= whole.height as f64;
+    if !inside {
+        return Err(format!(
+            "region {width}x{height} at ({x}, {y}) is not inside the screen at ({ox}, {oy})"
+        ));
+    }
+    let img = image::RgbaImage::from_raw(whole.width, whole.height, whole.rgba)
+        .ok_or("the screen copy is short")?;
+    let part = image::imageops::crop_imm(
+        &img,
+        ((x - ox) as f64 * d) as u32,
+        ((y - oy) as f64 * d) as u32,
+        (width as f64 * d) as u32,
+        (height as f64 * d) as u32,
+    )
+    .to_image();
+    Ok(Captured {
+        order: Order::Rgba,
+        width: part.width(),
+        height: part.height(),
+        origin: (x, y),
+        density: d,
+        rgba: part.into_raw(),
+    })
 }
 
 /// Fits `width`x`height` within `max_side`, keeping the aspect ratio (never upscales).
@@ -386,6 +471,10 @@ struct Scaled {
 /// wrote them, with no copy.
 fn capture_scaled(target: Target, max_side: u32) -> Result<Scaled, String> {
     let t0 = Instant::now();
+    if let Some(wayland) = &crate::session::current().wayland {
+        let c = capture_wayland(wayland, target)?;
+        return scaled(c, max_side, t0.elapsed());
+    }
     if let Some(rect) = shm_rect(target) {
         let scaled = crate::shm::with_frame(rect, |bgrx, width, height| {
             let t1 = Instant::now();

@@ -1,7 +1,8 @@
-//! Top-level windows as the X server knows them (title, place): which windows a call
+//! Top-level windows as the display server knows them (title, place): which windows a call
 //! opened or closed, which window shows on top at a point, and where a window that shares
-//! no accessibility tree is (to read it by OCR). Under a window manager the titled window
-//! is the child of a frame; both levels are looked at.
+//! no accessibility tree is (to read it by OCR). On X11 under a window manager the titled
+//! window is the child of a frame; both levels are looked at. On Wayland only the
+//! compositor knows: sway tells through its IPC; elsewhere no window is known.
 
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt, MapState, Window};
@@ -21,7 +22,7 @@ impl Rect {
     }
 }
 
-/// A mapped top-level window with a title.
+/// A mapped top-level window with a title (an X11 window, or one sway shows).
 #[derive(Debug, Clone, PartialEq)]
 pub struct XWindow {
     pub title: String,
@@ -29,8 +30,32 @@ pub struct XWindow {
 }
 
 /// The titled, mapped top-level windows, bottom to top in stacking order. Empty when
-/// there is no X display.
+/// there is no display, or on a Wayland compositor that does not tell.
 pub fn windows() -> Vec<XWindow> {
+    if let Some(wayland) = &crate::session::current().wayland {
+        let Some(ipc) = &wayland.sway_socket else {
+            return Vec::new();
+        };
+        return match zeta_display::sway::windows(ipc) {
+            Ok(shown) => shown
+                .into_iter()
+                .filter(|w| !w.title.is_empty())
+                .map(|w| XWindow {
+                    title: w.title,
+                    bounds: Rect {
+                        x: w.x,
+                        y: w.y,
+                        width: w.width,
+                        height: w.height,
+                    },
+                })
+                .collect(),
+            Err(e) => {
+                tracing::debug!("no windows from sway: {e}");
+                Vec::new()
+            }
+        };
+    }
     let Ok((conn, screen)) = x11rb::connect(None) else {
         return Vec::new();
     };

@@ -36,13 +36,7 @@ pub enum Action {
 
 /// The element `entry` names, read again, or why its number is stale.
 pub async fn live(desktop: &Desktop, number: u32, entry: &Entry) -> Result<Node, ElementsError> {
-    let Key::Tree { bus, path } = &entry.key else {
-        return Err(ElementsError::Unsupported(
-            "not an accessibility element".into(),
-        ));
-    };
-    let conn = desktop.connection().await?;
-    let node = match element(&conn, bus, path, &entry.place.window).await {
+    let node = match read_again(desktop, entry).await {
         Ok(n) => n,
         Err(ElementsError::Bus { reason, .. }) => {
             return Err(ElementsError::Stale(format!(
@@ -76,11 +70,21 @@ pub async fn live(desktop: &Desktop, number: u32, entry: &Entry) -> Result<Node,
 /// The element `entry` names read again after an act, or `None` (gone, or its
 /// application does not answer).
 pub async fn again(desktop: &Desktop, entry: &Entry) -> Option<Node> {
+    read_again(desktop, entry).await.ok()
+}
+
+/// The element `entry` names, read afresh and placed in the screen's space.
+async fn read_again(desktop: &Desktop, entry: &Entry) -> Result<Node, ElementsError> {
     let Key::Tree { bus, path } = &entry.key else {
-        return None;
+        return Err(ElementsError::Unsupported(
+            "not an accessibility element".into(),
+        ));
     };
-    let conn = desktop.connection().await.ok()?;
-    element(&conn, bus, path, &entry.place.window).await.ok()
+    let conn = desktop.connection().await?;
+    let mut node = element(&conn, bus, path, &entry.place.window).await?;
+    let window = &entry.place;
+    super::origin::place(desktop, &mut node, window.root.as_ref(), &window.window).await;
+    Ok(node)
 }
 
 /// The preferred own action of an element for a press (or a toggle).
@@ -137,8 +141,9 @@ async fn focus(
 }
 
 /// Whether the element's centre shows on top: the topmost window there is its own, by
-/// title and by place (`window` as the X server knows it, against its window's extents
-/// on the bus: two windows may share a title). Unknown (no X server) is no.
+/// title and by place (`window` as the display server knows it, against its window's
+/// extents on the bus: two windows may share a title). Unknown (no X server, a Wayland
+/// compositor that does not say where windows are) is no.
 async fn on_top(conn: &zbus::Connection, node: &Node, entry: &Entry) -> bool {
     let Some((x, y)) = node.bounds.filter(|b| b.is_visible()).map(|b| b.centre()) else {
         return false;
@@ -159,9 +164,10 @@ async fn on_top(conn: &zbus::Connection, node: &Node, entry: &Entry) -> bool {
     else {
         return false;
     };
+    let (dx, dy) = super::origin::offset(conn, entry.place.root.as_ref(), who).await;
     let own = zeta_tools::windows::Rect {
-        x: wx,
-        y: wy,
+        x: wx + dx,
+        y: wy + dy,
         width: ww,
         height: wh,
     };

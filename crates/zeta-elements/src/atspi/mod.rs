@@ -3,8 +3,11 @@
 //!
 //! - [`read`]: the desktop's applications and windows, and one window's tree.
 //! - [`act`]: actions on one element.
+//! - [`origin`]: elements' places in the screen's space (on Wayland, moved by their
+//!   window's place).
 
 pub mod act;
+pub mod origin;
 pub mod read;
 
 use std::future::Future;

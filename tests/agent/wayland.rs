@@ -1,0 +1,160 @@
+//! The agent on a real Wayland session: sway on its headless back-end (no X display at
+//! all), a GTK application on it, and the real `zeta` with the scripted model. The model
+//! reads the form through the accessibility tree, types with the keyboard tool (the
+//! Wayland virtual keyboard), presses Save, and takes a screenshot (the wlroots screen
+//! copy); the file the application wrote and the pixels are the proof.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::json;
+use zeta_scripted_llm::{Step, Wire};
+use zeta_test_support::apps::{form_script, SYSTEM_PYTHON};
+use zeta_test_support::wayland::{missing, Sway};
+use zeta_test_support::{cannot_run, Needs};
+
+use crate::harness::*;
+
+/// One session at a time: two cores.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn can_run(test: &str) -> bool {
+    match missing() {
+        Some(why) => {
+            cannot_run(Needs::Desktop, test, why);
+            false
+        }
+        None => true,
+    }
+}
+
+/// A GTK application on the session, ended by its PID.
+struct OnWayland(Child);
+
+impl Drop for OnWayland {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start_form(sway: &Sway, out: &Path, title: &str) -> OnWayland {
+    let mut cmd = Command::new(SYSTEM_PYTHON);
+    cmd.arg(form_script()).arg(out).arg(title);
+    sway.on(&mut cmd)
+        .env_remove("NO_AT_BRIDGE")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let app = OnWayland(cmd.spawn().expect("start the form"));
+    sway.wait_for_window(title, Duration::from_secs(20))
+        .unwrap_or_else(|e| panic!("{e}"));
+    // GTK registers on the accessibility bus just after mapping.
+    std::thread::sleep(Duration::from_millis(700));
+    app
+}
+
+fn zeta_on(s: &Setup, sway: &Sway, task: &str) -> std::process::Output {
+    let mut cmd = s.command(&["run", "--json", "--approve", "all", task]);
+    sway.on(&mut cmd).output().expect("run zeta")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_wayland_the_agent_types_presses_and_sees_a_form_by_its_effect() {
+    let test = "on_wayland_the_agent_types_presses_and_sees_a_form_by_its_effect";
+    if !can_run(test) {
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let sway = Sway::start("", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out: PathBuf = dir.path().join("form.json");
+    let _form = start_form(&sway, &out, "Zeta wayland form");
+
+    // The Name field has the keyboard focus when the form opens: the keyboard tool types
+    // into it through the virtual keyboard. The tree gives the box and Save.
+    let steps = vec![
+        Step::call("keyboard", json!({"text": "Ada Lovelace"})),
+        Step::call("ui_outline", json!({"window": "Zeta wayland form"})),
+        Step::call("ui_act", json!({"element": 2, "action": "toggle"})),
+        Step::call("ui_act", json!({"element": 4, "action": "press"})),
+        Step::call("screenshot", json!({})),
+        Step::text("Saved the form for Ada Lovelace."),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "auto"}}),
+    )
+    .await;
+    let run = zeta_on(
+        &s,
+        &sway,
+        "type Ada Lovelace in the form, subscribe and save it",
+    );
+    let results = tool_results(&s);
+    assert!(
+        out.exists(),
+        "the form wrote no file; the calls said: {results:#?}\n{}\n{}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(
+        saved(&out),
+        json!({"name": "Ada Lovelace", "subscribe": true, "colour": "Red"}),
+        "the form's own file; the calls said: {results:#?}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    done_task(&run);
+    s.assert_invariants();
+    assert!(
+        results[1].contains("[4] button \"Save\"") && results[1].contains("Ada Lovelace"),
+        "the outline shows the typed name: {}",
+        results[1]
+    );
+    assert!(
+        results[4].contains("1280x800 screen pixels"),
+        "the screenshot is of the headless output: {}",
+        results[4]
+    );
+    // The picture the model was sent shows sway's focused title bar over the form's light
+    // body, and the Save button's dark text.
+    let shot = last_image(&s).expect("the screenshot was sent as an image");
+    let _ = shot.save(std::env::temp_dir().join("zeta-wayland-shot.png"));
+    assert_eq!(shot.dimensions(), (1280, 800));
+    let px = |x, y| shot.get_pixel(x, y).0;
+    let [r, _, b] = px(640, 10);
+    assert!(
+        b > 90 && r < 80,
+        "sway's focused title bar is blue: {:?}",
+        px(640, 10)
+    );
+    assert!(
+        px(640, 500).iter().all(|c| *c > 200),
+        "the form's body: {:?}",
+        px(640, 500)
+    );
+    let darkest = (130..200)
+        .flat_map(|x| (175..200).map(move |y| (x, y)))
+        .map(|(x, y)| px(x, y).iter().map(|c| *c as u32).sum::<u32>())
+        .min()
+        .unwrap_or(u32::MAX);
+    assert!(
+        darkest < 200,
+        "Save's label is drawn there (darkest {darkest})"
+    );
+}
+
+/// The last image the model was sent, decoded.
+fn last_image(s: &Setup) -> Option<image::RgbImage> {
+    use base64::Engine;
+    let requests = s.requests();
+    let body = requests.last()?.body.to_string();
+    let start = body.rfind("data:image/jpeg;base64,")? + "data:image/jpeg;base64,".len();
+    let end = start + body[start..].find('"')?;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(&body[start..end])
+        .ok()?;
+    Some(image::load_from_memory(&bytes).ok()?.to_rgb8())
+}
