@@ -38,10 +38,11 @@ if $for_tests; then
   # for Python (python3-pyqt5: the Qt test form).
   # The undo corpus changes files with the everyday tools that change them: git, zip,
   # make, perl, patch.
-  # Wayland: sway, whose headless back-end is the real compositor the Wayland tests run on.
+  # Wayland: sway, whose headless back-end is the real compositor the Wayland tests run on,
+  # and wtype, a virtual keyboard client that holds keys on its seat.
   packages+=(xvfb xdotool webkit2gtk-driver trayer dbus imagemagick xterm x11-utils python3 gnome-keyring
     espeak-ng sox python3-gi gir1.2-gtk-3.0 at-spi2-core tesseract-ocr galculator python3-pyqt5
-    git zip unzip make perl patch sway)
+    git zip unzip make perl patch sway wtype)
 fi
 
 missing=()

@@ -1,5 +1,6 @@
 //! Probes of the desktop session that the app and `zeta doctor` share: is there an X
-//! display, a DBus session bus, a tray host (StatusNotifier watcher or XEmbed tray)?
+//! display, a DBus session bus, a tray host (StatusNotifier watcher or XEmbed tray)? And
+//! what to do instead of a hotkey that cannot be grabbed.
 
 use std::time::Duration;
 
@@ -103,4 +104,29 @@ fn xembed_tray_owner() -> Option<u32> {
         .atom;
     let owner = conn.get_selection_owner(atom).ok()?.reply().ok()?.owner;
     (owner != 0).then_some(owner)
+}
+
+/// What to do instead of the hotkey: on Wayland, the compositor's own binding of the
+/// `zeta listen` commands (then the tray and the command line); else the tray and the
+/// command line.
+pub fn hotkey_alternatives(
+    session: &zeta_display::Session,
+    shortcut: &str,
+    mode: zeta_core::settings::HotkeyMode,
+) -> String {
+    let Some(wayland) = &session.wayland else {
+        return zeta_protocol::voice::HOTKEY_ALTERNATIVES.to_string();
+    };
+    let zeta = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "zeta".into());
+    let how = zeta_display::support::binding(
+        &wayland.compositor,
+        &zeta_display::support::Hotkey {
+            shortcut,
+            zeta: &zeta,
+            hold: mode == zeta_core::settings::HotkeyMode::Hold,
+        },
+    );
+    format!("{how}; or {}", zeta_protocol::voice::HOTKEY_ALTERNATIVES)
 }

@@ -58,7 +58,13 @@ async fn answer(voice: &VoiceManager, stream: UnixStream) -> std::io::Result<()>
     BufReader::new(read).read_line(&mut line).await?;
     let reply = match ControlRequest::parse(&line) {
         Err(error) => ControlReply::Error { error },
-        Ok(ControlRequest::Listen(action)) => listen(voice, action).await,
+        Ok(ControlRequest::Listen(action)) => {
+            if action != ListenAction::Status {
+                // What a compositor's key binding runs on Wayland: worth a line in the log.
+                tracing::info!("`zeta listen {}` from the control socket", action.as_str());
+            }
+            listen(voice, action).await
+        }
     };
     let text = serde_json::to_string(&reply).map_err(std::io::Error::other)?;
     write.write_all(format!("{text}\n").as_bytes()).await?;

@@ -101,12 +101,15 @@ impl VoiceManager {
             .lock()
             .ok()
             .is_some_and(|h| h.as_ref().is_some_and(|s| s.registered));
-        let result = register(app, &shortcut, had_one);
+        let session = zeta_tools::session::current();
+        let result = register(app, &shortcut, had_one, session);
         let status = HotkeyStatus {
             shortcut: shortcut.clone(),
             mode: settings.hotkey.mode,
             registered: result.is_ok(),
-            alternatives: result.is_err().then(|| ALTERNATIVES.to_string()),
+            alternatives: result
+                .is_err()
+                .then(|| desktop::hotkey_alternatives(session, &shortcut, settings.hotkey.mode)),
             error: result.err(),
         };
         match &status.error {
@@ -114,7 +117,8 @@ impl VoiceManager {
                 tracing::info!(%shortcut, mode = ?status.mode, "push-to-talk hotkey registered")
             }
             Some(e) => {
-                tracing::warn!(%shortcut, "push-to-talk hotkey not registered: {e}; {ALTERNATIVES}")
+                let instead = status.alternatives.as_deref().unwrap_or(ALTERNATIVES);
+                tracing::warn!(%shortcut, "push-to-talk hotkey not registered: {e}; instead: {instead}")
             }
         }
         self.write_status(&status);
@@ -145,17 +149,26 @@ impl VoiceManager {
 /// Registers `shortcut`, first releasing the one registered before (`had_one`). Each call
 /// into global-hotkey's X11 thread waits on the main thread for up to 50 ms (its loop
 /// polls at that pace), so one with nothing to release is not made.
-fn register(app: &AppHandle, shortcut: &str, had_one: bool) -> Result<(), String> {
-    // global-hotkey grabs keys through X11: without an X display (a Wayland-only session)
-    // its registration would "succeed" and never fire.
+fn register(
+    app: &AppHandle,
+    shortcut: &str,
+    had_one: bool,
+    session: &zeta_display::Session,
+) -> Result<(), String> {
+    // global-hotkey grabs keys through X11. On Wayland an XWayland grab "succeeds" and
+    // fires only while an X11 window has the focus; without an X display it never fires.
+    if let Some(wayland) = &session.wayland {
+        return Err(format!(
+            "on Wayland ({}) a key that works in every window is the compositor's to bind",
+            wayland.compositor.name()
+        ));
+    }
     let display = desktop::display();
     if !display.is_ok() {
-        let wayland = std::env::var_os("WAYLAND_DISPLAY").is_some();
-        return Err(if wayland {
-            "global hotkeys need X11 and this is a Wayland session without XWayland".into()
-        } else {
-            format!("global hotkeys need an X11 display: {}", display.text())
-        });
+        return Err(format!(
+            "global hotkeys need an X11 display: {}",
+            display.text()
+        ));
     }
     let shortcuts = app.global_shortcut();
     if had_one {

@@ -6,7 +6,9 @@
 //!   word error over eight sentences; silence gives no text; a missing, cut or corrupt
 //!   model is a clear error;
 //! - [`hotkey`]: the real app under Xvfb, its push-to-talk hotkey pressed and released with
-//!   xdotool while a file-backed ALSA microphone plays a spoken command.
+//!   xdotool while a file-backed ALSA microphone plays a spoken command;
+//! - [`wayland`]: the real app on a headless sway, push-to-talk bound in sway as Zeta's own
+//!   help says, the key held and released on the Wayland seat.
 //!
 //! Without the cached files or espeak-ng the tests say so and pass, unless
 //! `ZETA_WHISPER_REQUIRED=1` (set by `scripts/test.sh` once it fetched the models).
@@ -16,6 +18,7 @@
 
 mod hotkey;
 mod support;
+mod wayland;
 
 use std::path::Path;
 use std::process::Command;

@@ -22,6 +22,16 @@ pub fn missing() -> Option<String> {
     if !sway.is_ok_and(|s| s.success()) {
         return Some("sway is not installed (apt install sway)".into());
     }
+    if !Command::new("wtype")
+        .arg("-s")
+        .arg("0")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
+    {
+        return Some("wtype is not installed (apt install wtype)".into());
+    }
     if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() {
         return Some("no DBus session (run under dbus-run-session)".into());
     }
@@ -31,6 +41,8 @@ pub fn missing() -> Option<String> {
 /// A running headless sway, ended by its PID when dropped.
 pub struct Sway {
     child: Child,
+    /// The user sway runs as, when not this process's (under root).
+    user: Option<(u32, u32)>,
     runtime: tempfile::TempDir,
     /// The Wayland socket.
     pub socket: PathBuf,
@@ -49,7 +61,11 @@ impl Sway {
             .prefix("zeta-wayland-")
             .tempdir()
             .map_err(|e| format!("runtime folder: {e}"))?;
-        let as_root = is_root();
+        let user = if is_root() {
+            Some(system_user()?)
+        } else {
+            None
+        };
         let config_file = runtime.path().join("sway.conf");
         std::fs::write(
             &config_file,
@@ -58,8 +74,7 @@ impl Sway {
             ),
         )
         .map_err(|e| format!("sway config: {e}"))?;
-        let mut cmd = if as_root {
-            let (uid, gid) = system_user()?;
+        let mut cmd = if let Some((uid, gid)) = user {
             std::os::unix::fs::chown(runtime.path(), Some(uid), Some(gid))
                 .and_then(|()| std::os::unix::fs::chown(&config_file, Some(uid), Some(gid)))
                 .map_err(|e| format!("giving the runtime folder to {USER}: {e}"))?;
@@ -96,6 +111,7 @@ impl Sway {
         let child = cmd.spawn().map_err(|e| format!("cannot start sway: {e}"))?;
         let mut sway = Sway {
             child,
+            user,
             socket: PathBuf::new(),
             ipc: PathBuf::new(),
             runtime,
@@ -151,6 +167,44 @@ impl Sway {
     /// `cmd` set to run on this session (the variables above; DISPLAY removed).
     pub fn on<'a>(&self, cmd: &'a mut Command) -> &'a mut Command {
         cmd.env_remove("DISPLAY").envs(self.env())
+    }
+
+    /// `program` to run as the compositor's user (as a person's programs run on their
+    /// desktop), with only this session's environment, PATH and `env`.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>, env: &[(&str, &Path)]) -> Command {
+        let mut cmd = match self.user {
+            Some((uid, gid)) => {
+                let mut c = Command::new("setpriv");
+                c.args([
+                    "--reuid",
+                    &uid.to_string(),
+                    "--regid",
+                    &gid.to_string(),
+                    "--clear-groups",
+                ])
+                .arg(program);
+                c
+            }
+            None => Command::new(program),
+        };
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .envs(self.env())
+            .envs(env.iter().map(|(k, v)| (*k, v.as_os_str())));
+        cmd
+    }
+
+    /// Gives `path` (and everything under it) to the compositor's user.
+    pub fn give(&self, path: &Path) -> Result<(), String> {
+        let Some((uid, gid)) = self.user else {
+            return Ok(());
+        };
+        for entry in walkdir::WalkDir::new(path) {
+            let entry = entry.map_err(|e| format!("{}: {e}", path.display()))?;
+            std::os::unix::fs::lchown(entry.path(), Some(uid), Some(gid))
+                .map_err(|e| format!("giving {} to {USER}: {e}", entry.path().display()))?;
+        }
+        Ok(())
     }
 
     /// A sway command through its IPC, by the `swaymsg` client.

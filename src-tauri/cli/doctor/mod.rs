@@ -4,6 +4,7 @@
 
 mod mcp;
 mod screen;
+mod session;
 mod voice;
 
 use std::net::{TcpStream, ToSocketAddrs};
@@ -57,13 +58,9 @@ fn from_probe(name: &'static str, probe: Probe, missing: Level, fix: &str) -> Ch
 /// Runs every check and prints them. Fails (exit 1) only when something is broken.
 pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
     let settings = zeta_core::settings::load_or_create(&home.settings_file());
-    let mut checks = vec![
-        from_probe(
-            "display",
-            desktop::display(),
-            Level::Warn,
-            "the CLI works without one; the app and the screen/mouse/keyboard tools need X11 (or Xvfb)",
-        ),
+    let mut checks = vec![session::session()];
+    checks.extend(session::capabilities());
+    checks.extend([
         from_probe(
             "dbus",
             desktop::dbus_session(),
@@ -90,7 +87,7 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
         confinement_check(),
         doors_check(),
         undo_check(home, settings.as_ref().ok().map(|l| &l.settings)),
-    ];
+    ]);
     checks.retain(|c| !c.detail.is_empty());
     if json {
         match serde_json::to_string_pretty(&checks) {

@@ -103,13 +103,26 @@ pub fn hotkey(home: &ZetaHome, settings: Option<&Settings>) -> Check {
             format!(
                 "{} is not registered: {}",
                 s.shortcut,
-                s.error.unwrap_or_default()
+                s.error.as_deref().unwrap_or_default()
             ),
-            Some(VOICE_ALTERNATIVES),
+            Some(s.alternatives.as_deref().unwrap_or(VOICE_ALTERNATIVES)),
         ),
         _ => {
+            let mode = settings.map_or(zeta_core::settings::HotkeyMode::Hold, |s| s.hotkey.mode);
+            let session = zeta_tools::session::current();
             let display = desktop::display();
-            if display.is_ok() {
+            if let Some(wayland) = &session.wayland {
+                let how = desktop::hotkey_alternatives(session, &shortcut, mode);
+                check(
+                    "hotkey",
+                    Level::Warn,
+                    format!(
+                        "{shortcut} cannot be grabbed on Wayland ({}): the compositor binds keys that work in every window",
+                        wayland.compositor.name()
+                    ),
+                    Some(&how),
+                )
+            } else if display.is_ok() {
                 check(
                     "hotkey",
                     Level::Ok,

@@ -1,0 +1,190 @@
+//! Push-to-talk on Wayland, end to end: the real app on a headless sway (run as the
+//! compositor's user, as a person's programs are), the binding Zeta's own help gives
+//! (`zeta doctor`'s hotkey line) added to sway as written, and the key held and released
+//! on the Wayland seat through a virtual keyboard (wtype) while a file-backed ALSA microphone
+//! plays a spoken command. sway runs `zeta listen start` on the press and `zeta listen
+//! stop` on the release; the task the app queues must carry the command, from `voice`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use zeta_test_support::wayland::{missing, Sway};
+
+use crate::support::{asoundrc, mic_file, model, words, Model};
+
+const COMMAND: &str = "How much free disk space do I have";
+
+/// The app on the session, with its own DBus session bus; ended with what it started.
+struct App {
+    child: Child,
+    home: PathBuf,
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        let pid = self.child.id();
+        for p in zeta_test_support::procs::descendants(pid)
+            .into_iter()
+            .rev()
+            .chain([pid])
+        {
+            let _ = Command::new("kill").arg(p.to_string()).status();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+impl App {
+    fn log(&self) -> String {
+        let mut text = String::new();
+        if let Ok(entries) = std::fs::read_dir(self.home.join("logs")) {
+            for entry in entries.flatten() {
+                text.push_str(&std::fs::read_to_string(entry.path()).unwrap_or_default());
+            }
+        }
+        text
+    }
+
+    fn wait_for_log(&self, needle: &str, within: Duration) {
+        let start = Instant::now();
+        while !self.log().contains(needle) {
+            assert!(
+                start.elapsed() < within,
+                "the app did not log {needle:?} within {within:?}:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+/// `zeta ARGS` as the compositor's user, on the session, against `home`.
+fn zeta(sway: &Sway, home: &Path, user: &Path, args: &[&str]) -> Output {
+    sway.command(
+        env!("CARGO_BIN_EXE_zeta"),
+        &[("ZETA_HOME", home), ("HOME", user)],
+    )
+    .args(args)
+    .env("ZETA_SECRETS", "file")
+    .output()
+    .expect("run zeta")
+}
+
+/// The sway commands in the doctor's hotkey help: the `bindsym …` parts between
+/// backquotes.
+fn bindings(doctor: &[Value]) -> Vec<String> {
+    let fix = doctor
+        .iter()
+        .find(|c| c["name"] == "hotkey")
+        .and_then(|c| c["fix"].as_str())
+        .unwrap_or_default();
+    fix.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|part| part.starts_with("bindsym "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn on_wayland_the_compositor_binding_zeta_gives_holds_push_to_talk() {
+    let test = "on_wayland_the_compositor_binding_zeta_gives_holds_push_to_talk";
+    if let Some(why) = missing() {
+        zeta_test_support::cannot_run(zeta_test_support::Needs::Desktop, test, why);
+        return;
+    }
+    let Some(base) = model(Model::Base) else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let home = dir.path().join("zeta");
+    let user = dir.path().join("user");
+    std::fs::create_dir_all(home.join("models")).expect("models");
+    std::fs::create_dir_all(&user).expect("user");
+    std::fs::copy(base, home.join("models").join(Model::Base.file())).expect("the model");
+    std::fs::write(home.join("onboarded"), "").expect("marker");
+    let mic = mic_file(dir.path(), Some(COMMAND));
+    asoundrc(&user, &mic);
+    // sway passes its environment to what its bindings run: the app's home, as a
+    // person's session would have it.
+    let sway = Sway::start("", &[("ZETA_HOME", &home.display().to_string())])
+        .unwrap_or_else(|e| panic!("{e}"));
+    sway.give(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(&home, std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .expect("home mode");
+
+    let child = sway
+        .command("dbus-run-session", &[("ZETA_HOME", &home), ("HOME", &user)])
+        .env("ZETA_SECRETS", "file")
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_zeta"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the app");
+    let app = App {
+        child,
+        home: home.clone(),
+    };
+    app.wait_for_log("control socket ready", Duration::from_secs(60));
+    assert!(
+        app.log().contains("is the compositor's to bind"),
+        "the app does not try an X11 grab on Wayland:\n{}",
+        app.log()
+    );
+
+    let doctor = zeta(&sway, &home, &user, &["doctor", "--json"]);
+    let checks: Vec<Value> = serde_json::from_slice(&doctor.stdout).unwrap_or_else(|e| {
+        panic!(
+            "doctor json: {e}: {}{}",
+            String::from_utf8_lossy(&doctor.stdout),
+            String::from_utf8_lossy(&doctor.stderr)
+        )
+    });
+    let lines = bindings(&checks);
+    assert_eq!(lines.len(), 2, "a press and a release binding: {checks:#?}");
+    for line in &lines {
+        sway.msg(&[line])
+            .unwrap_or_else(|e| panic!("sway took not {line:?}: {e}"));
+    }
+
+    // The key held for 3.5 s on the seat (wtype: a virtual keyboard client), as a person
+    // holds it while speaking.
+    let held = Command::new("wtype")
+        .args(["-M", "ctrl", "-M", "alt", "-P", "space", "-s", "3500"])
+        .args(["-p", "space", "-m", "alt", "-m", "ctrl"])
+        .env("XDG_RUNTIME_DIR", sway.runtime())
+        .env("WAYLAND_DISPLAY", &sway.socket)
+        .status()
+        .expect("run wtype");
+    assert!(held.success(), "wtype failed");
+    app.wait_for_log("`zeta listen stop`", Duration::from_secs(10));
+
+    let start = Instant::now();
+    let task = loop {
+        let out = zeta(&sway, &home, &user, &["queue", "--json"]);
+        let tasks: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        if let Some(t) = tasks.into_iter().find(|t| t["sender"] == "voice") {
+            break t;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no voice task within 60 s; the app's log:\n{}",
+            app.log()
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    let heard = task["message"].as_str().unwrap_or_default();
+    assert_eq!(words(heard), words(COMMAND), "heard {heard:?}");
+    let log = app.log();
+    assert_eq!(
+        (
+            log.matches("`zeta listen start`").count(),
+            log.matches("`zeta listen stop`").count()
+        ),
+        (1, 1),
+        "one press and one release from sway's bindings:\n{log}"
+    );
+}
