@@ -22,14 +22,12 @@ pub fn missing() -> Option<String> {
     if !sway.is_ok_and(|s| s.success()) {
         return Some("sway is not installed (apt install sway)".into());
     }
-    if !Command::new("wtype")
-        .arg("-s")
-        .arg("0")
+    let wtype = Command::new("wtype")
+        .args(["-s", "0"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .status()
-        .is_ok()
-    {
+        .status();
+    if wtype.is_err() {
         return Some("wtype is not installed (apt install wtype)".into());
     }
     if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() {
