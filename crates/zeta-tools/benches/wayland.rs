@@ -1,0 +1,203 @@
+//! The screen and input on Wayland against X11, in one run: a headless sway (what starting
+//! it costs, as the test suite pays it), a busy picture shown on it, then per path the
+//! time of one frame (X11 MIT-SHM on the Xvfb of DISPLAY when set; the wlroots screen copy
+//! on a fresh connection, as each `screenshot` call makes it, and on a kept one) and of the
+//! whole screenshot (copy, downscale to 1024, JPEG q80), and the time of one key press and
+//! one pointer click through the virtual keyboard and pointer (enigo) against XTest, as
+//! the time to send them (the Wayland calls queue and flush; no round trip is waited on).
+//!
+//! Run: `Xvfb :99 -screen 0 1280x800x24 & DISPLAY=:99 dbus-run-session -- cargo bench
+//! -p zeta-tools --bench wayland` (needs sway, as root or not; ImageMagick for the picture).
+
+// Test code: a failed unwrap or expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use enigo::{Button, Coordinate, Direction, Enigo, Key, Keyboard, Mouse, Settings};
+use zeta_core::settings::{ImageFormat, ScreenshotSettings};
+use zeta_display::wayland::screencopy::{self, Screen};
+use zeta_test_support::wayland::Sway;
+use zeta_tools::screen::{finish, Captured, Order};
+
+const RUNS: usize = 60;
+
+struct Shown(Child);
+impl Drop for Shown {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn median(mut v: Vec<Duration>) -> f64 {
+    v.sort();
+    v[v.len() / 2].as_secs_f64() * 1e3
+}
+
+fn timed(runs: usize, mut f: impl FnMut()) -> f64 {
+    for _ in 0..3 {
+        f();
+    }
+    median(
+        (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn line(label: &str, ms: f64) {
+    println!("{label:<58} {ms:>7.2} ms (median)");
+}
+
+const JPEG: ScreenshotSettings = ScreenshotSettings {
+    max_side: 1024,
+    format: ImageFormat::Jpeg,
+    quality: 80,
+    after_action: false,
+};
+
+fn main() {
+    let dir = tempfile::tempdir().expect("dir");
+    let picture = dir.path().join("plasma.png");
+    let made = Command::new("convert")
+        .args(["-size", "1280x800", "plasma:fractal"])
+        .arg(&picture)
+        .status()
+        .is_ok_and(|s| s.success());
+
+    // X11 first, for the side by side.
+    if std::env::var_os("DISPLAY").is_some() {
+        let _shown = made.then(|| {
+            Shown(
+                Command::new("display")
+                    .args(["-geometry", "+0+0"])
+                    .arg(&picture)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .expect("display"),
+            )
+        });
+        std::thread::sleep(Duration::from_millis(1500));
+        line(
+            "X11 MIT-SHM: one 1280x800 frame",
+            timed(RUNS, || {
+                zeta_tools::shm::capture(None).expect("shm");
+            }),
+        );
+        line(
+            "X11 MIT-SHM: screenshot (frame, 1024, JPEG q80)",
+            timed(RUNS, || {
+                let f = zeta_tools::shm::capture(None).expect("shm");
+                let c = Captured {
+                    rgba: f.bgrx,
+                    order: Order::Bgrx,
+                    width: f.width,
+                    height: f.height,
+                    origin: (0, 0),
+                    density: 1.0,
+                };
+                finish(c, &JPEG).expect("encode");
+            }),
+        );
+        let mut x11 = Enigo::new(&Settings::default()).expect("XTest");
+        line(
+            "X11 XTest: a key press and release sent",
+            timed(RUNS, || x11.key(Key::Shift, Direction::Click).expect("key")),
+        );
+        line(
+            "X11 XTest: a move and a click sent (enigo waits for XTest)",
+            timed(RUNS, || {
+                x11.move_mouse(1200, 780, Coordinate::Abs).expect("move");
+                x11.button(Button::Left, Direction::Click).expect("click");
+            }),
+        );
+    } else {
+        println!("(no DISPLAY: the X11 side is left out)");
+    }
+
+    let mut starts = Vec::new();
+    for _ in 0..5 {
+        let s = Sway::start("", &[]).expect("sway");
+        starts.push(s.took);
+    }
+    line("sway headless: started until its sockets answer", median(starts));
+    let sway = Sway::start("", &[]).expect("sway");
+    // enigo finds a socket path through XDG_RUNTIME_DIR (no other thread runs yet).
+    std::env::set_var("XDG_RUNTIME_DIR", sway.runtime());
+    let _shown = made.then(|| {
+        let script = format!(
+            "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk; \
+             w = Gtk.Window(title='plasma'); w.add(Gtk.Image.new_from_file('{}')); \
+             w.connect('destroy', Gtk.main_quit); w.show_all(); Gtk.main()",
+            picture.display()
+        );
+        let mut cmd = Command::new("/usr/bin/python3");
+        cmd.args(["-c", &script]);
+        sway.on(&mut cmd).stdout(Stdio::null()).stderr(Stdio::null());
+        Shown(cmd.spawn().expect("the picture"))
+    });
+    sway.wait_for_window("plasma", Duration::from_secs(20))
+        .expect("the picture's window");
+    std::thread::sleep(Duration::from_millis(800));
+
+    line(
+        "wlr-screencopy, fresh connection: one frame",
+        timed(RUNS, || {
+            screencopy::capture(&sway.socket, Some(0)).expect("copy");
+        }),
+    );
+    let mut kept = Screen::open(&sway.socket).expect("screen");
+    line(
+        "wlr-screencopy, kept connection: one frame",
+        timed(RUNS, || {
+            kept.copy(0, None).expect("copy");
+        }),
+    );
+    line(
+        "wlr-screencopy: screenshot (fresh frame, 1024, JPEG q80)",
+        timed(RUNS, || {
+            let f = screencopy::capture(&sway.socket, Some(0))
+                .expect("copy")
+                .remove(0);
+            let c = Captured {
+                rgba: f.rgba,
+                order: Order::Rgba,
+                width: f.width,
+                height: f.height,
+                origin: f.origin,
+                density: 1.0,
+            };
+            finish(c, &JPEG).expect("encode");
+        }),
+    );
+    let wayland = Settings {
+        wayland_display: Some(sway.socket.display().to_string()),
+        x11_display: Some("no-x11:none".into()),
+        ..Settings::default()
+    };
+    line(
+        "Wayland virtual keyboard and pointer: connecting",
+        timed(10, || {
+            Enigo::new(&wayland).expect("virtual input");
+        }),
+    );
+    let mut input = Enigo::new(&wayland).expect("virtual input");
+    line(
+        "Wayland virtual keyboard: a key press and release sent",
+        timed(RUNS, || input.key(Key::Shift, Direction::Click).expect("key")),
+    );
+    line(
+        "Wayland virtual pointer: a move and a click sent",
+        timed(RUNS, || {
+            input.move_mouse(1200, 780, Coordinate::Abs).expect("move");
+            input.button(Button::Left, Direction::Click).expect("click");
+        }),
+    );
+}
