@@ -19,4 +19,26 @@ pub enum DisplayError {
     Memory(String),
     #[error("sway's IPC at {socket}: {reason}")]
     Ipc { socket: PathBuf, reason: String },
+    #[error("the desktop has no {portal} portal{}", .why.as_deref().map(|w| format!(" ({w})")).unwrap_or_default())]
+    NotOffered {
+        portal: &'static str,
+        why: Option<String>,
+    },
+    #[error("the {portal} portal was asked ({doing}) and the person said no")]
+    Refused {
+        portal: &'static str,
+        doing: &'static str,
+    },
+    #[error("the {portal} portal gave no answer ({doing}) within {} s", .after.as_secs())]
+    NoAnswer {
+        portal: &'static str,
+        doing: &'static str,
+        after: std::time::Duration,
+    },
+    #[error("the {portal} portal failed ({doing}): {reason}")]
+    Portal {
+        portal: &'static str,
+        doing: &'static str,
+        reason: String,
+    },
 }

@@ -6,6 +6,7 @@
 //! sway's window list ([`sway`]). The X11 paths stay in `zeta-tools` (MIT-SHM, XTest).
 
 pub mod error;
+pub mod portal;
 pub mod session;
 pub mod support;
 pub mod sway;

@@ -7,6 +7,7 @@
 
 pub mod apps;
 pub mod mcp;
+pub mod portal;
 pub mod procs;
 pub mod sound;
 pub mod tree;

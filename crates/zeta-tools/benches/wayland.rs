@@ -127,7 +127,10 @@ fn main() {
         let s = Sway::start("", &[]).expect("sway");
         starts.push(s.took);
     }
-    line("sway headless: started until its sockets answer", median(starts));
+    line(
+        "sway headless: started until its sockets answer",
+        median(starts),
+    );
     let sway = Sway::start("", &[]).expect("sway");
     // enigo finds a socket path through XDG_RUNTIME_DIR (no other thread runs yet).
     std::env::set_var("XDG_RUNTIME_DIR", sway.runtime());
@@ -140,7 +143,9 @@ fn main() {
         );
         let mut cmd = Command::new("/usr/bin/python3");
         cmd.args(["-c", &script]);
-        sway.on(&mut cmd).stdout(Stdio::null()).stderr(Stdio::null());
+        sway.on(&mut cmd)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
         Shown(cmd.spawn().expect("the picture"))
     });
     sway.wait_for_window("plasma", Duration::from_secs(20))
@@ -191,7 +196,9 @@ fn main() {
     let mut input = Enigo::new(&wayland).expect("virtual input");
     line(
         "Wayland virtual keyboard: a key press and release sent",
-        timed(RUNS, || input.key(Key::Shift, Direction::Click).expect("key")),
+        timed(RUNS, || {
+            input.key(Key::Shift, Direction::Click).expect("key")
+        }),
     );
     line(
         "Wayland virtual pointer: a move and a click sent",
