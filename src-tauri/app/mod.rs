@@ -15,6 +15,7 @@ mod control;
 mod deltas;
 mod download_manager;
 mod heard;
+mod hotkey_portal;
 mod memory_manager;
 mod queue_manager;
 mod router;

@@ -27,6 +27,8 @@ pub struct VoiceManager {
     listener: Listener,
     home: ZetaHome,
     hotkey: Mutex<Option<HotkeyStatus>>,
+    /// On Wayland, the task that holds the portal's binding and forwards its edges.
+    portal: Mutex<Option<tauri::async_runtime::JoinHandle<()>>>,
     /// The speech model the listener is configured with.
     model: Mutex<std::path::PathBuf>,
 }
@@ -45,6 +47,7 @@ impl VoiceManager {
             listener,
             home: home.clone(),
             hotkey: Mutex::new(None),
+            portal: Mutex::new(None),
             model,
         })
     }
@@ -55,10 +58,14 @@ impl VoiceManager {
 
     /// A hotkey edge from the global-shortcut plugin.
     pub fn key(&self, state: ShortcutState) {
-        let edge = match state {
+        self.edge(match state {
             ShortcutState::Pressed => Edge::Pressed,
             ShortcutState::Released => Edge::Released,
-        };
+        });
+    }
+
+    /// A hotkey edge, from the plugin or the desktop's portal.
+    pub fn edge(&self, edge: Edge) {
         tracing::info!(
             "push-to-talk key {}",
             match edge {
@@ -93,25 +100,58 @@ impl VoiceManager {
         self.hotkey.lock().ok().and_then(|h| h.clone())
     }
 
-    /// Registers the push-to-talk shortcut, replacing any earlier one, and reports how it went.
+    /// Registers the push-to-talk shortcut, replacing any earlier one, and reports how it
+    /// went. On Wayland the desktop's GlobalShortcuts portal is asked (see
+    /// [`super::hotkey_portal`]); until it answers, and when it cannot, the status says how
+    /// to bind the key in the compositor.
     pub fn register_hotkey(&self, app: &AppHandle, settings: &Settings) {
         let shortcut = settings.hotkey.push_to_talk.trim().to_string();
+        let mode = settings.hotkey.mode;
         let had_one = self
             .hotkey
             .lock()
             .ok()
             .is_some_and(|h| h.as_ref().is_some_and(|s| s.registered));
+        if let Some(task) = self.portal.lock().ok().and_then(|mut t| t.take()) {
+            task.abort();
+        }
         let session = zeta_tools::session::current();
-        let result = register(app, &shortcut, had_one, session);
+        if session.is_wayland() {
+            self.publish(
+                app,
+                HotkeyStatus {
+                    shortcut: shortcut.clone(),
+                    mode,
+                    registered: false,
+                    error: Some(
+                        "asking the desktop to bind it (its GlobalShortcuts portal)".into(),
+                    ),
+                    alternatives: Some(desktop::hotkey_alternatives(session, &shortcut, mode)),
+                },
+            );
+            let task = super::hotkey_portal::spawn(app.clone(), shortcut, mode);
+            if let Ok(mut slot) = self.portal.lock() {
+                *slot = Some(task);
+            }
+            return;
+        }
+        let result = register(app, &shortcut, had_one);
         let status = HotkeyStatus {
             shortcut: shortcut.clone(),
-            mode: settings.hotkey.mode,
+            mode,
             registered: result.is_ok(),
             alternatives: result
                 .is_err()
-                .then(|| desktop::hotkey_alternatives(session, &shortcut, settings.hotkey.mode)),
+                .then(|| desktop::hotkey_alternatives(session, &shortcut, mode)),
             error: result.err(),
         };
+        self.publish(app, status);
+    }
+
+    /// Says how the hotkey stands: in the log, in `voice.json` for the doctor, to the
+    /// window, and here.
+    pub fn publish(&self, app: &AppHandle, status: HotkeyStatus) {
+        let shortcut = &status.shortcut;
         match &status.error {
             None => {
                 tracing::info!(%shortcut, mode = ?status.mode, "push-to-talk hotkey registered")
@@ -149,20 +189,9 @@ impl VoiceManager {
 /// Registers `shortcut`, first releasing the one registered before (`had_one`). Each call
 /// into global-hotkey's X11 thread waits on the main thread for up to 50 ms (its loop
 /// polls at that pace), so one with nothing to release is not made.
-fn register(
-    app: &AppHandle,
-    shortcut: &str,
-    had_one: bool,
-    session: &zeta_display::Session,
-) -> Result<(), String> {
-    // global-hotkey grabs keys through X11. On Wayland an XWayland grab "succeeds" and
-    // fires only while an X11 window has the focus; without an X display it never fires.
-    if let Some(wayland) = &session.wayland {
-        return Err(format!(
-            "on Wayland ({}) a key that works in every window is the compositor's to bind",
-            wayland.compositor.name()
-        ));
-    }
+/// On X11 only: on Wayland an XWayland grab "succeeds" and fires only while an X11 window
+/// has the focus (the portal is asked instead).
+fn register(app: &AppHandle, shortcut: &str, had_one: bool) -> Result<(), String> {
     let display = desktop::display();
     if !display.is_ok() {
         return Err(format!(

@@ -10,6 +10,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use zeta_test_support::portal::Portal;
 use zeta_test_support::wayland::{missing, Sway};
 
 use crate::support::{asoundrc, mic_file, model, words, Model};
@@ -88,16 +89,21 @@ fn bindings(doctor: &[Value]) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn on_wayland_the_compositor_binding_zeta_gives_holds_push_to_talk() {
-    let test = "on_wayland_the_compositor_binding_zeta_gives_holds_push_to_talk";
+/// A test's Wayland desktop: sway, the app's home (the base model installed) and the
+/// person's home (whose microphone plays the command), all the compositor's user's.
+struct Desktop {
+    sway: Sway,
+    home: PathBuf,
+    user: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+fn desktop(test: &str) -> Option<Desktop> {
     if let Some(why) = missing() {
         zeta_test_support::cannot_run(zeta_test_support::Needs::Desktop, test, why);
-        return;
+        return None;
     }
-    let Some(base) = model(Model::Base) else {
-        return;
-    };
+    let base = model(Model::Base)?;
     let dir = tempfile::tempdir().expect("dir");
     let home = dir.path().join("zeta");
     let user = dir.path().join("user");
@@ -114,28 +120,81 @@ fn on_wayland_the_compositor_binding_zeta_gives_holds_push_to_talk() {
     sway.give(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     std::fs::set_permissions(&home, std::os::unix::fs::PermissionsExt::from_mode(0o700))
         .expect("home mode");
+    Some(Desktop {
+        sway,
+        home,
+        user,
+        _dir: dir,
+    })
+}
 
-    let child = sway
-        .command("dbus-run-session", &[("ZETA_HOME", &home), ("HOME", &user)])
-        .env("ZETA_SECRETS", "file")
-        .arg("--")
-        .arg(env!("CARGO_BIN_EXE_zeta"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the app");
-    let app = App {
-        child,
-        home: home.clone(),
+impl Desktop {
+    /// The app on the session: on its own DBus session bus, or on `bus`.
+    fn launch(&self, bus: Option<&str>) -> App {
+        let env = [
+            ("ZETA_HOME", self.home.as_path()),
+            ("HOME", self.user.as_path()),
+        ];
+        let mut cmd = match bus {
+            None => {
+                let mut c = self.sway.command("dbus-run-session", &env);
+                c.arg("--").arg(env!("CARGO_BIN_EXE_zeta"));
+                c
+            }
+            Some(address) => {
+                let mut c = self.sway.command(env!("CARGO_BIN_EXE_zeta"), &env);
+                c.env("DBUS_SESSION_BUS_ADDRESS", address);
+                c
+            }
+        };
+        let child = cmd
+            .env("ZETA_SECRETS", "file")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the app");
+        let app = App {
+            child,
+            home: self.home.clone(),
+        };
+        app.wait_for_log("control socket ready", Duration::from_secs(60));
+        app
+    }
+
+    /// Waits for the task the app queued from `voice`, and checks it heard the command.
+    fn heard(&self, app: &App) {
+        let start = Instant::now();
+        let task = loop {
+            let out = zeta(&self.sway, &self.home, &self.user, &["queue", "--json"]);
+            let tasks: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap_or_default();
+            if let Some(t) = tasks.into_iter().find(|t| t["sender"] == "voice") {
+                break t;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no voice task within 60 s; the app's log:\n{}",
+                app.log()
+            );
+            std::thread::sleep(Duration::from_millis(300));
+        };
+        let heard = task["message"].as_str().unwrap_or_default();
+        assert_eq!(words(heard), words(COMMAND), "heard {heard:?}");
+    }
+}
+
+#[test]
+fn on_wayland_the_compositor_binding_zeta_gives_holds_push_to_talk() {
+    let Some(d) = desktop("on_wayland_the_compositor_binding_zeta_gives_holds_push_to_talk") else {
+        return;
     };
-    app.wait_for_log("control socket ready", Duration::from_secs(60));
-    assert!(
-        app.log().contains("is the compositor's to bind"),
-        "the app does not try an X11 grab on Wayland:\n{}",
-        app.log()
+    let app = d.launch(None);
+    // sway's portal has no GlobalShortcuts: the app says so, and how to bind the key.
+    app.wait_for_log(
+        "a key that works in every window is the desktop's to bind",
+        Duration::from_secs(20),
     );
 
-    let doctor = zeta(&sway, &home, &user, &["doctor", "--json"]);
+    let doctor = zeta(&d.sway, &d.home, &d.user, &["doctor", "--json"]);
     let checks: Vec<Value> = serde_json::from_slice(&doctor.stdout).unwrap_or_else(|e| {
         panic!(
             "doctor json: {e}: {}{}",
@@ -146,7 +205,8 @@ fn on_wayland_the_compositor_binding_zeta_gives_holds_push_to_talk() {
     let lines = bindings(&checks);
     assert_eq!(lines.len(), 2, "a press and a release binding: {checks:#?}");
     for line in &lines {
-        sway.msg(&[line])
+        d.sway
+            .msg(&[line])
             .unwrap_or_else(|e| panic!("sway took not {line:?}: {e}"));
     }
 
@@ -155,29 +215,13 @@ fn on_wayland_the_compositor_binding_zeta_gives_holds_push_to_talk() {
     let held = Command::new("wtype")
         .args(["-M", "ctrl", "-M", "alt", "-P", "space", "-s", "3500"])
         .args(["-p", "space", "-m", "alt", "-m", "ctrl"])
-        .env("XDG_RUNTIME_DIR", sway.runtime())
-        .env("WAYLAND_DISPLAY", &sway.socket)
+        .env("XDG_RUNTIME_DIR", d.sway.runtime())
+        .env("WAYLAND_DISPLAY", &d.sway.socket)
         .status()
         .expect("run wtype");
     assert!(held.success(), "wtype failed");
     app.wait_for_log("`zeta listen stop`", Duration::from_secs(10));
-
-    let start = Instant::now();
-    let task = loop {
-        let out = zeta(&sway, &home, &user, &["queue", "--json"]);
-        let tasks: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap_or_default();
-        if let Some(t) = tasks.into_iter().find(|t| t["sender"] == "voice") {
-            break t;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no voice task within 60 s; the app's log:\n{}",
-            app.log()
-        );
-        std::thread::sleep(Duration::from_millis(300));
-    };
-    let heard = task["message"].as_str().unwrap_or_default();
-    assert_eq!(words(heard), words(COMMAND), "heard {heard:?}");
+    d.heard(&app);
     let log = app.log();
     assert_eq!(
         (
@@ -186,5 +230,44 @@ fn on_wayland_the_compositor_binding_zeta_gives_holds_push_to_talk() {
         ),
         (1, 1),
         "one press and one release from sway's bindings:\n{log}"
+    );
+}
+
+/// GNOME and KDE: the desktop's GlobalShortcuts portal (the real front-end, the test's
+/// back-end) binds the key; its press and release drive the recording.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_wayland_the_desktops_shortcuts_portal_holds_push_to_talk() {
+    let test = "on_wayland_the_desktops_shortcuts_portal_holds_push_to_talk";
+    if let Some(why) = zeta_test_support::portal::missing() {
+        zeta_test_support::cannot_run(zeta_test_support::Needs::Desktop, test, why);
+        return;
+    }
+    let Some(d) = desktop(test) else {
+        return;
+    };
+    let portal = Portal::start().await.unwrap_or_else(|e| panic!("{e}"));
+    let app = d.launch(Some(&portal.address));
+    app.wait_for_log(
+        "push-to-talk bound through the desktop's GlobalShortcuts portal",
+        Duration::from_secs(20),
+    );
+    assert_eq!(
+        portal.record().bound,
+        vec![("push-to-talk".to_string(), "CTRL+ALT+space".to_string())]
+    );
+    portal.shortcut("push-to-talk", true).await.expect("press");
+    app.wait_for_log("push-to-talk key pressed", Duration::from_secs(10));
+    tokio::time::sleep(Duration::from_millis(3500)).await;
+    portal
+        .shortcut("push-to-talk", false)
+        .await
+        .expect("release");
+    app.wait_for_log("push-to-talk key released", Duration::from_secs(10));
+    d.heard(&app);
+    let doctor = zeta(&d.sway, &d.home, &d.user, &["doctor", "--json"]);
+    assert!(
+        String::from_utf8_lossy(&doctor.stdout).contains("registered by the running app"),
+        "{}",
+        String::from_utf8_lossy(&doctor.stdout)
     );
 }

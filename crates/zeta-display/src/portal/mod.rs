@@ -35,6 +35,23 @@ pub async fn connect(address: Option<&str>) -> Result<ashpd::zbus::Connection, D
     built.map_err(failed)
 }
 
+/// Tells the portal which app this is (GNOME 49 sends shortcut events only to a registered
+/// app id with a desktop entry). Portals before 1.19 have no registry: nothing to do there.
+pub async fn register_app(conn: &ashpd::zbus::Connection, app_id: &str) {
+    let Ok(id) = ashpd::AppID::try_from(app_id) else {
+        tracing::debug!("{app_id} is not an app id the portal takes");
+        return;
+    };
+    let registered = tokio::time::timeout(
+        CALL_LIMIT,
+        ashpd::register_host_app_with_connection(conn.clone(), id),
+    )
+    .await;
+    if let Ok(Err(e)) = registered {
+        tracing::debug!("the portal's app registry: {e}");
+    }
+}
+
 /// Runs `call` on `portal` within `limit`, turning ashpd's errors into Zeta's.
 pub(crate) async fn within<T>(
     portal: &'static str,
