@@ -1,6 +1,8 @@
 //! The portal clients against the real xdg-desktop-portal front-end on a private bus, with
 //! the test's own back-end behind it (zeta-test-support's `portal`): push-to-talk bound
-//! and its press and release received; a person who says no; a portal that never answers.
+//! and its press and release received; a remote-desktop session asked once, its restore
+//! token handed back and replaced, its keys and clicks received; a person who says no; a
+//! portal that never answers.
 
 // Test code: a failed unwrap or expect is the test failing, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -8,9 +10,10 @@
 use std::time::Duration;
 
 use zeta_display::portal::connect;
+use zeta_display::portal::remote::{self, Button, Screen, Tokens};
 use zeta_display::portal::shortcuts::{bind, bind_within, Edge};
 use zeta_display::DisplayError;
-use zeta_test_support::portal::{missing, Answer, Portal};
+use zeta_test_support::portal::{missing, Answer, Front, Portal};
 use zeta_test_support::{cannot_run, Needs};
 
 async fn portal(test: &str) -> Option<Portal> {
@@ -95,5 +98,126 @@ async fn a_person_who_says_no_and_a_portal_that_never_answers_are_said_plainly()
             .to_string()
             .contains("gave no answer (binding the push-to-talk key) within 2 s"),
         "{silent}"
+    );
+}
+
+/// Debian 12's front-end (RemoteDesktop version 1) keeps nothing: the keys and clicks go
+/// through, and the person is asked on every start.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remote_desktop_sends_keys_and_clicks_through_the_real_front_end() {
+    let Some(portal) = portal("remote_desktop_sends_keys_and_clicks").await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let tokens = Tokens::at(dir.path().join("remote-desktop.token"));
+    let conn = connect(Some(&portal.address))
+        .await
+        .expect("the private bus");
+    let remote = remote::start(conn, &tokens, Duration::from_secs(5))
+        .await
+        .expect("started");
+    assert!(
+        !remote.remembers,
+        "xdg-desktop-portal 1.16 has no restore tokens"
+    );
+    assert_eq!(
+        remote.screen,
+        Some(Screen {
+            node: 42,
+            x: 0,
+            y: 0,
+            width: 1280,
+            height: 800
+        })
+    );
+    remote.type_text("Hé").await.expect("typed");
+    remote.move_to(100, 200).await.expect("moved");
+    remote.button(Button::Left, true).await.expect("down");
+    remote.button(Button::Left, false).await.expect("up");
+    remote.scroll(3, false).await.expect("scrolled");
+    remote.close().await;
+    assert_eq!(
+        portal.record().input,
+        [
+            "keysym 0x48 down",
+            "keysym 0x48 up",
+            "keysym 0xe9 down",
+            "keysym 0xe9 up",
+            "absolute 42 100 200",
+            "button 272 down",
+            "button 272 up",
+            "scroll 0 3",
+        ]
+    );
+    assert_eq!(tokens.load(), None);
+
+    portal.answer(Answer::Refuse);
+    let conn = connect(Some(&portal.address))
+        .await
+        .expect("the private bus");
+    let refused = remote::start(conn, &tokens, Duration::from_secs(5))
+        .await
+        .err()
+        .expect("refused");
+    assert!(
+        matches!(refused, DisplayError::Refused { .. }),
+        "{refused:?}"
+    );
+    portal.answer(Answer::Never);
+    let conn = connect(Some(&portal.address))
+        .await
+        .expect("the private bus");
+    let silent = remote::start(conn, &tokens, Duration::from_secs(2))
+        .await
+        .err()
+        .expect("no answer");
+    assert!(silent.to_string().contains("gave no answer"), "{silent}");
+}
+
+/// A version-2 front-end: asked once, its token handed back on the next start and
+/// replaced by the new one; a "no" forgets it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remote_desktop_asks_once_then_its_token_is_handed_back_and_replaced() {
+    if let Some(why) = missing() {
+        cannot_run(Needs::Desktop, "remote_desktop_asks_once", why);
+        return;
+    }
+    let front = Front::start().await.unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().expect("dir");
+    let tokens = Tokens::at(dir.path().join("remote-desktop.token"));
+    let start = || async {
+        let conn = connect(Some(&front.address))
+            .await
+            .expect("the private bus");
+        remote::start(conn, &tokens, Duration::from_secs(5)).await
+    };
+    let remote = start().await.expect("started");
+    assert!(remote.remembers);
+    remote.move_to(640, 400).await.expect("moved");
+    remote.close().await;
+    assert_eq!(tokens.load().as_deref(), Some("token-1"));
+    start().await.expect("started again").close().await;
+    assert_eq!(
+        tokens.load().as_deref(),
+        Some("token-2"),
+        "replaced: tokens are single-use"
+    );
+    assert_eq!(
+        front.record().restored,
+        vec![None, Some("token-1".to_string())],
+        "the first grant's token came back"
+    );
+    assert_eq!(front.record().input, ["absolute 42 640 400"]);
+
+    front.answer(Answer::Refuse);
+    let refused = start().await.err().expect("refused");
+    assert!(
+        matches!(refused, DisplayError::Refused { .. }),
+        "{refused:?}"
+    );
+    assert_eq!(tokens.load(), None, "a no forgets the token");
+    assert_eq!(
+        front.record().restored.last(),
+        Some(&Some("token-2".to_string()))
     );
 }
