@@ -39,10 +39,11 @@ if $for_tests; then
   # The undo corpus changes files with the everyday tools that change them: git, zip,
   # make, perl, patch.
   # Wayland: sway, whose headless back-end is the real compositor the Wayland tests run on,
-  # and wtype, a virtual keyboard client that holds keys on its seat.
+  # wtype, a virtual keyboard client that holds keys on its seat; weston, a compositor with
+  # neither (GNOME-like: input through the portal); the real portal front-end.
   packages+=(xvfb xdotool webkit2gtk-driver trayer dbus imagemagick xterm x11-utils python3 gnome-keyring
     espeak-ng sox python3-gi gir1.2-gtk-3.0 at-spi2-core tesseract-ocr galculator python3-pyqt5
-    git zip unzip make perl patch sway wtype)
+    git zip unzip make perl patch sway wtype weston xdg-desktop-portal)
 fi
 
 missing=()

@@ -58,7 +58,10 @@ pub fn configured_agent(
     let memory = MemoryStore::open(&db)?;
     let scheduler = Scheduler::open(&db)?;
     // One pointer and keyboard connection for the mouse, keyboard and element tools.
-    let input = zeta_tools::input::InputState::default();
+    // On GNOME and KDE it is the desktop's portal, whose restore token is kept here.
+    let input = zeta_tools::input::InputState::keeping_token_in(
+        home.root().join("portal").join("remote-desktop.token"),
+    );
     let mut tools = zeta_tools::registry_sharing(input.clone());
     for tool in zeta_elements::Elements::new(zeta_elements::Desktop::default(), input).tools() {
         tools.register(tool);

@@ -11,7 +11,8 @@ use std::time::Duration;
 use serde_json::json;
 use zeta_scripted_llm::{Step, Wire};
 use zeta_test_support::apps::{form_script, SYSTEM_PYTHON};
-use zeta_test_support::wayland::{missing, Sway};
+use zeta_test_support::portal::Front;
+use zeta_test_support::wayland::{missing, Sway, Weston};
 use zeta_test_support::{cannot_run, Needs};
 
 use crate::harness::*;
@@ -157,4 +158,110 @@ fn last_image(s: &Setup) -> Option<image::RgbImage> {
         .decode(&body[start..end])
         .ok()?;
     Some(image::load_from_memory(&bytes).ok()?.to_rgb8())
+}
+
+/// GNOME and KDE take keys and clicks from other programs only through the desktop's
+/// RemoteDesktop portal: on a compositor without the virtual keyboard and pointer (a
+/// headless weston, presented as GNOME), the mouse and keyboard tools go through a
+/// version-2 portal front-end, which asks once; its restore token is kept in Zeta's home,
+/// handed back on the next task and replaced.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_gnome_keys_and_clicks_go_through_the_desktops_portal_asked_once() {
+    let test = "on_gnome_keys_and_clicks_go_through_the_desktops_portal_asked_once";
+    if let Some(why) =
+        zeta_test_support::wayland::weston_missing().or_else(zeta_test_support::portal::missing)
+    {
+        cannot_run(Needs::Desktop, test, why);
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let weston = Weston::start().unwrap_or_else(|e| panic!("{e}"));
+    let front = Front::start().await.unwrap_or_else(|e| panic!("{e}"));
+    let steps = vec![
+        Step::call("mouse", json!({"action": "click", "x": 100, "y": 200})),
+        Step::call("keyboard", json!({"text": "Hi"})),
+        Step::call("keyboard", json!({"keys": "ctrl+a"})),
+        Step::text("Clicked and typed."),
+        Step::call("keyboard", json!({"keys": "Return"})),
+        Step::text("Pressed Return."),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "auto"}}),
+    )
+    .await;
+    let run_on_gnome = |task: &str| {
+        let mut cmd = s.command(&["run", "--json", "--approve", "all", task]);
+        weston
+            .on(&mut cmd, "GNOME")
+            .env("DBUS_SESSION_BUS_ADDRESS", &front.address)
+            .output()
+            .expect("run zeta")
+    };
+    let run = run_on_gnome("click at 100,200, type Hi and select all");
+    done_task(&run);
+    assert_eq!(
+        front.record().input,
+        [
+            "absolute 42 100 200",
+            "button 272 down",
+            "button 272 up",
+            "keysym 0x48 down",
+            "keysym 0x48 up",
+            "keysym 0x69 down",
+            "keysym 0x69 up",
+            "keysym 0xffe3 down",
+            "keysym 0x61 down",
+            "keysym 0x61 up",
+            "keysym 0xffe3 up",
+        ],
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let token = s.home.path().join("portal").join("remote-desktop.token");
+    assert_eq!(
+        std::fs::read_to_string(&token).ok().as_deref(),
+        Some("token-1")
+    );
+
+    let run = run_on_gnome("press Return");
+    done_task(&run);
+    assert_eq!(
+        front.record().restored,
+        vec![None, Some("token-1".to_string())],
+        "the next task hands back what the person allowed"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&token).ok().as_deref(),
+        Some("token-2")
+    );
+
+    // The doctor says what the person allows once.
+    let mut cmd = s.command(&["doctor", "--json"]);
+    let doctor = weston
+        .on(&mut cmd, "GNOME")
+        .env("DBUS_SESSION_BUS_ADDRESS", &front.address)
+        .output()
+        .expect("doctor");
+    let checks: Vec<serde_json::Value> =
+        serde_json::from_slice(&doctor.stdout).expect("doctor json");
+    let input = checks
+        .iter()
+        .find(|c| c["name"] == "input")
+        .expect("an input line");
+    assert_eq!(input["detail"], "the desktop's RemoteDesktop portal");
+    assert!(
+        input["fix"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("GNOME asks once"),
+        "{input}"
+    );
+    let screen = checks
+        .iter()
+        .find(|c| c["name"] == "screen")
+        .expect("a screen line");
+    assert_eq!(screen["level"], "warn", "{screen}");
 }

@@ -36,6 +36,8 @@ impl Capability {
 pub enum Support {
     /// It works, through `by`.
     Works { by: String },
+    /// It works through `by` once the person allows it: the desktop asks (`ask`).
+    Allow { by: String, ask: String },
     /// The desktop's own key binding runs Zeta's commands: `how` says where to set it.
     Bind { how: String },
     /// It cannot work here: `why`, and what to use `instead`.
@@ -120,8 +122,18 @@ pub fn standing(capability: Capability, session: &Session, hotkey: &Hotkey) -> S
         Capability::Input if wayland.virtual_input() => {
             works("the Wayland virtual keyboard and pointer (no portal, nothing to allow)")
         }
+        Capability::Input
+            if matches!(wayland.compositor, Compositor::Gnome | Compositor::Kde) =>
+        {
+            Support::Allow {
+                by: "the desktop's RemoteDesktop portal".into(),
+                ask: format!(
+                    "{compositor} asks once, at the first key or click, to let Zeta control the keyboard and pointer; Zeta keeps the answer (portal version 2 and later)"
+                ),
+            }
+        }
         Capability::Input => cannot(
-            format!("{compositor} takes keys and clicks from other programs only through the RemoteDesktop portal, which this build does not use yet"),
+            format!("{compositor} offers no virtual keyboard and pointer, and Zeta does not know it to have a RemoteDesktop portal"),
             "ui_act acts on elements through their accessibility tree",
         ),
         Capability::Hotkey => Support::Bind {
@@ -287,15 +299,20 @@ mod tests {
     }
 
     #[test]
-    fn gnome_and_kde_say_what_is_missing_and_what_to_use_instead() {
+    fn gnome_and_kde_say_what_the_person_allows_and_what_is_missing() {
         for c in [Compositor::Gnome, Compositor::Kde] {
             let s = wayland(c.clone(), &["gtk_shell1"]);
-            for cap in [Capability::Screen, Capability::Input] {
-                let Support::Cannot { why, instead } = standing(&s, cap) else {
-                    panic!("{c:?} {cap:?} needs a portal");
-                };
-                assert!(why.contains("portal") && instead.contains("accessibility tree"));
-            }
+            let Support::Cannot { why, instead } = standing(&s, Capability::Screen) else {
+                panic!("{c:?}: the screen needs the ScreenCast portal");
+            };
+            assert!(why.contains("portal") && instead.contains("accessibility tree"));
+            let Support::Allow { by, ask } = standing(&s, Capability::Input) else {
+                panic!("{c:?}: input through the RemoteDesktop portal, allowed once");
+            };
+            assert!(
+                by.contains("RemoteDesktop portal") && ask.contains("asks once"),
+                "{ask}"
+            );
             let Support::Bind { how } = standing(&s, Capability::Hotkey) else {
                 panic!("{c:?}: a binding");
             };

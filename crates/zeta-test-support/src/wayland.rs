@@ -281,3 +281,87 @@ fn system_user() -> Result<(u32, u32), String> {
         _ => Err(format!("no uid/gid for {USER}")),
     }
 }
+
+/// A headless weston: a Wayland compositor with neither the wlroots screen copy nor the
+/// virtual keyboard and pointer, as GNOME's and KDE's are to other programs (they take
+/// keys and clicks only through the desktop's portal). Runs as whoever starts it.
+pub struct Weston {
+    child: Child,
+    runtime: tempfile::TempDir,
+    pub socket: PathBuf,
+}
+
+impl Drop for Weston {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Why a headless weston cannot run here, if it cannot.
+pub fn weston_missing() -> Option<String> {
+    let found = Command::new("weston")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    (!found.is_ok_and(|s| s.success()))
+        .then(|| "weston is not installed (apt install weston)".into())
+}
+
+impl Weston {
+    pub fn start() -> Result<Weston, String> {
+        let runtime = tempfile::Builder::new()
+            .prefix("zeta-weston-")
+            .tempdir()
+            .map_err(|e| format!("runtime folder: {e}"))?;
+        std::fs::set_permissions(
+            runtime.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o700),
+        )
+        .map_err(|e| format!("runtime folder mode: {e}"))?;
+        let child = Command::new("weston")
+            .args([
+                "--backend=headless-backend.so",
+                "--socket=wayland-0",
+                "--width=1280",
+                "--height=800",
+                "--idle-time=0",
+            ])
+            .env("XDG_RUNTIME_DIR", runtime.path())
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start weston: {e}"))?;
+        let socket = runtime.path().join("wayland-0");
+        let mut weston = Weston {
+            child,
+            runtime,
+            socket,
+        };
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(15) {
+            if let Ok(Some(status)) = weston.child.try_wait() {
+                return Err(format!("weston ended at once ({status})"));
+            }
+            if std::os::unix::net::UnixStream::connect(&weston.socket).is_ok() {
+                return Ok(weston);
+            }
+            sleep(Duration::from_millis(50));
+        }
+        weston.socket = PathBuf::new();
+        Err("weston's socket did not answer within 15 s".into())
+    }
+
+    /// `cmd` set to run on this compositor, presented as `desktop` (GNOME, KDE).
+    pub fn on<'a>(&self, cmd: &'a mut Command, desktop: &str) -> &'a mut Command {
+        cmd.env_remove("DISPLAY")
+            .env_remove("SWAYSOCK")
+            .env("WAYLAND_DISPLAY", &self.socket)
+            .env("XDG_RUNTIME_DIR", self.runtime.path())
+            .env("XDG_CURRENT_DESKTOP", desktop)
+            .env("XDG_SESSION_TYPE", "wayland")
+    }
+}

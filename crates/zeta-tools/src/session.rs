@@ -16,6 +16,6 @@ pub fn current() -> &'static Session {
 pub fn cannot(capability: Capability) -> Option<String> {
     match standing(capability, current(), &Hotkey::DEFAULT) {
         Support::Cannot { why, instead } => Some(format!("{why}; instead: {instead}")),
-        Support::Works { .. } | Support::Bind { .. } => None,
+        Support::Works { .. } | Support::Allow { .. } | Support::Bind { .. } => None,
     }
 }

@@ -26,6 +26,7 @@ pub(super) fn capabilities() -> Vec<Check> {
         .into_iter()
         .map(|(c, name)| match standing(c, session, &Hotkey::DEFAULT) {
             Support::Works { by } => check(name, Level::Ok, by, None),
+            Support::Allow { by, ask } => check(name, Level::Ok, by, Some(&ask)),
             Support::Bind { how } => check(name, Level::Warn, "bind it", Some(&how)),
             Support::Cannot { why, instead } => check(name, Level::Warn, why, Some(&instead)),
         })

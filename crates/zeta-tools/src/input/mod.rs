@@ -1,6 +1,6 @@
-//! The `mouse` and `keyboard` tools (enigo: XTest on X11; on Wayland the virtual keyboard
-//! and pointer of wlroots compositors, and nothing through XWayland, which would reach X11
-//! windows alone and twice). Mouse coordinates are in the pixels of
+//! The `mouse` and `keyboard` tools, on the session's keyboard and pointer ([`device`]:
+//! XTest, the Wayland virtual keyboard and pointer, or the desktop's RemoteDesktop
+//! portal). Mouse coordinates are in the pixels of
 //! the last screenshot, mapped back to the screen, or in screen pixels when none was taken
 //! yet. The pointer is moved and settled before a click. Optionally a fresh screenshot is
 //! attached after each action (`screenshot.afterAction`).
@@ -13,7 +13,11 @@ use std::sync::{Arc, Mutex};
 use std::thread::sleep;
 use std::time::Duration;
 
-use enigo::{Axis, Button, Coordinate, Direction, Enigo, Key, Keyboard, Mouse as _, Settings};
+mod device;
+
+use enigo::{Axis, Button, Coordinate, Direction, Key};
+
+pub use device::Device;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use zeta_core::model::ToolSpec;
@@ -23,22 +27,29 @@ use crate::screen::{screenshot_output, ScreenState, Target};
 
 const SETTLE: Duration = Duration::from_millis(30);
 
-/// The shared input connection, opened on first use and reopened after a failure.
+/// The shared input connection, opened on first use and reopened after a failure, and
+/// where the desktop portal's restore token is kept (none: the person is asked each
+/// time the connection opens).
 #[derive(Clone, Default)]
-pub struct InputState(Arc<Mutex<Option<Enigo>>>);
+pub struct InputState(Arc<Mutex<Option<Device>>>, Option<Arc<std::path::PathBuf>>);
 
 impl InputState {
+    /// Input whose portal token (GNOME, KDE) is kept in `tokens`.
+    pub fn keeping_token_in(tokens: std::path::PathBuf) -> InputState {
+        InputState(Arc::default(), Some(Arc::new(tokens)))
+    }
+
     /// Runs `work` with the connection. On failure the connection is dropped, so the next
     /// action reconnects (e.g. after the display restarted).
-    fn with<T>(&self, work: impl FnOnce(&mut Enigo) -> Result<T, String>) -> Result<T, String> {
+    fn with<T>(&self, work: impl FnOnce(&mut Device) -> Result<T, String>) -> Result<T, String> {
         let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if slot.is_none() {
-            *slot = Some(connect()?);
+            *slot = Some(Device::connect(self.1.as_deref().map(|p| p.as_path()))?);
         }
-        let Some(enigo) = slot.as_mut() else {
+        let Some(dev) = slot.as_mut() else {
             return Err("no input connection".into());
         };
-        let result = work(enigo);
+        let result = work(dev);
         if result.is_err() {
             *slot = None;
         }
@@ -46,70 +57,46 @@ impl InputState {
     }
 }
 
-/// The input connection for this session.
-fn connect() -> Result<Enigo, String> {
-    let Some(wayland) = &crate::session::current().wayland else {
-        return Enigo::new(&Settings::default())
-            .map_err(|e| format!("cannot reach the display for input (is DISPLAY set?): {e}"));
-    };
-    if let Some(why) = crate::session::cannot(zeta_display::support::Capability::Input) {
-        return Err(why);
-    }
-    let settings = Settings {
-        wayland_display: Some(wayland.socket.display().to_string()),
-        // Not through XWayland as well: an X display name that cannot parse leaves enigo
-        // with its Wayland connection alone.
-        x11_display: Some(NO_X11.into()),
-        ..Settings::default()
-    };
-    Enigo::new(&settings).map_err(|e| format!("cannot reach the Wayland compositor for input: {e}"))
-}
-
-/// An X display name no X server has (it does not parse).
-const NO_X11: &str = "zeta-wayland-only:none";
-
 impl InputState {
     /// Moves the pointer to (x, y) in screen pixels and clicks the left button there.
     /// Blocking.
     pub fn click(&self, x: i32, y: i32) -> Result<(), String> {
-        self.with(|enigo| {
-            move_settled(enigo, (x, y))?;
-            enigo
-                .button(Button::Left, Direction::Click)
+        self.with(|dev| {
+            move_settled(dev, (x, y))?;
+            dev.button(Button::Left, Direction::Click)
                 .map_err(|e| format!("click: {e}"))
         })
     }
 
     /// Types `text` into the focused window. Blocking.
     pub fn type_text(&self, text: &str) -> Result<(), String> {
-        self.with(|enigo| type_into(enigo, text))
+        self.with(|dev| type_into(dev, text))
     }
 
     /// Presses a key or combination such as `ctrl+a` or `Return`. Blocking.
     pub fn press(&self, combo: &str) -> Result<(), String> {
         let (mods, key) = parse_combo(combo)?;
-        self.with(|enigo| press_combo(enigo, &mods, key))
+        self.with(|dev| press_combo(dev, &mods, key))
     }
 }
 
-fn type_into(enigo: &mut Enigo, text: &str) -> Result<(), String> {
+fn type_into(dev: &mut Device, text: &str) -> Result<(), String> {
     // A short pause first so the first character is not lost while the server settles
     // the keyboard mapping.
     sleep(Duration::from_millis(50));
-    enigo.text(text).map_err(|e| format!("type: {e}"))
+    dev.text(text).map_err(|e| format!("type: {e}"))
 }
 
-fn press_combo(enigo: &mut Enigo, mods: &[Key], key: Key) -> Result<(), String> {
+fn press_combo(dev: &mut Device, mods: &[Key], key: Key) -> Result<(), String> {
     for m in mods {
-        enigo
-            .key(*m, Direction::Press)
+        dev.key(*m, Direction::Press)
             .map_err(|e| format!("press: {e}"))?;
     }
-    let clicked = enigo
+    let clicked = dev
         .key(key, Direction::Click)
         .map_err(|e| format!("key: {e}"));
     for m in mods.iter().rev() {
-        let _ = enigo.key(*m, Direction::Release);
+        let _ = dev.key(*m, Direction::Release);
     }
     clicked
 }
@@ -177,11 +164,11 @@ fn left() -> Which {
 }
 
 /// Maps a point given by the model to the screen, checking it is on screen.
-fn to_screen(state: &ScreenState, x: f64, y: f64, enigo: &Enigo) -> Result<(i32, i32), String> {
+fn to_screen(state: &ScreenState, x: f64, y: f64, dev: &Device) -> Result<(i32, i32), String> {
     match state.get() {
         Some(mapping) => mapping.to_screen(x, y),
         None => {
-            let (w, h) = enigo
+            let (w, h) = dev
                 .main_display()
                 .map_err(|e| format!("screen size: {e}"))?;
             if x < 0.0 || y < 0.0 || x >= w as f64 || y >= h as f64 {
@@ -192,17 +179,16 @@ fn to_screen(state: &ScreenState, x: f64, y: f64, enigo: &Enigo) -> Result<(i32,
     }
 }
 
-fn move_settled(enigo: &mut Enigo, (x, y): (i32, i32)) -> Result<(), String> {
+fn move_settled(dev: &mut Device, (x, y): (i32, i32)) -> Result<(), String> {
     for _ in 0..3 {
-        enigo
-            .move_mouse(x, y, Coordinate::Abs)
+        dev.move_mouse(x, y, Coordinate::Abs)
             .map_err(|e| format!("move: {e}"))?;
         sleep(SETTLE);
         // Wayland tells no client where the pointer is: the absolute move is trusted.
-        if crate::session::current().is_wayland() {
+        if !dev.tells_pointer() {
             return Ok(());
         }
-        if enigo.location().map_err(|e| format!("pointer: {e}"))? == (x, y) {
+        if dev.location().map_err(|e| format!("pointer: {e}"))? == (x, y) {
             return Ok(());
         }
     }
@@ -253,48 +239,45 @@ impl Tool for Mouse {
             let state = self.0.clone();
             let input = self.1.clone();
             let work = move || {
-                input.with(|enigo| {
-                    let at = to_screen(&state, args.x, args.y, enigo)?;
+                input.with(|dev| {
+                    let at = to_screen(&state, args.x, args.y, dev)?;
                     let button = match args.button {
                         Which::Left => Button::Left,
                         Which::Right => Button::Right,
                         Which::Middle => Button::Middle,
                     };
-                    move_settled(enigo, at)?;
-                    let click = |e: &mut Enigo| {
+                    move_settled(dev, at)?;
+                    let click = |e: &mut Device| {
                         e.button(button, Direction::Click)
                             .map_err(|e| format!("click: {e}"))
                     };
                     let done = match args.action {
                         MouseAction::Move => format!("moved the pointer to ({}, {})", at.0, at.1),
                         MouseAction::Click => {
-                            click(enigo)?;
+                            click(dev)?;
                             format!("clicked at ({}, {})", at.0, at.1)
                         }
                         MouseAction::DoubleClick => {
-                            click(enigo)?;
+                            click(dev)?;
                             sleep(Duration::from_millis(60));
-                            click(enigo)?;
+                            click(dev)?;
                             format!("double-clicked at ({}, {})", at.0, at.1)
                         }
                         MouseAction::Drag => {
                             let (Some(tx), Some(ty)) = (args.to_x, args.to_y) else {
                                 return Err("drag needs to_x and to_y".into());
                             };
-                            let to = to_screen(&state, tx, ty, enigo)?;
-                            enigo
-                                .button(button, Direction::Press)
+                            let to = to_screen(&state, tx, ty, dev)?;
+                            dev.button(button, Direction::Press)
                                 .map_err(|e| format!("press: {e}"))?;
                             for step in 1..=10 {
                                 let x = at.0 + (to.0 - at.0) * step / 10;
                                 let y = at.1 + (to.1 - at.1) * step / 10;
-                                enigo
-                                    .move_mouse(x, y, Coordinate::Abs)
+                                dev.move_mouse(x, y, Coordinate::Abs)
                                     .map_err(|e| format!("move: {e}"))?;
                                 sleep(Duration::from_millis(10));
                             }
-                            enigo
-                                .button(button, Direction::Release)
+                            dev.button(button, Direction::Release)
                                 .map_err(|e| format!("release: {e}"))?;
                             format!("dragged from ({}, {}) to ({}, {})", at.0, at.1, to.0, to.1)
                         }
@@ -307,8 +290,7 @@ impl Tool for Mouse {
                             } else {
                                 Axis::Vertical
                             };
-                            enigo
-                                .scroll(args.amount, axis)
+                            dev.scroll(args.amount, axis)
                                 .map_err(|e| format!("scroll: {e}"))?;
                             format!("scrolled {} at ({}, {})", args.amount, at.0, at.1)
                         }
@@ -478,14 +460,14 @@ impl Tool for KeyboardTool {
                 crate::focus::typed(f.window, args.text.as_deref().unwrap_or(""), ends);
             }
             let work = move || {
-                input.with(|enigo| {
+                input.with(|dev| {
                     let mut done = Vec::new();
                     if let Some(text) = args.text.filter(|t| !t.is_empty()) {
-                        type_into(enigo, &text)?;
+                        type_into(dev, &text)?;
                         done.push(format!("typed {} characters", text.chars().count()));
                     }
                     if let Some((mods, key)) = combo {
-                        press_combo(enigo, &mods, key)?;
+                        press_combo(dev, &mods, key)?;
                         done.push(format!("pressed {}", args.keys.unwrap_or_default()));
                     }
                     Ok(done.join(", "))
