@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::json;
 use zeta_scripted_llm::{Step, Wire};
 use zeta_test_support::apps::{form_script, SYSTEM_PYTHON};
-use zeta_test_support::portal::Front;
+use zeta_test_support::portal::{Front, Portal};
 use zeta_test_support::wayland::{missing, Sway, Weston};
 use zeta_test_support::{cannot_run, Needs};
 
@@ -263,5 +263,76 @@ async fn on_gnome_keys_and_clicks_go_through_the_desktops_portal_asked_once() {
         .iter()
         .find(|c| c["name"] == "screen")
         .expect("a screen line");
-    assert_eq!(screen["level"], "warn", "{screen}");
+    assert_eq!(
+        screen["detail"], "the desktop's Screenshot portal",
+        "{screen}"
+    );
+}
+
+/// On GNOME the screenshot tool takes the screen through the desktop's Screenshot portal
+/// (the real front-end, the test's back-end handing out a picture), and a click goes
+/// through the real front-end's RemoteDesktop (version 1: asked at every start).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_gnome_the_screenshot_comes_through_the_desktops_portal() {
+    let test = "on_gnome_the_screenshot_comes_through_the_desktops_portal";
+    if let Some(why) =
+        zeta_test_support::wayland::weston_missing().or_else(zeta_test_support::portal::missing)
+    {
+        cannot_run(Needs::Desktop, test, why);
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let weston = Weston::start().unwrap_or_else(|e| panic!("{e}"));
+    let portal = Portal::start().await.unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().expect("dir");
+    let png = dir.path().join("screen.png");
+    let mut img = image::RgbaImage::from_pixel(1280, 800, image::Rgba([20, 40, 60, 255]));
+    for x in 600..680 {
+        for y in 380..420 {
+            img.put_pixel(x, y, image::Rgba([250, 0, 0, 255]));
+        }
+    }
+    img.save(&png).expect("the test picture");
+    portal.picture(&png);
+    let steps = vec![
+        Step::call("screenshot", json!({})),
+        Step::call("mouse", json!({"action": "click", "x": 640, "y": 400})),
+        Step::text("Clicked the red box."),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "auto"}}),
+    )
+    .await;
+    let mut cmd = s.command(&["run", "--json", "--approve", "all", "click the red box"]);
+    let run = weston
+        .on(&mut cmd, "GNOME")
+        .env("DBUS_SESSION_BUS_ADDRESS", &portal.address)
+        .output()
+        .expect("run zeta");
+    done_task(&run);
+    let results = tool_results(&s);
+    assert!(
+        results[0].contains("1280x800 screen pixels"),
+        "{results:#?}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let shot = last_image(&s).expect("the screenshot was sent as an image");
+    let [r, g, b] = shot.get_pixel(640, 400).0;
+    assert!(r > 200 && g < 60 && b < 60, "the red box: {:?}", [r, g, b]);
+    // The image is the screen's own size, so the click lands where the model saw the box.
+    assert_eq!(
+        portal.record().input,
+        ["absolute 42 640 400", "button 272 down", "button 272 up"]
+    );
+    assert!(
+        portal
+            .record()
+            .calls
+            .contains(&"Screenshot.Screenshot".to_string()),
+        "{:?}",
+        portal.record().calls
+    );
 }

@@ -115,8 +115,18 @@ pub fn standing(capability: Capability, session: &Session, hotkey: &Hotkey) -> S
         Capability::Screen if wayland.screencopy() => {
             works("the wlroots screen copy (no portal, nothing to allow)")
         }
+        Capability::Screen
+            if matches!(wayland.compositor, Compositor::Gnome | Compositor::Kde) =>
+        {
+            Support::Allow {
+                by: "the desktop's Screenshot portal".into(),
+                ask: format!(
+                    "{compositor} asks once, at the first screenshot, whether Zeta may take screenshots"
+                ),
+            }
+        }
         Capability::Screen => cannot(
-            format!("{compositor} shares the screen only through the ScreenCast portal, which this build does not use yet"),
+            format!("{compositor} offers no wlroots screen copy, and Zeta does not know it to have a Screenshot portal"),
             "ui_outline reads windows through their accessibility tree",
         ),
         Capability::Input if wayland.virtual_input() => {
@@ -302,10 +312,10 @@ mod tests {
     fn gnome_and_kde_say_what_the_person_allows_and_what_is_missing() {
         for c in [Compositor::Gnome, Compositor::Kde] {
             let s = wayland(c.clone(), &["gtk_shell1"]);
-            let Support::Cannot { why, instead } = standing(&s, Capability::Screen) else {
-                panic!("{c:?}: the screen needs the ScreenCast portal");
+            let Support::Allow { by, .. } = standing(&s, Capability::Screen) else {
+                panic!("{c:?}: the screen through the Screenshot portal, allowed once");
             };
-            assert!(why.contains("portal") && instead.contains("accessibility tree"));
+            assert!(by.contains("Screenshot portal"), "{by}");
             let Support::Allow { by, ask } = standing(&s, Capability::Input) else {
                 panic!("{c:?}: input through the RemoteDesktop portal, allowed once");
             };

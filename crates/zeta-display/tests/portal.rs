@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use zeta_display::portal::connect;
 use zeta_display::portal::remote::{self, Button, Screen, Tokens};
+use zeta_display::portal::screenshot;
 use zeta_display::portal::shortcuts::{bind, bind_within, Edge};
 use zeta_display::DisplayError;
 use zeta_test_support::portal::{missing, Answer, Front, Portal};
@@ -219,5 +220,47 @@ async fn remote_desktop_asks_once_then_its_token_is_handed_back_and_replaced() {
     assert_eq!(
         front.record().restored.last(),
         Some(&Some("token-2".to_string()))
+    );
+}
+
+/// GNOME and KDE: the screen through the Screenshot portal (the real front-end offers it
+/// with an Access back-end beside it); the picture is read and its file removed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_screenshot_portal_gives_the_screen_and_its_file_is_removed() {
+    let Some(portal) = portal("the_screenshot_portal_gives_the_screen").await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let png = dir.path().join("screen.png");
+    let mut img = image::RgbaImage::from_pixel(1280, 800, image::Rgba([20, 40, 60, 255]));
+    img.put_pixel(640, 400, image::Rgba([250, 0, 0, 255]));
+    img.save(&png).expect("the test picture");
+    portal.picture(&png);
+    let conn = connect(Some(&portal.address))
+        .await
+        .expect("the private bus");
+    let shot = screenshot::take(conn, Duration::from_secs(5))
+        .await
+        .expect("a screenshot");
+    assert_eq!((shot.width, shot.height), (1280, 800));
+    let at = |x: usize, y: usize| &shot.rgba[(y * 1280 + x) * 4..(y * 1280 + x) * 4 + 4];
+    assert_eq!(at(640, 400), [250, 0, 0, 255]);
+    assert_eq!(at(0, 0), [20, 40, 60, 255]);
+    assert!(
+        !dir.path().join("Screenshot 1.png").exists(),
+        "the portal's file is removed once read"
+    );
+
+    portal.answer(Answer::Refuse);
+    let conn = connect(Some(&portal.address))
+        .await
+        .expect("the private bus");
+    let refused = screenshot::take(conn, Duration::from_secs(5))
+        .await
+        .err()
+        .expect("refused");
+    assert!(
+        matches!(refused, DisplayError::Refused { .. }),
+        "{refused:?}"
     );
 }

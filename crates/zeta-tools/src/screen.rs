@@ -276,7 +276,8 @@ fn compose(mut shots: Vec<(image::RgbaImage, Geometry)>) -> Captured {
 }
 
 /// Captures `target` on a Wayland compositor: through the wlroots screen copy where it
-/// offers one, else an error that says what is missing and what to use instead.
+/// offers one, through the desktop's Screenshot portal on GNOME and KDE, else an error
+/// that says what is missing and what to use instead.
 fn capture_wayland(
     wayland: &zeta_display::session::Wayland,
     target: Target,
@@ -284,22 +285,11 @@ fn capture_wayland(
     if let Some(why) = crate::session::cannot(zeta_display::support::Capability::Screen) {
         return Err(why);
     }
-    let index = match target {
-        Target::Monitor(i) => Some(i),
-        Target::All | Target::Region { .. } => None,
+    let shots = if wayland.screencopy() {
+        copied(wayland, target)?
+    } else {
+        vec![from_portal()?]
     };
-    let frames = zeta_display::wayland::screencopy::capture(&wayland.socket, index)
-        .map_err(|e| e.to_string())?;
-    let shots = frames
-        .into_iter()
-        .map(|f| {
-            let (w, h) = f.output.layout_size();
-            let g = (f.origin.0, f.origin.1, w.max(1) as u32, h.max(1) as u32);
-            image::RgbaImage::from_raw(f.width, f.height, f.rgba)
-                .map(|img| (img, g))
-                .ok_or_else(|| format!("output {} gave a short frame", f.output.name))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
     if shots.is_empty() {
         return Err("the compositor has no output to copy".into());
     }
@@ -344,6 +334,46 @@ fn capture_wayland(
         density: d,
         rgba: part.into_raw(),
     })
+}
+
+/// The outputs' frames by the wlroots screen copy (monitor `i`, or all).
+fn copied(
+    wayland: &zeta_display::session::Wayland,
+    target: Target,
+) -> Result<Vec<(image::RgbaImage, Geometry)>, String> {
+    let index = match target {
+        Target::Monitor(i) => Some(i),
+        Target::All | Target::Region { .. } => None,
+    };
+    let frames = zeta_display::wayland::screencopy::capture(&wayland.socket, index)
+        .map_err(|e| e.to_string())?;
+    frames
+        .into_iter()
+        .map(|f| {
+            let (w, h) = f.output.layout_size();
+            let g = (f.origin.0, f.origin.1, w.max(1) as u32, h.max(1) as u32);
+            image::RgbaImage::from_raw(f.width, f.height, f.rgba)
+                .map(|img| (img, g))
+                .ok_or_else(|| format!("output {} gave a short frame", f.output.name))
+        })
+        .collect()
+}
+
+/// The whole screen by the desktop's Screenshot portal (asks the person the first time).
+/// Blocking: call from a blocking thread of Zeta's runtime.
+fn from_portal() -> Result<(image::RgbaImage, Geometry), String> {
+    let runtime = tokio::runtime::Handle::try_current()
+        .map_err(|_| "the desktop's portal is reached from Zeta's runtime only".to_string())?;
+    let picture = runtime
+        .block_on(async {
+            let conn = zeta_display::portal::connect(None).await?;
+            zeta_display::portal::screenshot::take(conn, zeta_display::portal::ASK_LIMIT).await
+        })
+        .map_err(|e| e.to_string())?;
+    let (w, h) = (picture.width, picture.height);
+    image::RgbaImage::from_raw(w, h, picture.rgba)
+        .map(|img| (img, (0, 0, w, h)))
+        .ok_or_else(|| "the desktop's screenshot is short".to_string())
 }
 
 /// Fits `width`x`height` within `max_side`, keeping the aspect ratio (never upscales).

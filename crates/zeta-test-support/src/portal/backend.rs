@@ -302,3 +302,74 @@ impl Cast {
         4
     }
 }
+
+pub(super) struct Shot(pub(super) Shared);
+
+#[zbus::interface(name = "org.freedesktop.impl.portal.Screenshot")]
+impl Shot {
+    #[zbus(out_args("response", "results"))]
+    async fn screenshot(
+        &self,
+        _handle: OwnedObjectPath,
+        _app_id: String,
+        _parent_window: String,
+        _options: Results,
+    ) -> (u32, Results) {
+        let response = ask(&self.0, "Screenshot.Screenshot").await;
+        let mut results = Results::new();
+        if response == 0 {
+            // A fresh copy of the test's picture each time: the client removes it.
+            let (picture, n) = {
+                let mut s = lock(&self.0);
+                s.shots += 1;
+                (s.picture.clone(), s.shots)
+            };
+            if let Some(picture) = picture {
+                let copy = picture.with_file_name(format!("Screenshot {n}.png"));
+                if std::fs::copy(&picture, &copy).is_ok() {
+                    let uri = format!("file://{}", copy.display()).replace(' ', "%20");
+                    results.insert("uri".into(), owned(Value::from(uri)));
+                }
+            }
+        }
+        (response, results)
+    }
+
+    #[zbus(out_args("response", "results"))]
+    async fn pick_color(
+        &self,
+        _handle: OwnedObjectPath,
+        _app_id: String,
+        _parent_window: String,
+        _options: Results,
+    ) -> (u32, Results) {
+        (2, Results::new())
+    }
+
+    #[zbus(property, name = "version")]
+    async fn version(&self) -> u32 {
+        2
+    }
+}
+
+/// The permission dialog xdg-desktop-portal needs a back-end for before it offers the
+/// Screenshot portal; it answers as the test asks.
+pub(super) struct Access(pub(super) Shared);
+
+#[zbus::interface(name = "org.freedesktop.impl.portal.Access")]
+impl Access {
+    #[allow(clippy::too_many_arguments)]
+    #[zbus(out_args("response", "results"))]
+    async fn access_dialog(
+        &self,
+        _handle: OwnedObjectPath,
+        _app_id: String,
+        _parent_window: String,
+        _title: String,
+        _subtitle: String,
+        _body: String,
+        _options: Results,
+    ) -> (u32, Results) {
+        (ask(&self.0, "Access.AccessDialog").await, Results::new())
+    }
+}

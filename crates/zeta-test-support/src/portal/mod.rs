@@ -1,7 +1,7 @@
 //! A desktop portal for the tests: the real xdg-desktop-portal front-end on a private DBus
 //! bus, routed (by a `.portal` file of the test's own) to a back-end that lives in the
 //! test process. The back-end implements the GlobalShortcuts, RemoteDesktop and ScreenCast
-//! back-end interfaces the way the test asks (grant, refuse, or never answer), records what
+//! back-end interfaces (and Screenshot, with the Access dialog it needs) the way the test asks (grant, refuse, or never answer), records what
 //! it was asked (the restore data it was handed, the keys and clicks), and fires a bound
 //! shortcut's press and release on demand. Everything started is ended by its PID.
 
@@ -50,6 +50,9 @@ pub(crate) struct State {
     record: Record,
     sessions: Vec<OwnedObjectPath>,
     grants: u32,
+    /// The picture the Screenshot back-end hands out, and how many it handed.
+    picture: Option<std::path::PathBuf>,
+    shots: u32,
 }
 
 pub(crate) type Shared = Arc<Mutex<State>>;
@@ -193,7 +196,7 @@ impl Portal {
         std::fs::write(
             portals.join("zetatest.portal"),
             format!(
-                "[portal]\nDBusName={NAME}\nInterfaces=org.freedesktop.impl.portal.GlobalShortcuts;org.freedesktop.impl.portal.RemoteDesktop;org.freedesktop.impl.portal.ScreenCast;\nUseIn=zetatest\n"
+                "[portal]\nDBusName={NAME}\nInterfaces=org.freedesktop.impl.portal.GlobalShortcuts;org.freedesktop.impl.portal.RemoteDesktop;org.freedesktop.impl.portal.ScreenCast;org.freedesktop.impl.portal.Screenshot;org.freedesktop.impl.portal.Access;\nUseIn=zetatest\n"
             ),
         )
         .map_err(|e| format!("portal file: {e}"))?;
@@ -212,6 +215,8 @@ impl Portal {
                 .serve_at(PATH, backend::Shortcuts(state.clone()))?
                 .serve_at(PATH, backend::Remote(state.clone()))?
                 .serve_at(PATH, backend::Cast(state.clone()))?
+                .serve_at(PATH, backend::Shot(state.clone()))?
+                .serve_at(PATH, backend::Access(state.clone()))?
                 .build()
                 .await
         }
@@ -279,6 +284,11 @@ impl Portal {
 
     pub fn record(&self) -> Record {
         lock(&self.state).record.clone()
+    }
+
+    /// The PNG the Screenshot back-end hands out (a copy each time).
+    pub fn picture(&self, png: &Path) {
+        lock(&self.state).picture = Some(png.to_path_buf());
     }
 
     /// Fires the press (`down`) or release of shortcut `id` in the last session.
