@@ -44,7 +44,7 @@ pub async fn take(
     };
     let path = uri
         .strip_prefix("file://")
-        .map(|p| percent_decoded(p))
+        .map(percent_decoded)
         .ok_or_else(|| failed(format!("it gave {uri}, not a file")))?;
     let bytes = tokio::fs::read(&path)
         .await
