@@ -257,8 +257,7 @@ async fn the_screenshot_portal_gives_the_screen_and_its_file_is_removed() {
         .expect("the private bus");
     let refused = screenshot::take(conn, Duration::from_secs(5))
         .await
-        .err()
-        .expect("refused");
+        .expect_err("refused");
     assert!(
         matches!(refused, DisplayError::Refused { .. }),
         "{refused:?}"
