@@ -194,6 +194,23 @@ fn on_wayland_the_compositor_binding_zeta_gives_holds_push_to_talk() {
         Duration::from_secs(20),
     );
 
+    // The chat window says how to bind it, as a person sees it (the screen, read by OCR,
+    // once the window has drawn).
+    let start = Instant::now();
+    let mut shown = String::new();
+    while start.elapsed() < Duration::from_secs(30) && !shown.contains("bindsym") {
+        std::thread::sleep(Duration::from_millis(500));
+        shown = shown_text(&d.sway, d.home.parent().unwrap_or(&d.home));
+    }
+    let _ = std::fs::copy(
+        d.home.parent().unwrap_or(&d.home).join("shown.png"),
+        std::env::temp_dir().join("zeta-wayland-chat.png"),
+    );
+    assert!(
+        shown.contains("bindsym") && shown.contains("listen start"),
+        "the window does not tell how to bind the key:\n{shown}"
+    );
+
     let doctor = zeta(&d.sway, &d.home, &d.user, &["doctor", "--json"]);
     let checks: Vec<Value> = serde_json::from_slice(&doctor.stdout).unwrap_or_else(|e| {
         panic!(
@@ -270,4 +287,22 @@ async fn on_wayland_the_desktops_shortcuts_portal_holds_push_to_talk() {
         "{}",
         String::from_utf8_lossy(&doctor.stdout)
     );
+}
+
+/// The text on sway's screen, by OCR (the picture kept in `dir` as shown.png).
+fn shown_text(sway: &Sway, dir: &Path) -> String {
+    let frame = zeta_display::wayland::screencopy::capture(&sway.socket, Some(0))
+        .expect("the screen")
+        .remove(0);
+    let png = dir.join("shown.png");
+    image::RgbaImage::from_raw(frame.width, frame.height, frame.rgba)
+        .expect("a whole frame")
+        .save(&png)
+        .expect("save the screen");
+    let out = Command::new("tesseract")
+        .arg(&png)
+        .arg("-")
+        .output()
+        .expect("tesseract");
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
