@@ -336,3 +336,48 @@ async fn on_gnome_the_screenshot_comes_through_the_desktops_portal() {
         portal.record().calls
     );
 }
+
+/// On a Wayland desktop Zeta knows no way into (a headless weston presented as niri: no
+/// screen copy, no virtual devices, no portal of its own), the screen, mouse and keyboard
+/// tools say what is missing and what to use instead; nothing X11 is tried.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_an_unknown_wayland_desktop_each_tool_says_what_is_missing() {
+    let test = "on_an_unknown_wayland_desktop_each_tool_says_what_is_missing";
+    if let Some(why) = zeta_test_support::wayland::weston_missing() {
+        cannot_run(Needs::Desktop, test, why);
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let weston = Weston::start().unwrap_or_else(|e| panic!("{e}"));
+    let steps = vec![
+        Step::call("screenshot", json!({})),
+        Step::call("mouse", json!({"action": "click", "x": 10, "y": 10})),
+        Step::call("keyboard", json!({"text": "hello"})),
+        Step::text("I could not reach the screen or the keyboard here."),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "auto"}}),
+    )
+    .await;
+    let mut cmd = s.command(&["run", "--json", "--approve", "all", "click and type hello"]);
+    let run = weston.on(&mut cmd, "niri").output().expect("run zeta");
+    finished_task(&run);
+    let results = tool_results(&s);
+    assert_eq!(results.len(), 3, "{results:#?}");
+    assert!(
+        results[0].contains("niri offers no wlroots screen copy")
+            && results[0].contains("ui_outline reads windows through their accessibility tree"),
+        "{}",
+        results[0]
+    );
+    for r in &results[1..] {
+        assert!(
+            r.contains("niri offers no virtual keyboard and pointer")
+                && r.contains("ui_act acts on elements"),
+            "{r}"
+        );
+    }
+}

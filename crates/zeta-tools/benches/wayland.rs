@@ -6,6 +6,10 @@
 //! one pointer click through the virtual keyboard and pointer (enigo) against XTest, as
 //! the time to send them (the Wayland calls queue and flush; no round trip is waited on).
 //!
+//! The portal paths GNOME and KDE take are timed through Debian 12's real
+//! xdg-desktop-portal front-end on a private bus with the test's back-end behind it (it
+//! hands out a 1280x800 PNG, and takes keys): the portal's own cost, not a desktop's.
+//!
 //! Run: `Xvfb :99 -screen 0 1280x800x24 & DISPLAY=:99 dbus-run-session -- cargo bench
 //! -p zeta-tools --bench wayland` (needs sway, as root or not; ImageMagick for the picture).
 
@@ -182,6 +186,19 @@ fn main() {
             finish(c, &JPEG).expect("encode");
         }),
     );
+    portals(&picture, made);
+    let mut weston_starts = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let w = zeta_test_support::wayland::Weston::start().expect("weston");
+        weston_starts.push(t.elapsed());
+        drop(w);
+    }
+    line(
+        "weston headless: started until its socket answers",
+        median(weston_starts),
+    );
+
     let wayland = Settings {
         wayland_display: Some(sway.socket.display().to_string()),
         x11_display: Some("no-x11:none".into()),
@@ -207,4 +224,61 @@ fn main() {
             input.button(Button::Left, Direction::Click).expect("click");
         }),
     );
+}
+
+/// The Screenshot portal's picture and a RemoteDesktop key, through the real front-end.
+fn portals(picture: &std::path::Path, made: bool) {
+    if !made || zeta_test_support::portal::missing().is_some() {
+        println!(
+            "(no ImageMagick picture or no xdg-desktop-portal: the portal paths are left out)"
+        );
+        return;
+    }
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let portal = zeta_test_support::portal::Portal::start()
+            .await
+            .expect("the portal");
+        portal.picture(picture);
+        let mut shots = Vec::new();
+        for _ in 0..RUNS / 2 {
+            let t = Instant::now();
+            let conn = zeta_display::portal::connect(Some(&portal.address))
+                .await
+                .expect("bus");
+            zeta_display::portal::screenshot::take(conn, Duration::from_secs(10))
+                .await
+                .expect("screenshot");
+            shots.push(t.elapsed());
+        }
+        line(
+            "Screenshot portal: connect, request, read and decode the PNG",
+            median(shots),
+        );
+        let dir = tempfile::tempdir().expect("dir");
+        let tokens = zeta_display::portal::remote::Tokens::at(dir.path().join("token"));
+        let t = Instant::now();
+        let conn = zeta_display::portal::connect(Some(&portal.address))
+            .await
+            .expect("bus");
+        let remote = zeta_display::portal::remote::start(conn, &tokens, Duration::from_secs(10))
+            .await
+            .expect("remote desktop");
+        line(
+            "RemoteDesktop portal: session started (consent given at once)",
+            t.elapsed().as_secs_f64() * 1e3,
+        );
+        let mut keys = Vec::new();
+        for _ in 0..RUNS {
+            let t = Instant::now();
+            remote.key(0xffe1, true).await.expect("key");
+            remote.key(0xffe1, false).await.expect("key");
+            keys.push(t.elapsed());
+        }
+        line(
+            "RemoteDesktop portal: a key press and release (two round trips)",
+            median(keys),
+        );
+        remote.close().await;
+    });
 }

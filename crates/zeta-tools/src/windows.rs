@@ -29,6 +29,16 @@ pub struct XWindow {
     pub bounds: Rect,
 }
 
+/// Whether this session tells which windows show: an X server (not XWayland under a
+/// Wayland compositor, which knows only X11 windows), or sway.
+pub fn known() -> bool {
+    let session = crate::session::current();
+    match &session.wayland {
+        Some(wayland) => wayland.sway_socket.is_some(),
+        None => session.x11.is_some(),
+    }
+}
+
 /// The titled, mapped top-level windows, bottom to top in stacking order. Empty when
 /// there is no display, or on a Wayland compositor that does not tell.
 pub fn windows() -> Vec<XWindow> {
