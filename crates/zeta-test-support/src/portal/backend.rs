@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use zbus::object_server::SignalEmitter;
 use zbus::zvariant::{ObjectPath, OwnedObjectPath, OwnedValue, Value};
 
-use super::{ask, lock, note, owned, streams, Results, Shared};
+use super::{ask, edge, input, lock, note, owned, streams, Results, Shared};
 
 pub(super) struct Shortcuts(pub(super) Shared);
 
@@ -169,11 +169,7 @@ impl Remote {
         keycode: i32,
         state: u32,
     ) {
-        let s = if state == 1 { "down" } else { "up" };
-        lock(&self.0)
-            .record
-            .input
-            .push(format!("key {keycode} {s}"));
+        input(&self.0, format!("key {keycode} {}", edge(state)));
     }
 
     async fn notify_keyboard_keysym(
@@ -183,11 +179,7 @@ impl Remote {
         keysym: i32,
         state: u32,
     ) {
-        let s = if state == 1 { "down" } else { "up" };
-        lock(&self.0)
-            .record
-            .input
-            .push(format!("keysym {keysym:#x} {s}"));
+        input(&self.0, format!("keysym {keysym:#x} {}", edge(state)));
     }
 
     async fn notify_pointer_motion_absolute(
@@ -198,10 +190,7 @@ impl Remote {
         x: f64,
         y: f64,
     ) {
-        lock(&self.0)
-            .record
-            .input
-            .push(format!("absolute {stream} {x} {y}"));
+        input(&self.0, format!("absolute {stream} {x} {y}"));
     }
 
     async fn notify_pointer_button(
@@ -211,11 +200,7 @@ impl Remote {
         button: i32,
         state: u32,
     ) {
-        let s = if state == 1 { "down" } else { "up" };
-        lock(&self.0)
-            .record
-            .input
-            .push(format!("button {button} {s}"));
+        input(&self.0, format!("button {button} {}", edge(state)));
     }
 
     async fn notify_pointer_axis_discrete(
@@ -225,10 +210,7 @@ impl Remote {
         axis: u32,
         steps: i32,
     ) {
-        lock(&self.0)
-            .record
-            .input
-            .push(format!("scroll {axis} {steps}"));
+        input(&self.0, format!("scroll {axis} {steps}"));
     }
 
     #[zbus(property)]

@@ -10,7 +10,7 @@ use std::process::Child;
 use zbus::message::Header;
 use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
 
-use super::{lock, owned, private_bus, streams, Answer, Record, Results, Shared};
+use super::{edge, input, lock, owned, private_bus, streams, Answer, Record, Results, Shared};
 
 const DESKTOP: &str = "/org/freedesktop/portal/desktop";
 
@@ -153,11 +153,7 @@ impl Remote {
         keysym: i32,
         state: u32,
     ) {
-        let s = if state == 1 { "down" } else { "up" };
-        lock(&self.0)
-            .record
-            .input
-            .push(format!("keysym {keysym:#x} {s}"));
+        input(&self.0, format!("keysym {keysym:#x} {}", edge(state)));
     }
 
     async fn notify_pointer_motion_absolute(
@@ -168,10 +164,7 @@ impl Remote {
         x: f64,
         y: f64,
     ) {
-        lock(&self.0)
-            .record
-            .input
-            .push(format!("absolute {stream} {x} {y}"));
+        input(&self.0, format!("absolute {stream} {x} {y}"));
     }
 
     async fn notify_pointer_button(
@@ -181,11 +174,7 @@ impl Remote {
         button: i32,
         state: u32,
     ) {
-        let s = if state == 1 { "down" } else { "up" };
-        lock(&self.0)
-            .record
-            .input
-            .push(format!("button {button} {s}"));
+        input(&self.0, format!("button {button} {}", edge(state)));
     }
 
     #[zbus(property)]

@@ -81,6 +81,20 @@ pub(crate) async fn ask(state: &Shared, call: &str) -> u32 {
     }
 }
 
+/// Records a key or pointer event.
+pub(crate) fn input(state: &Shared, event: String) {
+    lock(state).record.input.push(event);
+}
+
+/// A key's or button's state as recorded: 1 is down.
+pub(crate) fn edge(state: u32) -> &'static str {
+    if state == 1 {
+        "down"
+    } else {
+        "up"
+    }
+}
+
 pub(crate) fn note(state: &Shared, call: &str) {
     lock(state).record.calls.push(call.to_string());
 }
