@@ -40,7 +40,7 @@ impl Drop for OnWayland {
     }
 }
 
-fn start_form(sway: &Sway, out: &Path, title: &str) -> OnWayland {
+async fn start_form(sway: &Sway, out: &Path, title: &str) -> OnWayland {
     let mut cmd = Command::new(SYSTEM_PYTHON);
     cmd.arg(form_script()).arg(out).arg(title);
     sway.on(&mut cmd)
@@ -50,8 +50,21 @@ fn start_form(sway: &Sway, out: &Path, title: &str) -> OnWayland {
     let app = OnWayland(cmd.spawn().expect("start the form"));
     sway.wait_for_window(title, Duration::from_secs(20))
         .unwrap_or_else(|e| panic!("{e}"));
-    // GTK registers on the accessibility bus just after mapping.
-    std::thread::sleep(Duration::from_millis(700));
+    // GTK joins the accessibility bus after mapping, later on a busy machine: wait until
+    // its window is there, as a person would wait for the form to show.
+    let desktop = zeta_elements::Desktop::default();
+    let started = std::time::Instant::now();
+    loop {
+        let listed = zeta_elements::atspi::read::windows(&desktop).await;
+        if listed.is_ok_and(|w| w.windows.iter().any(|w| w.title == title)) {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "\"{title}\" did not join the accessibility bus within 30 s"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     app
 }
 
@@ -70,7 +83,7 @@ async fn on_wayland_the_agent_types_presses_and_sees_a_form_by_its_effect() {
     let sway = Sway::start("", &[]).unwrap_or_else(|e| panic!("{e}"));
     let dir = tempfile::tempdir().expect("temp dir");
     let out: PathBuf = dir.path().join("form.json");
-    let _form = start_form(&sway, &out, "Zeta wayland form");
+    let _form = start_form(&sway, &out, "Zeta wayland form").await;
 
     // The Name field has the keyboard focus when the form opens: the keyboard tool types
     // into it through the virtual keyboard. The tree gives the box and Save.

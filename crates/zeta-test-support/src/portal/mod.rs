@@ -157,9 +157,16 @@ pub(crate) fn private_bus(
         ),
     )
     .map_err(|e| format!("bus config: {e}"))?;
+    // What the bus starts on demand gets a home and runtime folder of its own and no X
+    // display: an accessibility bus launched here with the suite's DISPLAY would take
+    // over (and on exit remove) the suite's own accessibility bus socket.
     let mut bus = Command::new("dbus-daemon")
         .arg(format!("--config-file={}", config.display()))
         .args(["--print-address=1", "--nofork"])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", dir)
+        .env("XDG_RUNTIME_DIR", dir)
         .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
