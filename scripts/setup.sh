@@ -40,10 +40,12 @@ if $for_tests; then
   # make, perl, patch.
   # Wayland: sway, whose headless back-end is the real compositor the Wayland tests run on,
   # wtype, a virtual keyboard client that holds keys on its seat; weston, a compositor with
-  # neither (GNOME-like: input through the portal); the real portal front-end.
+  # neither (GNOME-like: input through the portal); the real portal front-end; PipeWire,
+  # WirePlumber and a GStreamer test source for the ScreenCast portal's frames.
   packages+=(xvfb xdotool webkit2gtk-driver trayer dbus imagemagick xterm x11-utils python3 gnome-keyring
     espeak-ng sox python3-gi gir1.2-gtk-3.0 at-spi2-core tesseract-ocr galculator python3-pyqt5
-    git zip unzip make perl patch sway wtype weston xdg-desktop-portal)
+    git zip unzip make perl patch sway wtype weston xdg-desktop-portal
+    pipewire wireplumber gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base)
 fi
 
 missing=()

@@ -277,14 +277,16 @@ async fn on_gnome_keys_and_clicks_go_through_the_desktops_portal_asked_once() {
         .find(|c| c["name"] == "screen")
         .expect("a screen line");
     assert_eq!(
-        screen["detail"], "the desktop's Screenshot portal",
+        screen["detail"],
+        "the desktop's ScreenCast portal over PipeWire (else its Screenshot portal)",
         "{screen}"
     );
 }
 
-/// On GNOME the screenshot tool takes the screen through the desktop's Screenshot portal
-/// (the real front-end, the test's back-end handing out a picture), and a click goes
-/// through the real front-end's RemoteDesktop (version 1: asked at every start).
+/// On GNOME, where the ScreenCast portal gives no frame (no PipeWire here), the screenshot
+/// tool takes the screen through the desktop's Screenshot portal (the real front-end, the
+/// test's back-end handing out a picture), and a click goes through the real front-end's
+/// RemoteDesktop (version 1: asked at every start).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_gnome_the_screenshot_comes_through_the_desktops_portal() {
     let test = "on_gnome_the_screenshot_comes_through_the_desktops_portal";
@@ -340,14 +342,82 @@ async fn on_gnome_the_screenshot_comes_through_the_desktops_portal() {
         portal.record().input,
         ["absolute 42 640 400", "button 272 down", "button 272 up"]
     );
+    let calls = portal.record().calls;
+    let asked = |c: &str| calls.iter().any(|x| x == c);
     assert!(
-        portal
-            .record()
-            .calls
-            .contains(&"Screenshot.Screenshot".to_string()),
-        "{:?}",
-        portal.record().calls
+        asked("ScreenCast.Start") && asked("Screenshot.Screenshot"),
+        "the screen cast first, then the screenshot: {calls:?}"
     );
+}
+
+/// On GNOME with PipeWire, the screenshot tool's picture is a frame of the ScreenCast
+/// portal's stream (a red test source), the screen chosen once and the choice kept in
+/// Zeta's home; a second screenshot in the same task reuses the session.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_gnome_the_screenshot_is_a_frame_of_the_screen_cast() {
+    let test = "on_gnome_the_screenshot_is_a_frame_of_the_screen_cast";
+    if let Some(why) = zeta_test_support::wayland::weston_missing()
+        .or_else(zeta_test_support::portal::missing)
+        .or_else(zeta_test_support::portal::screen_missing)
+    {
+        cannot_run(Needs::Desktop, test, why);
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let weston = Weston::start().unwrap_or_else(|e| panic!("{e}"));
+    let portal = Portal::with_screen()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let steps = vec![
+        Step::call("screenshot", json!({})),
+        Step::call("screenshot", json!({})),
+        Step::text("The screen is red."),
+    ];
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "auto"}}),
+    )
+    .await;
+    let mut cmd = s.command(&[
+        "run",
+        "--json",
+        "--approve",
+        "all",
+        "what colour is the screen",
+    ]);
+    let run = weston
+        .on(&mut cmd, "GNOME")
+        .env("DBUS_SESSION_BUS_ADDRESS", &portal.address)
+        .output()
+        .expect("run zeta");
+    done_task(&run);
+    let results = tool_results(&s);
+    assert!(
+        results[1].contains("1280x800 screen pixels"),
+        "{results:#?}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let shot = last_image(&s).expect("the screenshot was sent as an image");
+    let [r, g, b] = shot.get_pixel(640, 400).0;
+    assert!(
+        r > 200 && g < 60 && b < 60,
+        "the red source: {:?}",
+        [r, g, b]
+    );
+    let calls = portal.record().calls;
+    assert_eq!(
+        calls.iter().filter(|c| *c == "ScreenCast.Start").count(),
+        1,
+        "one session for both screenshots: {calls:?}"
+    );
+    assert!(
+        !calls.iter().any(|c| c == "Screenshot.Screenshot"),
+        "{calls:?}"
+    );
+    let token = s.home.path().join("portal").join("screen-cast.token");
+    assert!(token.is_file(), "the choice is kept in Zeta's home");
 }
 
 /// On a Wayland desktop Zeta knows no way into (a headless weston presented as niri: no

@@ -119,9 +119,10 @@ pub fn standing(capability: Capability, session: &Session, hotkey: &Hotkey) -> S
             if matches!(wayland.compositor, Compositor::Gnome | Compositor::Kde) =>
         {
             Support::Allow {
-                by: "the desktop's Screenshot portal".into(),
+                by: "the desktop's ScreenCast portal over PipeWire (else its Screenshot portal)"
+                    .into(),
                 ask: format!(
-                    "{compositor} asks once, at the first screenshot, whether Zeta may take screenshots"
+                    "{compositor} asks once, at the first screenshot, which screen Zeta may see; Zeta keeps the answer"
                 ),
             }
         }
@@ -315,7 +316,7 @@ mod tests {
             let Support::Allow { by, .. } = standing(&s, Capability::Screen) else {
                 panic!("{c:?}: the screen through the Screenshot portal, allowed once");
             };
-            assert!(by.contains("Screenshot portal"), "{by}");
+            assert!(by.contains("ScreenCast portal"), "{by}");
             let Support::Allow { by, ask } = standing(&s, Capability::Input) else {
                 panic!("{c:?}: input through the RemoteDesktop portal, allowed once");
             };

@@ -187,6 +187,7 @@ fn main() {
         }),
     );
     portals(&picture, made);
+    screen_cast();
     let mut weston_starts = Vec::new();
     for _ in 0..5 {
         let t = Instant::now();
@@ -281,4 +282,41 @@ fn portals(picture: &std::path::Path, made: bool) {
         );
         remote.close().await;
     });
+}
+
+/// A ScreenCast frame over PipeWire: the session started once, then frames taken on
+/// demand (each connects the stream and waits for its first frame).
+fn screen_cast() {
+    if zeta_test_support::portal::screen_missing().is_some()
+        || zeta_test_support::portal::missing().is_some()
+    {
+        println!("(no PipeWire, WirePlumber or GStreamer: the ScreenCast path is left out)");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let (_portal, cast) = runtime.block_on(async {
+        let portal = zeta_test_support::portal::Portal::with_screen()
+            .await
+            .expect("the portal with a screen");
+        let tokens = zeta_display::portal::remote::Tokens::at(dir.path().join("cast"));
+        let conn = zeta_display::portal::connect(Some(&portal.address))
+            .await
+            .expect("bus");
+        let t = Instant::now();
+        let cast = zeta_display::portal::screencast::start(conn, &tokens, Duration::from_secs(10))
+            .await
+            .expect("screen cast");
+        line(
+            "ScreenCast portal: session started (choice given at once)",
+            t.elapsed().as_secs_f64() * 1e3,
+        );
+        (portal, cast)
+    });
+    line(
+        "ScreenCast portal: one 1280x800 frame over PipeWire",
+        timed(RUNS / 3, || {
+            cast.frame(Duration::from_secs(10)).expect("frame");
+        }),
+    );
 }

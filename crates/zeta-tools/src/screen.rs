@@ -276,8 +276,8 @@ fn compose(mut shots: Vec<(image::RgbaImage, Geometry)>) -> Captured {
 }
 
 /// Captures `target` on a Wayland compositor: through the wlroots screen copy where it
-/// offers one, through the desktop's Screenshot portal on GNOME and KDE, else an error
-/// that says what is missing and what to use instead.
+/// offers one, through the desktop's portals on GNOME and KDE (ScreenCast over PipeWire,
+/// else Screenshot), else an error that says what is missing and what to use instead.
 fn capture_wayland(
     wayland: &zeta_display::session::Wayland,
     target: Target,
@@ -359,21 +359,72 @@ fn copied(
         .collect()
 }
 
-/// The whole screen by the desktop's Screenshot portal (asks the person the first time).
-/// Blocking: call from a blocking thread of Zeta's runtime.
+/// The whole screen through the desktop's portals: a frame of the ScreenCast session
+/// (kept open; the person chooses the screen once, the choice kept in
+/// `$ZETA_HOME/portal/screen-cast.token`), else the Screenshot portal's picture. Blocking:
+/// call from a blocking thread of Zeta's runtime.
 fn from_portal() -> Result<(image::RgbaImage, Geometry), String> {
     let runtime = tokio::runtime::Handle::try_current()
         .map_err(|_| "the desktop's portal is reached from Zeta's runtime only".to_string())?;
-    let picture = runtime
-        .block_on(async {
-            let conn = zeta_display::portal::connect(None).await?;
-            zeta_display::portal::screenshot::take(conn, zeta_display::portal::ASK_LIMIT).await
-        })
-        .map_err(|e| e.to_string())?;
+    let picture = match cast_frame(&runtime) {
+        Ok(p) => p,
+        Err(cast) => {
+            tracing::debug!(
+                "no frame from the ScreenCast portal ({cast}); asking the Screenshot portal"
+            );
+            runtime
+                .block_on(async {
+                    let conn = zeta_display::portal::connect(None).await?;
+                    zeta_display::portal::screenshot::take(conn, zeta_display::portal::ASK_LIMIT)
+                        .await
+                })
+                .map_err(|e| format!("{e} (and the ScreenCast portal: {cast})"))?
+        }
+    };
     let (w, h) = (picture.width, picture.height);
     image::RgbaImage::from_raw(w, h, picture.rgba)
         .map(|img| (img, (0, 0, w, h)))
-        .ok_or_else(|| "the desktop's screenshot is short".to_string())
+        .ok_or_else(|| "the desktop's screen picture is short".to_string())
+}
+
+/// The ScreenCast session, kept between screenshots (dropped after a failure).
+static CAST: std::sync::Mutex<Option<zeta_display::portal::screencast::Cast>> =
+    std::sync::Mutex::new(None);
+
+fn cast_frame(
+    runtime: &tokio::runtime::Handle,
+) -> Result<zeta_display::portal::screenshot::Picture, String> {
+    let mut slot = CAST.lock().unwrap_or_else(|p| p.into_inner());
+    if slot.is_none() {
+        let tokens = zeta_display::portal::remote::Tokens::at(
+            zeta_protocol::home::ZetaHome::root_from_env()
+                .unwrap_or_else(|| std::path::PathBuf::from("/nonexistent"))
+                .join("portal")
+                .join("screen-cast.token"),
+        );
+        let cast = runtime
+            .block_on(async {
+                let conn = zeta_display::portal::connect(None).await?;
+                zeta_display::portal::screencast::start(
+                    conn,
+                    &tokens,
+                    zeta_display::portal::ASK_LIMIT,
+                )
+                .await
+            })
+            .map_err(|e| e.to_string())?;
+        *slot = Some(cast);
+    }
+    let Some(cast) = slot.as_ref() else {
+        return Err("no screen-cast session".into());
+    };
+    let frame = cast
+        .frame(Duration::from_secs(5))
+        .map_err(|e| e.to_string());
+    if frame.is_err() {
+        *slot = None;
+    }
+    frame
 }
 
 /// Fits `width`x`height` within `max_side`, keeping the aspect ratio (never upscales).

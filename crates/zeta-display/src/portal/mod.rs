@@ -1,9 +1,10 @@
 //! The desktop portals (xdg-desktop-portal, through ashpd): how GNOME and KDE let a
-//! program bind a global key ([`shortcuts`]), send keys and clicks ([`remote`]) and take a
-//! picture of the screen ([`screenshot`]) with the person's consent. Every call has a time limit, so a portal that never answers cannot
+//! program bind a global key ([`shortcuts`]), send keys and clicks ([`remote`]), and see the
+//! screen ([`screencast`] over PipeWire, or [`screenshot`]) with the person's consent. Every call has a time limit, so a portal that never answers cannot
 //! hang Zeta; a request that waits on the person gets longer.
 
 pub mod remote;
+pub mod screencast;
 pub mod screenshot;
 pub mod shortcuts;
 

@@ -120,10 +120,7 @@ impl Remote {
         _app_id: String,
         options: Results,
     ) -> (u32, Results) {
-        let restored = options.get("restore_data").and_then(|v| {
-            let (_, _, data): (String, u32, OwnedValue) = v.clone().try_into().ok()?;
-            String::try_from(data).ok()
-        });
+        let restored = restored(&options);
         {
             let mut s = lock(&self.0);
             s.record.calls.push("RemoteDesktop.SelectDevices".into());
@@ -150,7 +147,10 @@ impl Remote {
                 s.grants
             };
             results.insert("devices".into(), OwnedValue::from(3u32));
-            results.insert("streams".into(), owned(Value::from(streams())));
+            results.insert(
+                "streams".into(),
+                owned(Value::from(streams(lock(&self.0).node))),
+            );
             results.insert("persist_mode".into(), OwnedValue::from(2u32));
             let data = (
                 "zetatest".to_string(),
@@ -246,9 +246,12 @@ impl Cast {
         _handle: OwnedObjectPath,
         _session_handle: OwnedObjectPath,
         _app_id: String,
-        _options: Results,
+        options: Results,
     ) -> (u32, Results) {
-        note(&self.0, "ScreenCast.SelectSources");
+        let restored = restored(&options);
+        let mut s = lock(&self.0);
+        s.record.calls.push("ScreenCast.SelectSources".into());
+        s.record.cast_restored.push(restored);
         (0, Results::new())
     }
 
@@ -264,7 +267,19 @@ impl Cast {
         let response = ask(&self.0, "ScreenCast.Start").await;
         let mut results = Results::new();
         if response == 0 {
-            results.insert("streams".into(), owned(Value::from(streams())));
+            let (node, grant) = {
+                let mut s = lock(&self.0);
+                s.grants += 1;
+                (s.node, s.grants)
+            };
+            results.insert("streams".into(), owned(Value::from(streams(node))));
+            results.insert("persist_mode".into(), OwnedValue::from(2u32));
+            let data = (
+                "zetatest".to_string(),
+                1u32,
+                Value::from(format!("cast-{grant}")),
+            );
+            results.insert("restore_data".into(), owned(Value::from(data)));
         }
         (response, results)
     }
@@ -353,5 +368,20 @@ impl Access {
         _options: Results,
     ) -> (u32, Results) {
         (ask(&self.0, "Access.AccessDialog").await, Results::new())
+    }
+}
+
+/// The string a back-end put in its restore data, handed back by the front-end.
+fn restored(options: &Results) -> Option<String> {
+    let (_, _, data): (String, u32, OwnedValue) =
+        options.get("restore_data")?.clone().try_into().ok()?;
+    // The front-end may hand the variant back wrapped in one more.
+    let mut value: Value = data.into();
+    while let Value::Value(inner) = value {
+        value = *inner;
+    }
+    match value {
+        Value::Str(s) => Some(s.to_string()),
+        other => Some(format!("{other:?}")),
     }
 }

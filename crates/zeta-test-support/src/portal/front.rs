@@ -133,7 +133,7 @@ impl Remote {
                 };
                 let mut results = Results::new();
                 results.insert("devices".into(), OwnedValue::from(3u32));
-                results.insert("streams".into(), owned(Value::from(streams())));
+                results.insert("streams".into(), owned(Value::from(streams(None))));
                 results.insert(
                     "restore_token".into(),
                     owned(Value::from(format!("token-{grant}"))),

@@ -38,6 +38,8 @@ pub struct Record {
     pub calls: Vec<String>,
     /// The restore data each RemoteDesktop SelectDevices was handed (its token string).
     pub restored: Vec<Option<String>>,
+    /// The same for each ScreenCast SelectSources.
+    pub cast_restored: Vec<Option<String>>,
     /// The keys and pointer events sent, as "key 30 down", "button 272 up", "absolute 12 100 200".
     pub input: Vec<String>,
     /// The shortcuts bound: (id, preferred trigger).
@@ -53,6 +55,8 @@ pub(crate) struct State {
     /// The picture the Screenshot back-end hands out, and how many it handed.
     picture: Option<std::path::PathBuf>,
     shots: u32,
+    /// The PipeWire node the screen's stream is (a real one with `with_screen`).
+    node: Option<u32>,
 }
 
 pub(crate) type Shared = Arc<Mutex<State>>;
@@ -100,12 +104,29 @@ pub(crate) fn note(state: &Shared, call: &str) {
 }
 
 /// The screen the RemoteDesktop session shares: one 1280x800 monitor, PipeWire node 42.
-pub(crate) fn streams() -> Vec<(u32, HashMap<String, Value<'static>>)> {
+pub(crate) fn streams(node: Option<u32>) -> Vec<(u32, HashMap<String, Value<'static>>)> {
     let mut props: HashMap<String, Value> = HashMap::new();
     props.insert("position".into(), Value::from((0i32, 0i32)));
     props.insert("size".into(), Value::from((1280i32, 800i32)));
     props.insert("source_type".into(), Value::from(1u32));
-    vec![(42u32, props)]
+    vec![(node.unwrap_or(42), props)]
+}
+
+/// Why a PipeWire screen cannot be served here, if it cannot.
+pub fn screen_missing() -> Option<String> {
+    for program in ["pipewire", "wireplumber", "gst-launch-1.0", "pw-dump"] {
+        let found = Command::new("sh")
+            .args(["-c", &format!("command -v {program}")])
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !found {
+            return Some(format!(
+                "{program} is missing (apt install pipewire wireplumber gstreamer1.0-pipewire gstreamer1.0-tools)"
+            ));
+        }
+    }
+    None
 }
 
 /// Why the portal test back-end cannot run here, if it cannot.
@@ -195,12 +216,19 @@ pub struct Portal {
     backend: zbus::Connection,
     bus: Child,
     frontend: Child,
+    /// PipeWire, WirePlumber and the video source, with `with_screen`.
+    screen: Vec<Child>,
     _dir: tempfile::TempDir,
 }
 
 impl Drop for Portal {
     fn drop(&mut self) {
-        for child in [&mut self.frontend, &mut self.bus] {
+        let children = self
+            .screen
+            .iter_mut()
+            .rev()
+            .chain([&mut self.frontend, &mut self.bus]);
+        for child in children {
             let _ = child.kill();
             let _ = child.wait();
         }
@@ -211,6 +239,17 @@ impl Portal {
     /// Starts the bus, puts the back-end on it, then starts the front-end and waits until
     /// it answers.
     pub async fn start() -> Result<Portal, String> {
+        Portal::start_with(false).await
+    }
+
+    /// The same with a screen to cast: PipeWire and WirePlumber on the private bus and a
+    /// 1280x800 video source (GStreamer's test picture, solid red), whose node the
+    /// ScreenCast and RemoteDesktop back-ends share.
+    pub async fn with_screen() -> Result<Portal, String> {
+        Portal::start_with(true).await
+    }
+
+    async fn start_with(screen: bool) -> Result<Portal, String> {
         let dir = tempfile::tempdir().map_err(|e| format!("portal folder: {e}"))?;
         let portals = dir.path().join("portals");
         std::fs::create_dir_all(&portals).map_err(|e| format!("portals folder: {e}"))?;
@@ -254,8 +293,24 @@ impl Portal {
         let log = std::env::var_os("ZETA_TEST_PORTAL_LOG")
             .and_then(|p| std::fs::File::create(p).ok())
             .map_or_else(Stdio::null, Stdio::from);
+        let mut casting = Vec::new();
+        if screen {
+            match start_screen(dir.path(), &address) {
+                Ok((children, node)) => {
+                    casting = children;
+                    lock(&state).node = Some(node);
+                }
+                Err(e) => {
+                    let _ = bus.kill();
+                    let _ = bus.wait();
+                    return Err(e);
+                }
+            }
+        }
         let frontend = Command::new("/usr/libexec/xdg-desktop-portal")
             .arg("--verbose")
+            .env("HOME", dir.path())
+            .env("XDG_RUNTIME_DIR", dir.path())
             .env("DBUS_SESSION_BUS_ADDRESS", &address)
             .env("XDG_DESKTOP_PORTAL_DIR", &portals)
             .env("XDG_CURRENT_DESKTOP", "zetatest")
@@ -276,6 +331,7 @@ impl Portal {
             backend,
             bus,
             frontend,
+            screen: casting,
             _dir: dir,
         };
         portal.wait_for_frontend().await?;
@@ -338,4 +394,85 @@ impl Portal {
         };
         fired.map_err(|e| e.to_string())
     }
+}
+
+/// PipeWire, WirePlumber and a red 1280x800 video source in `dir`, on the bus at
+/// `address`: the processes and the source's node.
+fn start_screen(dir: &Path, address: &str) -> Result<(Vec<Child>, u32), String> {
+    let run = |program: &str, args: &[&str]| {
+        Command::new(program)
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", dir)
+            .env("XDG_RUNTIME_DIR", dir)
+            .env("DBUS_SESSION_BUS_ADDRESS", address)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{program}: {e}"))
+    };
+    let mut children = vec![run("pipewire", &[])?];
+    let socket = dir.join("pipewire-0");
+    let started = Instant::now();
+    while !socket.exists() && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let more = run("wireplumber", &[]).and_then(|wp| {
+        children.push(wp);
+        run(
+            "gst-launch-1.0",
+            &[
+                "-q",
+                "videotestsrc",
+                "pattern=red",
+                "!",
+                "video/x-raw,format=BGRx,width=1280,height=800,framerate=10/1",
+                "!",
+                "pipewiresink",
+                "mode=provide",
+                "stream-properties=p,media.class=Video/Source,node.name=zeta-test-screen",
+            ],
+        )
+    });
+    let node = more.and_then(|gst| {
+        children.push(gst);
+        let started = Instant::now();
+        loop {
+            if let Some(id) = node_named(dir, "zeta-test-screen") {
+                return Ok(id);
+            }
+            if started.elapsed() > Duration::from_secs(15) {
+                return Err("the test screen's PipeWire node did not show within 15 s".to_string());
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
+    match node {
+        Ok(id) => Ok((children, id)),
+        Err(e) => {
+            for mut c in children.into_iter().rev() {
+                let _ = c.kill();
+                let _ = c.wait();
+            }
+            Err(e)
+        }
+    }
+}
+
+/// The id of the PipeWire node named `name`, by `pw-dump`.
+fn node_named(dir: &Path, name: &str) -> Option<u32> {
+    let out = Command::new("pw-dump")
+        .env("XDG_RUNTIME_DIR", dir)
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    let objects: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).ok()?;
+    objects.iter().find_map(|o| {
+        let props = &o["info"]["props"];
+        (o["type"] == "PipeWire:Interface:Node" && props["node.name"] == name)
+            .then(|| o["id"].as_u64())
+            .flatten()
+            .and_then(|id| u32::try_from(id).ok())
+    })
 }
