@@ -26,7 +26,9 @@ for dep in libwebkit2gtk-4.1-0 libgtk-3-0 libayatana-appindicator3-1 libasound2 
   grep -q "$dep" <<<"$fields" || fail "Depends lacks $dep: $fields"
 done
 contents="$(dpkg-deb -c "$deb")"
-for path in usr/bin/zeta usr/share/applications/Zeta.desktop usr/share/icons/hicolor/128x128/apps/zeta.png; do
+# dev.zeta.agent.desktop names the app id the desktop portals know it by (GNOME 49 delivers
+# shortcut events only to an app id with a desktop entry); hidden from menus.
+for path in usr/bin/zeta usr/share/applications/Zeta.desktop usr/share/applications/dev.zeta.agent.desktop usr/share/icons/hicolor/128x128/apps/zeta.png; do
   grep -Eq " (\./)?${path}$" <<<"$contents" || fail "/$path is not in the package"
 done
 if grep -Eq 'models/|\.gguf|\.bin$|llama' <<<"$contents"; then
