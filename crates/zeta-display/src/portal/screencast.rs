@@ -31,7 +31,6 @@ const PORTAL: &str = "ScreenCast";
 
 /// A started screen-cast session: the monitor's stream and the PipeWire remote to read it.
 pub struct Cast {
-    portal: Screencast,
     session: Session<Screencast>,
     /// The stream's PipeWire node.
     pub node: u32,
@@ -109,7 +108,6 @@ pub async fn start(
     )
     .await?;
     Ok(Cast {
-        portal,
         session,
         node,
         size,
@@ -135,7 +133,6 @@ impl Cast {
 
     /// Ends the session.
     pub async fn close(self) {
-        let _ = &self.portal;
         let _ = tokio::time::timeout(CALL_LIMIT, self.session.close()).await;
     }
 }
