@@ -73,6 +73,33 @@ fn zeta_on(s: &Setup, sway: &Sway, task: &str) -> std::process::Output {
     sway.on(&mut cmd).output().expect("run zeta")
 }
 
+/// A scripted model, the permissions in `auto` mode.
+async fn auto(steps: Vec<Step>) -> Setup {
+    Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        steps,
+        json!({"permissions": {"mode": "auto"}}),
+    )
+    .await
+}
+
+/// `zeta run TASK` on weston presented as `desktop`, with its portals on `bus`.
+fn on_weston(
+    s: &Setup,
+    weston: &Weston,
+    desktop: &str,
+    bus: Option<&str>,
+    task: &str,
+) -> std::process::Output {
+    let mut cmd = s.command(&["run", "--json", "--approve", "all", task]);
+    weston.on(&mut cmd, desktop);
+    if let Some(address) = bus {
+        cmd.env("DBUS_SESSION_BUS_ADDRESS", address);
+    }
+    cmd.output().expect("run zeta")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_wayland_the_agent_types_presses_and_sees_a_form_by_its_effect() {
     let test = "on_wayland_the_agent_types_presses_and_sees_a_form_by_its_effect";
@@ -95,13 +122,7 @@ async fn on_wayland_the_agent_types_presses_and_sees_a_form_by_its_effect() {
         Step::call("screenshot", json!({})),
         Step::text("Saved the form for Ada Lovelace."),
     ];
-    let s = Setup::with_settings(
-        Wire::OpenAi,
-        Proto::Native,
-        steps,
-        json!({"permissions": {"mode": "auto"}}),
-    )
-    .await;
+    let s = auto(steps).await;
     let run = zeta_on(
         &s,
         &sway,
@@ -198,21 +219,8 @@ async fn on_gnome_keys_and_clicks_go_through_the_desktops_portal_asked_once() {
         Step::call("keyboard", json!({"keys": "Return"})),
         Step::text("Pressed Return."),
     ];
-    let s = Setup::with_settings(
-        Wire::OpenAi,
-        Proto::Native,
-        steps,
-        json!({"permissions": {"mode": "auto"}}),
-    )
-    .await;
-    let run_on_gnome = |task: &str| {
-        let mut cmd = s.command(&["run", "--json", "--approve", "all", task]);
-        weston
-            .on(&mut cmd, "GNOME")
-            .env("DBUS_SESSION_BUS_ADDRESS", &front.address)
-            .output()
-            .expect("run zeta")
-    };
+    let s = auto(steps).await;
+    let run_on_gnome = |task: &str| on_weston(&s, &weston, "GNOME", Some(&front.address), task);
     let run = run_on_gnome("click at 100,200, type Hi and select all");
     done_task(&run);
     assert_eq!(
@@ -314,19 +322,14 @@ async fn on_gnome_the_screenshot_comes_through_the_desktops_portal() {
         Step::call("mouse", json!({"action": "click", "x": 640, "y": 400})),
         Step::text("Clicked the red box."),
     ];
-    let s = Setup::with_settings(
-        Wire::OpenAi,
-        Proto::Native,
-        steps,
-        json!({"permissions": {"mode": "auto"}}),
-    )
-    .await;
-    let mut cmd = s.command(&["run", "--json", "--approve", "all", "click the red box"]);
-    let run = weston
-        .on(&mut cmd, "GNOME")
-        .env("DBUS_SESSION_BUS_ADDRESS", &portal.address)
-        .output()
-        .expect("run zeta");
+    let s = auto(steps).await;
+    let run = on_weston(
+        &s,
+        &weston,
+        "GNOME",
+        Some(&portal.address),
+        "click the red box",
+    );
     done_task(&run);
     let results = tool_results(&s);
     assert!(
@@ -373,25 +376,14 @@ async fn on_gnome_the_screenshot_is_a_frame_of_the_screen_cast() {
         Step::call("screenshot", json!({})),
         Step::text("The screen is red."),
     ];
-    let s = Setup::with_settings(
-        Wire::OpenAi,
-        Proto::Native,
-        steps,
-        json!({"permissions": {"mode": "auto"}}),
-    )
-    .await;
-    let mut cmd = s.command(&[
-        "run",
-        "--json",
-        "--approve",
-        "all",
+    let s = auto(steps).await;
+    let run = on_weston(
+        &s,
+        &weston,
+        "GNOME",
+        Some(&portal.address),
         "what colour is the screen",
-    ]);
-    let run = weston
-        .on(&mut cmd, "GNOME")
-        .env("DBUS_SESSION_BUS_ADDRESS", &portal.address)
-        .output()
-        .expect("run zeta");
+    );
     done_task(&run);
     let results = tool_results(&s);
     assert!(
@@ -438,15 +430,8 @@ async fn on_an_unknown_wayland_desktop_each_tool_says_what_is_missing() {
         Step::call("keyboard", json!({"text": "hello"})),
         Step::text("I could not reach the screen or the keyboard here."),
     ];
-    let s = Setup::with_settings(
-        Wire::OpenAi,
-        Proto::Native,
-        steps,
-        json!({"permissions": {"mode": "auto"}}),
-    )
-    .await;
-    let mut cmd = s.command(&["run", "--json", "--approve", "all", "click and type hello"]);
-    let run = weston.on(&mut cmd, "niri").output().expect("run zeta");
+    let s = auto(steps).await;
+    let run = on_weston(&s, &weston, "niri", None, "click and type hello");
     finished_task(&run);
     let results = tool_results(&s);
     assert_eq!(results.len(), 3, "{results:#?}");

@@ -7,6 +7,7 @@ pub mod remote;
 pub mod screencast;
 pub mod screenshot;
 pub mod shortcuts;
+pub mod tokens;
 
 use std::future::Future;
 use std::time::Duration;

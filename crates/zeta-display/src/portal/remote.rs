@@ -4,7 +4,6 @@
 //! handed back on the next start, and the new token it returns replaces it every time
 //! (tokens are single-use). A "no" forgets the token.
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use ashpd::desktop::remote_desktop::{
@@ -13,6 +12,7 @@ use ashpd::desktop::remote_desktop::{
 use ashpd::desktop::screencast::{Screencast, SelectSourcesOptions, SourceType};
 use ashpd::desktop::{CreateSessionOptions, PersistMode, Session};
 
+pub use super::tokens::Tokens;
 use super::{within, CALL_LIMIT};
 use crate::DisplayError;
 
@@ -24,59 +24,6 @@ pub enum Button {
     Left = 0x110,
     Right = 0x111,
     Middle = 0x112,
-}
-
-/// The file that keeps the portal's restore token.
-#[derive(Debug, Clone)]
-pub struct Tokens {
-    path: PathBuf,
-}
-
-impl Tokens {
-    pub fn at(path: impl Into<PathBuf>) -> Tokens {
-        Tokens { path: path.into() }
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// The token kept, if any.
-    pub fn load(&self) -> Option<String> {
-        std::fs::read_to_string(&self.path)
-            .ok()
-            .map(|t| t.trim().to_string())
-            .filter(|t| !t.is_empty())
-    }
-
-    /// Keeps `token` (owner-only), or forgets the one kept.
-    pub fn save(&self, token: Option<&str>) {
-        let done = match token {
-            Some(t) => write_private(&self.path, t),
-            None => match std::fs::remove_file(&self.path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-                _ => Ok(()),
-            },
-        };
-        if let Err(e) = done {
-            tracing::warn!("the portal's restore token in {}: {e}", self.path.display());
-        }
-    }
-}
-
-fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)?;
-    f.write_all(text.as_bytes())
 }
 
 /// The shared screen: its stream and place in the layout.
@@ -164,16 +111,7 @@ pub async fn start(
         },
     )
     .await;
-    let selected = match started {
-        Ok(s) => s,
-        Err(e) => {
-            if matches!(e, DisplayError::Refused { .. }) {
-                tokens.save(None);
-            }
-            return Err(e);
-        }
-    };
-    tokens.save(selected.restore_token());
+    let selected = tokens.settle(started, |s| s.restore_token())?;
     let screen = selected.streams().first().map(|s| {
         let (x, y) = s.position().unwrap_or((0, 0));
         let (width, height) = s.size().unwrap_or((0, 0));
@@ -321,22 +259,5 @@ mod tests {
         assert_eq!(keysym('\n'), 0xff0d);
         assert_eq!(keysym('€'), 0x0100_20ac);
         assert_eq!(keysym('я'), 0x0100_044f);
-    }
-
-    #[test]
-    fn tokens_are_kept_owner_only_and_forgotten() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let tokens = Tokens::at(dir.path().join("portal").join("token"));
-        assert_eq!(tokens.load(), None);
-        tokens.save(Some("abc"));
-        assert_eq!(tokens.load().as_deref(), Some("abc"));
-        let mode = std::fs::metadata(tokens.path())
-            .map(|m| m.permissions().mode() & 0o777)
-            .unwrap_or(0);
-        assert_eq!(mode, 0o600);
-        tokens.save(None);
-        assert_eq!(tokens.load(), None);
-        tokens.save(None);
     }
 }

@@ -22,8 +22,8 @@ use pw::spa::pod::serialize::PodSerializer;
 use pw::spa::pod::{self, Pod};
 use pw::spa::utils::{Direction, Fraction, Rectangle, SpaTypes};
 
-use super::remote::Tokens;
 use super::screenshot::Picture;
+use super::tokens::Tokens;
 use super::{within, CALL_LIMIT};
 use crate::DisplayError;
 
@@ -82,16 +82,7 @@ pub async fn start(
             .response()
     })
     .await;
-    let streams = match started {
-        Ok(s) => s,
-        Err(e) => {
-            if matches!(e, DisplayError::Refused { .. }) {
-                tokens.save(None);
-            }
-            return Err(e);
-        }
-    };
-    tokens.save(streams.restore_token());
+    let streams = tokens.settle(started, |s| s.restore_token())?;
     let Some(stream) = streams.streams().first() else {
         return Err(DisplayError::Portal {
             portal: PORTAL,
