@@ -66,6 +66,13 @@ pub fn configured_agent(
     for tool in zeta_elements::Elements::new(zeta_elements::Desktop::default(), input).tools() {
         tools.register(tool);
     }
+    // What the keyboard types is read back from the focused field, as ui_act's acts are.
+    if let Some(keyboard) = tools.get("keyboard").cloned() {
+        tools.register(Arc::new(zeta_elements::typed::TypedReadBack::new(
+            keyboard,
+            zeta_elements::Desktop::default(),
+        )));
+    }
     tools.register(Arc::new(memory::MemorySave(memory.clone())));
     tools.register(Arc::new(memory::MemorySearch(memory.clone())));
     tools.register(Arc::new(schedule::ScheduleTask(scheduler.clone())));

@@ -475,3 +475,73 @@ async fn a_claim_of_an_act_that_failed_is_said_not_done() {
     );
     s.assert_invariants();
 }
+
+/// The person's window has the keyboard (as after they clicked it).
+fn give_focus(title: &str) {
+    let found = std::process::Command::new("xdotool")
+        .args(["search", "--onlyvisible", "--name", &format!("^{title}$")])
+        .output()
+        .expect("xdotool search");
+    let id = String::from_utf8_lossy(&found.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(!id.is_empty(), "no window \"{title}\"");
+    let ok = std::process::Command::new("xdotool")
+        .args(["windowfocus", "--sync", &id])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "xdotool windowfocus");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+}
+
+/// What the keyboard tool types is read back from the field with the focus: typed into
+/// the form's Name field it shows ("Shown: … now holds"), and the form saves it; typed
+/// while the focus is on a button it does not land, the call says so, and a claim that it
+/// was typed goes back and is then said not done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typing_is_read_back_from_the_focused_field() {
+    if !desktop("typing_is_read_back_from_the_focused_field") {
+        return;
+    }
+    let form = form("Zeta typed form", true).await;
+    give_focus("Zeta typed form");
+    // Numbered top to bottom: Name, Subscribe, Colour, Save.
+    let steps = vec![
+        Step::call("keyboard", json!({"text": "Grace Hopper"})),
+        Step::call("ui_outline", json!({"window": "Zeta typed form"})),
+        Step::call("ui_act", json!({"element": 4, "action": "focus"})),
+        Step::call("keyboard", json!({"text": "Ada"})),
+        Step::text("Typed Ada into the form."),
+        Step::text("Typed Ada into the form."),
+    ];
+    let s = checked(steps).await;
+    let run = s.zeta_run("type Grace Hopper into the form, then Ada");
+    let task = done_task(&run);
+    let results = tool_results(&s);
+    assert!(
+        results[0].contains("Shown: text \"Name\" now holds \"Grace Hopper\""),
+        "{results:#?}"
+    );
+    assert!(
+        results[3].contains(
+            "NOT SHOWN: you meant to type \"Ada\", but button \"Save\" shows no text: the text did not land there"
+        ),
+        "{}",
+        results[3]
+    );
+    let reply = task["reply"].as_str().unwrap_or_default();
+    assert!(
+        reply.starts_with("Not done: the window does not show it.")
+            && reply.contains("button \"Save\" in \"Zeta typed form\": type \"Ada\""),
+        "{reply}"
+    );
+    // Nothing was saved: the text never reached a field that keeps it.
+    assert!(
+        !form.out.exists(),
+        "the form saved: {:?}",
+        std::fs::read_to_string(&form.out)
+    );
+    s.assert_invariants();
+}

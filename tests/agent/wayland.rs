@@ -144,6 +144,11 @@ async fn on_wayland_the_agent_types_presses_and_sees_a_form_by_its_effect() {
     done_task(&run);
     s.assert_invariants();
     assert!(
+        results[0].contains("Shown: text \"Name\" now holds \"Ada Lovelace\""),
+        "the typing is read back from the focused field on Wayland too: {}",
+        results[0]
+    );
+    assert!(
         results[1].contains("[4] button \"Save\"") && results[1].contains("Ada Lovelace"),
         "the outline shows the typed name: {}",
         results[1]

@@ -9,6 +9,7 @@
 //! - [`ocr`]: tesseract over a screenshot, as the same kind of elements.
 //! - [`readback`]: whether an act shows in the window after it.
 //! - [`tools`]: the two tools.
+//! - [`typed`]: the keyboard tool's typing read back from the focused field.
 //! - [`error`]: what failed, in words a person can act on.
 
 pub mod atspi;
@@ -20,6 +21,7 @@ pub mod ocr;
 pub mod outline;
 pub mod readback;
 pub mod tools;
+pub mod typed;
 
 pub use atspi::Desktop;
 pub use error::ElementsError;
