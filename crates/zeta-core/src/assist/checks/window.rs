@@ -1,6 +1,7 @@
 //! The check of what a window shows after the calls that acted on it: `act-not-shown`.
 //! Each `ui_act` reads its element and window back after acting and says whether the
-//! intended change shows (`ReadBack`); an act that failed says so too. An answer given
+//! intended change shows (`ReadBack`), and so does the keyboard's typing (the focused
+//! field read back); an act that failed says so too. An answer given
 //! while an act's change does not show, and nothing later showed it (the same element's
 //! change shown; for an act that failed, an act of the same kind in the same window that
 //! worked) or acted on the window another way, goes back once with what the window
