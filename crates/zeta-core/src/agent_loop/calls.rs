@@ -73,10 +73,21 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             Some(watch) if ran => watch.after(),
             _ => Vec::new(),
         };
+        // Held back by a person or the settings; a call too malformed to run is not.
+        let held = !ran
+            && matches!(
+                executed.decision,
+                CallDecision::AskedDenied
+                    | CallDecision::Denied
+                    | CallDecision::Blocked
+                    | CallDecision::RateLimited
+                    | CallDecision::Skipped
+            );
         self.finishing.observed(CallEvidence {
             tool: call.name.clone(),
             line: line.clone(),
             ran: ran || asks::is_own(&call.name),
+            held,
             ok: output.ok,
             changes,
             output: kept(&output.content),

@@ -143,7 +143,7 @@ impl Finishing {
 
     /// A call of the task went as `call` says.
     pub fn observed(&mut self, call: CallEvidence) {
-        if !call.ran && call.changes {
+        if call.held && call.changes {
             self.held_back = true;
         }
         self.evidence.push(call);

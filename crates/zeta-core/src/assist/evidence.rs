@@ -78,6 +78,9 @@ pub struct CallEvidence {
     pub line: String,
     /// The tool ran (it was not refused, denied or held back).
     pub ran: bool,
+    /// A person or the permission settings kept it from running (asked and refused,
+    /// denied, blocked, skipped): not a call too malformed to run.
+    pub held: bool,
     pub ok: bool,
     /// The call can change things (its tool said so for these arguments).
     pub changes: bool,

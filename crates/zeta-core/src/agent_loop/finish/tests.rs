@@ -46,6 +46,7 @@ fn saw_with(f: &mut Finishing, line: &str, changes: bool, output: &str, effects:
         tool: "shell".into(),
         line: line.into(),
         ran: true,
+        held: false,
         ok: !line.starts_with('✗'),
         changes,
         output: output.into(),

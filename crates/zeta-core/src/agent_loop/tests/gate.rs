@@ -178,3 +178,29 @@ async fn a_refused_command_with_targets_from_its_input_is_shown_the_two_step_way
         assert!(read.contains("Do it in two steps"), "{command}: {read}");
     }
 }
+
+/// A change whose call was too malformed to run was not held back by anyone: the person is
+/// never told "a change was not allowed" for it.
+#[tokio::test]
+async fn a_malformed_change_is_not_said_to_be_disallowed() {
+    let replies = vec![call("c1", "touch", json!({"command": 5})), text("ok")];
+    let ran = run_task(settings(Auto), replies, Person::Approves).await;
+    assert_eq!(ran.decisions(), decided("invalid", "validator"));
+    let AgentOutcome::Done { reply } = &ran.outcome else {
+        panic!("{:?}", ran.outcome);
+    };
+    assert!(!reply.contains("was not allowed"), "{reply}");
+    // A denied one still is.
+    let replies = vec![
+        call("c1", "touch", json!({"command": "touch notes.txt"})),
+        text("ok"),
+    ];
+    let ran = run_task(settings(Ask), replies, Person::Denies).await;
+    let AgentOutcome::Done { reply } = &ran.outcome else {
+        panic!("{:?}", ran.outcome);
+    };
+    assert!(
+        reply.starts_with("Not done: a change was not allowed"),
+        "{reply}"
+    );
+}

@@ -141,6 +141,7 @@ fn evidence_answers_what_landed_where() {
         tool: "shell".into(),
         line: "✓ shell mv a b".into(),
         ran: true,
+        held: false,
         ok: true,
         changes: true,
         output: "exit code 0\nstdout:\nhello\n".into(),
