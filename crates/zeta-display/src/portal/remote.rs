@@ -134,11 +134,7 @@ pub async fn start(
 impl Remote {
     /// Presses (`down`) or releases the key of X keysym `keysym`.
     pub async fn key(&self, keysym: u32, down: bool) -> Result<(), DisplayError> {
-        let state = if down {
-            KeyState::Pressed
-        } else {
-            KeyState::Released
-        };
+        let state = key_state(down);
         within(
             PORTAL,
             "sending a key",
@@ -189,11 +185,7 @@ impl Remote {
 
     /// Presses (`down`) or releases `button`.
     pub async fn button(&self, button: Button, down: bool) -> Result<(), DisplayError> {
-        let state = if down {
-            KeyState::Pressed
-        } else {
-            KeyState::Released
-        };
+        let state = key_state(down);
         within(
             PORTAL,
             "sending a click",
@@ -232,6 +224,14 @@ impl Remote {
     /// Ends the session.
     pub async fn close(self) {
         let _ = tokio::time::timeout(CALL_LIMIT, self.session.close()).await;
+    }
+}
+
+fn key_state(down: bool) -> KeyState {
+    if down {
+        KeyState::Pressed
+    } else {
+        KeyState::Released
     }
 }
 

@@ -99,11 +99,8 @@ impl Device {
                 };
                 runtime
                     .block_on(async {
-                        if matches!(direction, Direction::Press | Direction::Click) {
-                            remote.button(b, true).await?;
-                        }
-                        if matches!(direction, Direction::Release | Direction::Click) {
-                            remote.button(b, false).await?;
+                        for &down in edges(direction) {
+                            remote.button(b, down).await?;
                         }
                         Ok::<(), zeta_display::DisplayError>(())
                     })
@@ -119,11 +116,8 @@ impl Device {
                 let sym = keysym_of(key)?;
                 runtime
                     .block_on(async {
-                        if matches!(direction, Direction::Press | Direction::Click) {
-                            remote.key(sym, true).await?;
-                        }
-                        if matches!(direction, Direction::Release | Direction::Click) {
-                            remote.key(sym, false).await?;
+                        for &down in edges(direction) {
+                            remote.key(sym, down).await?;
                         }
                         Ok::<(), zeta_display::DisplayError>(())
                     })
@@ -167,6 +161,15 @@ impl Device {
             Device::Enigo(e) => e.location().map_err(|e| e.to_string()),
             Device::Portal { .. } => Err("the desktop does not tell where the pointer is".into()),
         }
+    }
+}
+
+/// The edges a direction sends: down, up, or both (a click).
+fn edges(direction: Direction) -> &'static [bool] {
+    match direction {
+        Direction::Press => &[true],
+        Direction::Release => &[false],
+        Direction::Click => &[true, false],
     }
 }
 
