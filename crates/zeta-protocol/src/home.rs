@@ -145,6 +145,15 @@ impl ZetaHome {
     pub fn originals_dir(&self) -> PathBuf {
         self.root.join("originals")
     }
+    /// The person's skills: a folder per skill with its `SKILL.md` (zeta-skills).
+    pub fn skills_dir(&self) -> PathBuf {
+        self.root.join("skills")
+    }
+    /// Which skills are turned off, which the person trusts (by digest), and the drafts
+    /// offered after tasks that worked.
+    pub fn skills_state_file(&self) -> PathBuf {
+        self.root.join("skills.json")
+    }
     /// Present once the user finished (or skipped) onboarding.
     pub fn onboarded_marker(&self) -> PathBuf {
         self.root.join("onboarded")

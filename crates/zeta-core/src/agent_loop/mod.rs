@@ -93,8 +93,11 @@ pub struct AgentLoop<S> {
     outputs_dir: Option<PathBuf>,
     /// Where tool processes may write (`policy::writable`); `None`: no write checks.
     confinement: Option<Confinement>,
-    /// A small model gets the command recipes that fit its request (`crate::recipes`).
+    /// A small model gets the compiled command recipes that fit its request
+    /// (`crate::recipes`) instead of the skills (kept while the two are measured).
     recipes: bool,
+    /// The skills: offered in each task's first turn (`assist::notes::Knowledge`).
+    knowledge: Option<Arc<dyn crate::assist::notes::Knowledge>>,
     /// A small model may also act with a short Python program (`run_code`), as CodeAct
     /// does; off unless asked (`with_code_actions`), measured in `benches/everyday`.
     code_actions: bool,
@@ -136,6 +139,7 @@ impl<S: ModelSource> AgentLoop<S> {
             confinement: None,
             undo: None,
             recipes: false,
+            knowledge: None,
             code_actions: false,
             tool_source: None,
         }
@@ -168,8 +172,15 @@ impl<S: ModelSource> AgentLoop<S> {
         self
     }
 
-    /// Hands a small model the command recipes that fit its request, in the task's first
-    /// turn (`crate::recipes`).
+    /// Offers each task the skills that fit it, in its first turn (a large model: all of
+    /// them by name and description).
+    pub fn with_knowledge(mut self, knowledge: Arc<dyn crate::assist::notes::Knowledge>) -> Self {
+        self.knowledge = Some(knowledge);
+        self
+    }
+
+    /// Hands a small model the compiled command recipes that fit its request, in the
+    /// task's first turn (`crate::recipes`), instead of the skills.
     pub fn with_recipes(mut self, on: bool) -> Self {
         self.recipes = on;
         self

@@ -198,7 +198,16 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
         }
         // The help this model gets.
-        let profile = crate::assist::profile::Profile::for_model(capabilities.small, agent.recipes);
+        let knowledge: Option<Box<dyn crate::assist::notes::Note>> =
+            if agent.recipes && capabilities.small {
+                Some(Box::new(crate::assist::notes::Recipes))
+            } else {
+                agent
+                    .knowledge
+                    .clone()
+                    .map(|k| crate::assist::profile::Profile::skills(k, capabilities.small))
+            };
+        let profile = crate::assist::profile::Profile::for_model(capabilities.small, knowledge);
         // A small model answers the previous question again when it sees it (measured:
         // "What is my user name?" answered with the disk space asked before): it gets the
         // previous task only when the request points back to it, and no task summary.
@@ -226,13 +235,20 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         if let Some(recalled) = agent.recall(&ctx.task.message, profile.memory_summary) {
             first.push_str(&format!("\n\n{}", recalled.text));
         }
+        let mut skills_used = Vec::new();
         for note in &profile.notes {
             if let Some(added) = note.note(&request, &env) {
-                tracing::debug!(task = ctx.task.id, note = note.name(), "first-turn note");
+                tracing::debug!(task = ctx.task.id, note = note.name(), used = ?added.used, "first-turn note");
                 first.push_str(&format!("\n\n{}", added.text));
                 if let Some(why) = added.untrusted {
                     tainted.get_or_insert(why);
                 }
+                skills_used.extend(added.used);
+            }
+        }
+        if let (Some(audit), false) = (&ctx.audit, skills_used.is_empty()) {
+            if let Err(e) = audit.record_skills(ctx.task.id, &skills_used) {
+                tracing::warn!("could not record the skills task {} used: {e}", ctx.task.id);
             }
         }
         let earlier = earlier_attempts(&ctx);

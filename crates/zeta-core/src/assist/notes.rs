@@ -6,6 +6,10 @@
 //! - `ask-first`: the request tells the assistant to ask something first.
 //! - `recipes`: command examples from the catalogue for requests of this kind.
 //! - `peek`: how the text files the request names begin.
+//!
+//! Knowledge from outside the core — skills (zeta-skills) — comes through `Knowledge`,
+//! which also knows the model's size: a large model is shown every skill's name and
+//! description and picks, a small one the few that fit its request.
 
 pub mod peek;
 
@@ -17,6 +21,14 @@ pub struct Added {
     pub text: String,
     /// Why the task now counts as having read input the user did not type, if it does.
     pub untrusted: Option<String>,
+    /// The named pieces of knowledge it showed (skills), recorded for the task.
+    pub used: Vec<String>,
+}
+
+/// Knowledge the composition root hands the loop (the skills): what a task's first turn
+/// is told, by the model's size. Read between tasks, never in the middle of one.
+pub trait Knowledge: Send + Sync {
+    fn note(&self, request: &Request, small: bool) -> Option<Added>;
 }
 
 /// One kind of first-turn note.
@@ -37,6 +49,7 @@ impl Note for AskFirst {
         super::request::asks_to_be_asked(&request.text).then(|| Added {
             text: crate::prompts::ASK_FIRST.to_string(),
             untrusted: None,
+            used: Vec::new(),
         })
     }
 }
@@ -52,6 +65,7 @@ impl Note for Recipes {
         crate::recipes::hint(&request.text).map(|text| Added {
             text,
             untrusted: None,
+            used: Vec::new(),
         })
     }
 }
@@ -70,6 +84,7 @@ impl Note for Peek {
                 "this task was shown the first lines of a file you named, which you did not type"
                     .to_string(),
             ),
+            used: Vec::new(),
         })
     }
 }

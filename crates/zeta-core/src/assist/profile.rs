@@ -1,8 +1,11 @@
 //! Which help a model gets: its first-turn notes, whether its answers are checked, and
-//! how much of earlier tasks it is shown. A model that needs no help gets none of it;
-//! the small local model gets what measured as a gain (see `benches/everyday`).
+//! how much of earlier tasks it is shown. A model that needs no help gets none of it
+//! but the knowledge (skills) it may pick from; the small local model gets what measured
+//! as a gain (see `benches/everyday`).
 
-use super::notes::{AskFirst, Note, Peek, Recipes};
+use std::sync::Arc;
+
+use super::notes::{AskFirst, Knowledge, Note, Peek};
 
 /// The help one task's model gets.
 pub struct Profile {
@@ -17,20 +20,19 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// The profile for a model: `small` (the local one), with the command recipes or not.
-    pub fn for_model(small: bool, recipes: bool) -> Self {
+    /// The profile for a model: `small` (the local one), with `knowledge` (the skills,
+    /// or the compiled recipes being measured against them) or without.
+    pub fn for_model(small: bool, knowledge: Option<Box<dyn Note>>) -> Self {
         if !small {
             return Self {
                 name: "none",
-                notes: Vec::new(),
+                notes: knowledge.into_iter().collect(),
                 previous_only_when_referred: false,
                 memory_summary: true,
             };
         }
         let mut notes: Vec<Box<dyn Note>> = vec![Box::new(AskFirst)];
-        if recipes {
-            notes.push(Box::new(Recipes));
-        }
+        notes.extend(knowledge);
         notes.push(Box::new(Peek));
         Self {
             name: "small",
@@ -40,25 +42,54 @@ impl Profile {
         }
     }
 
+    /// The skills as a first-turn note for a model of this size.
+    pub fn skills(knowledge: Arc<dyn Knowledge>, small: bool) -> Box<dyn Note> {
+        Box::new(Skills { knowledge, small })
+    }
+
     /// The names of its notes.
     pub fn note_names(&self) -> Vec<&'static str> {
         self.notes.iter().map(|n| n.name()).collect()
     }
 }
 
+/// `Knowledge` for a model of one size, as a note.
+struct Skills {
+    knowledge: Arc<dyn Knowledge>,
+    small: bool,
+}
+
+impl Note for Skills {
+    fn name(&self) -> &'static str {
+        "skills"
+    }
+    fn note(
+        &self,
+        request: &super::request::Request,
+        _env: &crate::policy::ShellEnv,
+    ) -> Option<super::notes::Added> {
+        self.knowledge.note(request, self.small)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::notes::Recipes;
     use super::*;
 
     #[test]
-    fn a_model_that_needs_no_help_gets_none() {
-        let large = Profile::for_model(false, true);
+    fn a_model_that_needs_no_help_gets_none_but_the_knowledge() {
+        let large = Profile::for_model(false, None);
         assert!(large.notes.is_empty());
         assert!(!large.previous_only_when_referred);
-        let small = Profile::for_model(true, true);
+        assert_eq!(
+            Profile::for_model(false, Some(Box::new(Recipes))).note_names(),
+            ["recipes"]
+        );
+        let small = Profile::for_model(true, Some(Box::new(Recipes)));
         assert_eq!(small.note_names(), ["ask-first", "recipes", "peek"]);
         assert_eq!(
-            Profile::for_model(true, false).note_names(),
+            Profile::for_model(true, None).note_names(),
             ["ask-first", "peek"]
         );
     }

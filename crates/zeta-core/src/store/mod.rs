@@ -2,7 +2,8 @@
 //! ([`schema`]), and one store a table or two: the task queue ([`queue`]), the audit of
 //! tool calls ([`audit`]) with per-task [`metrics`], saved facts and the long-term
 //! summary ([`memory`]), scheduled jobs ([`scheduler`]), and a task's record beside its
-//! row ([`record`]: its calls, added messages, checks' notes). [`db`] is the shared
+//! row ([`record`]: its calls, added messages, checks' notes), the skills each task used
+//! and how those tasks ended ([`skill_uses`]). [`db`] is the shared
 //! connection the stores beside the queue use.
 
 pub mod audit;
@@ -13,3 +14,4 @@ pub mod queue;
 pub mod record;
 pub mod scheduler;
 pub mod schema;
+pub mod skill_uses;

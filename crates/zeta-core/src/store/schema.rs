@@ -181,6 +181,17 @@ const MIGRATIONS: &[M<'static>] = &[
     );
     CREATE INDEX added_messages_task ON added_messages (task_id);",
     ),
+    // The skills each task was shown in its first turn (`store::skill_uses`); the ones a
+    // model read on demand are its `skill` calls in the audit.
+    M::up(
+        "CREATE TABLE task_skills (
+        task_id     INTEGER NOT NULL,
+        skill       TEXT NOT NULL,
+        created_at  INTEGER NOT NULL,
+        PRIMARY KEY (task_id, skill)
+    );
+    CREATE INDEX task_skills_skill ON task_skills (skill);",
+    ),
 ];
 
 /// Opens (creating if needed) the database at `path`, owner-only, in WAL mode with a busy

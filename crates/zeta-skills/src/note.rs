@@ -1,0 +1,119 @@
+//! The skills in a task's first turn (core's `Knowledge` seam). A large model is shown
+//! every skill that is on and can run here, by name and description, and reads the one
+//! it picks with the `skill` tool. A small model is shown the few whose description is
+//! nearest the request in meaning (`choose`), each as an example with its command —
+//! never with a value of the request put into it.
+
+use std::sync::Arc;
+
+use zeta_core::assist::notes::{Added, Knowledge};
+use zeta_core::assist::request::Request;
+
+use crate::choose::Chooser;
+use crate::shelf::{Entry, Skills};
+
+/// A skill's steps shown to a small model at most (longer ones are cut at a line).
+const MOST_STEPS: usize = 700;
+
+pub struct SkillsNote {
+    skills: Arc<Skills>,
+    chooser: Arc<Chooser>,
+}
+
+impl SkillsNote {
+    pub fn new(skills: Arc<Skills>, chooser: Arc<Chooser>) -> Self {
+        Self { skills, chooser }
+    }
+}
+
+impl Knowledge for SkillsNote {
+    fn note(&self, request: &Request, small: bool) -> Option<Added> {
+        let catalog = self.skills.current();
+        let usable: Vec<&Entry> = catalog
+            .enabled()
+            .filter(|e| crate::choose::runs_here(&e.skill))
+            .collect();
+        if usable.is_empty() {
+            return None;
+        }
+        if small {
+            let chosen = self.chooser.choose(&request.text, &usable);
+            small_note(&chosen)
+        } else {
+            Some(large_note(&usable))
+        }
+    }
+}
+
+/// Every usable skill, for a model that picks: names and descriptions (a skill the
+/// person did not write or accept by name only: its description is its author's text).
+fn large_note(usable: &[&Entry]) -> Added {
+    let lines: Vec<String> = usable
+        .iter()
+        .map(|e| {
+            if e.trusted {
+                format!("- {}: {}", e.skill.name, e.skill.description)
+            } else {
+                format!(
+                    "- {} (from a folder the person did not write; read it to see what it does)",
+                    e.skill.name
+                )
+            }
+        })
+        .collect();
+    Added {
+        text: format!(
+            "Skills: procedures that worked before. When one fits this request, read it with \
+             the `skill` tool before acting, and follow it where it fits:\n{}",
+            lines.join("\n")
+        ),
+        untrusted: None,
+        used: Vec::new(),
+    }
+}
+
+/// The chosen skills as examples for a small model.
+fn small_note(chosen: &[&Entry]) -> Option<Added> {
+    if chosen.is_empty() {
+        return None;
+    }
+    let lines: Vec<String> = chosen
+        .iter()
+        .map(|e| match e.skill.first_command() {
+            Some(command) if !command.contains('\n') => {
+                format!("- {}: {}", e.skill.title(), command)
+            }
+            _ => format!("- {}:\n{}", e.skill.title(), steps(&e.skill.body)),
+        })
+        .collect();
+    let untrusted = chosen.iter().find(|e| !e.trusted).map(|e| {
+        format!(
+            "this task was shown the skill `{}`, which came from a folder you did not write or accept",
+            e.skill.name
+        )
+    });
+    Some(Added {
+        text: format!(
+            "Examples of commands for requests of this kind. They are examples, not the answer: \
+             use one only if it does what this request asks, with its capitals replaced by what \
+             the request names:\n{}",
+            lines.join("\n")
+        ),
+        untrusted,
+        used: chosen.iter().map(|e| e.skill.name.clone()).collect(),
+    })
+}
+
+/// A skill's body, cut at a line end near `MOST_STEPS`.
+fn steps(body: &str) -> String {
+    if body.len() <= MOST_STEPS {
+        return body.to_string();
+    }
+    let mut cut = MOST_STEPS;
+    while !body.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = &body[..cut];
+    let head = head.rfind('\n').map_or(head, |i| &head[..i]);
+    format!("{head}\n…")
+}
