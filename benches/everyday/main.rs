@@ -19,8 +19,12 @@
 //! `ZETA_BENCH_HALF=tune|held-out|both` (default held-out), `ZETA_BENCH_PER_FAMILY=N`
 //! (default 3; the generator holds 6 a family, 216 in all), `ZETA_BENCH_LOOPS=bare,zeta`,
 //! `ZETA_BENCH_FAMILIES=a,b`; the loop `zeta-plain` is Zeta without its command recipes
-//! (`ZETA_RECIPES=off`), `zeta-code` Zeta whose small model may also act with a short
-//! Python program (`ZETA_CODE_ACTIONS=on`). `ZETA_BENCH_LIST=1` only generates every task, prints the
+//! (`ZETA_RECIPES=off`: no skills), `zeta-code` Zeta whose small model may also act with a short
+//! Python program (`ZETA_CODE_ACTIONS=on`), `zeta-catalogue` Zeta with the compiled recipe
+//! catalogue the built-in skills replace (`ZETA_RECIPES=catalogue`), and `zeta-learned`
+//! Zeta in a home of its own that first made one pass over the tune half and saved a
+//! skill from each task it solved (`zeta skills learn TASK --yes`), then runs the chosen
+//! half with them. `ZETA_BENCH_LIST=1` only generates every task, prints the
 //! count and the tune half's requests, and checks that every check fails on the untouched
 //! fixtures with an empty answer (a check that cannot fail measures nothing).
 
@@ -132,12 +136,38 @@ fn main() {
         .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
     let show_held_out = std::env::var("ZETA_BENCH_SHOW_HELDOUT").is_ok_and(|v| v == "1");
     let wanted = std::env::var("ZETA_BENCH_LOOPS").unwrap_or_else(|_| "bare,zeta".into());
-    let loops: Vec<&str> = ["bare", "zeta", "zeta-plain", "zeta-code"]
-        .into_iter()
-        .filter(|l| wanted.split(',').any(|w| w.trim() == *l))
-        .collect();
+    let loops: Vec<&str> = [
+        "bare",
+        "zeta",
+        "zeta-plain",
+        "zeta-code",
+        "zeta-catalogue",
+        "zeta-learned",
+    ]
+    .into_iter()
+    .filter(|l| wanted.split(',').any(|w| w.trim() == *l))
+    .collect();
+    // The skills' model, where the test script put it.
+    if std::env::var_os("ZETA_SKILLS_MODEL").is_none() {
+        if let Ok(dir) = zeta_skills::embed::locate(
+            std::env::var_os("HOME")
+                .map(|h| std::path::PathBuf::from(h).join(".cache/zeta/models"))
+                .as_deref(),
+        ) {
+            std::env::set_var("ZETA_SKILLS_MODEL", dir);
+        }
+    }
     let (dir, _) = support::home(&local);
     let _stop = support::StopKeeper(dir.path().join("zeta"));
+    // `zeta-learned`: its own home, taught by a pass over the tune half.
+    let learned = loops.contains(&"zeta-learned").then(|| {
+        let (home, _) = support::home(&local);
+        learn_on_tune_half(home.path(), &local, per_family);
+        home
+    });
+    let _stop_learned = learned
+        .as_ref()
+        .map(|h| support::StopKeeper(h.path().join("zeta")));
     let bare_log = dir.path().join("bare-server.log");
     let bare_server = loops
         .contains(&"bare")
@@ -155,11 +185,15 @@ fn main() {
             for &loop_name in &loops {
                 // `zeta-plain`: Zeta without its command recipes, to measure what they buy
                 // (the runs inherit it; the bench is single-threaded here).
-                if loop_name == "zeta-plain" {
-                    std::env::set_var("ZETA_RECIPES", "off");
-                } else {
-                    std::env::remove_var("ZETA_RECIPES");
+                match loop_name {
+                    "zeta-plain" => std::env::set_var("ZETA_RECIPES", "off"),
+                    "zeta-catalogue" => std::env::set_var("ZETA_RECIPES", "catalogue"),
+                    _ => std::env::remove_var("ZETA_RECIPES"),
                 }
+                let home = match (&learned, loop_name) {
+                    (Some(learned), "zeta-learned") => learned.path(),
+                    _ => dir.path(),
+                };
                 // `zeta-code`: Zeta whose small model may also act with Python (CodeAct).
                 if loop_name == "zeta-code" {
                     std::env::set_var("ZETA_CODE_ACTIONS", "on");
@@ -176,7 +210,7 @@ fn main() {
                         (reply, true, Vec::new())
                     }
                     _ => {
-                        let o = support::run(dir.path(), &work, &local, &task.request, |_| {});
+                        let o = support::run(home, &work, &local, &task.request, |_| {});
                         (o.reply, o.ok, o.calls)
                     }
                 };
@@ -229,6 +263,48 @@ fn main() {
     drop(bare_server);
     bare_loop::keep_server_logs("everyday", dir.path(), &bare_log);
     table(&picked, &loops, &rows);
+}
+
+/// One pass of Zeta over the tune half in `home`; each task it solved is saved as a
+/// skill (`zeta skills learn TASK --yes`), as a person accepting every offer would.
+fn learn_on_tune_half(home: &std::path::Path, local: &support::Local, per_family: usize) {
+    let mut learned = 0;
+    let mut solved = 0;
+    let mut tasks = 0;
+    for i in 0..per_family {
+        for (f, family) in FAMILIES
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.half == Half::Tune)
+        {
+            let work = home.join(format!("learn-{}-{i}", family.name));
+            std::fs::create_dir_all(&work).expect("work");
+            let task = (family.make)(&mut Rng::new(seed(f, i) ^ 0x1EA2), &work);
+            std::env::remove_var("ZETA_RECIPES");
+            let o = support::run(home, &work, local, &task.request, |_| {});
+            tasks += 1;
+            if (task.check)(&work, &o.reply).is_err() {
+                continue;
+            }
+            solved += 1;
+            let Some(id) = o.task_id else { continue };
+            let out = support::zeta(home, &work, &local.server)
+                .args(["skills", "learn", &id.to_string(), "--yes"])
+                .args(["--name", &format!("learned-{}-{i}", family.name)])
+                .output()
+                .expect("zeta skills learn");
+            if out.status.success() {
+                learned += 1;
+            } else {
+                println!(
+                    "learn {}: {}",
+                    family.name,
+                    String::from_utf8_lossy(&out.stderr).trim()
+                );
+            }
+        }
+    }
+    println!("learning pass over the tune half: {solved}/{tasks} solved, {learned} skills saved");
 }
 
 fn table(picked: &[(usize, &Family)], loops: &[&str], rows: &[(&str, Row)]) {

@@ -12,6 +12,7 @@ use super::memory_manager::{MemoryManager, MemoryView};
 use super::queue_manager::{Conversations, QueueManager};
 use super::settings_manager::{SettingsManager, SettingsView};
 use super::setup_manager::SetupManager;
+use super::skills_manager::{SkillDraft, SkillsManager, SkillsView};
 use super::undo_manager::UndoManager;
 use super::voice_manager::{HotkeyStatus, VoiceManager};
 use zeta_core::settings::ProviderSettings;
@@ -376,6 +377,47 @@ pub fn task_metrics(
     queue
         .metrics(limit.unwrap_or(50).min(500))
         .map_err(|e| e.to_string())
+}
+
+/// The skills, with their records and the ones that did not load (Settings → Skills).
+#[tauri::command]
+pub fn skills_view(skills: State<'_, SkillsManager>) -> SkillsView {
+    skills.view()
+}
+
+#[tauri::command]
+pub fn skill_set_enabled(
+    skills: State<'_, SkillsManager>,
+    name: String,
+    enabled: bool,
+) -> Result<SkillsView, String> {
+    skills.set_enabled(&name, enabled)
+}
+
+#[tauri::command]
+pub fn skill_trust(skills: State<'_, SkillsManager>, name: String) -> Result<SkillsView, String> {
+    skills.trust(&name)
+}
+
+#[tauri::command]
+pub fn skill_remove(skills: State<'_, SkillsManager>, name: String) -> Result<SkillsView, String> {
+    skills.remove(&name)
+}
+
+/// Writes a skill the person wrote, edited or accepted.
+#[tauri::command]
+pub fn skill_save(
+    skills: State<'_, SkillsManager>,
+    draft: SkillDraft,
+    replace: bool,
+) -> Result<SkillsView, String> {
+    skills.save(&draft, replace)
+}
+
+/// The skill a task that worked would make ("Save as a skill").
+#[tauri::command]
+pub fn skill_draft(skills: State<'_, SkillsManager>, task_id: i64) -> Result<SkillDraft, String> {
+    skills.draft(task_id)
 }
 
 /// What is remembered and scheduled, for the Memory view.

@@ -21,6 +21,7 @@ mod queue_manager;
 mod router;
 mod settings_manager;
 mod setup_manager;
+mod skills_manager;
 mod tray;
 mod undo_manager;
 mod voice_manager;
@@ -116,6 +117,12 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             commands::detect_local_models,
             commands::finish_onboarding,
             commands::task_metrics,
+            commands::skills_view,
+            commands::skill_set_enabled,
+            commands::skill_trust,
+            commands::skill_remove,
+            commands::skill_save,
+            commands::skill_draft,
             commands::memory_view,
             commands::forget_fact,
             commands::clear_summary,
@@ -182,6 +189,7 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             ));
             app.manage(local);
             app.manage(memory_manager::MemoryManager::new(&home)?);
+            app.manage(skills_manager::SkillsManager::new(&home));
             app.manage(Arc::new(undo_manager::UndoManager::new(&home)));
             app.manage(download_manager::DownloadManager::new(&home));
             app.manage(setup_manager::SetupManager::default());

@@ -12,6 +12,7 @@ mod first_hour;
 mod harness;
 mod mcp;
 mod session;
+mod skills;
 mod undo;
 mod voice;
 mod window;

@@ -99,6 +99,8 @@ pub struct Outcome {
     /// Each call the agent made, with its arguments and how it ended, for a failure's
     /// message.
     pub calls: Vec<String>,
+    /// The task's id in the home's queue.
+    pub task_id: Option<i64>,
 }
 
 /// `zeta run --json --approve all TASK`; `during` sees each event as it comes.
@@ -192,6 +194,7 @@ pub fn run_typing(
         .map(|e| e["task"].clone())
         .unwrap_or_default();
     Outcome {
+        task_id: task["id"].as_i64(),
         reply: task["reply"].as_str().unwrap_or_default().to_string(),
         // Done; exit 3 is done with a refused call (what was refused is in the events).
         ok: matches!(status.code(), Some(0 | 3)) && task["status"] == "done",

@@ -60,9 +60,11 @@ impl Tool for SkillTool {
         Box::pin(async move {
             let args: Args = match serde_json::from_value(arguments) {
                 Ok(args) => args,
-                Err(e) => return ToolOutput::error(format!(
+                Err(e) => {
+                    return ToolOutput::error(format!(
                     "skill: bad arguments ({e}); give {{\"name\": SKILL}} and optionally \"file\""
-                )),
+                ))
+                }
             };
             let catalog = self.skills.current();
             let Some(entry) = catalog.get(&args.name).filter(|e| e.enabled) else {

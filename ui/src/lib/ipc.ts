@@ -24,6 +24,8 @@ import type { SetupState } from "../bindings/SetupState";
 import type { ServerStatus } from "../bindings/ServerStatus";
 import type { TaskChanges } from "../bindings/TaskChanges";
 import type { UndoOutcome } from "../bindings/UndoOutcome";
+import type { SkillsView } from "../bindings/SkillsView";
+import type { SkillDraft } from "../bindings/SkillDraft";
 
 export const EVENT_NAME = "zeta:event";
 export const LOCAL_SERVER_EVENT = "zeta:local-server";
@@ -68,6 +70,15 @@ export const backend = {
   listModels: (provider: ProviderSettings) => invoke<string[]>("list_models", { provider }),
   detectLocalModels: () => invoke<LocalEndpoint[]>("detect_local_models"),
   finishOnboarding: () => invoke<void>("finish_onboarding"),
+  /** The skills with their records, and the ones that did not load. */
+  skillsView: () => invoke<SkillsView>("skills_view"),
+  skillSetEnabled: (name: string, enabled: boolean) => invoke<SkillsView>("skill_set_enabled", { name, enabled }),
+  skillTrust: (name: string) => invoke<SkillsView>("skill_trust", { name }),
+  skillRemove: (name: string) => invoke<SkillsView>("skill_remove", { name }),
+  /** Writes a skill the person wrote, edited or accepted (`replace`: over theirs). */
+  skillSave: (draft: SkillDraft, replace: boolean) => invoke<SkillsView>("skill_save", { draft, replace }),
+  /** The skill a task that worked would make, for "Save as a skill". */
+  skillDraft: (taskId: number) => invoke<SkillDraft>("skill_draft", { taskId }),
   memoryView: () => invoke<MemoryView>("memory_view"),
   forgetFact: (id: number) => invoke<MemoryView>("forget_fact", { id }),
   clearSummary: () => invoke<MemoryView>("clear_summary"),
