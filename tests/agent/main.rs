@@ -22,6 +22,7 @@ mod models;
 mod redteam;
 mod sandbox;
 mod secrets;
+mod skills;
 mod undo;
 mod warm;
 mod wayland;

@@ -5,6 +5,7 @@
 mod mcp;
 mod screen;
 mod session;
+mod skills;
 mod voice;
 
 use std::net::{TcpStream, ToSocketAddrs};
@@ -84,6 +85,7 @@ pub fn run(home: &ZetaHome, json: bool) -> ExitCode {
         llm_check(home, settings.as_ref().ok().map(|l| &l.settings)),
         secrets_check(home),
         mcp::servers(settings.as_ref().ok().map(|l| &l.settings)),
+        skills::skills(home),
         confinement_check(),
         doors_check(),
         undo_check(home, settings.as_ref().ok().map(|l| &l.settings)),

@@ -1,0 +1,212 @@
+//! Skills end to end with the real `zeta`: a skill folder pasted into the home between
+//! two tasks is listed in the second's first turn (read again between tasks); a large
+//! model reads it with the `skill` tool; a skill from elsewhere marks the task as having
+//! read untrusted input (listed by name only, its text wrapped); its script runs through
+//! the same gate as any command, trusted or not; each use is on the skill's record. And a
+//! small (local) model is shown the built-in skill whose description is nearest its
+//! request in meaning, with the real embedding model.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::{json, Value};
+use zeta_scripted_llm::{Step, Wire};
+
+use crate::harness::*;
+
+fn skills_json(s: &Setup) -> Value {
+    let out = s.zeta(&["skills", "list", "--json"]);
+    serde_json::from_slice(&out.stdout).expect("skills json")
+}
+
+fn skill<'a>(list: &'a Value, name: &str) -> &'a Value {
+    list["skills"]
+        .as_array()
+        .and_then(|a| a.iter().find(|s| s["name"] == name))
+        .unwrap_or_else(|| panic!("no skill {name} in {list}"))
+}
+
+fn first_turn(s: &Setup, request: usize) -> String {
+    let requests = s.requests();
+    let body = &requests[request].body;
+    body["messages"]
+        .as_array()
+        .and_then(|m| m.iter().find(|m| m["role"] == "user"))
+        .map(|m| m["content"].to_string())
+        .unwrap_or_default()
+}
+
+fn run_none(s: &Setup, task: &str) -> Output {
+    s.zeta(&["run", "--json", "--approve", "none", task])
+}
+
+/// The decisions of the audit's shell calls, in order.
+fn shell_decisions(s: &Setup) -> Vec<String> {
+    audit_rows(s)
+        .into_iter()
+        .filter(|(tool, _, _)| tool == "shell")
+        .map(|(_, decision, _)| decision)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pasted_skill_is_read_marks_the_task_and_its_script_is_gated() {
+    let folder_of = |home: &Path| home.join("skills").join("tidy-downloads");
+    let tidied = |home: &Path| home.join("tidied");
+    // The scripted model's turns for four tasks: one before the skill exists, then three
+    // that read it and run its script.
+    let mut steps = vec![Step::text("I can follow the skills listed.")];
+    let script = |home: &Path| format!("bash {}/scripts/tidy.sh", folder_of(home).display());
+    // The script's path depends on the home, known only after setup: the steps are
+    // written against a home made first, then the server is started with them.
+    let s0 = Setup::new(Wire::OpenAi, Proto::Native, vec![]).await;
+    let home: PathBuf = s0.home.path().to_path_buf();
+    for _ in 0..3 {
+        steps.push(Step::call("skill", json!({"name": "tidy-downloads"})));
+        steps.push(Step::call("shell", json!({"command": script(&home)})));
+        steps.push(Step::text("Your downloads are tidied."));
+    }
+    let server = zeta_scripted_llm::ScriptedServer::start(steps)
+        .await
+        .expect("scripted server");
+    let settings = json!({
+        "provider": provider_section(&server, Wire::OpenAi, Proto::Native),
+        "permissions": {"mode": "auto"},
+    });
+    std::fs::write(home.join("settings.json"), settings.to_string()).expect("settings");
+    let s = Setup {
+        home: s0.home,
+        server,
+    };
+
+    // Before the skill exists: the first turn lists the built-in ones only.
+    done_task(&s.zeta_run("which skills do you have?"));
+    let before = first_turn(&s, 0);
+    assert!(
+        before.contains("Skills: procedures that worked before"),
+        "{before}"
+    );
+    assert!(before.contains("disk-space"), "{before}");
+    assert!(!before.contains("tidy-downloads"), "{before}");
+
+    // Pasted in from elsewhere between tasks, with a script beside it.
+    let folder = folder_of(&home);
+    write(
+        &folder.join("SKILL.md"),
+        "---\nname: tidy-downloads\ndescription: Tidy the Downloads folder by moving old files away.\n---\n# Tidy downloads\n\nRun `scripts/tidy.sh`.\n",
+    );
+    write(
+        &folder.join("scripts/tidy.sh"),
+        &format!("touch {}\n", tidied(&home).display()),
+    );
+
+    // Untrusted: listed by name only, its text wrapped, and the task marked, so its
+    // script (a change) asks; nobody answers: not run.
+    let first = finished_task(&run_none(&s, "tidy my downloads"));
+    let shown = first_turn(&s, 1);
+    assert!(
+        shown.contains("tidy-downloads (from a folder the person did not write"),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains("moving old files away"),
+        "an untrusted skill's description is its author's text: {shown}"
+    );
+    let read = tool_results(&s);
+    assert!(
+        read.first()
+            .is_some_and(|r| r.contains("untrusted_data") && r.contains("scripts/tidy.sh")),
+        "{read:?}"
+    );
+    assert!(!tidied(&home).exists(), "the script did not run: {first}");
+
+    // Trusted now: its description is shown; the script still goes through the gate as
+    // any command does (nobody to answer: not run).
+    assert!(s
+        .zeta(&["skills", "trust", "tidy-downloads"])
+        .status
+        .success());
+    run_none(&s, "tidy my downloads");
+    let shown = first_turn(&s, 4);
+    assert!(
+        shown.contains("tidy-downloads: Tidy the Downloads folder"),
+        "{shown}"
+    );
+    let decisions = shell_decisions(&s);
+    assert_eq!(
+        decisions.first(),
+        decisions.get(1),
+        "the same gate, trusted or not: {decisions:?}"
+    );
+    assert!(!tidied(&home).exists());
+
+    // With the person's yes it runs.
+    done_task(&s.zeta_run("tidy my downloads"));
+    assert!(tidied(&home).exists(), "{:?}", shell_decisions(&s));
+
+    // Each read is on the skill's record.
+    let list = skills_json(&s);
+    let record = skill(&list, "tidy-downloads");
+    assert_eq!(record["used"], 3, "{record}");
+    assert!(record["succeeded"].as_u64() >= Some(1), "{record}");
+    assert_eq!(record["trusted"], true);
+    s.assert_invariants();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_model_is_shown_the_skill_nearest_its_request_in_meaning() {
+    let Some(model) = skills_model() else { return };
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Json,
+        script(&[answer("You have 12 GB free.")], Proto::Json),
+        json!({"verify": "never", "provider": {"kind": "local", "baseUrl": "", "model": "m.gguf", "stream": false, "keepWarmSecs": 0}}),
+    )
+    .await;
+    std::fs::create_dir_all(s.home.path().join("models")).expect("models");
+    std::fs::write(s.home.path().join("models/m.gguf"), b"GGUF fake weights").expect("model");
+    let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agent/fake-llama-server");
+    let out = s
+        .command(&[
+            "run",
+            "--json",
+            "--approve",
+            "none",
+            "how much room is left on my drive?",
+        ])
+        .env("ZETA_LLAMA_SERVER", fake)
+        .env("FAKE_LLAMA_UPSTREAM", s.server.openai_base_url())
+        .env("ZETA_SKILLS_MODEL", &model)
+        .output()
+        .expect("zeta run");
+    done_task(&out);
+    let first = first_turn(&s, 0);
+    // The request shares one word with what the compiled catalogue matched for this
+    // recipe ("left"), too few for it: chosen by meaning.
+    assert!(first.contains("df -h /"), "{first}");
+    assert!(
+        first.contains("They are examples, not the answer"),
+        "{first}"
+    );
+    let list = skills_json(&s);
+    assert_eq!(skill(&list, "disk-space")["used"], 1, "{list}");
+    // Keeper and server end with the home (keepWarmSecs 0).
+    if let Some(pid) = zeta_llm::local::shared::keeper_pid(s.home.path()) {
+        let _ = zeta_llm::local::shared::stop_keeper(pid);
+    }
+}
+
+/// The embedding model the test script fetched, or `None` (said why) without it.
+fn skills_model() -> Option<PathBuf> {
+    let cache = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/zeta/models"));
+    match zeta_skills::embed::locate(cache.as_deref()) {
+        Ok(dir) => Some(dir),
+        Err(e) if std::env::var("ZETA_SKILLS_MODEL_REQUIRED").is_ok_and(|v| v == "1") => {
+            panic!("{e}")
+        }
+        Err(e) => {
+            eprintln!("SKIPPED (small model and skills): {e}");
+            None
+        }
+    }
+}
