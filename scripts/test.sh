@@ -74,9 +74,9 @@ fi
 say "cargo test (Xvfb $DISPLAY, DBus session, tray)"
 dbus-run-session -- scripts/with-tray.sh cargo test --workspace --color never
 
-if git rev-parse --git-dir >/dev/null 2>&1 && [[ -n "$(git status --porcelain -- ui/src/bindings)" ]]; then
-  echo "test: ui/src/bindings changed when the Rust types were exported: commit them" >&2
-  git status --short -- ui/src/bindings >&2
+if git rev-parse --git-dir >/dev/null 2>&1 && [[ -n "$(git status --porcelain -- ui/src/bindings.ts)" ]]; then
+  echo "test: ui/src/bindings.ts changed when the commands, events and types were exported from the Rust signatures: commit it" >&2
+  git status --short -- ui/src/bindings.ts >&2
   exit 1
 fi
 # The installable package: slow (a release build), so only when asked.

@@ -25,6 +25,7 @@ use zeta_llm::detect::LocalEndpoint;
 const MAX_MESSAGE_CHARS: usize = 20_000;
 
 #[tauri::command]
+#[specta::specta]
 pub fn enqueue_task(queue: State<'_, Arc<QueueManager>>, message: String) -> Result<(), String> {
     let message = checked_message(&message)?;
     queue.enqueue("chat", message).map_err(|e| e.to_string())
@@ -44,6 +45,7 @@ fn checked_message(message: &str) -> Result<&str, String> {
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn list_tasks(
     queue: State<'_, Arc<QueueManager>>,
     limit: Option<u32>,
@@ -55,6 +57,7 @@ pub fn list_tasks(
 
 /// "New chat": later tasks start a new conversation.
 #[tauri::command]
+#[specta::specta]
 pub fn new_chat(queue: State<'_, Arc<QueueManager>>) -> Result<(), String> {
     queue
         .core()
@@ -64,12 +67,14 @@ pub fn new_chat(queue: State<'_, Arc<QueueManager>>) -> Result<(), String> {
 
 /// The conversation new tasks join, and the earlier ones, newest first.
 #[tauri::command]
+#[specta::specta]
 pub fn list_conversations(queue: State<'_, Arc<QueueManager>>) -> Result<Conversations, String> {
     queue.conversations(200).map_err(|e| e.to_string())
 }
 
 /// The tasks of one conversation, for reading it again.
 #[tauri::command]
+#[specta::specta]
 pub fn conversation_tasks(
     queue: State<'_, Arc<QueueManager>>,
     id: i64,
@@ -78,6 +83,7 @@ pub fn conversation_tasks(
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn cancel_task(queue: State<'_, Arc<QueueManager>>, id: i64) -> Result<(), String> {
     queue
         .core()
@@ -86,6 +92,7 @@ pub fn cancel_task(queue: State<'_, Arc<QueueManager>>, id: i64) -> Result<(), S
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn set_paused(queue: State<'_, Arc<QueueManager>>, paused: bool) -> Result<(), String> {
     let op = if paused {
         Op::PauseQueue
@@ -96,11 +103,13 @@ pub fn set_paused(queue: State<'_, Arc<QueueManager>>, paused: bool) -> Result<(
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn worker_state(queue: State<'_, Arc<QueueManager>>) -> Option<WorkerState> {
     queue.worker_state()
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn approve_call(
     queue: State<'_, Arc<QueueManager>>,
     call_id: String,
@@ -118,6 +127,7 @@ pub fn approve_call(
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn deny_call(
     queue: State<'_, Arc<QueueManager>>,
     call_id: String,
@@ -131,6 +141,7 @@ pub fn deny_call(
 
 /// The user's answer to the agent's question `call_id` (`ask_user`).
 #[tauri::command]
+#[specta::specta]
 pub fn answer_question(
     queue: State<'_, Arc<QueueManager>>,
     call_id: String,
@@ -145,6 +156,7 @@ pub fn answer_question(
 
 /// The user is editing the request `call_id`: its time limit stops until they answer.
 #[tauri::command]
+#[specta::specta]
 pub fn hold_approval(queue: State<'_, Arc<QueueManager>>, call_id: String) -> Result<(), String> {
     queue
         .core()
@@ -154,18 +166,21 @@ pub fn hold_approval(queue: State<'_, Arc<QueueManager>>, call_id: String) -> Re
 
 /// Hides the chat window (Esc). A call waiting inline moves to the confirmation dialog.
 #[tauri::command]
+#[specta::specta]
 pub fn hide_chat(window: tauri::WebviewWindow) {
     super::chat_window::hide(window.app_handle());
 }
 
 /// Requests waiting for the user, oldest first (the confirmation dialog reads them on open).
 #[tauri::command]
+#[specta::specta]
 pub fn pending_approvals(queue: State<'_, Arc<QueueManager>>) -> Vec<Event> {
     queue.pending()
 }
 
 /// A message from the composer: injected into the running task, or a new task.
 #[tauri::command]
+#[specta::specta]
 pub fn send_message(queue: State<'_, Arc<QueueManager>>, message: String) -> Result<(), String> {
     let message = checked_message(&message)?;
     queue
@@ -179,6 +194,7 @@ pub fn send_message(queue: State<'_, Arc<QueueManager>>, message: String) -> Res
 
 /// Runs a finished task's request again, as a new task.
 #[tauri::command]
+#[specta::specta]
 pub fn retry_task(queue: State<'_, Arc<QueueManager>>, id: i64) -> Result<(), String> {
     let task = queue.task(id).map_err(|e| e.to_string())?;
     queue
@@ -188,6 +204,7 @@ pub fn retry_task(queue: State<'_, Arc<QueueManager>>, id: i64) -> Result<(), St
 
 /// Every tool call of one task, for its transcript.
 #[tauri::command]
+#[specta::specta]
 pub fn task_activity(
     queue: State<'_, Arc<QueueManager>>,
     id: i64,
@@ -198,6 +215,7 @@ pub fn task_activity(
 /// A task's record (its calls, the messages added to it, its checks' notes): what every
 /// surface that reports the task shows.
 #[tauri::command]
+#[specta::specta]
 pub fn task_record(
     queue: State<'_, Arc<QueueManager>>,
     id: i64,
@@ -207,6 +225,7 @@ pub fn task_record(
 
 /// Sends a message held after a Stop (its record id) as a task of its own.
 #[tauri::command]
+#[specta::specta]
 pub fn send_held(queue: State<'_, Arc<QueueManager>>, id: i64) -> Result<(), String> {
     queue
         .core()
@@ -216,6 +235,7 @@ pub fn send_held(queue: State<'_, Arc<QueueManager>>, id: i64) -> Result<(), Str
 
 /// What a finished task changed on disk, file by file, and whether it can be undone.
 #[tauri::command]
+#[specta::specta]
 pub fn task_changes(
     undo: State<'_, Arc<UndoManager>>,
     id: i64,
@@ -225,6 +245,7 @@ pub fn task_changes(
 
 /// Takes back every file change a finished task made.
 #[tauri::command]
+#[specta::specta]
 pub fn undo_task(
     undo: State<'_, Arc<UndoManager>>,
     id: i64,
@@ -234,6 +255,7 @@ pub fn undo_task(
 
 /// Takes back a task's last undo.
 #[tauri::command]
+#[specta::specta]
 pub fn redo_task(
     undo: State<'_, Arc<UndoManager>>,
     id: i64,
@@ -242,11 +264,13 @@ pub fn redo_task(
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn get_settings(settings: State<'_, Arc<SettingsManager>>) -> Result<SettingsView, String> {
     settings.view()
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn save_settings(
     app: tauri::AppHandle,
     settings: State<'_, Arc<SettingsManager>>,
@@ -262,6 +286,7 @@ pub fn save_settings(
 /// The MCP servers the settings name, with their state and tools; with `start`, each is
 /// started first (the settings window's Check button), so its tools are listed.
 #[tauri::command]
+#[specta::specta]
 pub async fn mcp_servers(
     mcp: State<'_, Arc<zeta_mcp::McpManager>>,
     settings: State<'_, Arc<SettingsManager>>,
@@ -278,6 +303,7 @@ pub async fn mcp_servers(
 /// Records that the person reviewed a server's tool descriptions, as shown with
 /// `digest` (refused when the list changed since).
 #[tauri::command]
+#[specta::specta]
 pub fn mcp_review(
     mcp: State<'_, Arc<zeta_mcp::McpManager>>,
     name: String,
@@ -287,6 +313,7 @@ pub fn mcp_review(
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn set_api_key(
     settings: State<'_, Arc<SettingsManager>>,
     provider: ProviderSettings,
@@ -296,6 +323,7 @@ pub fn set_api_key(
 }
 
 #[tauri::command]
+#[specta::specta]
 pub async fn test_provider(
     settings: State<'_, Arc<SettingsManager>>,
     provider: ProviderSettings,
@@ -305,6 +333,7 @@ pub async fn test_provider(
 
 /// Starts downloading catalogue model `name` (progress comes as `zeta:download`).
 #[tauri::command]
+#[specta::specta]
 pub fn download_model(
     app: tauri::AppHandle,
     downloads: State<'_, DownloadManager>,
@@ -315,30 +344,35 @@ pub fn download_model(
 
 /// Stops the running download; its bytes are kept for the next start.
 #[tauri::command]
+#[specta::specta]
 pub fn cancel_download(app: tauri::AppHandle, downloads: State<'_, DownloadManager>, name: String) {
     downloads.cancel(&app, &name);
 }
 
 /// The local model server program Zeta would run, in words (`None`: not installed).
 #[tauri::command]
+#[specta::specta]
 pub fn server_program(setup: State<'_, SetupManager>) -> Option<String> {
     setup.program()
 }
 
 /// Installs the local model server (progress comes as `zeta:setup`).
 #[tauri::command]
+#[specta::specta]
 pub fn install_server(app: tauri::AppHandle, setup: State<'_, SetupManager>) -> Result<(), String> {
     setup.start(app)
 }
 
 /// Stops the install; pip and what it started end.
 #[tauri::command]
+#[specta::specta]
 pub fn cancel_install(app: tauri::AppHandle, setup: State<'_, SetupManager>) {
     setup.cancel(&app);
 }
 
 /// The models the provider's server offers (onboarding's and Settings' model list).
 #[tauri::command]
+#[specta::specta]
 pub async fn list_models(
     settings: State<'_, Arc<SettingsManager>>,
     provider: ProviderSettings,
@@ -347,6 +381,7 @@ pub async fn list_models(
 }
 
 #[tauri::command]
+#[specta::specta]
 pub async fn detect_local_models(
     settings: State<'_, Arc<SettingsManager>>,
 ) -> Result<Vec<LocalEndpoint>, String> {
@@ -355,6 +390,7 @@ pub async fn detect_local_models(
 
 /// Onboarding is done: the marker written, and Zeta's own model (when chosen) warmed.
 #[tauri::command]
+#[specta::specta]
 pub fn finish_onboarding(
     settings: State<'_, Arc<SettingsManager>>,
     local: State<'_, Arc<zeta_llm::LocalServer>>,
@@ -370,6 +406,7 @@ pub fn finish_onboarding(
 
 /// The newest tasks' metrics (seed 001), oldest first.
 #[tauri::command]
+#[specta::specta]
 pub fn task_metrics(
     queue: State<'_, Arc<QueueManager>>,
     limit: Option<u32>,
@@ -381,11 +418,13 @@ pub fn task_metrics(
 
 /// The skills, with their records and the ones that did not load (Settings → Skills).
 #[tauri::command]
+#[specta::specta]
 pub fn skills_view(skills: State<'_, SkillsManager>) -> SkillsView {
     skills.view()
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn skill_set_enabled(
     skills: State<'_, SkillsManager>,
     name: String,
@@ -395,17 +434,20 @@ pub fn skill_set_enabled(
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn skill_trust(skills: State<'_, SkillsManager>, name: String) -> Result<SkillsView, String> {
     skills.trust(&name)
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn skill_remove(skills: State<'_, SkillsManager>, name: String) -> Result<SkillsView, String> {
     skills.remove(&name)
 }
 
 /// Writes a skill the person wrote, edited or accepted.
 #[tauri::command]
+#[specta::specta]
 pub fn skill_save(
     skills: State<'_, SkillsManager>,
     draft: SkillDraft,
@@ -416,39 +458,46 @@ pub fn skill_save(
 
 /// The skill a task that worked would make ("Save as a skill").
 #[tauri::command]
+#[specta::specta]
 pub fn skill_draft(skills: State<'_, SkillsManager>, task_id: i64) -> Result<SkillDraft, String> {
     skills.draft(task_id)
 }
 
 /// What is remembered and scheduled, for the Memory view.
 #[tauri::command]
+#[specta::specta]
 pub fn memory_view(memory: State<'_, MemoryManager>) -> Result<MemoryView, String> {
     memory.view().map_err(|e| e.to_string())
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn forget_fact(memory: State<'_, MemoryManager>, id: i64) -> Result<MemoryView, String> {
     memory.forget(id).map_err(|e| e.to_string())
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn clear_summary(memory: State<'_, MemoryManager>) -> Result<MemoryView, String> {
     memory.clear_summary().map_err(|e| e.to_string())
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn remove_job(memory: State<'_, MemoryManager>, id: i64) -> Result<MemoryView, String> {
     memory.remove_job(id).map_err(|e| e.to_string())
 }
 
 /// The chat window's microphone button: start or stop a recording.
 #[tauri::command]
+#[specta::specta]
 pub fn voice_listen(voice: State<'_, Arc<VoiceManager>>) {
     voice.listener().toggle();
 }
 
 /// Whether the push-to-talk hotkey is registered (and what to do if not).
 #[tauri::command]
+#[specta::specta]
 pub fn hotkey_status(voice: State<'_, Arc<VoiceManager>>) -> Option<HotkeyStatus> {
     voice.hotkey_status()
 }

@@ -8,51 +8,33 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
-use tauri::{AppHandle, Emitter};
-use ts_rs::TS;
+use tauri::AppHandle;
+use tauri_specta::Event as _;
 use zeta_core::ZetaHome;
 use zeta_models::{catalog, ModelStore, Progress};
 
-/// The window's event for a download's progress.
-pub const DOWNLOAD_EVENT: &str = "zeta:download";
-
 /// Where a download is.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(
-    tag = "state",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-#[ts(export)]
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(tag = "state", rename_all = "camelCase")]
 pub enum DownloadState {
+    #[serde(rename_all = "camelCase")]
     Running {
         name: String,
-        #[ts(type = "number")]
         received: u64,
-        #[ts(type = "number | null")]
         total: Option<u64>,
         /// Bytes kept from an earlier run, which this one continues.
-        #[ts(type = "number")]
         resumed_from: u64,
         /// Measured over this run; `None` in its first second.
-        #[ts(type = "number | null")]
         bytes_per_sec: Option<u64>,
-        #[ts(type = "number | null")]
         eta_secs: Option<u64>,
     },
-    Done {
-        name: String,
-    },
+    #[serde(rename_all = "camelCase")]
+    Done { name: String },
     /// Stopped by the user; the bytes so far are kept for the next start.
-    Cancelled {
-        name: String,
-        #[ts(type = "number")]
-        kept: u64,
-    },
-    Failed {
-        name: String,
-        said: String,
-    },
+    #[serde(rename_all = "camelCase")]
+    Cancelled { name: String, kept: u64 },
+    #[serde(rename_all = "camelCase")]
+    Failed { name: String, said: String },
 }
 
 pub struct DownloadManager {
@@ -84,7 +66,7 @@ impl DownloadManager {
         let name = known.name.to_string();
         *running = Some(tauri::async_runtime::spawn(async move {
             let state = fetch(&app, known, &dest, &store).await;
-            if let Err(e) = app.emit(DOWNLOAD_EVENT, &state) {
+            if let Err(e) = super::ipc::DownloadNews(state.clone()).emit(&app) {
                 tracing::warn!("could not send the download's end to the window: {e}");
             }
             tracing::info!("download of {name} ended: {state:?}");
@@ -106,7 +88,7 @@ impl DownloadManager {
                 name: name.to_string(),
                 kept,
             };
-            if let Err(e) = app.emit(DOWNLOAD_EVENT, &state) {
+            if let Err(e) = super::ipc::DownloadNews(state.clone()).emit(app) {
                 tracing::warn!("could not tell the window the download stopped: {e}");
             }
         }
@@ -143,7 +125,7 @@ async fn fetch(
             bytes_per_sec: rate,
             eta_secs: eta,
         };
-        let _ = app.emit(DOWNLOAD_EVENT, &state);
+        let _ = super::ipc::DownloadNews(state.clone()).emit(app);
     };
     let url = known.url();
     match zeta_models::download(&url, dest, Some(known.checksum), &mut report).await {

@@ -3,14 +3,12 @@
 //! scheduled jobs.
 
 use serde::Serialize;
-use ts_rs::TS;
 use zeta_core::store::memory::{Fact, MemoryStore};
 use zeta_core::store::scheduler::{Job, Scheduler};
 use zeta_core::{CoreError, ZetaHome};
 
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct MemoryView {
     pub facts: Vec<Fact>,
     pub summary: String,

@@ -16,6 +16,7 @@ mod deltas;
 mod download_manager;
 mod heard;
 mod hotkey_portal;
+pub mod ipc;
 mod memory_manager;
 mod queue_manager;
 mod router;
@@ -59,6 +60,8 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
     }
     std::thread::spawn(log_desktop_session);
 
+    // The commands and events the window may use, collected once (`ipc`).
+    let contract = ipc::builder();
     let app = tauri::Builder::default()
         .plugin(
             tauri_plugin_single_instance::Builder::new()
@@ -79,58 +82,9 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
                 })
                 .build(),
         )
-        .invoke_handler(tauri::generate_handler![
-            commands::enqueue_task,
-            commands::list_tasks,
-            commands::cancel_task,
-            commands::set_paused,
-            commands::worker_state,
-            commands::approve_call,
-            commands::deny_call,
-            commands::answer_question,
-            commands::hold_approval,
-            commands::hide_chat,
-            commands::new_chat,
-            commands::list_conversations,
-            commands::conversation_tasks,
-            commands::list_models,
-            commands::download_model,
-            commands::cancel_download,
-            commands::server_program,
-            commands::install_server,
-            commands::cancel_install,
-            commands::pending_approvals,
-            commands::send_message,
-            commands::retry_task,
-            commands::task_activity,
-            commands::task_record,
-            commands::send_held,
-            commands::task_changes,
-            commands::undo_task,
-            commands::redo_task,
-            commands::get_settings,
-            commands::save_settings,
-            commands::mcp_servers,
-            commands::mcp_review,
-            commands::set_api_key,
-            commands::test_provider,
-            commands::detect_local_models,
-            commands::finish_onboarding,
-            commands::task_metrics,
-            commands::skills_view,
-            commands::skill_set_enabled,
-            commands::skill_trust,
-            commands::skill_remove,
-            commands::skill_save,
-            commands::skill_draft,
-            commands::memory_view,
-            commands::forget_fact,
-            commands::clear_summary,
-            commands::remove_job,
-            commands::voice_listen,
-            commands::hotkey_status,
-        ])
+        .invoke_handler(contract.invoke_handler())
         .setup(move |app| {
+            contract.mount_events(app);
             let handle = app.handle().clone();
             // Read once for the start: the login start follows the setting (also when it
             // was edited by hand), and the tray and voice start from it.

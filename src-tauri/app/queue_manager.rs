@@ -152,11 +152,9 @@ fn request_task_id(event: &Event) -> Option<i64> {
 }
 
 /// What the chat's history shows: the conversation new tasks join, and all that have tasks.
-#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, serde::Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct Conversations {
-    #[ts(type = "number")]
     pub current: i64,
     pub list: Vec<zeta_core::ConversationSummary>,
 }

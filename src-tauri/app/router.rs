@@ -8,7 +8,10 @@
 
 use std::sync::Arc;
 
-use tauri::{AppHandle, Emitter};
+use tauri::AppHandle;
+use tauri_specta::Event as _;
+
+use super::ipc::{CoreNews, LocalServerNews, VoiceNews};
 use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::sync::mpsc;
 use zeta_core::{Event, Op, WorkerState};
@@ -20,13 +23,6 @@ use super::queue_manager::QueueManager;
 use super::settings_manager::SettingsManager;
 use super::tray::{TrayManager, TrayStatus};
 use super::voice_manager::VoiceManager;
-
-/// The event name the webview listens to for the core's events.
-pub const EVENT_NAME: &str = "zeta:event";
-/// The window's event for everything voice does.
-pub const VOICE_EVENT: &str = "zeta:voice";
-/// The local model server's state, sent on every change.
-pub const LOCAL_SERVER_EVENT: &str = "zeta:local-server";
 
 /// The router and the handles it fans out to, built last by the composition root.
 pub struct Router {
@@ -102,7 +98,7 @@ impl Router {
         if self.queue.track_pending(&event) {
             super::confirm::refresh(&self.app, &self.queue);
         }
-        if let Err(e) = self.app.emit(EVENT_NAME, &event) {
+        if let Err(e) = CoreNews(event).emit(&self.app) {
             tracing::warn!("could not forward an event to the window: {e}");
         }
     }
@@ -153,18 +149,16 @@ impl Router {
             VoiceEvent::Level { .. } => {}
         }
         // The window shows what was heard before the task exists.
-        if let Err(e) = self.app.emit(VOICE_EVENT, &event) {
+        if let Err(e) = VoiceNews(event.clone()).emit(&self.app) {
             tracing::warn!("could not send a voice event: {e}");
         }
         if let VoiceEvent::Heard { text, .. } = &event {
             if let Err(e) = self.queue.enqueue("voice", text) {
                 tracing::error!("could not queue the voice command: {e}");
-                let _ = self.app.emit(
-                    VOICE_EVENT,
-                    &VoiceEvent::Error {
-                        message: format!("could not queue {text:?}: {e}"),
-                    },
-                );
+                let _ = VoiceNews(VoiceEvent::Error {
+                    message: format!("could not queue {text:?}: {e}"),
+                })
+                .emit(&self.app);
             }
         }
     }
@@ -209,7 +203,7 @@ pub async fn forward_local_server(
 ) {
     while state.changed().await.is_ok() {
         let now = state.borrow_and_update().clone();
-        if let Err(e) = app.emit(LOCAL_SERVER_EVENT, &now) {
+        if let Err(e) = LocalServerNews(now).emit(&app) {
             tracing::warn!("could not forward the local server's state: {e}");
         }
     }

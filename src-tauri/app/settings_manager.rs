@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use ts_rs::TS;
 use zeta_core::settings::{ProviderKind, ProviderSettings};
 use zeta_core::{Settings, SettingsProblem, ZetaHome};
 use zeta_llm::config::{key_name, key_names};
@@ -13,9 +12,8 @@ use zeta_llm::detect::LocalEndpoint;
 use zeta_llm::{LocalServer, LocalServerState, Secret, SecretStore};
 
 /// What the settings window shows.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct SettingsView {
     /// The settings in force from the file (environment overrides not applied).
     pub settings: Settings,
@@ -41,17 +39,15 @@ pub struct SettingsView {
     pub input_devices: Vec<InputDevice>,
 }
 
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct InputDevice {
     pub id: String,
     pub label: String,
 }
 
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct KeyState {
     /// `<kind>@<baseUrl>`, the name a key for exactly this endpoint is stored under.
     pub provider: String,

@@ -8,33 +8,25 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
-use tauri::{AppHandle, Emitter};
-use ts_rs::TS;
+use tauri::AppHandle;
+use tauri_specta::Event as _;
 use zeta_llm::local::install::{install, Installer};
 use zeta_llm::local::ServerProgram;
 
-/// The window's event for the install's progress.
-pub const SETUP_EVENT: &str = "zeta:setup";
-
 /// Where the server's install is.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(
-    tag = "state",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-#[ts(export)]
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(tag = "state", rename_all = "camelCase")]
 pub enum SetupState {
+    #[serde(rename_all = "camelCase")]
     Running {
         /// The installer's latest line.
         line: String,
-        #[ts(type = "number")]
         elapsed_secs: u64,
-        #[ts(type = "number")]
         estimate_secs: u64,
     },
     Done,
     Cancelled,
+    #[serde(rename_all = "camelCase")]
     Failed {
         said: String,
     },
@@ -74,7 +66,7 @@ impl SetupManager {
                     elapsed_secs: started.elapsed().as_secs(),
                     estimate_secs: installer.estimate_secs(),
                 };
-                let _ = app.emit(SETUP_EVENT, &state);
+                let _ = super::ipc::SetupNews(state.clone()).emit(&app);
             };
             let cache = zeta_llm::local::zeta_cache();
             let state = match install(installer, &cache, &mut on_line).await {
@@ -84,7 +76,7 @@ impl SetupManager {
                 },
             };
             tracing::info!("model server install ended: {state:?}");
-            if let Err(e) = app.emit(SETUP_EVENT, &state) {
+            if let Err(e) = super::ipc::SetupNews(state.clone()).emit(&app) {
                 tracing::warn!("could not send the install's end to the window: {e}");
             }
         }));
@@ -96,7 +88,7 @@ impl SetupManager {
         let handle = self.running.lock().ok().and_then(|mut r| r.take());
         if let Some(handle) = handle {
             handle.abort();
-            let _ = app.emit(SETUP_EVENT, &SetupState::Cancelled);
+            let _ = super::ipc::SetupNews(SetupState::Cancelled).emit(app);
         }
     }
 }

@@ -6,15 +6,13 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 use zeta_core::store::audit::AuditLog;
 use zeta_core::ZetaHome;
 use zeta_skills::Skills;
 
 /// One skill as Settings shows it.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct SkillView {
     pub name: String,
     pub description: String,
@@ -32,17 +30,15 @@ pub struct SkillView {
 }
 
 /// A skill that did not load.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct SkillProblem {
     pub name: String,
     pub message: String,
 }
 
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct SkillsView {
     pub skills: Vec<SkillView>,
     pub problems: Vec<SkillProblem>,
@@ -53,9 +49,8 @@ pub struct SkillsView {
 }
 
 /// A skill drafted from a task, for the person to edit and save (or not).
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct SkillDraft {
     pub name: String,
     pub description: String,

@@ -7,8 +7,9 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use tauri::{AppHandle, Emitter};
+use tauri::AppHandle;
 use tauri_plugin_global_shortcut::{GlobalShortcutExt, ShortcutState};
+use tauri_specta::Event as _;
 use zeta_core::{Settings, ZetaHome};
 use zeta_protocol::voice::HOTKEY_ALTERNATIVES as ALTERNATIVES;
 use zeta_voice::capture::CaptureOptions;
@@ -17,9 +18,6 @@ use zeta_voice::ptt::Edge;
 
 use super::heard::{Heard, Inbox};
 use crate::desktop;
-
-/// The hotkey's registration, sent when it changes.
-pub const HOTKEY_EVENT: &str = "zeta:hotkey";
 
 pub use zeta_protocol::voice::HotkeyStatus;
 
@@ -162,7 +160,7 @@ impl VoiceManager {
             }
         }
         self.write_status(&status);
-        if let Err(e) = app.emit(HOTKEY_EVENT, &status) {
+        if let Err(e) = super::ipc::HotkeyNews(status.clone()).emit(app) {
             tracing::warn!("could not send the hotkey's state: {e}");
         }
         if let Ok(mut slot) = self.hotkey.lock() {

@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use ts_rs::TS;
 use zeta_core::model::{Message, Model, ModelRequest, ResponseFormat};
 use zeta_core::settings::{ProviderKind, ProviderSettings, Settings};
 
@@ -14,9 +13,8 @@ use crate::client::LlmClient;
 use crate::secrets::SecretStore;
 
 /// A local server that answered.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct LocalEndpoint {
     pub kind: ProviderKind,
     pub base_url: String,

@@ -7,13 +7,11 @@ use std::io::Read;
 use std::path::Path;
 
 use serde::Serialize;
-use ts_rs::TS;
 
 use crate::{io, ModelError};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub enum ModelKind {
     /// A llama.cpp language model (the `local` provider).
     Gguf,

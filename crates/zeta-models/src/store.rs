@@ -6,18 +6,15 @@
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use ts_rs::TS;
 
 use crate::format::{detect, ModelKind};
 use crate::{io, ModelError};
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct InstalledModel {
     pub name: String,
     pub kind: ModelKind,
-    #[ts(type = "number")]
     pub bytes: u64,
     pub path: String,
 }

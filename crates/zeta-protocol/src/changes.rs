@@ -2,12 +2,10 @@
 //! it (the journal behind it is zeta-core's `undo`).
 
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 /// How one path changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub enum ChangeKind {
     Created,
     Changed,
@@ -18,9 +16,8 @@ pub enum ChangeKind {
 }
 
 /// One path a task changed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct FileChange {
     pub path: String,
     pub kind: ChangeKind,
@@ -33,11 +30,9 @@ pub struct FileChange {
 }
 
 /// What a task changed and whether it can be undone now.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct TaskChanges {
-    #[ts(type = "number")]
     pub task_id: i64,
     pub files: Vec<FileChange>,
     /// Undo would take them back (not undone, not let go).
@@ -49,9 +44,8 @@ pub struct TaskChanges {
 }
 
 /// What an undo or a redo did, in lines for the person, and the task's changes after it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct UndoOutcome {
     pub lines: Vec<String>,
     /// Paths left as they are (they changed after the task), each named in `lines`.

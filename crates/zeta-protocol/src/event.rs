@@ -2,7 +2,6 @@
 //! steps, the worker's state).
 
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 use crate::changes::FileChange;
 use crate::metrics::TaskMetrics;
@@ -11,14 +10,12 @@ use crate::settings::{Allowance, SettingsProblem};
 use crate::task::Task;
 
 /// One step of a proposed plan, as the confirmation dialog shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct PlanStepView {
     pub index: u32,
     pub description: String,
     pub tool: String,
-    #[ts(type = "unknown")]
     pub params: serde_json::Value,
     /// What the step acts on: command, path, URL, app or screen point.
     pub target: String,
@@ -33,9 +30,8 @@ pub struct PlanStepView {
 }
 
 /// Where a plan step is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub enum StepStatus {
     Pending,
     Running,
@@ -45,9 +41,8 @@ pub enum StepStatus {
 }
 
 /// What a finishing check did with the task's answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub enum CheckResult {
     /// The answer went back to the model with the evidence, to be answered again.
     SentBack,
@@ -66,9 +61,8 @@ impl CheckResult {
 }
 
 /// How a conversation was compacted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
-#[ts(export)]
 pub enum CompactionKind {
     /// Old tool outputs shrunk.
     Soft,
@@ -86,40 +80,29 @@ impl CompactionKind {
 }
 
 /// Why the worker is or is not taking tasks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(
-    tag = "state",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-#[ts(export)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(tag = "state", rename_all = "camelCase")]
 pub enum WorkerState {
     /// Holding the worker lock and taking tasks.
     Active,
     /// Paused by the user.
     Paused,
     /// Another process holds the worker lock; this one only enqueues and watches.
+    #[serde(rename_all = "camelCase")]
     Standby { holder_pid: String },
 }
 
 /// Something that happened in the core, in order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(
-    tag = "type",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-#[ts(export)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(tag = "type", rename_all = "camelCase")]
 pub enum Event {
-    TaskQueued {
-        task: Task,
-    },
-    TaskStarted {
-        task: Task,
-    },
+    #[serde(rename_all = "camelCase")]
+    TaskQueued { task: Task },
+    #[serde(rename_all = "camelCase")]
+    TaskStarted { task: Task },
     /// The loop begins iteration `iteration` (1-based) of at most `max_iterations`.
+    #[serde(rename_all = "camelCase")]
     IterationStarted {
-        #[ts(type = "number")]
         task_id: i64,
         iteration: u32,
         max_iterations: u32,
@@ -128,36 +111,32 @@ pub enum Event {
         context_window: u32,
     },
     /// The conversation was compacted to fit the window.
+    #[serde(rename_all = "camelCase")]
     Compacted {
-        #[ts(type = "number")]
         task_id: i64,
         kind: CompactionKind,
         before: u32,
         after: u32,
     },
     /// Text streamed from the model as it arrives.
-    LlmDelta {
-        #[ts(type = "number")]
-        task_id: i64,
-        text: String,
-    },
+    #[serde(rename_all = "camelCase")]
+    LlmDelta { task_id: i64, text: String },
+    #[serde(rename_all = "camelCase")]
     ToolCallStarted {
-        #[ts(type = "number")]
         task_id: i64,
         call_id: String,
         tool: String,
-        #[ts(type = "unknown")]
         arguments: serde_json::Value,
     },
     /// Output of a running tool call, as it arrives.
+    #[serde(rename_all = "camelCase")]
     ToolOutput {
-        #[ts(type = "number")]
         task_id: i64,
         call_id: String,
         chunk: String,
     },
+    #[serde(rename_all = "camelCase")]
     ToolCallFinished {
-        #[ts(type = "number")]
         task_id: i64,
         call_id: String,
         tool: String,
@@ -171,8 +150,8 @@ pub enum Event {
     },
     /// A finishing check (`check`, its name) judged the task's answer against what the
     /// task's calls did and printed.
+    #[serde(rename_all = "camelCase")]
     AnswerChecked {
-        #[ts(type = "number")]
         task_id: i64,
         check: String,
         result: CheckResult,
@@ -180,12 +159,11 @@ pub enum Event {
         detail: String,
     },
     /// A call waits for the user's yes or no (`Op::Approve` / `Op::Deny`).
+    #[serde(rename_all = "camelCase")]
     ApprovalRequested {
-        #[ts(type = "number")]
         task_id: i64,
         call_id: String,
         tool: String,
-        #[ts(type = "unknown")]
         arguments: serde_json::Value,
         target: String,
         risk: Risk,
@@ -217,8 +195,8 @@ pub enum Event {
     },
     /// The model proposed a plan (`propose_plan`). With `needs_approval`, nothing runs
     /// until `Op::Approve` or `Op::Deny` for `call_id`; otherwise it runs at once.
+    #[serde(rename_all = "camelCase")]
     PlanProposed {
-        #[ts(type = "number")]
         task_id: i64,
         call_id: String,
         goal: String,
@@ -232,8 +210,8 @@ pub enum Event {
         request: String,
     },
     /// A step of plan `call_id` moved on.
+    #[serde(rename_all = "camelCase")]
     PlanStepUpdated {
-        #[ts(type = "number")]
         task_id: i64,
         call_id: String,
         index: u32,
@@ -241,8 +219,8 @@ pub enum Event {
         summary: String,
     },
     /// The answer: `by` is `user`, `timeout` or `cancel`.
+    #[serde(rename_all = "camelCase")]
     ApprovalResolved {
-        #[ts(type = "number")]
         task_id: i64,
         call_id: String,
         approved: bool,
@@ -250,79 +228,63 @@ pub enum Event {
     },
     /// The agent asks the user a question mid-task (`ask_user`); the task waits for
     /// `Op::Answer` with `call_id`, up to `timeout_secs`.
+    #[serde(rename_all = "camelCase")]
     QuestionAsked {
-        #[ts(type = "number")]
         task_id: i64,
         call_id: String,
         question: String,
         timeout_secs: u32,
     },
     /// The question `call_id` got its answer, or none came (`answered` false).
+    #[serde(rename_all = "camelCase")]
     QuestionAnswered {
-        #[ts(type = "number")]
         task_id: i64,
         call_id: String,
         answered: bool,
     },
     /// A short status line from the agent (`report_progress`), shown while it works.
-    Progress {
-        #[ts(type = "number")]
-        task_id: i64,
-        text: String,
-    },
+    #[serde(rename_all = "camelCase")]
+    Progress { task_id: i64, text: String },
     /// A user message reached the running task.
-    UserMessageInjected {
-        #[ts(type = "number")]
-        task_id: i64,
-        text: String,
-    },
+    #[serde(rename_all = "camelCase")]
+    UserMessageInjected { task_id: i64, text: String },
     /// A message the user added to task `task_id` arrived too late for it (the task ended
     /// or was stopped before reading it): it is queued as task `new_task_id` instead.
+    #[serde(rename_all = "camelCase")]
     UserMessageRequeued {
-        #[ts(type = "number")]
         task_id: i64,
-        #[ts(type = "number")]
         new_task_id: i64,
         text: String,
     },
     /// What the task used, sent just before `TaskFinished`.
-    TaskMetrics {
-        metrics: TaskMetrics,
-    },
+    #[serde(rename_all = "camelCase")]
+    TaskMetrics { metrics: TaskMetrics },
     /// The task reached `done`, `failed` or `cancelled`; `task` carries the reply or error.
-    TaskFinished {
-        task: Task,
-    },
+    #[serde(rename_all = "camelCase")]
+    TaskFinished { task: Task },
     /// Zeta stopped while the task ran (a crash, or a signal): it is pending again and
     /// `task.interrupted` says what was running. Its next start is told so.
-    TaskInterrupted {
-        task: Task,
-    },
+    #[serde(rename_all = "camelCase")]
+    TaskInterrupted { task: Task },
     /// The queue changed in a way this process did not do (e.g. `zeta enqueue`).
     QueueChanged,
     /// The model request failed and is tried again after `wait_ms`.
+    #[serde(rename_all = "camelCase")]
     ModelRetrying {
-        #[ts(type = "number")]
         task_id: i64,
         attempt: u32,
-        #[ts(type = "number")]
         wait_ms: u64,
         said: String,
     },
     /// New tasks now join conversation `id` (after `Op::NewConversation`).
-    ConversationStarted {
-        #[ts(type = "number")]
-        id: i64,
-    },
-    WorkerStateChanged {
-        state: WorkerState,
-    },
+    #[serde(rename_all = "camelCase")]
+    ConversationStarted { id: i64 },
+    #[serde(rename_all = "camelCase")]
+    WorkerStateChanged { state: WorkerState },
     /// The settings file had problems; the named fields fell back to defaults.
-    SettingsProblems {
-        problems: Vec<SettingsProblem>,
-    },
+    #[serde(rename_all = "camelCase")]
+    SettingsProblems { problems: Vec<SettingsProblem> },
     /// Something failed outside any task; `message` says what.
-    Error {
-        message: String,
-    },
+    #[serde(rename_all = "camelCase")]
+    Error { message: String },
 }

@@ -10,7 +10,6 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use ts_rs::TS;
 
 use crate::settings::SettingsProblem;
 
@@ -53,7 +52,7 @@ pub enum Transport {
 }
 
 /// When Zeta starts a server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub enum Start {
     /// When a task first needs its tools (the default).
@@ -63,9 +62,8 @@ pub enum Start {
 }
 
 /// What a server is doing, as the settings window and `zeta mcp list` show it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(tag = "state", rename_all = "camelCase")]
-#[ts(export)]
 pub enum ServerState {
     /// Configured, not started yet (it starts when a task needs it).
     NotStarted,
@@ -82,9 +80,8 @@ pub enum ServerState {
 }
 
 /// One server and its tools, for the settings window and `zeta mcp list`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct ServerStatus {
     pub name: String,
     /// The command line or the URL.
@@ -103,9 +100,8 @@ pub struct ServerStatus {
 }
 
 /// One tool's words, as its server wrote them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct ToolDescription {
     /// As the model sees it (`server__tool`).
     pub name: String,

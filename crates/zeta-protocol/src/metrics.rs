@@ -2,16 +2,13 @@
 //! denials, compactions, and tokens in and out, as `Event::TaskMetrics` carries them.
 
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 use crate::decision::CallDecision;
 
 /// What one task used.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct TaskMetrics {
-    #[ts(type = "number")]
     pub task_id: i64,
     pub llm_requests: u32,
     pub llm_failures: u32,
@@ -20,9 +17,7 @@ pub struct TaskMetrics {
     /// Calls refused: denied by policy or the user, blocked, or rate-limited.
     pub denials: u32,
     pub compactions: u32,
-    #[ts(type = "number")]
     pub tokens_in: u64,
-    #[ts(type = "number")]
     pub tokens_out: u64,
 }
 

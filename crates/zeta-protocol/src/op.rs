@@ -2,41 +2,38 @@
 //! `StepChoice`).
 
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 /// A request to the core.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(
-    tag = "type",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-#[ts(export)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(tag = "type", rename_all = "camelCase")]
 pub enum Op {
     /// Append a task to the queue.
+    #[serde(rename_all = "camelCase")]
     EnqueueTask {
         sender: String,
         message: String,
     },
     /// Cancel a pending task, or stop the running one.
+    #[serde(rename_all = "camelCase")]
     CancelTask {
-        #[ts(type = "number")]
         id: i64,
     },
     /// A message from the user: injected into the running task at its next iteration,
     /// or enqueued as a new task when none runs.
+    #[serde(rename_all = "camelCase")]
     UserMessage {
         sender: String,
         text: String,
     },
     /// Send a message the person added to a task they then stopped (held on that task's
     /// record until now, `id` its record's id) as a task of its own: once.
+    #[serde(rename_all = "camelCase")]
     SendHeld {
-        #[ts(type = "number")]
         id: i64,
     },
     /// Let the running task's call or plan `call_id` run. `steps` holds the user's
     /// changes: a step (index 0 for a single call) skipped or run with edited parameters.
+    #[serde(rename_all = "camelCase")]
     Approve {
         call_id: String,
         #[serde(default)]
@@ -47,16 +44,19 @@ pub enum Op {
         scope: ApprovalScope,
     },
     /// The user is editing call or plan `call_id`: its time limit stops until they answer.
+    #[serde(rename_all = "camelCase")]
     HoldApproval {
         call_id: String,
     },
     /// Refuse the running task's call `call_id`; the model is told, with the reason.
+    #[serde(rename_all = "camelCase")]
     Deny {
         call_id: String,
         reason: Option<String>,
     },
     /// The user's answer to the running task's question `call_id` (`Event::QuestionAsked`);
     /// `None`: no answer is coming (a run nobody can answer).
+    #[serde(rename_all = "camelCase")]
     Answer {
         call_id: String,
         text: Option<String>,
@@ -76,9 +76,8 @@ pub enum Op {
 }
 
 /// How far a yes to one call reaches.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub enum ApprovalScope {
     /// This call only.
     #[default]
@@ -91,9 +90,8 @@ pub enum ApprovalScope {
 }
 
 /// The user's change to one step when approving a plan (or a single call, index 0).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct StepChoice {
     pub index: u32,
     /// Do not run this step.
@@ -101,6 +99,5 @@ pub struct StepChoice {
     pub skip: bool,
     /// Run the step with these parameters instead of the proposed ones.
     #[serde(default)]
-    #[ts(type = "unknown")]
     pub params: Option<serde_json::Value>,
 }

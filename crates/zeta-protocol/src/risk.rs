@@ -1,12 +1,12 @@
 //! How much harm a call could do, as the approval question and the plan dialog label it.
 
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 /// How much harm a call could do, as the confirmation dialog labels it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, specta::Type,
+)]
 #[serde(rename_all = "lowercase")]
-#[ts(export)]
 pub enum Risk {
     /// Reads only, or opens something the user can close.
     Low,

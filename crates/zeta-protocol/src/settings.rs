@@ -5,16 +5,13 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase", default)]
-#[ts(export)]
 pub struct Settings {
     /// Max agent loop iterations per task.
     pub max_iterations: u32,
     /// Max time (ms) for one shell command before its process group is killed.
-    #[ts(type = "number")]
     pub command_timeout_ms: u64,
     /// Max characters kept from stdout and from stderr of one command.
     pub max_output_length: u32,
@@ -34,7 +31,6 @@ pub struct Settings {
     /// MCP servers whose tools the agent may use, each entry as the user wrote it (the
     /// format other apps use); read into typed configs by `mcp::parse_servers`, which
     /// names a bad entry while the others work.
-    #[ts(type = "Record<string, unknown>")]
     pub mcp_servers: BTreeMap<String, serde_json::Value>,
     /// Start Zeta, hidden in the tray, when the user logs in (an XDG autostart entry).
     pub start_with_session: bool,
@@ -45,7 +41,7 @@ pub struct Settings {
 /// Whether the loop checks a model's answer before the task ends: an answer given without
 /// running anything is sent back once, and one verification turn compares the request
 /// with what was actually done and observed. Small models need it; it costs a request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
 pub enum Verify {
     /// For a small model (the model says so; Zeta's own `local` one is), where it pays:
@@ -86,13 +82,12 @@ impl Default for Settings {
 
 /// The originals store's budget: the oldest tasks' originals are let go first (those
 /// tasks can no longer be undone, and say so).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase", default)]
 pub struct UndoSettings {
     /// Keep what tasks change, so they can be undone (off: nothing is kept).
     pub enabled: bool,
     /// Most megabytes of originals kept.
-    #[ts(type = "number")]
     pub budget_mb: u64,
     /// Days a task stays undoable.
     pub keep_days: u32,
@@ -109,7 +104,7 @@ impl Default for UndoSettings {
 }
 
 /// How the conversation is kept within the model's window.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ContextSettings {
     /// Compact when a request would pass the thresholds (off: requests grow until the
@@ -136,7 +131,7 @@ impl Default for ContextSettings {
 }
 
 /// Whether tool calls run, ask first, or are refused.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PermissionSettings {
     pub mode: PermissionMode,
@@ -169,7 +164,7 @@ impl Default for PermissionSettings {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
 pub enum ImageFormat {
     Jpeg,
@@ -177,7 +172,7 @@ pub enum ImageFormat {
 }
 
 /// How screenshots are sent to the model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ScreenshotSettings {
     /// Longest side of the image sent, in pixels (the screen is downscaled to fit).
@@ -201,7 +196,9 @@ impl Default for ScreenshotSettings {
 }
 
 /// Personas from seed 001, each with its own iteration limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, specta::Type,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Soul {
     SafeAssistant,
@@ -222,7 +219,7 @@ impl Soul {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
 pub enum ProviderKind {
     /// No provider configured yet.
@@ -233,7 +230,7 @@ pub enum ProviderKind {
     Local,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
     Auto,
@@ -241,7 +238,7 @@ pub enum Protocol {
     Json,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ProviderSettings {
     pub kind: ProviderKind,
@@ -252,7 +249,6 @@ pub struct ProviderSettings {
     /// Stream responses (text appears as it is generated).
     pub stream: bool,
     /// Longest silence from the server before the request counts as failed.
-    #[ts(type = "number")]
     pub idle_timeout_ms: u64,
     /// Attempts per request, the first included, before the next provider is tried.
     pub max_attempts: u32,
@@ -263,7 +259,6 @@ pub struct ProviderSettings {
     pub reply_timeout_secs: u32,
     /// Largest one reply may be, in bytes of the response body. Past it the reply is
     /// stopped (not retried); no real reply comes near the default.
-    #[ts(type = "number")]
     pub max_reply_bytes: u64,
     /// Zeta's own model (`local` without a baseUrl): how long its server stays loaded after
     /// the last request when no Zeta window holds it, so that the next `zeta run` does not
@@ -289,7 +284,7 @@ impl Default for ProviderSettings {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
 pub enum HotkeyMode {
     /// Record while the key is held.
@@ -298,7 +293,7 @@ pub enum HotkeyMode {
     Toggle,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase", default)]
 pub struct HotkeySettings {
     pub push_to_talk: String,
@@ -314,7 +309,7 @@ impl Default for HotkeySettings {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase", default)]
 pub struct VoiceSettings {
     /// File name under `$ZETA_HOME/models`, or an absolute path.
@@ -339,8 +334,7 @@ impl Default for VoiceSettings {
 }
 
 /// One thing wrong with the settings file, named by its JSON path (`provider.baseUrl`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[ts(export)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 pub struct SettingsProblem {
     pub field: String,
     pub message: String,
@@ -353,7 +347,7 @@ impl std::fmt::Display for SettingsProblem {
 }
 
 /// The global mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub enum PermissionMode {
     /// Side-effecting calls ask first (the default).
@@ -365,7 +359,7 @@ pub enum PermissionMode {
 }
 
 /// A per-tool setting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
 pub enum ToolPermission {
     Allow,
@@ -374,7 +368,7 @@ pub enum ToolPermission {
 }
 
 /// The limits for one tool. A missing number falls back to `permissions.defaultRateLimit`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase", default)]
 pub struct RateLimit {
     pub per_task: Option<u32>,
@@ -382,7 +376,7 @@ pub struct RateLimit {
 }
 
 /// The limits that apply when a tool has none of its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase", default)]
 pub struct DefaultRateLimit {
     pub per_task: u32,
@@ -399,15 +393,14 @@ impl Default for DefaultRateLimit {
 }
 
 /// One standing approval, as stored under `permissions.alwaysAllow` in settings.json.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct Allowance {
     /// The tool's name (`shell`, `write_file`…).
     pub tool: String,
     /// For the shell: the program the command runs (`git`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[specta(optional)]
     pub program: Option<String>,
 }
 

@@ -2,26 +2,21 @@
 //! fixes a failed one (`Fix`), and the conversations tasks belong to.
 
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 /// One conversation, as the chat's history lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct ConversationSummary {
-    #[ts(type = "number")]
     pub id: i64,
     /// Its first request.
     pub title: String,
     pub tasks: u32,
     /// When its last task was enqueued (Unix milliseconds).
-    #[ts(type = "number")]
     pub last_at: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
-#[ts(export)]
 pub enum TaskStatus {
     Pending,
     Running,
@@ -69,11 +64,9 @@ impl std::fmt::Display for TaskStatus {
 }
 
 /// One row of `tasks`. Times are Unix milliseconds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct Task {
-    #[ts(type = "number")]
     pub id: i64,
     /// Who asked: `chat`, `cli`, `voice`, `scheduler`, ...
     pub sender: String,
@@ -86,11 +79,8 @@ pub struct Task {
     /// What the user is shown: the final reply, or the progress made before a cancel.
     pub reply: Option<String>,
     pub error: Option<String>,
-    #[ts(type = "number")]
     pub created_at: i64,
-    #[ts(type = "number | null")]
     pub started_at: Option<i64>,
-    #[ts(type = "number | null")]
     pub finished_at: Option<i64>,
     /// How many times the task was started (a crash or a signal can make it more than 1).
     pub attempts: u32,
@@ -110,16 +100,14 @@ pub struct Task {
     /// Steps of an approved plan the user chose not to run, from the audit.
     pub skipped_steps: u32,
     /// The conversation it belongs to ("New chat" starts another).
-    #[ts(type = "number")]
     pub conversation: i64,
     /// For a failed task: what fixes it, when the user can.
     pub fix: Option<Fix>,
 }
 
 /// What fixes a failure, offered as a button where it is shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub enum Fix {
     /// The model settings are missing or wrong (a URL, a model name).
     OpenSettings,

@@ -2,14 +2,12 @@
 //! sends (`zeta:voice`), and whether the global hotkey is registered.
 
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 use crate::settings::HotkeyMode;
 
 /// Where the voice session is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
-#[ts(export)]
 pub enum VoiceState {
     Idle,
     Listening,
@@ -27,9 +25,8 @@ impl VoiceState {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(tag = "kind", rename_all = "camelCase")]
-#[ts(export)]
 pub enum VoiceEvent {
     State {
         state: VoiceState,
@@ -43,7 +40,6 @@ pub enum VoiceEvent {
     Heard {
         text: String,
         speech_secs: f32,
-        #[ts(type = "number")]
         whisper_ms: u64,
     },
     /// The recording held no speech (silence or noise): no task.
@@ -69,9 +65,8 @@ pub const HOTKEY_ALTERNATIVES: &str =
     "use the tray menu's \"Start listening\" item, or `zeta listen` from a terminal";
 
 /// The push-to-talk hotkey as registered (or not) with the desktop.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct HotkeyStatus {
     pub shortcut: String,
     pub mode: HotkeyMode,

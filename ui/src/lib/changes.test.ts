@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diffLines, fileLine, summary } from "./changes";
-import type { TaskChanges } from "../bindings/TaskChanges";
+import type { TaskChanges } from "../bindings";
 
 const changes = (n: number): TaskChanges => ({
   taskId: 1,

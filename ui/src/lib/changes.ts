@@ -1,9 +1,9 @@
 // What a finished task changed on disk, in the chat's words: the summary line, each
 // file's line, and a unified diff split into lines marked added, removed or context.
 
-import type { ChangeKind } from "../bindings/ChangeKind";
-import type { FileChange } from "../bindings/FileChange";
-import type { TaskChanges } from "../bindings/TaskChanges";
+import type { ChangeKind } from "../bindings";
+import type { FileChange } from "../bindings";
+import type { TaskChanges } from "../bindings";
 
 /** "Changed 3 files", or null when the task changed none. */
 export function summary(changes: TaskChanges): string | null {

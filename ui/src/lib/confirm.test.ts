@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Event } from "../bindings/Event";
+import type { Event } from "../bindings";
 import { applyToPending, callTitle, choices, dialogKey, fieldsOf, markerAt, paramsOf, preview, requestFrom, scopeLabel, secondsLeft, visible } from "./confirm";
 
 const plan: Event = {

@@ -2,12 +2,12 @@
 // shown as a one-step plan), the user's edits and skips, and the answer they make. Pure
 // functions; Confirm.svelte holds the state.
 
-import type { Allowance } from "../bindings/Allowance";
-import type { ApprovalScope } from "../bindings/ApprovalScope";
-import type { Event } from "../bindings/Event";
-import type { FileChange } from "../bindings/FileChange";
-import type { Risk } from "../bindings/Risk";
-import type { StepChoice } from "../bindings/StepChoice";
+import type { Allowance } from "../bindings";
+import type { ApprovalScope } from "../bindings";
+import type { Event } from "../bindings";
+import type { FileChange } from "../bindings";
+import type { Risk } from "../bindings";
+import type { JsonValue, StepChoice } from "../bindings";
 
 export interface DialogStep {
   index: number;
@@ -240,11 +240,12 @@ export function paramsOf(fields: Field[]): { ok: true; params: Record<string, un
 export function choices(request: Request): { ok: true; steps: StepChoice[] } | { ok: false; error: string } {
   const steps: StepChoice[] = [];
   for (const step of request.steps) {
-    let params: unknown = null;
+    let params: JsonValue | null = null;
     if (step.draft !== null && !step.skip) {
       const edited = paramsOf(step.draft);
       if (!edited.ok) return { ok: false, error: `Step ${step.index + 1}: ${edited.error}` };
-      params = edited.params;
+      // Values read from the form's fields: text, numbers, booleans and JSON.
+      params = edited.params as JsonValue;
     }
     if (step.skip || params !== null) steps.push({ index: step.index, skip: step.skip, params });
   }

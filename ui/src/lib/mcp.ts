@@ -1,7 +1,7 @@
 // The settings window's MCP section: the `mcpServers` JSON as the user edits it, and a
 // server's state in words.
 
-import type { ServerStatus } from "../bindings/ServerStatus";
+import type { ServerStatus } from "../bindings";
 
 export type Parsed = { ok: true; servers: Record<string, unknown> } | { ok: false; error: string };
 

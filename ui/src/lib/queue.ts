@@ -1,15 +1,15 @@
 // The chat window's view of the queue, and how each core event changes it. Pure
 // functions: the component holds the state, these compute the next one.
 
-import type { CheckResult } from "../bindings/CheckResult";
-import type { Event } from "../bindings/Event";
-import type { CompactionKind } from "../bindings/CompactionKind";
-import type { StepStatus } from "../bindings/StepStatus";
-import type { Task } from "../bindings/Task";
-import type { TaskMetrics } from "../bindings/TaskMetrics";
-import type { WorkerState } from "../bindings/WorkerState";
-import type { AuditEntry } from "../bindings/AuditEntry";
-import type { AddedMessage } from "../bindings/AddedMessage";
+import type { CheckResult } from "../bindings";
+import type { Event } from "../bindings";
+import type { CompactionKind } from "../bindings";
+import type { StepStatus } from "../bindings";
+import type { Task } from "../bindings";
+import type { TaskMetrics } from "../bindings";
+import type { WorkerState } from "../bindings";
+import type { AuditEntry } from "../bindings";
+import type { AddedMessage } from "../bindings";
 import { requestFrom, type Request } from "./confirm";
 import { appendStream, EMPTY_STREAM, type Stream } from "./markdown";
 

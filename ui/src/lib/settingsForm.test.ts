@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ProviderSettings } from "../bindings/ProviderSettings";
+import type { ProviderSettings } from "../bindings";
 import { describeEndpoint, downloadLine, setupLine, isChanged, moved, problemsByField, problemSummary, providerFor, describeLocalServer } from "./settingsForm";
 
 const base: ProviderSettings = {

@@ -1,10 +1,10 @@
-import type { LocalServerState } from "../bindings/LocalServerState";
+import type { LocalServerState } from "../bindings";
 // The settings form's pure parts: problems by field, the tools whose permission can be
 // set, moving fallback providers, and what onboarding offers from detected servers.
 
-import type { LocalEndpoint } from "../bindings/LocalEndpoint";
-import type { ProviderSettings } from "../bindings/ProviderSettings";
-import type { SettingsProblem } from "../bindings/SettingsProblem";
+import type { LocalEndpoint } from "../bindings";
+import type { ProviderSettings } from "../bindings";
+import type { SettingsProblem } from "../bindings";
 
 /** The backend's problems keyed by field (`provider.baseUrl`), for showing beside inputs. */
 export function problemsByField(problems: SettingsProblem[]): Record<string, string> {

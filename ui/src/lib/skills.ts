@@ -1,6 +1,6 @@
 // Skills as the window words them: a record in a line, and why a name cannot be one.
 
-import type { SkillView } from "../bindings/SkillView";
+import type { SkillView } from "../bindings";
 
 /** "used 5 times: 4 worked, 1 failed", or "not used yet". */
 export function skillRecord(skill: Pick<SkillView, "used" | "succeeded" | "failed">): string {

@@ -1,9 +1,9 @@
 // What the chat window shows of push-to-talk: a pure reducer over the backend's
 // `zeta:voice` events, and the words for the hotkey's registration.
 
-import type { HotkeyStatus } from "../bindings/HotkeyStatus";
-import type { VoiceEvent } from "../bindings/VoiceEvent";
-import type { VoiceState } from "../bindings/VoiceState";
+import type { HotkeyStatus } from "../bindings";
+import type { VoiceEvent } from "../bindings";
+import type { VoiceState } from "../bindings";
 
 export type VoiceView = {
   state: VoiceState;

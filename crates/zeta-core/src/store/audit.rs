@@ -11,7 +11,6 @@ use std::path::Path;
 
 use rusqlite::{params, Connection};
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 pub use zeta_protocol::decision::{CallDecision, CallState, Decider};
 
@@ -33,13 +32,10 @@ pub struct AnswerCheck {
 }
 
 /// One audited call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct AuditEntry {
-    #[ts(type = "number")]
     pub id: i64,
-    #[ts(type = "number")]
     pub task_id: i64,
     pub call_id: String,
     pub tool: String,
@@ -52,7 +48,6 @@ pub struct AuditEntry {
     pub decided_by: String,
     pub ok: bool,
     pub summary: String,
-    #[ts(type = "number")]
     pub created_at: i64,
     /// running (the call has not ended yet), finished, or interrupted (a stop cut it
     /// short: it may have partly run).

@@ -7,24 +7,19 @@ use std::path::Path;
 
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 use crate::error::CoreError;
 use crate::store::db::SharedDb;
 use crate::store::queue::now_ms;
 
 /// One remembered fact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct Fact {
-    #[ts(type = "number")]
     pub id: i64,
     pub text: String,
     pub tags: String,
-    #[ts(type = "number | null")]
     pub task_id: Option<i64>,
-    #[ts(type = "number")]
     pub created_at: i64,
     /// Saved by a task that had read input the user did not type: it reaches later tasks
     /// as untrusted data.

@@ -5,16 +5,14 @@
 
 use rusqlite::{params, Connection};
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 use super::audit::{AuditEntry, AuditLog};
 use crate::error::CoreError;
 use crate::store::queue::now_ms;
 
 /// What became of a message the person added while a task ran.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub enum AddedFate {
     /// The task read it at its next step.
     Read,
@@ -41,25 +39,20 @@ impl AddedFate {
 }
 
 /// A message the person added while a task ran.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct AddedMessage {
-    #[ts(type = "number")]
     pub id: i64,
     pub text: String,
     pub fate: AddedFate,
     /// The task it ran as, when it was requeued or sent later.
-    #[ts(type = "number | null")]
     pub new_task_id: Option<i64>,
-    #[ts(type = "number")]
     pub created_at: i64,
 }
 
 /// What a finishing check told the person about the task's answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct CheckNote {
     pub check: String,
     /// `sentBack` (the model was sent back to work) or `told` (the person was told).
@@ -68,11 +61,9 @@ pub struct CheckNote {
 }
 
 /// A task's record: its calls, the messages added to it, and its checks' notes.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct TaskRecord {
-    #[ts(type = "number")]
     pub task_id: i64,
     pub calls: Vec<AuditEntry>,
     pub added: Vec<AddedMessage>,

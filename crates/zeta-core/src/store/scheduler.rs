@@ -13,7 +13,6 @@ use std::str::FromStr;
 use chrono::{DateTime, Local, NaiveDateTime, TimeZone};
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 use crate::error::CoreError;
 use crate::store::db::SharedDb;
@@ -117,18 +116,14 @@ fn parse_time(text: &str) -> Result<i64, String> {
 }
 
 /// A job as listed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct Job {
-    #[ts(type = "number")]
     pub id: i64,
     /// `cron:<expr>` or `at:<ms>`.
     pub spec: String,
     pub message: String,
-    #[ts(type = "number | null")]
     pub next_run_at: Option<i64>,
-    #[ts(type = "number | null")]
     pub last_run_at: Option<i64>,
     pub enabled: bool,
 }

@@ -19,7 +19,6 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
-use ts_rs::TS;
 use zeta_core::settings::ProviderSettings;
 
 pub use program::{default_build, default_venv, zeta_cache, ServerProgram};
@@ -85,36 +84,26 @@ pub fn default_threads() -> usize {
 }
 
 /// The server's state, for the UI, the log and `zeta doctor`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(
-    tag = "state",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-#[ts(export)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(tag = "state", rename_all = "camelCase")]
 pub enum LocalServerState {
     /// Not running (no local task yet, or stopped).
     Stopped,
-    Starting {
-        model: String,
-        program: String,
-    },
+    #[serde(rename_all = "camelCase")]
+    Starting { model: String, program: String },
+    #[serde(rename_all = "camelCase")]
     Ready {
         port: u16,
         pid: u32,
         model: String,
         program: String,
-        #[ts(type = "number")]
         startup_ms: u64,
     },
     /// It died or never answered; being started again.
-    Restarting {
-        reason: String,
-        attempt: u32,
-    },
-    Failed {
-        error: String,
-    },
+    #[serde(rename_all = "camelCase")]
+    Restarting { reason: String, attempt: u32 },
+    #[serde(rename_all = "camelCase")]
+    Failed { error: String },
 }
 
 /// The handle: cheap to share; the supervisor thread ends when the last handle is dropped
