@@ -406,6 +406,35 @@ fn free_port() -> std::io::Result<u16> {
     Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
+/// A scripted model that runs `command` with the shell and then answers `reply`, and
+/// the settings that use it (native calls, streamed, `auto` permissions).
+pub async fn shell_then_answer(
+    command: &str,
+    reply: &str,
+) -> (zeta_scripted_llm::ScriptedServer, Value) {
+    let server = zeta_scripted_llm::ScriptedServer::start(vec![
+        zeta_scripted_llm::Step::call("shell", serde_json::json!({ "command": command })),
+        zeta_scripted_llm::Step::text(reply),
+    ])
+    .await
+    .expect("scripted server");
+    let settings = serde_json::json!({
+        "provider": {"kind": "openai", "baseUrl": server.openai_base_url(), "model": "scripted",
+                     "protocol": "tools", "stream": true, "maxAttempts": 1},
+        "permissions": {"mode": "auto"}
+    });
+    (server, settings)
+}
+
+/// Whether the task with `message` has ended done.
+pub fn task_done(app: &App, message: &str) -> bool {
+    app.queue().ok().is_some_and(|tasks| {
+        tasks
+            .iter()
+            .any(|t| t["message"] == message && t["status"] == "done")
+    })
+}
+
 /// Polls `probe` every 100 ms until it returns `Some` or `timeout` passes.
 pub fn wait_for<T>(timeout: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
     let deadline = Instant::now() + timeout;

@@ -7,9 +7,10 @@
 use std::time::Duration;
 
 use serde_json::json;
-use zeta_scripted_llm::{ScriptedServer, Step};
 
-use crate::harness::{wait_for, with_app_settings, App, TestResult};
+use crate::harness::{
+    shell_then_answer, task_done as done, wait_for, with_app_settings, App, TestResult,
+};
 
 fn state(app: &App) -> serde_json::Value {
     std::fs::read_to_string(app.home.path().join("skills.json"))
@@ -130,14 +131,6 @@ async fn settings_lists_shows_trusts_switches_writes_and_deletes_skills() {
     .await;
 }
 
-fn done(app: &App, message: &str) -> bool {
-    app.queue().ok().is_some_and(|tasks| {
-        tasks
-            .iter()
-            .any(|t| t["message"] == message && t["status"] == "done")
-    })
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_that_worked_is_saved_as_a_skill_only_when_saved() {
     let work = tempfile::tempdir().expect("work");
@@ -145,17 +138,7 @@ async fn a_task_that_worked_is_saved_as_a_skill_only_when_saved() {
     std::fs::create_dir_all(&logs).expect("logs");
     std::fs::write(logs.join("big.log"), "a\nb\nc\n").expect("log");
     let command = format!("tail -n 2 {}/big.log", logs.display());
-    let server = ScriptedServer::start(vec![
-        Step::call("shell", json!({ "command": command })),
-        Step::text("The last 2 lines are b and c."),
-    ])
-    .await
-    .expect("scripted server");
-    let settings = json!({
-        "provider": {"kind": "openai", "baseUrl": server.openai_base_url(), "model": "scripted",
-                     "protocol": "tools", "stream": true, "maxAttempts": 1},
-        "permissions": {"mode": "auto"}
-    });
+    let (_server, settings) = shell_then_answer(&command, "The last 2 lines are b and c.").await;
     let request = format!("show me the last 2 lines of {}/big.log", logs.display());
     with_app_settings(
         "save as a skill",

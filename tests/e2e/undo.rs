@@ -4,18 +4,9 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-use zeta_scripted_llm::{ScriptedServer, Step};
-
-use crate::harness::{wait_for, with_app_settings, App, TestResult};
-
-fn done(app: &App, message: &str) -> bool {
-    app.queue().ok().is_some_and(|tasks| {
-        tasks
-            .iter()
-            .any(|t| t["message"] == message && t["status"] == "done")
-    })
-}
+use crate::harness::{
+    shell_then_answer, task_done as done, wait_for, with_app_settings, App, TestResult,
+};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn undo_and_redo_are_a_click_on_the_finished_task() {
@@ -29,17 +20,8 @@ async fn undo_and_redo_are_a_click_on_the_finished_task() {
         notes.display(),
         old.display()
     );
-    let server = ScriptedServer::start(vec![
-        Step::call("shell", json!({ "command": command })),
-        Step::text("Zeta: the notes say final and the log is gone."),
-    ])
-    .await
-    .expect("scripted server");
-    let settings = json!({
-        "provider": {"kind": "openai", "baseUrl": server.openai_base_url(), "model": "scripted",
-                     "protocol": "tools", "stream": true, "maxAttempts": 1},
-        "permissions": {"mode": "auto"}
-    });
+    let (_server, settings) =
+        shell_then_answer(&command, "Zeta: the notes say final and the log is gone.").await;
     let request = "mark the notes final and remove the old log";
     with_app_settings(
         "undo in the chat",
