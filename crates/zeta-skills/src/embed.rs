@@ -127,25 +127,76 @@ impl Embedder for MiniLm {
     }
 }
 
-/// The model, found and loaded at its first use (a task that chooses nothing never
-/// loads it); a missing model is said once in the log, and places nothing.
+/// How long the model stays loaded after its last use: it holds ~130 MiB, and a person
+/// at rest should not pay for it (a later choice loads it again, ~0.5 s).
+pub const KEEP_LOADED: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The model, found and loaded at its first use (a task that chooses nothing never loads
+/// it) and let go `KEEP_LOADED` after its last; a missing model is said once in the log,
+/// and places nothing.
 pub struct Lazy {
     models_dir: Option<PathBuf>,
-    model: std::sync::OnceLock<Option<MiniLm>>,
+    keep: std::time::Duration,
+    state: std::sync::Arc<std::sync::Mutex<Loaded>>,
+}
+
+#[derive(Default)]
+struct Loaded {
+    model: Option<MiniLm>,
+    last_used: Option<std::time::Instant>,
+    /// Said once: the model is not installed.
+    missing_said: bool,
+    /// A thread lets the model go when idle.
+    reaper: bool,
 }
 
 impl Lazy {
     pub fn new(models_dir: Option<PathBuf>) -> Self {
+        Self::keeping(models_dir, KEEP_LOADED)
+    }
+
+    /// The same, letting the model go `keep` after its last use.
+    pub fn keeping(models_dir: Option<PathBuf>, keep: std::time::Duration) -> Self {
         Self {
             models_dir,
-            model: std::sync::OnceLock::new(),
+            keep,
+            state: Default::default(),
+        }
+    }
+
+    /// Whether the model is loaded now.
+    pub fn loaded(&self) -> bool {
+        self.state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .model
+            .is_some()
+    }
+
+    fn reap_when_idle(state: std::sync::Weak<std::sync::Mutex<Loaded>>, keep: std::time::Duration) {
+        let spawned = std::thread::Builder::new()
+            .name("skills-model-reaper".into())
+            .spawn(move || loop {
+                std::thread::sleep(keep / 4);
+                let Some(state) = state.upgrade() else { return };
+                let mut loaded = state.lock().unwrap_or_else(|p| p.into_inner());
+                if loaded.last_used.is_some_and(|t| t.elapsed() >= keep) {
+                    loaded.model = None;
+                    loaded.reaper = false;
+                    tracing::debug!("the skills' model let go after {keep:?} unused");
+                    return;
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("the skills' model stays loaded (no thread to let it go: {e})");
         }
     }
 }
 
 impl Embedder for Lazy {
     fn embed(&self, text: &str) -> Vec<f32> {
-        let model = self.model.get_or_init(|| {
+        let mut loaded = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if loaded.model.is_none() {
             let started = std::time::Instant::now();
             match MiniLm::find(self.models_dir.as_deref()) {
                 Ok(model) => {
@@ -153,15 +204,27 @@ impl Embedder for Lazy {
                         ms = started.elapsed().as_millis() as u64,
                         "the skills' model loaded"
                     );
-                    Some(model)
+                    loaded.model = Some(model);
                 }
                 Err(e) => {
-                    tracing::warn!("no skills are chosen for a small model: {e}");
-                    None
+                    if !loaded.missing_said {
+                        tracing::warn!("no skills are chosen for a small model: {e}");
+                        loaded.missing_said = true;
+                    }
+                    return Vec::new();
                 }
             }
-        });
-        model.as_ref().map(|m| m.embed(text)).unwrap_or_default()
+        }
+        loaded.last_used = Some(std::time::Instant::now());
+        if !loaded.reaper {
+            loaded.reaper = true;
+            Self::reap_when_idle(std::sync::Arc::downgrade(&self.state), self.keep);
+        }
+        loaded
+            .model
+            .as_ref()
+            .map(|m| m.embed(text))
+            .unwrap_or_default()
     }
 }
 

@@ -687,3 +687,23 @@ fn skills_are_chosen_by_meaning_with_few_misses_and_false_picks() {
         );
     }
 }
+
+#[test]
+fn the_model_is_loaded_at_first_use_and_let_go_when_idle() {
+    let Some(dir) = model() else { return };
+    use zeta_skills::embed::{Embedder, Lazy};
+    let keep = std::time::Duration::from_millis(800);
+    let lazy = Lazy::keeping(dir.parent().map(|p| p.to_path_buf()), keep);
+    assert!(!lazy.loaded(), "nothing is loaded before a choice");
+    assert_eq!(lazy.embed("free disk space").len(), 384);
+    assert!(lazy.loaded());
+    std::thread::sleep(keep * 3);
+    assert!(!lazy.loaded(), "let go when idle");
+    // Loaded again on the next use.
+    assert_eq!(lazy.embed("free disk space").len(), 384);
+    // Without a model: nothing placed, nothing loaded.
+    let none = Lazy::keeping(Some(std::path::PathBuf::from("/nonexistent")), keep);
+    if std::env::var_os("ZETA_SKILLS_MODEL").is_none() {
+        assert!(none.embed("x").is_empty() && !none.loaded());
+    }
+}
