@@ -89,8 +89,9 @@ pub fn configured_agent(
     // model reads one with the `skill` tool.
     let skills = skills(home);
     tools.register(Arc::new(zeta_skills::tool::SkillTool::new(skills.clone())));
-    let recipes = std::env::var("ZETA_RECIPES").unwrap_or_default();
-    let knowledge = (recipes != "off").then(|| {
+    // ZETA_RECIPES=off offers no skills (for measuring what they buy).
+    let skills_on = std::env::var("ZETA_RECIPES").map_or(true, |v| v != "off");
+    let knowledge = skills_on.then(|| {
         zeta_skills::note::SkillsNote::new(
             skills.clone(),
             Arc::new(zeta_skills::choose::Chooser::new(
@@ -113,9 +114,6 @@ pub fn configured_agent(
         .with_outputs_dir(home.outputs_dir())
         .with_undo(zeta_core::undo::UndoStore::in_home(home))
         .with_tool_source(mcp)
-        // ZETA_RECIPES (for measuring what they buy): `off` offers no skills, `catalogue`
-        // a small model the compiled recipes they replace.
-        .with_recipes(recipes == "catalogue")
         // ZETA_CODE_ACTIONS=on offers the small model Python steps (measured in
         // benches/everyday; off by default).
         .with_code_actions(std::env::var("ZETA_CODE_ACTIONS").is_ok_and(|v| v == "on"))

@@ -30,7 +30,6 @@ pub mod lock;
 pub mod model;
 pub mod policy;
 pub mod prompts;
-pub mod recipes;
 pub mod recovery;
 pub mod settings;
 pub mod store;

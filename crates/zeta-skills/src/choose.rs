@@ -99,6 +99,35 @@ fn cosine(a: &[f32], b: &[f32]) -> f32 {
     }
 }
 
+/// The request as choice reads it: each path it names stands as "a folder" or "a file"
+/// (the words of a name — `~/zeta-snapshot-logs`, `q3-report.txt` — are not what is asked;
+/// a file's kind is kept: "a .csv file"), and an address as "a web page".
+pub fn meaning_text(request: &zeta_core::assist::request::Request) -> String {
+    let mut text = request.text.clone();
+    let mut named: Vec<&zeta_core::assist::request::NamedPath> = request.paths.iter().collect();
+    // Longest first, so a path inside another is not cut out of it.
+    named.sort_by_key(|p| std::cmp::Reverse(p.text.len()));
+    for p in named {
+        let kind = if p.text.contains("://") {
+            "a web page".to_string()
+        } else if p.path.is_dir() || p.text.ends_with('/') {
+            "a folder".to_string()
+        } else {
+            match p.path.extension().and_then(|e| e.to_str()) {
+                Some(ext) if ext.chars().all(|c| c.is_ascii_alphanumeric()) => {
+                    format!("a .{ext} file")
+                }
+                _ if p.path.extension().is_none() && !p.text.contains('.') => {
+                    "a folder".to_string()
+                }
+                _ => "a file".to_string(),
+            }
+        };
+        text = text.replace(&p.text, &kind);
+    }
+    text
+}
+
 /// Whether every program the skill requires is on this machine's PATH (looked up once
 /// per program).
 pub fn runs_here(skill: &crate::format::Skill) -> bool {

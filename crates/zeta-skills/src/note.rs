@@ -37,7 +37,9 @@ impl Knowledge for SkillsNote {
             return None;
         }
         if small {
-            let chosen = self.chooser.choose(&request.text, &usable);
+            let chosen = self
+                .chooser
+                .choose(&crate::choose::meaning_text(request), &usable);
             small_note(&chosen)
         } else {
             Some(large_note(&usable))

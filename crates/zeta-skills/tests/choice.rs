@@ -6,6 +6,9 @@
 //! The table has two halves: `tune` (the floor and margin were set on it) and `held`
 //! (never looked at while tuning); both are printed, the bounds hold on each.
 
+// Test code: a failed expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -608,13 +611,16 @@ fn skills_are_chosen_by_meaning_with_few_misses_and_false_picks() {
     let usable: Vec<_> = catalog.enabled().collect();
     let mut halves = [("tune", Count::default()), ("held", Count::default())];
     let show = std::env::var("ZETA_CHOICE_SHOW").is_ok_and(|v| v == "1");
-    // ZETA_CHOICE_BY_WORDS=1: the same table with the compiled catalogue's word matching.
-    let by_words = std::env::var("ZETA_CHOICE_BY_WORDS").is_ok_and(|v| v == "1");
+    let env = zeta_core::policy::ShellEnv::current(std::path::Path::new("/nonexistent-work"));
     for (request, fits, half) in TABLE {
         let fits: Vec<&str> = fits.split_whitespace().collect();
+        // As the note reads it: the request parsed, its paths standing by their kind.
+        let meant = zeta_skills::choose::meaning_text(&zeta_core::assist::request::Request::parse(
+            request, &env,
+        ));
         if show && *half == "tune" {
             let top: Vec<String> = chooser
-                .ranked(request, &usable)
+                .ranked(&meant, &usable)
                 .iter()
                 .take(3)
                 .map(|(s, e)| format!("{} {s:.2}", e.skill.name))
@@ -627,21 +633,11 @@ fn skills_are_chosen_by_meaning_with_few_misses_and_false_picks() {
                 "the table names an unknown skill {f}"
             );
         }
-        let chosen: Vec<String> = if by_words {
-            // The compiled catalogue's choice by shared words, for comparison: its
-            // recipes are the built-in skills whose title is the recipe's task.
-            zeta_core::recipes::matching(request, zeta_core::recipes::CATALOGUE)
-                .iter()
-                .filter_map(|r| usable.iter().find(|e| e.skill.title() == r.task))
-                .map(|e| e.skill.name.clone())
-                .collect()
-        } else {
-            chooser
-                .choose(request, &usable)
-                .iter()
-                .map(|e| e.skill.name.clone())
-                .collect()
-        };
+        let chosen: Vec<String> = chooser
+            .choose(&meant, &usable)
+            .iter()
+            .map(|e| e.skill.name.clone())
+            .collect();
         let count = &mut halves.iter_mut().find(|(h, _)| h == half).expect("half").1;
         count.offered += chosen.len();
         if fits.is_empty() {

@@ -93,9 +93,6 @@ pub struct AgentLoop<S> {
     outputs_dir: Option<PathBuf>,
     /// Where tool processes may write (`policy::writable`); `None`: no write checks.
     confinement: Option<Confinement>,
-    /// A small model gets the compiled command recipes that fit its request
-    /// (`crate::recipes`) instead of the skills (kept while the two are measured).
-    recipes: bool,
     /// The skills: offered in each task's first turn (`assist::notes::Knowledge`).
     knowledge: Option<Arc<dyn crate::assist::notes::Knowledge>>,
     /// A small model may also act with a short Python program (`run_code`), as CodeAct
@@ -138,7 +135,6 @@ impl<S: ModelSource> AgentLoop<S> {
             outputs_dir: None,
             confinement: None,
             undo: None,
-            recipes: false,
             knowledge: None,
             code_actions: false,
             tool_source: None,
@@ -176,13 +172,6 @@ impl<S: ModelSource> AgentLoop<S> {
     /// them by name and description).
     pub fn with_knowledge(mut self, knowledge: Arc<dyn crate::assist::notes::Knowledge>) -> Self {
         self.knowledge = Some(knowledge);
-        self
-    }
-
-    /// Hands a small model the compiled command recipes that fit its request, in the
-    /// task's first turn (`crate::recipes`), instead of the skills.
-    pub fn with_recipes(mut self, on: bool) -> Self {
-        self.recipes = on;
         self
     }
 

@@ -198,15 +198,10 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
         }
         // The help this model gets.
-        let knowledge: Option<Box<dyn crate::assist::notes::Note>> =
-            if agent.recipes && capabilities.small {
-                Some(Box::new(crate::assist::notes::Recipes))
-            } else {
-                agent
-                    .knowledge
-                    .clone()
-                    .map(|k| crate::assist::profile::Profile::skills(k, capabilities.small))
-            };
+        let knowledge = agent
+            .knowledge
+            .clone()
+            .map(|k| crate::assist::profile::Profile::skills(k, capabilities.small));
         let profile = crate::assist::profile::Profile::for_model(capabilities.small, knowledge);
         // A small model answers the previous question again when it sees it (measured:
         // "What is my user name?" answered with the disk space asked before): it gets the

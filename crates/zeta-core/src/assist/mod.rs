@@ -7,7 +7,7 @@
 //!   gave them.
 //! - [`checks`]: the answer checks, as named and capped types, and the finisher that runs
 //!   them; `agent_loop::finish` holds a task's finishing state around it.
-//! - [`notes`]: first-turn notes behind one trait (ask first, recipes, how named files
+//! - [`notes`]: first-turn notes behind one trait (ask first, how named files
 //!   begin).
 //! - [`profile`]: which help a model gets (none for a model that needs none).
 //!

@@ -4,10 +4,10 @@
 //! it).
 //!
 //! - `ask-first`: the request tells the assistant to ask something first.
-//! - `recipes`: command examples from the catalogue for requests of this kind.
 //! - `peek`: how the text files the request names begin.
 //!
-//! Knowledge from outside the core — skills (zeta-skills) — comes through `Knowledge`,
+//! Knowledge from outside the core — the skills (zeta-skills), where the everyday command
+//! idioms a small model is shown now live as data — comes through `Knowledge`,
 //! which also knows the model's size: a large model is shown every skill's name and
 //! description and picks, a small one the few that fit its request.
 
@@ -48,22 +48,6 @@ impl Note for AskFirst {
     fn note(&self, request: &Request, _env: &ShellEnv) -> Option<Added> {
         super::request::asks_to_be_asked(&request.text).then(|| Added {
             text: crate::prompts::ASK_FIRST.to_string(),
-            untrusted: None,
-            used: Vec::new(),
-        })
-    }
-}
-
-/// Command examples for requests of this kind (`crate::recipes`), shown as examples.
-pub struct Recipes;
-
-impl Note for Recipes {
-    fn name(&self) -> &'static str {
-        "recipes"
-    }
-    fn note(&self, request: &Request, _env: &ShellEnv) -> Option<Added> {
-        crate::recipes::hint(&request.text).map(|text| Added {
-            text,
             untrusted: None,
             used: Vec::new(),
         })

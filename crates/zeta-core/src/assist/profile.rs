@@ -20,8 +20,8 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// The profile for a model: `small` (the local one), with `knowledge` (the skills,
-    /// or the compiled recipes being measured against them) or without.
+    /// The profile for a model: `small` (the local one), with `knowledge` (the skills)
+    /// or without.
     pub fn for_model(small: bool, knowledge: Option<Box<dyn Note>>) -> Self {
         if !small {
             return Self {
@@ -74,8 +74,22 @@ impl Note for Skills {
 
 #[cfg(test)]
 mod tests {
-    use super::super::notes::Recipes;
     use super::*;
+
+    /// A note that is always there.
+    struct Known;
+    impl Note for Known {
+        fn name(&self) -> &'static str {
+            "skills"
+        }
+        fn note(
+            &self,
+            _request: &super::super::request::Request,
+            _env: &crate::policy::ShellEnv,
+        ) -> Option<super::super::notes::Added> {
+            None
+        }
+    }
 
     #[test]
     fn a_model_that_needs_no_help_gets_none_but_the_knowledge() {
@@ -83,11 +97,11 @@ mod tests {
         assert!(large.notes.is_empty());
         assert!(!large.previous_only_when_referred);
         assert_eq!(
-            Profile::for_model(false, Some(Box::new(Recipes))).note_names(),
-            ["recipes"]
+            Profile::for_model(false, Some(Box::new(Known))).note_names(),
+            ["skills"]
         );
-        let small = Profile::for_model(true, Some(Box::new(Recipes)));
-        assert_eq!(small.note_names(), ["ask-first", "recipes", "peek"]);
+        let small = Profile::for_model(true, Some(Box::new(Known)));
+        assert_eq!(small.note_names(), ["ask-first", "skills", "peek"]);
         assert_eq!(
             Profile::for_model(true, None).note_names(),
             ["ask-first", "peek"]

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::scripted::{run_given, settings, text, Given, Person};
+use std::sync::Arc;
+
+use super::scripted::{run_given, settings, text, FixedKnowledge, Given, Person};
 use crate::policy::PermissionMode::Auto;
 use crate::settings::Protocol;
 
@@ -15,7 +17,8 @@ struct Profile {
     name: &'static str,
     protocol: Protocol,
     small: bool,
-    recipes: bool,
+    /// The skills are offered (their place in the first turn; zeta-skills renders them).
+    skills: bool,
     request: &'static str,
 }
 
@@ -24,28 +27,28 @@ const PROFILES: &[Profile] = &[
         name: "native-large",
         protocol: Protocol::Tools,
         small: false,
-        recipes: false,
+        skills: true,
         request: "How much free disk space do I have?",
     },
     Profile {
         name: "planner-large",
         protocol: Protocol::Json,
         small: false,
-        recipes: false,
+        skills: true,
         request: "How much free disk space do I have?",
     },
     Profile {
         name: "planner-small",
         protocol: Protocol::Json,
         small: true,
-        recipes: true,
+        skills: true,
         request: "How many .log files are in ~/zeta-snapshot-logs?",
     },
     Profile {
         name: "planner-small-window",
         protocol: Protocol::Json,
         small: true,
-        recipes: true,
+        skills: true,
         request: "Press the OK button in the Settings window",
     },
 ];
@@ -67,7 +70,9 @@ async fn the_prompts_each_profile_reads_match_their_snapshots() {
         let given = Given {
             message: profile.request.into(),
             small: profile.small,
-            recipes: profile.recipes,
+            knowledge: profile
+                .skills
+                .then(|| Arc::new(FixedKnowledge) as Arc<dyn crate::assist::notes::Knowledge>),
             ..Given::default()
         };
         let ran = run_given(s, vec![Ok(text(&answer))], Person::Approves, given).await;

@@ -144,6 +144,8 @@ pub enum Person {
 pub struct Ran {
     pub outcome: AgentOutcome,
     pub audit: Vec<AuditEntry>,
+    /// Each skill's record after the task (what the knowledge it used was recorded as).
+    pub skill_records: std::collections::BTreeMap<String, crate::store::skill_uses::SkillRecord>,
     pub events: Vec<Event>,
     pub runs: Vec<Value>,
     pub model: Arc<Scripted>,
@@ -181,8 +183,8 @@ pub struct Given {
     /// The previous task's answer, handed to this one.
     pub previous: Option<String>,
     pub small: bool,
-    /// The loop hands a small model command recipes.
-    pub recipes: bool,
+    /// The knowledge (skills) the loop offers in the first turn.
+    pub knowledge: Option<Arc<dyn crate::assist::notes::Knowledge>>,
     /// Tools registered beside `touch`.
     pub tools: Vec<Arc<dyn Tool>>,
 }
@@ -193,7 +195,7 @@ impl Default for Given {
             message: "make the file".into(),
             previous: None,
             small: false,
-            recipes: false,
+            knowledge: None,
             tools: Vec::new(),
         }
     }
@@ -231,8 +233,11 @@ pub async fn run_given(
         tools,
         dir.path().join("souls"),
         PathBuf::from(dir.path()),
-    )
-    .with_recipes(given.recipes);
+    );
+    let agent = match given.knowledge {
+        Some(knowledge) => agent.with_knowledge(knowledge),
+        None => agent,
+    };
     let (events, mut seen) = broadcast::channel(256);
     let (approve, approvals) = mpsc::unbounded_channel();
     let (_cancel_tx, cancel) = CancelToken::new();
@@ -289,11 +294,13 @@ pub async fn run_given(
     });
     let outcome = agent.run(ctx).await;
     let events = answering.await.unwrap();
+    let skill_records = audit.skill_records().unwrap();
     let audit = audit.for_task(1).unwrap();
     let runs = runs.lock().unwrap().clone();
     Ran {
         outcome,
         audit,
+        skill_records,
         events,
         runs,
         model,
@@ -332,4 +339,25 @@ pub fn settings(mode: crate::policy::PermissionMode) -> Settings {
     s.provider.protocol = crate::settings::Protocol::Tools;
     s.verify = crate::settings::Verify::Never;
     s
+}
+
+/// Knowledge that says which model it was given to, at the place the first turn holds
+/// it, and names one skill as used.
+pub struct FixedKnowledge;
+
+impl crate::assist::notes::Knowledge for FixedKnowledge {
+    fn note(
+        &self,
+        _request: &crate::assist::request::Request,
+        small: bool,
+    ) -> Option<crate::assist::notes::Added> {
+        Some(crate::assist::notes::Added {
+            text: format!(
+                "[the skills for a {} model (zeta-skills' note), here]",
+                if small { "small" } else { "large" }
+            ),
+            untrusted: None,
+            used: vec!["test-skill".into()],
+        })
+    }
 }

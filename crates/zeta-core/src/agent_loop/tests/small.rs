@@ -1,9 +1,10 @@
-//! What a small model is given: the previous task's answer only for a follow-up, and an
-//! answer asked of it with the planner's reply alone when it keeps repeating a call.
+//! What a small model is given: the previous task's answer only for a follow-up, the
+//! skills in its first turn, and an answer asked of it with the planner's reply alone
+//! when it keeps repeating a call.
 
 use serde_json::json;
 
-use super::scripted::{run_given, settings, text, Given, Person};
+use super::scripted::{run_given, settings, text, FixedKnowledge, Given, Person};
 use crate::agent::AgentOutcome;
 use crate::model::ResponseFormat;
 use crate::policy::PermissionMode::Auto;
@@ -47,47 +48,49 @@ async fn a_small_model_sees_the_previous_answer_only_when_the_request_points_bac
     );
 }
 
+/// The skills (zeta-skills, through `Knowledge`) reach the first turn by the model's
+/// size, and what they name as used is on the skill's record.
 #[tokio::test]
-async fn a_small_model_gets_the_recipe_that_fits_its_request_in_the_first_turn() {
-    let first = |small: bool, message: &str| {
+async fn the_knowledge_a_model_is_given_is_in_its_first_turn_by_its_size() {
+    let first = |small: bool| {
         let given = Given {
-            message: message.into(),
+            message: "What is the total of the amount column in ~/sales.csv?".into(),
             small,
-            recipes: true,
+            knowledge: Some(std::sync::Arc::new(FixedKnowledge)),
             ..Given::default()
         };
         async move {
-            let ran = run_given(
+            run_given(
                 settings(Auto),
                 vec![Ok(text("ok"))],
                 Person::Approves,
                 given,
             )
-            .await;
-            ran.model.request_text(0)
+            .await
         }
     };
-    let asked = first(
-        true,
-        "What is the total of the amount column in ~/sales.csv?",
+    let ran = first(true).await;
+    let asked = ran.model.request_text(0);
+    assert!(asked.contains("[the skills for a small model"), "{asked}");
+    assert_eq!(ran.skill_records["test-skill"].used, 1);
+    let ran = first(false).await;
+    assert!(ran
+        .model
+        .request_text(0)
+        .contains("[the skills for a large model"));
+    // Without knowledge, none.
+    let bare = run_given(
+        settings(Auto),
+        vec![Ok(text("ok"))],
+        Person::Approves,
+        Given {
+            small: true,
+            ..Given::default()
+        },
     )
     .await;
-    assert!(asked.contains("awk -F,"), "{asked}");
-    assert!(
-        !first(
-            false,
-            "What is the total of the amount column in ~/sales.csv?"
-        )
-        .await
-        .contains("awk -F,"),
-        "a larger model is not handed recipes"
-    );
-    assert!(
-        !first(true, "Hello!")
-            .await
-            .contains("Commands that often answer"),
-        "no recipe fits a greeting"
-    );
+    assert!(!bare.model.request_text(0).contains("[the skills"));
+    assert!(bare.skill_records.is_empty());
 }
 
 /// The planner protocol: three identical calls, then the answer asked with a schema that

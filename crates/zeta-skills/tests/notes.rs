@@ -1,0 +1,95 @@
+//! What a model reads of the skills, as committed text: the first-turn note for a large
+//! model (every skill by name and description) and for a small one (the skills chosen by
+//! meaning for a request, on the real embedding model), compared with `snapshots/`, so a
+//! change to a built-in skill or to the note is a reviewed text diff.
+//! `ZETA_UPDATE_SNAPSHOTS=1 cargo test -p zeta-skills --test notes` writes them anew.
+
+// Test code: a failed expect is the test failing, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use zeta_core::assist::notes::Knowledge;
+use zeta_core::assist::request::Request;
+use zeta_core::policy::ShellEnv;
+use zeta_skills::choose::{Chooser, Tuning};
+use zeta_skills::note::SkillsNote;
+use zeta_skills::Skills;
+
+fn compare(name: &str, rendered: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("{name}.txt"));
+    if std::env::var("ZETA_UPDATE_SNAPSHOTS").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, rendered).expect("write snapshot");
+        return;
+    }
+    let kept = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        kept,
+        rendered,
+        "{name}: the note differs from {} (ZETA_UPDATE_SNAPSHOTS=1 writes it; review the diff)",
+        path.display()
+    );
+}
+
+fn request(text: &str) -> Request {
+    Request::parse(text, &ShellEnv::current(std::path::Path::new("/tmp")))
+}
+
+#[test]
+fn a_large_model_reads_every_skill_by_name_and_description() {
+    let note = SkillsNote::new(
+        Arc::new(Skills::built_in_only()),
+        Arc::new(Chooser::new(None, Tuning::default())),
+    );
+    let added = note
+        .note(&request("How much free disk space do I have?"), false)
+        .expect("a note");
+    assert!(added.untrusted.is_none() && added.used.is_empty());
+    compare("large", &added.text);
+}
+
+#[test]
+fn a_small_model_reads_the_skills_chosen_for_its_request() {
+    let dir = match zeta_skills::embed::locate(
+        std::env::var_os("HOME")
+            .map(|h| PathBuf::from(h).join(".cache/zeta/models"))
+            .as_deref(),
+    ) {
+        Ok(dir) => dir,
+        Err(e) if std::env::var("ZETA_SKILLS_MODEL_REQUIRED").is_ok_and(|v| v == "1") => {
+            panic!("{e}")
+        }
+        Err(e) => {
+            eprintln!("SKIPPED: {e}");
+            return;
+        }
+    };
+    let model = zeta_skills::embed::MiniLm::load(&dir).expect("model");
+    let note = SkillsNote::new(
+        Arc::new(Skills::built_in_only()),
+        Arc::new(Chooser::new(Some(Box::new(model)), Tuning::default())),
+    );
+    let mut rendered = String::new();
+    for text in [
+        "How many .log files are in ~/zeta-snapshot-logs?",
+        "What is the total of the amount column in ~/sales.csv?",
+        "Tell me a joke",
+    ] {
+        let added = note.note(&request(text), true);
+        rendered.push_str(&format!("=== {text} ===\n"));
+        match added {
+            Some(added) => {
+                rendered.push_str(&format!(
+                    "{}\n(used: {})\n",
+                    added.text,
+                    added.used.join(", ")
+                ));
+            }
+            None => rendered.push_str("(no note)\n"),
+        }
+    }
+    compare("small", &rendered);
+}
