@@ -100,6 +100,9 @@ pub fn configured_agent(
                 )))),
                 zeta_skills::choose::Tuning::default(),
             )),
+            // ZETA_SKILLS_SMALL=all|yours|off: which skills a small model is offered
+            // (default: the person's own; Zeta's built-in ones measured as a loss).
+            zeta_skills::note::SmallOffer::from_env(),
         )
     });
     let models = SettingsModels::new(SecretStore::for_home(home.root())).with_local_server(local);

@@ -3,8 +3,9 @@
 //! model reads it with the `skill` tool; a skill from elsewhere marks the task as having
 //! read untrusted input (listed by name only, its text wrapped); its script runs through
 //! the same gate as any command, trusted or not; each use is on the skill's record. And a
-//! small (local) model is shown the built-in skill whose description is nearest its
-//! request in meaning, with the real embedding model.
+//! small (local) model is offered the person's skills only by default, and, with Zeta's
+//! own offered too, the built-in skill whose description is nearest its request in
+//! meaning, with the real embedding model.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -154,33 +155,47 @@ async fn a_pasted_skill_is_read_marks_the_task_and_its_script_is_gated() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_small_model_is_shown_the_skill_nearest_its_request_in_meaning() {
+async fn a_small_model_is_shown_zetas_skill_nearest_its_request_only_when_they_are_offered() {
     let Some(model) = skills_model() else { return };
     let s = Setup::with_settings(
         Wire::OpenAi,
         Proto::Json,
-        script(&[answer("You have 12 GB free.")], Proto::Json),
+        script(
+            &[answer("You have 12 GB free."), answer("You have 12 GB free.")],
+            Proto::Json,
+        ),
         json!({"verify": "never", "provider": {"kind": "local", "baseUrl": "", "model": "m.gguf", "stream": false, "keepWarmSecs": 0}}),
     )
     .await;
     std::fs::create_dir_all(s.home.path().join("models")).expect("models");
     std::fs::write(s.home.path().join("models/m.gguf"), b"GGUF fake weights").expect("model");
     let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agent/fake-llama-server");
-    let out = s
-        .command(&[
+    let ask = |offer: &str| {
+        s.command(&[
             "run",
             "--json",
             "--approve",
             "none",
             "how much room is left on my drive?",
         ])
-        .env("ZETA_LLAMA_SERVER", fake)
+        .env("ZETA_LLAMA_SERVER", &fake)
         .env("FAKE_LLAMA_UPSTREAM", s.server.openai_base_url())
         .env("ZETA_SKILLS_MODEL", &model)
+        .env("ZETA_SKILLS_SMALL", offer)
         .output()
-        .expect("zeta run");
-    done_task(&out);
-    let first = first_turn(&s, 0);
+        .expect("zeta run")
+    };
+    // By default a small model is offered the person's skills only: Zeta's own measured
+    // as a loss for it on requests they were not written from.
+    done_task(&ask("yours"));
+    assert!(
+        !first_turn(&s, 0).contains("df -h /"),
+        "{}",
+        first_turn(&s, 0)
+    );
+    // With Zeta's own offered too, the one nearest in meaning.
+    done_task(&ask("all"));
+    let first = first_turn(&s, 1);
     // The request shares one word with what the compiled catalogue matched for this
     // recipe ("left"), too few for it: chosen by meaning.
     assert!(first.contains("df -h /"), "{first}");

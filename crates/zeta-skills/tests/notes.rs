@@ -14,7 +14,7 @@ use zeta_core::assist::notes::Knowledge;
 use zeta_core::assist::request::Request;
 use zeta_core::policy::ShellEnv;
 use zeta_skills::choose::{Chooser, Tuning};
-use zeta_skills::note::SkillsNote;
+use zeta_skills::note::{SkillsNote, SmallOffer};
 use zeta_skills::Skills;
 
 fn compare(name: &str, rendered: &str) {
@@ -43,6 +43,7 @@ fn a_large_model_reads_every_skill_by_name_and_description() {
     let note = SkillsNote::new(
         Arc::new(Skills::built_in_only()),
         Arc::new(Chooser::new(None, Tuning::default())),
+        SmallOffer::Yours,
     );
     let added = note
         .note(&request("How much free disk space do I have?"), false)
@@ -71,6 +72,7 @@ fn a_small_model_reads_the_skills_chosen_for_its_request() {
     let note = SkillsNote::new(
         Arc::new(Skills::built_in_only()),
         Arc::new(Chooser::new(Some(Box::new(model)), Tuning::default())),
+        SmallOffer::All,
     );
     let mut rendered = String::new();
     for text in [
@@ -92,4 +94,58 @@ fn a_small_model_reads_the_skills_chosen_for_its_request() {
         }
     }
     compare("small", &rendered);
+}
+
+#[test]
+fn by_default_a_small_model_is_offered_the_persons_skills_not_zetas_own() {
+    let dir = match zeta_skills::embed::locate(
+        std::env::var_os("HOME")
+            .map(|h| PathBuf::from(h).join(".cache/zeta/models"))
+            .as_deref(),
+    ) {
+        Ok(dir) => dir,
+        Err(e) if std::env::var("ZETA_SKILLS_MODEL_REQUIRED").is_ok_and(|v| v == "1") => {
+            panic!("{e}")
+        }
+        Err(e) => {
+            eprintln!("SKIPPED: {e}");
+            return;
+        }
+    };
+    let home = tempfile::tempdir().expect("home");
+    let skills = Arc::new(Skills::new(
+        home.path().join("skills"),
+        home.path().join("skills.json"),
+    ));
+    skills
+        .write(
+            "weekly-report",
+            "Make the weekly report from the notes folder.",
+            "# the weekly report\n\n```sh\nreport-tool --week NOTES\n```",
+            false,
+        )
+        .expect("write");
+    let chooser = Arc::new(Chooser::new(
+        Some(Box::new(
+            zeta_skills::embed::MiniLm::load(&dir).expect("model"),
+        )),
+        Tuning::default(),
+    ));
+    let offered = |offer: SmallOffer, text: &str| {
+        SkillsNote::new(skills.clone(), chooser.clone(), offer)
+            .note(&request(text), true)
+            .map(|a| a.used)
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        offered(SmallOffer::Yours, "make this week's report from my notes"),
+        ["weekly-report"]
+    );
+    assert!(offered(SmallOffer::Yours, "How much room is left on my drive?").is_empty());
+    assert!(
+        offered(SmallOffer::All, "How much room is left on my drive?")
+            .iter()
+            .any(|n| n == "disk-space")
+    );
+    assert!(offered(SmallOffer::Off, "make this week's report from my notes").is_empty());
 }
