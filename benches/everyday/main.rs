@@ -20,7 +20,9 @@
 //! (default 3; the generator holds 6 a family, 216 in all), `ZETA_BENCH_LOOPS=bare,zeta`,
 //! `ZETA_BENCH_FAMILIES=a,b`; the loop `zeta-plain` is Zeta without its command recipes
 //! (`ZETA_RECIPES=off`: no skills), `zeta-code` Zeta whose small model may also act with a short
-//! Python program (`ZETA_CODE_ACTIONS=on`), and `zeta-learned`
+//! Python program (`ZETA_CODE_ACTIONS=on`), `zeta-builtin` Zeta whose small model is
+//! offered Zeta's own skills too (`ZETA_SKILLS_SMALL=all`; by default only the
+//! person's), and `zeta-learned`
 //! Zeta in a home of its own that first made one pass over the tune half and saved a
 //! skill from each task it solved (`zeta skills learn TASK --yes`), then runs the chosen
 //! half with them. `ZETA_BENCH_LIST=1` only generates every task, prints the
@@ -135,10 +137,17 @@ fn main() {
         .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
     let show_held_out = std::env::var("ZETA_BENCH_SHOW_HELDOUT").is_ok_and(|v| v == "1");
     let wanted = std::env::var("ZETA_BENCH_LOOPS").unwrap_or_else(|_| "bare,zeta".into());
-    let loops: Vec<&str> = ["bare", "zeta", "zeta-plain", "zeta-code", "zeta-learned"]
-        .into_iter()
-        .filter(|l| wanted.split(',').any(|w| w.trim() == *l))
-        .collect();
+    let loops: Vec<&str> = [
+        "bare",
+        "zeta",
+        "zeta-plain",
+        "zeta-code",
+        "zeta-builtin",
+        "zeta-learned",
+    ]
+    .into_iter()
+    .filter(|l| wanted.split(',').any(|w| w.trim() == *l))
+    .collect();
     // The skills' model, where the test script put it.
     if std::env::var_os("ZETA_SKILLS_MODEL").is_none() {
         if let Ok(dir) = zeta_skills::embed::locate(
@@ -180,6 +189,11 @@ fn main() {
                 match loop_name {
                     "zeta-plain" => std::env::set_var("ZETA_RECIPES", "off"),
                     _ => std::env::remove_var("ZETA_RECIPES"),
+                }
+                if loop_name == "zeta-builtin" {
+                    std::env::set_var("ZETA_SKILLS_SMALL", "all");
+                } else {
+                    std::env::remove_var("ZETA_SKILLS_SMALL");
                 }
                 let home = match (&learned, loop_name) {
                     (Some(learned), "zeta-learned") => learned.path(),
