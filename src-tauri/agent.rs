@@ -101,7 +101,7 @@ pub fn configured_agent(
                 zeta_skills::choose::Tuning::default(),
             )),
             // ZETA_SKILLS_SMALL=all|yours|off: which skills a small model is offered
-            // (default: the person's own; Zeta's built-in ones measured as a loss).
+            // (default: all; measured both ways in benches/everyday).
             zeta_skills::note::SmallOffer::from_env(),
         )
     });

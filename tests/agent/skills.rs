@@ -3,9 +3,9 @@
 //! model reads it with the `skill` tool; a skill from elsewhere marks the task as having
 //! read untrusted input (listed by name only, its text wrapped); its script runs through
 //! the same gate as any command, trusted or not; each use is on the skill's record. And a
-//! small (local) model is offered the person's skills only by default, and, with Zeta's
-//! own offered too, the built-in skill whose description is nearest its request in
-//! meaning, with the real embedding model.
+//! small (local) model is shown the built-in skill whose description is nearest its
+//! request in meaning, with the real embedding model (and none when it is offered the
+//! person's skills only).
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -185,8 +185,7 @@ async fn a_small_model_is_shown_zetas_skill_nearest_its_request_only_when_they_a
         .output()
         .expect("zeta run")
     };
-    // By default a small model is offered the person's skills only: Zeta's own measured
-    // as a loss for it on requests they were not written from.
+    // Offered the person's skills only, it gets none here (the home has none).
     done_task(&ask("yours"));
     assert!(
         !first_turn(&s, 0).contains("df -h /"),

@@ -14,6 +14,8 @@ pub struct Entry {
     pub key: Key,
     pub role: String,
     pub name: String,
+    /// What acting on it takes, from its states and actions as read.
+    pub takes: Takes,
     pub bounds: Option<Bounds>,
     pub place: Place,
 }
@@ -28,6 +30,33 @@ pub struct Place {
     pub root: Option<Key>,
     /// The rectangle OCR read (none for the whole screen), to read it again.
     pub region: Option<Bounds>,
+}
+
+/// What acting on an element takes, from what the tree said of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    /// It holds text a person can change (editable).
+    Text,
+    /// It can be checked (a check box, a toggle, a radio button).
+    Toggle,
+    /// It has actions of its own (a button, a link, a menu item).
+    Press,
+    /// Nothing the tree says.
+    Unknown,
+}
+
+impl Takes {
+    pub fn of(node: &crate::node::Node) -> Self {
+        if node.states.editable || node.abilities.editable_text {
+            Self::Text
+        } else if node.states.checkable {
+            Self::Toggle
+        } else if !node.actions.is_empty() {
+            Self::Press
+        } else {
+            Self::Unknown
+        }
+    }
 }
 
 impl Entry {
@@ -75,6 +104,7 @@ impl Numbers {
                 key: node.key.clone(),
                 role: node.role.clone(),
                 name: node.name.clone(),
+                takes: Takes::of(node),
                 bounds: node.bounds,
                 place: place.clone(),
             },

@@ -481,6 +481,32 @@ fn parse_action(a: &ActArgs) -> Result<Action, String> {
     })
 }
 
+/// What element `n` is and the call its kind takes, for a call whose action was not
+/// one. For a field that takes text, the call's own words (its `text`, else the word
+/// it wrote as the action) are shown as the text, said as "if": they are the model's,
+/// not Zeta's guess.
+fn the_call_it_takes(n: u32, entry: &crate::numbers::Entry, args: &ActArgs) -> String {
+    use crate::numbers::Takes;
+    let label = entry.label();
+    match entry.takes {
+        Takes::Text => {
+            let words = args.text.as_deref().unwrap_or(args.action.as_str()).trim();
+            let text = serde_json::to_string(words).unwrap_or_else(|_| "\"TEXT\"".into());
+            format!(
+                "[{n}] is {label}, which takes text: if {text} is the text to put in it, the \
+                 call is {{\"element\": {n}, \"action\": \"set_text\", \"text\": {text}}}"
+            )
+        }
+        Takes::Toggle => format!(
+            "[{n}] is {label}, which is ticked or unticked: {{\"element\": {n}, \"action\": \"toggle\"}}"
+        ),
+        Takes::Press => format!(
+            "[{n}] is {label}, which is pressed: {{\"element\": {n}, \"action\": \"press\"}}"
+        ),
+        Takes::Unknown => format!("[{n}] is {label}"),
+    }
+}
+
 /// The kind of an act, as the evidence records it.
 fn kind(action: &Action) -> &'static str {
     match action {
@@ -553,9 +579,24 @@ impl UiAct {
         &self,
         args: ActArgs,
     ) -> Result<(String, String, Option<Box<ReadBack>>), ElementsError> {
-        let action = parse_action(&args).map_err(ElementsError::Unsupported)?;
         let el = &self.0;
         let n = args.element;
+        let action = match parse_action(&args) {
+            Ok(action) => action,
+            // Not an action: said with what the element is and the call its kind takes
+            // (seen: a 1.5B model writing the text to type as the action, three times
+            // over, after a bare list of the action names).
+            Err(why) => {
+                let shaped = locked(&el.0.numbers)
+                    .get(n)
+                    .ok()
+                    .map(|entry| the_call_it_takes(n, entry, &args));
+                return Err(ElementsError::Unsupported(match shaped {
+                    Some(shaped) => format!("{why}. {shaped}"),
+                    None => why,
+                }));
+            }
+        };
         let entry = locked(&el.0.numbers)
             .get(n)
             .map_err(ElementsError::Stale)?
@@ -809,6 +850,82 @@ mod tests {
     use super::*;
     use crate::node::Key;
     use serde_json::json;
+
+    /// A call whose action is not one is told what the element is and the call its
+    /// kind takes, read from the element's states: the text field's call carries the
+    /// call's own words; a check box toggles; a button presses; nothing else is guessed.
+    #[test]
+    fn a_call_whose_action_is_not_one_is_shown_the_call_its_element_takes() {
+        let entry = |states: crate::node::States, actions: Vec<String>, role: &str, name: &str| {
+            let mut node = Node::new(
+                Key::Tree {
+                    bus: ":1.9".into(),
+                    path: format!("/{name}"),
+                },
+                role,
+                name,
+            );
+            node.states = states;
+            node.actions = actions;
+            crate::numbers::Entry {
+                key: node.key.clone(),
+                role: node.role.clone(),
+                name: node.name.clone(),
+                takes: crate::numbers::Takes::of(&node),
+                bounds: None,
+                place: Place::default(),
+            }
+        };
+        let args = |action: &str, text: Option<&str>| ActArgs {
+            element: 1,
+            action: action.into(),
+            text: text.map(str::to_string),
+            option: None,
+        };
+        let field = entry(
+            crate::node::States {
+                editable: true,
+                ..Default::default()
+            },
+            vec![],
+            "text",
+            "Name",
+        );
+        let said = the_call_it_takes(1, &field, &args("hello", None));
+        assert!(
+            said.contains(r#"{"element": 1, "action": "set_text", "text": "hello"}"#)
+                && said.contains("if \"hello\" is the text"),
+            "{said}"
+        );
+        let said = the_call_it_takes(1, &field, &args("write", Some("hi there")));
+        assert!(said.contains(r#""text": "hi there""#), "{said}");
+        let tick = entry(
+            crate::node::States {
+                checkable: true,
+                ..Default::default()
+            },
+            vec!["toggle".into()],
+            "check box",
+            "Subscribe",
+        );
+        assert!(the_call_it_takes(1, &tick, &args("on", None)).contains(r#""action": "toggle""#));
+        let button = entry(
+            Default::default(),
+            vec!["click".into()],
+            "push button",
+            "Save",
+        );
+        let said = the_call_it_takes(1, &button, &args("Save", None));
+        assert!(
+            said.contains(r#""action": "press""#) && !said.contains("set_text"),
+            "{said}"
+        );
+        let label = entry(Default::default(), vec![], "label", "Hint");
+        assert_eq!(
+            the_call_it_takes(1, &label, &args("x", None)),
+            "[1] is label \"Hint\""
+        );
+    }
 
     fn numbered(elements: &Elements, role: &str, app: &str, window: &str) -> u32 {
         let node = Node::new(

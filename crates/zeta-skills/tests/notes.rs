@@ -97,7 +97,7 @@ fn a_small_model_reads_the_skills_chosen_for_its_request() {
 }
 
 #[test]
-fn by_default_a_small_model_is_offered_the_persons_skills_not_zetas_own() {
+fn a_small_model_is_offered_what_its_offer_lets_it_have() {
     let dir = match zeta_skills::embed::locate(
         std::env::var_os("HOME")
             .map(|h| PathBuf::from(h).join(".cache/zeta/models"))
