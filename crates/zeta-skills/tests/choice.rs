@@ -9,12 +9,14 @@
 // Test code: a failed expect is the test failing, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use zeta_skills::choose::{Chooser, Tuning};
 use zeta_skills::embed::MiniLm;
 use zeta_skills::Skills;
+
+mod common;
+use common::model;
 
 /// request, fitting skills ("" for none), half.
 const TABLE: &[(&str, &str, &str)] = &[
@@ -567,24 +569,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("maximize the terminal window", "", "held"),
     ("set a timer for ten minutes", "", "held"),
 ];
-
-fn model() -> Option<PathBuf> {
-    let dir = zeta_skills::embed::locate(
-        std::env::var_os("HOME")
-            .map(|h| PathBuf::from(h).join(".cache/zeta/models"))
-            .as_deref(),
-    );
-    match dir {
-        Ok(dir) => Some(dir),
-        Err(e) if std::env::var("ZETA_SKILLS_MODEL_REQUIRED").is_ok_and(|v| v == "1") => {
-            panic!("{e}")
-        }
-        Err(e) => {
-            eprintln!("SKIPPED: {e}");
-            None
-        }
-    }
-}
 
 #[derive(Default, Debug)]
 struct Count {

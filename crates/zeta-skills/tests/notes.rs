@@ -17,6 +17,8 @@ use zeta_skills::choose::{Chooser, Tuning};
 use zeta_skills::note::{SkillsNote, SmallOffer};
 use zeta_skills::Skills;
 
+mod common;
+
 fn compare(name: &str, rendered: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/snapshots")
@@ -54,20 +56,7 @@ fn a_large_model_reads_every_skill_by_name_and_description() {
 
 #[test]
 fn a_small_model_reads_the_skills_chosen_for_its_request() {
-    let dir = match zeta_skills::embed::locate(
-        std::env::var_os("HOME")
-            .map(|h| PathBuf::from(h).join(".cache/zeta/models"))
-            .as_deref(),
-    ) {
-        Ok(dir) => dir,
-        Err(e) if std::env::var("ZETA_SKILLS_MODEL_REQUIRED").is_ok_and(|v| v == "1") => {
-            panic!("{e}")
-        }
-        Err(e) => {
-            eprintln!("SKIPPED: {e}");
-            return;
-        }
-    };
+    let Some(dir) = common::model() else { return };
     let model = zeta_skills::embed::MiniLm::load(&dir).expect("model");
     let note = SkillsNote::new(
         Arc::new(Skills::built_in_only()),
@@ -98,20 +87,7 @@ fn a_small_model_reads_the_skills_chosen_for_its_request() {
 
 #[test]
 fn a_small_model_is_offered_what_its_offer_lets_it_have() {
-    let dir = match zeta_skills::embed::locate(
-        std::env::var_os("HOME")
-            .map(|h| PathBuf::from(h).join(".cache/zeta/models"))
-            .as_deref(),
-    ) {
-        Ok(dir) => dir,
-        Err(e) if std::env::var("ZETA_SKILLS_MODEL_REQUIRED").is_ok_and(|v| v == "1") => {
-            panic!("{e}")
-        }
-        Err(e) => {
-            eprintln!("SKIPPED: {e}");
-            return;
-        }
-    };
+    let Some(dir) = common::model() else { return };
     let home = tempfile::tempdir().expect("home");
     let skills = Arc::new(Skills::new(
         home.path().join("skills"),
