@@ -156,7 +156,9 @@ async fn a_pasted_skill_is_read_marks_the_task_and_its_script_is_gated() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_small_model_is_shown_zetas_skill_nearest_its_request_only_when_they_are_offered() {
-    let Some(model) = skills_model() else { return };
+    let Some(model) = zeta_test_support::skills::model("a small model and skills") else {
+        return;
+    };
     let s = Setup::with_settings(
         Wire::OpenAi,
         Proto::Json,
@@ -207,20 +209,5 @@ async fn a_small_model_is_shown_zetas_skill_nearest_its_request_only_when_they_a
     // Keeper and server end with the home (keepWarmSecs 0).
     if let Some(pid) = zeta_llm::local::shared::keeper_pid(s.home.path()) {
         let _ = zeta_llm::local::shared::stop_keeper(pid);
-    }
-}
-
-/// The embedding model the test script fetched, or `None` (said why) without it.
-fn skills_model() -> Option<PathBuf> {
-    let cache = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/zeta/models"));
-    match zeta_skills::embed::locate(cache.as_deref()) {
-        Ok(dir) => Some(dir),
-        Err(e) if std::env::var("ZETA_SKILLS_MODEL_REQUIRED").is_ok_and(|v| v == "1") => {
-            panic!("{e}")
-        }
-        Err(e) => {
-            eprintln!("SKIPPED (small model and skills): {e}");
-            None
-        }
     }
 }

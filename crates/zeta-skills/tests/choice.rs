@@ -15,9 +15,6 @@ use zeta_skills::choose::{Chooser, Tuning};
 use zeta_skills::embed::MiniLm;
 use zeta_skills::Skills;
 
-mod common;
-use common::model;
-
 /// request, fitting skills ("" for none), half.
 const TABLE: &[(&str, &str, &str)] = &[
     // The computer.
@@ -581,7 +578,9 @@ struct Count {
 
 #[test]
 fn skills_are_chosen_by_meaning_with_few_misses_and_false_picks() {
-    let Some(dir) = model() else { return };
+    let Some(dir) = zeta_test_support::skills::model("skill choice") else {
+        return;
+    };
     let embedder = MiniLm::load(&dir).expect("the model loads");
     // The model places a text (a vector of 384 numbers, of length 1).
     let v = embedder
@@ -670,7 +669,9 @@ fn skills_are_chosen_by_meaning_with_few_misses_and_false_picks() {
 
 #[test]
 fn the_model_is_loaded_at_first_use_and_let_go_when_idle() {
-    let Some(dir) = model() else { return };
+    let Some(dir) = zeta_test_support::skills::model("skill choice") else {
+        return;
+    };
     use zeta_skills::embed::{Embedder, Lazy};
     let keep = std::time::Duration::from_millis(800);
     let lazy = Lazy::keeping(dir.parent().map(|p| p.to_path_buf()), keep);

@@ -17,8 +17,6 @@ use zeta_skills::choose::{Chooser, Tuning};
 use zeta_skills::note::{SkillsNote, SmallOffer};
 use zeta_skills::Skills;
 
-mod common;
-
 fn compare(name: &str, rendered: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/snapshots")
@@ -56,7 +54,9 @@ fn a_large_model_reads_every_skill_by_name_and_description() {
 
 #[test]
 fn a_small_model_reads_the_skills_chosen_for_its_request() {
-    let Some(dir) = common::model() else { return };
+    let Some(dir) = zeta_test_support::skills::model("the skills note") else {
+        return;
+    };
     let model = zeta_skills::embed::MiniLm::load(&dir).expect("model");
     let note = SkillsNote::new(
         Arc::new(Skills::built_in_only()),
@@ -87,7 +87,9 @@ fn a_small_model_reads_the_skills_chosen_for_its_request() {
 
 #[test]
 fn a_small_model_is_offered_what_its_offer_lets_it_have() {
-    let Some(dir) = common::model() else { return };
+    let Some(dir) = zeta_test_support::skills::model("the skills note") else {
+        return;
+    };
     let home = tempfile::tempdir().expect("home");
     let skills = Arc::new(Skills::new(
         home.path().join("skills"),

@@ -9,6 +9,7 @@ pub mod apps;
 pub mod mcp;
 pub mod portal;
 pub mod procs;
+pub mod skills;
 pub mod sound;
 pub mod tree;
 pub mod wayland;
@@ -29,6 +30,8 @@ pub enum Needs {
     Landlock,
     /// A Python with the MCP SDK for the test servers: `ZETA_MCP_REQUIRED`.
     Mcp,
+    /// The sentence-embedding model that chooses skills: `ZETA_SKILLS_MODEL_REQUIRED`.
+    SkillsModel,
 }
 
 impl Needs {
@@ -39,6 +42,7 @@ impl Needs {
             Needs::LocalModel => "ZETA_LOCAL_MODEL_REQUIRED",
             Needs::Landlock => "ZETA_LANDLOCK_REQUIRED",
             Needs::Mcp => "ZETA_MCP_REQUIRED",
+            Needs::SkillsModel => "ZETA_SKILLS_MODEL_REQUIRED",
         }
     }
 
