@@ -90,11 +90,18 @@ async fn a_long_noisy_task_stays_within_the_window() {
 }
 
 /// A server that reports a smaller window (llama-server's `/props`) is believed: the loop
-/// keeps requests within the server's window, not the setting's.
+/// keeps requests within the server's window, not the setting's, for the whole of a
+/// long task.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_window_a_server_reports_is_used_when_smaller() {
-    let steps: Vec<Step> = noisy_script().into_iter().skip(STEPS - 12).collect();
-    let s = Setup::with_settings(Wire::OpenAi, Proto::Native, steps, json!({})).await;
+    // All 40 steps: the summary of folded turns must not outgrow the small window.
+    let s = Setup::with_settings(
+        Wire::OpenAi,
+        Proto::Native,
+        noisy_script(),
+        json!({"maxIterations": 60}),
+    )
+    .await;
     s.server.report_context_window(6000);
     let out = s.zeta_run("Take some random samples");
     assert_eq!(finished_task(&out)["reply"], "Zeta: 40 samples taken.");

@@ -188,23 +188,42 @@ fn digest(text: &str) -> Option<String> {
     ))
 }
 
+/// Where the summary of folded turns begins in the task's first turn.
+const SUMMARY_HEAD: &str = "\n\n(Earlier steps of this task, compacted to save context:)\n";
+
+/// The summary's line for what was left out of it: `- (N earlier lines left out)`.
+fn gap_line(n: usize) -> String {
+    format!("- ({n} earlier lines left out)")
+}
+
+fn gap_count(line: &str) -> Option<usize> {
+    line.strip_prefix("- (")?
+        .strip_suffix(" earlier lines left out)")?
+        .parse()
+        .ok()
+}
+
 /// Folds the turns between the task's first turn and the last `keep_tail` messages into
-/// a summary appended to the first turn. The latest `propose_plan` turn is kept. True when
+/// a summary appended to the first turn, which keeps at most `summary_lines` lines (the
+/// first quarter and the latest, the middle counted as left out), so a long task's
+/// summary cannot outgrow the window. The latest `propose_plan` turn is kept. True when
 /// something changed.
-pub fn hard_compact(messages: &mut Vec<Message>, keep_tail: usize) -> bool {
+pub fn hard_compact(messages: &mut Vec<Message>, keep_tail: usize, summary_lines: usize) -> bool {
     const PREFIX: usize = 2; // the system prompt and the task's first turn
-    if messages.len() <= PREFIX + keep_tail {
+    if messages.len() < PREFIX {
         return false;
     }
-    // Start the kept tail at an assistant turn, so no call is split from its results.
-    let mut boundary = messages.len() - keep_tail;
-    while boundary < messages.len() && messages[boundary].role != Role::Assistant {
-        boundary += 1;
+    let mut folded: Vec<Message> = Vec::new();
+    if messages.len() > PREFIX + keep_tail {
+        // Start the kept tail at an assistant turn, so no call is split from its results.
+        let mut boundary = messages.len() - keep_tail;
+        while boundary < messages.len() && messages[boundary].role != Role::Assistant {
+            boundary += 1;
+        }
+        if boundary > PREFIX {
+            folded = messages.drain(PREFIX..boundary).collect();
+        }
     }
-    if boundary <= PREFIX {
-        return false;
-    }
-    let folded: Vec<Message> = messages.drain(PREFIX..boundary).collect();
     // The latest plan and its report stay in the history, whole.
     let plan_at = folded.iter().rposition(|m| {
         m.tool_calls
@@ -212,7 +231,7 @@ pub fn hard_compact(messages: &mut Vec<Message>, keep_tail: usize) -> bool {
             .any(|c| c.name == crate::tool::PROPOSE_PLAN)
     });
     let mut kept_plan = Vec::new();
-    let mut summary = Vec::new();
+    let mut added = Vec::new();
     let mut i = 0;
     while i < folded.len() {
         let m = &folded[i];
@@ -231,20 +250,68 @@ pub fn hard_compact(messages: &mut Vec<Message>, keep_tail: usize) -> bool {
             i += 1;
             continue;
         }
-        summary.push(summary_line(m));
+        added.extend(summary_line(m));
         i += 1;
     }
-    let summary: Vec<String> = summary.into_iter().flatten().collect();
     let first = &mut messages[PREFIX - 1];
-    first.content.push_str(&format!(
-        "\n\n(Earlier steps of this task, compacted to save context:)\n{}",
-        summary.join("\n")
-    ));
+    let (task, mut lines) = match first.content.find(SUMMARY_HEAD) {
+        Some(at) => (
+            first.content[..at].to_string(),
+            first.content[at + SUMMARY_HEAD.len()..]
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>(),
+        ),
+        None => (first.content.clone(), Vec::new()),
+    };
+    let before = lines.len();
+    lines.extend(added.iter().flat_map(|a| a.lines().map(str::to_string)));
+    let lines = bounded(lines, summary_lines);
+    if folded.is_empty() && lines.len() == before {
+        return false;
+    }
+    first.content = if lines.is_empty() {
+        task
+    } else {
+        format!("{task}{SUMMARY_HEAD}{}", lines.join("\n"))
+    };
     for (n, m) in kept_plan.into_iter().enumerate() {
         messages.insert(PREFIX + n, m);
     }
     drop_orphans(messages);
     true
+}
+
+/// At most `most` summary lines (one of them saying how many were left out): the first
+/// quarter, then the latest.
+fn bounded(lines: Vec<String>, most: usize) -> Vec<String> {
+    let mut left_out = 0;
+    let mut gap_at = None;
+    let mut kept = Vec::with_capacity(lines.len());
+    for line in lines {
+        match gap_count(&line) {
+            Some(n) => {
+                left_out += n;
+                gap_at = Some(kept.len());
+            }
+            None => kept.push(line),
+        }
+    }
+    let room = most.saturating_sub(1);
+    if left_out == 0 && kept.len() <= most {
+        return kept;
+    }
+    if kept.len() <= room {
+        kept.insert(gap_at.unwrap_or(0).min(kept.len()), gap_line(left_out));
+        return kept;
+    }
+    let head = (room / 4).min(gap_at.unwrap_or(usize::MAX));
+    let tail = room - head;
+    left_out += kept.len() - head - tail;
+    let mut out: Vec<String> = kept[..head].to_vec();
+    out.push(gap_line(left_out));
+    out.extend_from_slice(&kept[kept.len() - tail..]);
+    out
 }
 
 /// One line for a folded message, if it says anything.
@@ -497,7 +564,7 @@ mod tests {
             ),
         );
         m.insert(7, Message::tool_result("p", "The user approved the plan."));
-        assert!(hard_compact(&mut m, 4));
+        assert!(hard_compact(&mut m, 4, 40));
         assert_eq!(m[0].content, "rules");
         assert!(
             m[1].content.starts_with("count things"),
@@ -519,6 +586,44 @@ mod tests {
                 assert!(seen.contains(id), "orphan {id}");
             }
         }
+    }
+
+    /// A long task compacted again and again: the summary stays within its lines, keeps
+    /// the task's first steps and its latest, and counts every line it left out.
+    #[test]
+    fn the_summary_of_a_long_task_stays_bounded() {
+        let mut m = conversation(2);
+        let mut made = 2;
+        for _ in 0..30 {
+            for _ in 0..3 {
+                m.push(call(&format!("c{made}"), "shell"));
+                m.push(Message::tool_result(
+                    format!("c{made}"),
+                    format!("out {made}"),
+                ));
+                made += 1;
+            }
+            assert!(hard_compact(&mut m, 2, 12));
+            let summary: Vec<&str> = m[1].content.lines().skip(3).collect();
+            assert!(summary.len() <= 12, "{summary:?}");
+            assert_eq!(m[1].content.matches("compacted to save context").count(), 1);
+        }
+        let summary: Vec<&str> = m[1].content.lines().skip(3).collect();
+        // Two lines a step (the call, its result): every folded line is shown or counted.
+        let shown = summary.iter().filter(|l| gap_count(l).is_none()).count();
+        let left: usize = summary.iter().filter_map(|l| gap_count(l)).sum();
+        assert_eq!(shown + left, 2 * (made - 1), "{summary:?}");
+        assert!(summary[0].contains("called shell"), "{summary:?}");
+        assert!(
+            m[1].content.contains(&format!("out {}", made - 2)),
+            "the latest kept"
+        );
+        // Squeezed to nothing, the summary is one line saying how much it left out.
+        assert!(hard_compact(&mut m, 2, 0));
+        let summary: Vec<&str> = m[1].content.lines().skip(3).collect();
+        assert_eq!(summary.len(), 1, "{summary:?}");
+        assert_eq!(gap_count(summary[0]), Some(2 * (made - 1)));
+        assert!(!hard_compact(&mut m, 2, 0), "nothing more to fold");
     }
 
     #[test]

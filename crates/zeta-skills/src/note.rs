@@ -11,8 +11,9 @@
 
 use std::sync::Arc;
 
-use zeta_core::assist::notes::{Added, Knowledge};
+use zeta_core::assist::notes::{Added, Knowledge, Room};
 use zeta_core::assist::request::Request;
+use zeta_core::context::count_text;
 
 use crate::choose::Chooser;
 use crate::shelf::{Entry, Skills};
@@ -67,7 +68,7 @@ impl SkillsNote {
 }
 
 impl Knowledge for SkillsNote {
-    fn note(&self, request: &Request, small: bool) -> Option<Added> {
+    fn note(&self, request: &Request, room: Room) -> Option<Added> {
         let catalog = self.skills.current();
         let usable: Vec<&Entry> = catalog
             .enabled()
@@ -76,7 +77,7 @@ impl Knowledge for SkillsNote {
         if usable.is_empty() {
             return None;
         }
-        if small {
+        if room.small {
             let offered: Vec<&Entry> = usable
                 .into_iter()
                 .filter(|e| self.small.allows(e))
@@ -89,14 +90,16 @@ impl Knowledge for SkillsNote {
                 .choose(&crate::choose::meaning_text(request), &offered);
             small_note(&chosen)
         } else {
-            Some(large_note(&usable))
+            large_note(&usable, room.tokens)
         }
     }
 }
 
 /// Every usable skill, for a model that picks: names and descriptions (a skill the
 /// person did not write or accept by name only: its description is its author's text).
-fn large_note(usable: &[&Entry]) -> Added {
+/// Where that would take more than `room` tokens, names only; where even those would,
+/// as many names as fit and how many more there are (none when not one fits).
+fn large_note(usable: &[&Entry], room: usize) -> Option<Added> {
     let lines: Vec<String> = usable
         .iter()
         .map(|e| {
@@ -110,15 +113,37 @@ fn large_note(usable: &[&Entry]) -> Added {
             }
         })
         .collect();
-    Added {
-        text: format!(
-            "Skills: procedures that worked before. When one fits this request, read it with \
-             the `skill` tool before acting, and follow it where it fits:\n{}",
-            lines.join("\n")
-        ),
+    let whole = format!(
+        "Skills: procedures that worked before. When one fits this request, read it with \
+         the `skill` tool before acting, and follow it where it fits:\n{}",
+        lines.join("\n")
+    );
+    let text = if count_text(&whole) <= room {
+        whole
+    } else {
+        let head = "Skills (procedures that worked before), by name: when a name suggests one \
+                    fits this request, read it with the `skill` tool before acting";
+        let names: Vec<&str> = usable.iter().map(|e| e.skill.name.as_str()).collect();
+        let listed = |shown: usize| {
+            let more = names.len() - shown;
+            let tail = if more > 0 {
+                format!(" (and {more} more, not listed: the context window is small)")
+            } else {
+                String::new()
+            };
+            format!("{head}: {}{tail}.", names[..shown].join(", "))
+        };
+        // The most names that fit, counted on the text itself.
+        let fits = (1..=names.len())
+            .take_while(|&n| count_text(&listed(n)) <= room)
+            .last()?;
+        listed(fits)
+    };
+    Some(Added {
+        text,
         untrusted: None,
         used: Vec::new(),
-    }
+    })
 }
 
 /// The chosen skills as examples for a small model.

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use zeta_core::assist::notes::Knowledge;
+use zeta_core::assist::notes::{Knowledge, Room};
 use zeta_core::assist::request::Request;
 use zeta_core::policy::ShellEnv;
 use zeta_skills::choose::{Chooser, Tuning};
@@ -46,10 +46,55 @@ fn a_large_model_reads_every_skill_by_name_and_description() {
         SmallOffer::Yours,
     );
     let added = note
-        .note(&request("How much free disk space do I have?"), false)
+        .note(
+            &request("How much free disk space do I have?"),
+            Room::of_window(false, 32_768),
+        )
         .expect("a note");
     assert!(added.untrusted.is_none() && added.used.is_empty());
     compare("large", &added.text);
+}
+
+/// A large model on a small window: the list shrinks to names, then to the names that
+/// fit, and never takes more of the window than its part.
+#[test]
+fn a_large_model_on_a_small_window_reads_what_fits() {
+    let note = SkillsNote::new(
+        Arc::new(Skills::built_in_only()),
+        Arc::new(Chooser::new(None, Tuning::default())),
+        SmallOffer::Yours,
+    );
+    let ask = request("How much free disk space do I have?");
+    let whole = note
+        .note(&ask, Room::of_window(false, 32_768))
+        .expect("a note")
+        .text;
+    let mut shown = Vec::new();
+    for window in [16_384u32, 8192, 4096, 2048, 1024, 512, 64] {
+        let room = Room::of_window(false, window);
+        match note.note(&ask, room) {
+            Some(added) => {
+                let tokens = zeta_core::context::count_text(&added.text);
+                assert!(
+                    tokens <= room.tokens,
+                    "{window}: {tokens} > {}",
+                    room.tokens
+                );
+                shown.push((window, added.text));
+            }
+            None => assert!(room.tokens < 40, "{window}: nothing shown"),
+        }
+    }
+    // A window of 8,192 tokens (1,024 for the note): every name, no descriptions.
+    let (_, names) = shown.iter().find(|(w, _)| *w == 8192).expect("8192");
+    assert_ne!(names, &whole);
+    assert!(
+        names.contains("disk-space") && !names.contains("more, not listed"),
+        "{names}"
+    );
+    // 1,024 (128 for the note): some names, and how many more there are.
+    let (_, few) = shown.iter().find(|(w, _)| *w == 1024).expect("1024");
+    assert!(few.contains("more, not listed"), "{few}");
 }
 
 #[test]
@@ -69,7 +114,7 @@ fn a_small_model_reads_the_skills_chosen_for_its_request() {
         "What is the total of the amount column in ~/sales.csv?",
         "Tell me a joke",
     ] {
-        let added = note.note(&request(text), true);
+        let added = note.note(&request(text), Room::of_window(true, 8192));
         rendered.push_str(&format!("=== {text} ===\n"));
         match added {
             Some(added) => {
@@ -111,7 +156,7 @@ fn a_small_model_is_offered_what_its_offer_lets_it_have() {
     ));
     let offered = |offer: SmallOffer, text: &str| {
         SkillsNote::new(skills.clone(), chooser.clone(), offer)
-            .note(&request(text), true)
+            .note(&request(text), Room::of_window(true, 8192))
             .map(|a| a.used)
             .unwrap_or_default()
     };

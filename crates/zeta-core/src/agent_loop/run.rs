@@ -198,10 +198,10 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             system.push_str(&format!("\n\nThe computer right now:\n{}", environment()));
         }
         // The help this model gets.
-        let knowledge = agent
-            .knowledge
-            .clone()
-            .map(|k| crate::assist::profile::Profile::skills(k, capabilities.small));
+        let knowledge = agent.knowledge.clone().map(|k| {
+            let room = crate::assist::notes::Room::of_window(capabilities.small, window);
+            crate::assist::profile::Profile::skills(k, room)
+        });
         let profile = crate::assist::profile::Profile::for_model(capabilities.small, knowledge);
         // A small model answers the previous question again when it sees it (measured:
         // "What is my user name?" answered with the disk space asked before): it gets the
@@ -652,15 +652,18 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             now = self.counter.request(&self.messages, tools);
             self.compacted(CompactionKind::Soft, before, now);
         }
-        // Fold older turns, keeping less and less of the recent ones, until it fits.
-        let mut keep_tail = 8;
-        while now > hard && keep_tail >= 2 {
+        // Fold older turns, keeping less and less of the recent ones and then of the
+        // summary of what was folded, until it fits.
+        const FOLDS: [(usize, usize); 6] = [(8, 40), (4, 40), (2, 40), (2, 16), (2, 4), (2, 0)];
+        for (keep_tail, summary_lines) in FOLDS {
+            if now <= hard {
+                break;
+            }
             let start = now;
-            if crate::context::hard_compact(&mut self.messages, keep_tail) {
+            if crate::context::hard_compact(&mut self.messages, keep_tail, summary_lines) {
                 now = self.counter.request(&self.messages, tools);
                 self.compacted(CompactionKind::Hard, start, now);
             }
-            keep_tail /= 2;
         }
         let dropped = crate::context::drop_orphans(&mut self.messages);
         if dropped > 0 {

@@ -28,7 +28,26 @@ pub struct Added {
 /// Knowledge the composition root hands the loop (the skills): what a task's first turn
 /// is told, by the model's size. Read between tasks, never in the middle of one.
 pub trait Knowledge: Send + Sync {
-    fn note(&self, request: &Request, small: bool) -> Option<Added>;
+    fn note(&self, request: &Request, room: Room) -> Option<Added>;
+}
+
+/// What the model can take of a knowledge note: whether it is the small one (shown
+/// examples, not a list to pick from) and the most tokens the note may hold (a part of
+/// the context window, so a small window is not filled before the task starts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Room {
+    pub small: bool,
+    pub tokens: usize,
+}
+
+impl Room {
+    /// The part of a context window of `window` tokens a knowledge note may hold.
+    pub fn of_window(small: bool, window: u32) -> Self {
+        Self {
+            small,
+            tokens: window as usize / 8,
+        }
+    }
 }
 
 /// One kind of first-turn note.

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::notes::{AskFirst, Knowledge, Note, Peek};
+use super::notes::{AskFirst, Knowledge, Note, Peek, Room};
 
 /// The help one task's model gets.
 pub struct Profile {
@@ -42,9 +42,9 @@ impl Profile {
         }
     }
 
-    /// The skills as a first-turn note for a model of this size.
-    pub fn skills(knowledge: Arc<dyn Knowledge>, small: bool) -> Box<dyn Note> {
-        Box::new(Skills { knowledge, small })
+    /// The skills as a first-turn note for a model of this size and window.
+    pub fn skills(knowledge: Arc<dyn Knowledge>, room: Room) -> Box<dyn Note> {
+        Box::new(Skills { knowledge, room })
     }
 
     /// The names of its notes.
@@ -56,7 +56,7 @@ impl Profile {
 /// `Knowledge` for a model of one size, as a note.
 struct Skills {
     knowledge: Arc<dyn Knowledge>,
-    small: bool,
+    room: Room,
 }
 
 impl Note for Skills {
@@ -68,7 +68,7 @@ impl Note for Skills {
         request: &super::request::Request,
         _env: &crate::policy::ShellEnv,
     ) -> Option<super::notes::Added> {
-        self.knowledge.note(request, self.small)
+        self.knowledge.note(request, self.room)
     }
 }
 

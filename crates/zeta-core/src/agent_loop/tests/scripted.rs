@@ -349,12 +349,12 @@ impl crate::assist::notes::Knowledge for FixedKnowledge {
     fn note(
         &self,
         _request: &crate::assist::request::Request,
-        small: bool,
+        room: crate::assist::notes::Room,
     ) -> Option<crate::assist::notes::Added> {
         Some(crate::assist::notes::Added {
             text: format!(
                 "[the skills for a {} model (zeta-skills' note), here]",
-                if small { "small" } else { "large" }
+                if room.small { "small" } else { "large" }
             ),
             untrusted: None,
             used: vec!["test-skill".into()],
