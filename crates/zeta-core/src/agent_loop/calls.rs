@@ -83,6 +83,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     | CallDecision::RateLimited
                     | CallDecision::Skipped
             );
+        // What the files the request asks to be written hold now, read back for the model.
+        let written = self.finishing.written_now(&effects);
         self.finishing.observed(CallEvidence {
             tool: call.name.clone(),
             line: line.clone(),
@@ -96,7 +98,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         });
         self.steps.push(line);
         let content = if executed.ran {
-            wrap_untrusted(&call.name, &self.compress(&call, &output.content))
+            let mut printed = self.compress(&call, &output.content);
+            if let Some(written) = &written {
+                printed.push_str(&format!("\n\n{written}"));
+            }
+            wrap_untrusted(&call.name, &printed)
         } else {
             output.content.clone()
         };
@@ -121,11 +127,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             .as_ref()
             .map(|(shown, _)| shown.clone())
             .unwrap_or_default();
-        let content = format!(
-            "[Zeta] You just made this exact call; it was not run again. Its output is repeated \
-             below. If it answers the request, answer the user now, quoting what it printed; if \
-             not, take a different step (other arguments or another tool).\n{earlier}"
-        );
+        let told = "[Zeta] You just made this exact call; it was not run again. Its output is \
+                    repeated below. If it answers the request, answer the user now, quoting what \
+                    it printed; if not, take a different step (other arguments or another tool).";
+        self.finishing.said(told);
+        let content = format!("{told}\n{earlier}");
         let output = ToolOutput {
             ok: true,
             content: content.clone(),

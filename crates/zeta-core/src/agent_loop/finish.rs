@@ -18,12 +18,12 @@
 //!   tools the model's next answer stands.
 //!
 //! Whatever ends the task, the final answer never carries Zeta's own messages to the
-//! model (`strip_internal`), and an empty one falls back to the answer under check or the
+//! model (`own::OwnWords`: its rules, hints and checks, copied or said again), and an empty one falls back to the answer under check or the
 //! last one the model wrote.
 
-use std::collections::HashSet;
-
 use zeta_protocol::CheckResult;
+
+mod own;
 
 use super::planner::{Step, Verdict};
 use super::prompt;
@@ -34,10 +34,6 @@ use crate::policy::ShellEnv;
 
 /// Verification turns per task at most.
 const MAX_CHECKS: u32 = 2;
-
-/// The shortest run of an answer shared with one of Zeta's own messages that marks it as
-/// copied from there.
-const COPIED_CHARS: usize = 40;
 
 /// Which answers get the verification turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,10 +88,9 @@ pub(super) struct Finishing {
     /// A question the model asked that nobody answered, said with the answer.
     unanswered: Option<String>,
     nobody_answers: bool,
-    /// Zeta's own words to the model, as the runs of `COPIED_CHARS` characters of its
-    /// messages that no text from elsewhere (the request, the model's replies, what the
-    /// calls printed) held when they were sent: never part of an answer.
-    said: HashSet<String>,
+    /// Zeta's own words to the model (its rules, hints and checks): never part of an
+    /// answer.
+    own: own::OwnWords,
     /// What the model wrote so far (its replies, whole).
     heard: Vec<String>,
     /// Judgements not yet taken by the run.
@@ -118,7 +113,7 @@ impl Finishing {
             held_back: false,
             unanswered: None,
             nobody_answers: false,
-            said: HashSet::new(),
+            own: own::OwnWords::default(),
             heard: Vec::new(),
             record: Vec::new(),
         }
@@ -146,26 +141,73 @@ impl Finishing {
         if call.held && call.changes {
             self.held_back = true;
         }
+        // The shell's hints come back inside the output, but they are Zeta's words.
+        let hints: Vec<String> = own::hints(&call.output)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        for hint in &hints {
+            self.said(hint);
+        }
         self.evidence.push(call);
     }
 
-    /// Zeta sent the model `text` of its own (a hint, a check): never part of an answer.
+    /// Zeta sent the model `text` of its own (its rules, a hint, a check): never part of
+    /// an answer. What the message quotes (the request, the outputs, the model's own
+    /// words) is not Zeta's.
     pub fn said(&mut self, text: &str) {
-        // What the message quotes (the answer under check, the outputs, the model's own
-        // words) is not Zeta's: only runs no text from elsewhere held count.
-        let mut elsewhere: HashSet<String> = windows(&self.request.text).collect();
-        for text in self
-            .heard
+        let printed: Vec<String> = self
+            .evidence
+            .calls
             .iter()
-            .chain(self.evidence.calls.iter().map(|c| &c.output))
-        {
-            elsewhere.extend(windows(text));
-        }
-        for window in windows(text) {
-            if !elsewhere.contains(&window) {
-                self.said.insert(window);
-            }
-        }
+            .map(|c| own::without_hints(&c.output))
+            .collect();
+        let elsewhere = std::iter::once(self.request.text.as_str())
+            .chain(self.heard.iter().map(String::as_str))
+            .chain(printed.iter().map(String::as_str));
+        self.own.add(text, elsewhere);
+    }
+
+    /// What the files the request asks text to be written into hold now, after a call
+    /// created or changed them (`effects`): the read-back the model sees with the call's
+    /// output, so "I wrote 35 into ~/count.txt" can be held against `35 /home/me/a.txt`.
+    /// Short text files only, their first lines.
+    pub fn written_now(&self, effects: &[crate::assist::evidence::Effect]) -> Option<String> {
+        use crate::assist::evidence::Effect;
+        const MOST_BYTES: u64 = 64 * 1024;
+        const SHOWN_CHARS: usize = 300;
+        let wanted: Vec<&std::path::PathBuf> = self
+            .request
+            .targets
+            .iter()
+            .filter(|t| t.wants_text)
+            .flat_map(|t| t.paths.iter())
+            .collect();
+        let lines: Vec<String> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Created(p) | Effect::Changed(p) if wanted.contains(&p) => Some(p),
+                _ => None,
+            })
+            .filter_map(|path| {
+                let meta = std::fs::metadata(path).ok()?;
+                if !meta.is_file() || meta.len() > MOST_BYTES {
+                    return None;
+                }
+                let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
+                let shown = if text.is_empty() {
+                    " nothing (it is empty)".to_string()
+                } else {
+                    format!(
+                        "\n{}",
+                        crate::text::clip(text.trim_end_matches('\n'), SHOWN_CHARS)
+                    )
+                };
+                let name = crate::assist::request::tilde(path, &self.env);
+                Some(format!("After this call, {name} holds:{shown}"))
+            })
+            .collect();
+        (!lines.is_empty()).then(|| lines.join("\n"))
     }
 
     /// The model wrote `text` (a reply, whatever it was read as).
@@ -371,7 +413,7 @@ impl Finishing {
             }
             None => text,
         };
-        let mut text = match strip_internal(&text, &self.said) {
+        let mut text = match self.own.strip(&text) {
             Some(kept) => {
                 self.record.push(CheckRecord {
                     check: "internal-text",
@@ -431,62 +473,6 @@ impl Finishing {
         }
         text
     }
-}
-
-/// The runs of `COPIED_CHARS` characters of `text`, lower case, blanks made one space.
-fn windows(text: &str) -> impl Iterator<Item = String> {
-    let chars: Vec<char> = text
-        .to_lowercase()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .chars()
-        .collect();
-    let count = chars.len().saturating_sub(COPIED_CHARS - 1);
-    (0..count).map(move |i| chars[i..i + COPIED_CHARS].iter().collect())
-}
-
-/// `answer` without the sentences it copied from Zeta's own words (`said`, see
-/// `Finishing::said`, and the shell's `(next: …)` hints), or `None` when it copied
-/// nothing. Copied: a run of `COPIED_CHARS` characters of them.
-pub(super) fn strip_internal(answer: &str, said: &HashSet<String>) -> Option<String> {
-    let copied = |sentence: &str| {
-        windows(sentence).any(|w| said.contains(&w)) || sentence.trim_start().starts_with("(next:")
-    };
-    let mut changed = false;
-    let mut kept: Vec<String> = Vec::new();
-    for line in answer.lines() {
-        if line.trim_start().starts_with("(next:") {
-            changed = true;
-            continue;
-        }
-        let pieces = split_sentences(line);
-        let left: Vec<&str> = pieces.iter().copied().filter(|p| !copied(p)).collect();
-        if left.len() != pieces.len() {
-            changed = true;
-        }
-        kept.push(left.join(" ").trim().to_string());
-    }
-    changed.then(|| kept.join("\n").trim().to_string())
-}
-
-/// A line's sentences: each ends at `.`, `?` or `!` followed by a space.
-fn split_sentences(line: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let bytes: Vec<(usize, char)> = line.char_indices().collect();
-    for (k, &(i, c)) in bytes.iter().enumerate() {
-        let next_blank = bytes.get(k + 1).is_some_and(|(_, n)| *n == ' ');
-        if matches!(c, '.' | '?' | '!') && next_blank {
-            out.push(line[start..=i].trim());
-            start = i + 1;
-        }
-    }
-    if start < line.len() {
-        out.push(line[start..].trim());
-    }
-    out.retain(|s| !s.is_empty());
-    out
 }
 
 /// Lines and words of an output `carries` judges at most.

@@ -261,12 +261,20 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             crate::settings::Verify::Auto if capabilities.small => Checks::WherePays,
             crate::settings::Verify::Auto => Checks::Never,
         };
-        let finishing = Finishing::new(
+        let mut finishing = Finishing::new(
             verifies,
             protocol.answers_checks_with_verdicts(),
             request,
             env.clone(),
         );
+        // The rules the model works by are Zeta's words too (not the soul, which speaks
+        // as the assistant, nor the computer's facts): an answer that says them again
+        // answers nothing (seen: "Read the error and adapt it. Do not repeat a failing
+        // step unchanged." as the whole answer).
+        finishing.said(&protocol.system_prompt(""));
+        if protocol.offers(super::screen::UI_TOOLS[0], &specs) {
+            finishing.said(super::screen::SCREEN_RULE);
+        }
         let reads_text = capabilities.small || !capabilities.images;
         let window_task = if reads_text
             && about_windows

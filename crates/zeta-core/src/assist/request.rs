@@ -360,7 +360,7 @@ fn sentence_sources(sentence: &str, words: &[String], env: &ShellEnv) -> Vec<Sou
 }
 
 /// `path` with the home as `~`.
-fn tilde(path: &std::path::Path, env: &ShellEnv) -> String {
+pub(crate) fn tilde(path: &std::path::Path, env: &ShellEnv) -> String {
     match path.strip_prefix(&env.home) {
         Ok(rest) => format!("~/{}", rest.display()),
         Err(_) => path.display().to_string(),

@@ -300,6 +300,24 @@ fn an_internal_message_never_becomes_the_answer() {
     let mut f = home.finishing(Checks::Never, true, request);
     f.said(message);
     assert_eq!(f.final_answer("All 3 renamed.".into()), "All 3 renamed.");
+    // The rules the model works by, said again in its own words (seen on the bench),
+    // and a shell hint that came back inside an output, said without its mark.
+    let mut f = home.finishing(Checks::Never, true, request);
+    f.said(&crate::agent_loop::prompt::native_prompt(""));
+    saw(
+        &mut f,
+        "✗ shell ls ~/docs -y",
+        false,
+        "exit code 2\nstderr:\nls: invalid option -- 'y'\n(next: the command failed. Read what it printed, then fix the command or take another way; do not report a result it did not give.)",
+    );
+    for said_again in [
+        "The command failed. Read the error and adapt it. Do not repeat a failing step unchanged.",
+        "The command failed. Read what it printed, then fix the command or take another way; do not report a result it did not give.",
+    ] {
+        let answer = f.final_answer(said_again.into());
+        assert!(answer.starts_with("I could not give a complete answer."), "{answer}");
+        assert!(!answer.contains("adapt") && !answer.contains("another way"), "{answer}");
+    }
 }
 
 /// A question of several parts answered from a short output stands when the answer
@@ -441,4 +459,41 @@ fn what_a_check_quotes_is_not_zetas_own_text() {
         }
         assert_eq!(f.final_answer(answer.into()), answer, "{planner}");
     }
+}
+
+/// A file the request asks text to be written into is read back after a call wrote it:
+/// what it holds now, for the model to hold its answer against. Files the request does
+/// not ask to be written, binary or large ones, are not shown.
+#[test]
+fn a_file_the_request_asks_to_be_written_is_read_back() {
+    let home = Home::new();
+    let f = home.finishing(
+        Checks::WherePays,
+        true,
+        "Count the lines in ~/invoice.txt and write the number into ~/count.txt",
+    );
+    let count = home.0.path().join("count.txt");
+    let invoice = home.0.path().join("invoice.txt");
+    std::fs::write(&invoice, "a\nb\n").expect("write");
+    std::fs::write(&count, format!("35 {}\n", invoice.display())).expect("write");
+    let shown = f
+        .written_now(&[Effect::Created(count.clone())])
+        .expect("read back");
+    assert_eq!(
+        shown,
+        format!("After this call, ~/count.txt holds:\n35 {}", invoice.display())
+    );
+    std::fs::write(&count, "").expect("write");
+    assert_eq!(
+        f.written_now(&[Effect::Changed(count.clone())]).as_deref(),
+        Some("After this call, ~/count.txt holds: nothing (it is empty)")
+    );
+    // Not a file the request asks to be written.
+    assert_eq!(f.written_now(&[Effect::Changed(invoice)]), None);
+    // Not text.
+    std::fs::write(&count, [0xff, 0xfe, 0x00]).expect("write");
+    assert_eq!(f.written_now(&[Effect::Changed(count.clone())]), None);
+    // Too large to show.
+    std::fs::write(&count, "x".repeat(100_000)).expect("write");
+    assert_eq!(f.written_now(&[Effect::Changed(count)]), None);
 }

@@ -218,10 +218,19 @@ impl Finisher {
     }
 }
 
-/// What values may come from: what the calls printed, the request, and the paths the
+/// What values may come from: what the calls printed, how many lines each printed (a
+/// count read off a listing: "5 cities" from `uniq`'s five lines; one line counts for
+/// nothing, or `137 poem.txt` would ground "1 line"), the request, and the paths the
 /// calls' effects touched.
 pub(super) fn sources(case: &Case) -> Vec<String> {
     let mut out = case.evidence.printed();
+    let counts: Vec<String> = out
+        .iter()
+        .map(|p| p.lines().filter(|l| !l.trim().is_empty()).count())
+        .filter(|n| *n >= 2)
+        .map(|n| n.to_string())
+        .collect();
+    out.extend(counts);
     out.extend(case.evidence.calls.iter().map(|c| c.line.clone()));
     out.push(case.request.text.clone());
     out.extend(case.evidence.effects().map(|e| e.describe(&case.env.home)));

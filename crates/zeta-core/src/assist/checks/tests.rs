@@ -355,6 +355,20 @@ fn ungrounded_value_holds_a_value_no_output_printed() {
     .is_none());
     // Nothing ran: another check's business.
     assert!(judge(&UngroundedValue, &f, "What is 2 + 2?", "4", vec![]).is_none());
+    // A count read off a listing stands: the output's lines are what was counted.
+    let cities = || {
+        vec![call(
+            "✓ shell awk -F, 'NR>1 {print $2}' ~/q3.csv | sort | uniq -c",
+            false,
+            true,
+            "exit code 0\nstdout:\n      2 Lima\n      1 Oslo\n      3 Pune\n      1 Riga\n      2 Turin\n",
+            vec![],
+        )]
+    };
+    let asked = "How many different cities appear in ~/q3.csv?";
+    let five = "There are 5 different cities in ~/q3.csv.";
+    assert!(judge(&UngroundedValue, &f, asked, five, cities()).is_none());
+    assert!(judge(&UngroundedValue, &f, asked, "There are 6 cities.", cities()).is_some());
 }
 
 #[test]

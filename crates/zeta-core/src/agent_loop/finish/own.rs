@@ -1,0 +1,334 @@
+//! Zeta's own words to the model — its rules, hints and checks — kept so that no answer
+//! carries them, whether copied whole or said again in the model's words ("The command
+//! failed. Read the error and adapt it. Do not repeat a failing step unchanged." for the
+//! rule "When a step fails, read the error and adapt; do not repeat a failing step
+//! unchanged"). Remembered as runs of `COPIED_WORDS` words (letters and digits, whatever
+//! case and punctuation lie between); what a message quotes from elsewhere (the request,
+//! what the calls printed, what the model wrote: any three words in a row found there)
+//! is not Zeta's, and no run reaches across it. An answer's sentence that shares a run
+//! is Zeta's, not the answer's.
+
+use std::collections::HashSet;
+
+/// The shortest run of words shared with Zeta's words that marks a sentence as said
+/// again.
+const COPIED_WORDS: usize = 6;
+/// Three words in a row found elsewhere mark a quote.
+const QUOTED_WORDS: usize = 3;
+
+/// Zeta's own words, as their runs.
+#[derive(Default)]
+pub(in crate::agent_loop) struct OwnWords {
+    runs: HashSet<String>,
+}
+
+impl OwnWords {
+    /// Zeta said `text`, quoting what it quotes from `elsewhere`.
+    pub fn add<'a>(&mut self, text: &str, elsewhere: impl IntoIterator<Item = &'a str>) {
+        let mut other: HashSet<String> = HashSet::new();
+        for text in elsewhere {
+            let w = words(text);
+            other.extend(w.windows(QUOTED_WORDS).map(|r| r.join(" ")));
+        }
+        let w = words(text);
+        let mut quoted = vec![false; w.len()];
+        for (i, run) in w.windows(QUOTED_WORDS).enumerate() {
+            if other.contains(&run.join(" ")) {
+                quoted[i..i + QUOTED_WORDS]
+                    .iter_mut()
+                    .for_each(|q| *q = true);
+            }
+        }
+        // Runs within each stretch of Zeta's own words, never across a quote.
+        let mut start = 0;
+        for end in 0..=w.len() {
+            if end == w.len() || quoted[end] {
+                let stretch = &w[start..end];
+                self.runs
+                    .extend(stretch.windows(COPIED_WORDS).map(|r| r.join(" ")));
+                start = end + 1;
+            }
+        }
+    }
+
+    /// The sentence shares a run with Zeta's words, or is a shell hint (`(next: …)`).
+    fn copied(&self, sentence: &str) -> bool {
+        sentence.trim_start().starts_with("(next:")
+            || words(sentence)
+                .windows(COPIED_WORDS)
+                .any(|r| self.runs.contains(&r.join(" ")))
+    }
+
+    /// `answer` without the sentences it took from Zeta's words, or `None` when it took
+    /// none.
+    pub fn strip(&self, answer: &str) -> Option<String> {
+        let mut changed = false;
+        let mut kept: Vec<String> = Vec::new();
+        for line in answer.lines() {
+            if line.trim_start().starts_with("(next:") {
+                changed = true;
+                continue;
+            }
+            let pieces = split_sentences(line);
+            let left: Vec<&str> = pieces.iter().copied().filter(|p| !self.copied(p)).collect();
+            if left.len() != pieces.len() {
+                changed = true;
+            }
+            kept.push(left.join(" ").trim().to_string());
+        }
+        changed.then(|| kept.join("\n").trim().to_string())
+    }
+}
+
+/// The words of `text`, lower case: its runs of letters and digits.
+fn words(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The shell's hints in a call's output (`(next: the command failed. Read what it
+/// printed, …)`): Zeta's words, though they come back with what the command printed.
+pub(in crate::agent_loop) fn hints(output: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = output;
+    while let Some(at) = rest.find("(next:") {
+        let hint = &rest[at..];
+        let end = hint
+            .find(")\n")
+            .map(|e| e + 1)
+            .unwrap_or_else(|| hint.trim_end().len());
+        out.push(&hint[..end]);
+        rest = &hint[end..];
+    }
+    out
+}
+
+/// `output` without the shell's hints.
+pub(in crate::agent_loop) fn without_hints(output: &str) -> String {
+    let mut text = output.to_string();
+    for hint in hints(output) {
+        text = text.replacen(hint, "", 1);
+    }
+    text
+}
+
+/// A line's sentences: each ends at `.`, `?` or `!` followed by a space.
+fn split_sentences(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes: Vec<(usize, char)> = line.char_indices().collect();
+    for (k, &(i, c)) in bytes.iter().enumerate() {
+        let next_blank = bytes.get(k + 1).is_some_and(|(_, n)| *n == ' ');
+        if matches!(c, '.' | '?' | '!') && next_blank {
+            out.push(line[start..=i].trim());
+            start = i + 1;
+        }
+    }
+    if start < line.len() {
+        out.push(line[start..].trim());
+    }
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Everything Zeta says to a model: the rules and prompts as files, and the system
+    /// prompts as the loop builds them (the prompt tests' snapshots).
+    fn zeta_words() -> OwnWords {
+        let mut own = OwnWords::default();
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/prompts");
+        let snapshots = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/agent_loop/tests/snapshots"
+        );
+        for dir in [dir, snapshots] {
+            for entry in std::fs::read_dir(dir).expect("prompts").flatten() {
+                let text = std::fs::read_to_string(entry.path()).expect("a prompt");
+                own.add(&text, []);
+            }
+        }
+        own
+    }
+
+    /// Zeta's sentences of eight words or more (its rules, prompts and the shell's
+    /// hints), the texts a model may say again.
+    fn zeta_sentences() -> Vec<String> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/prompts");
+        let mut texts: Vec<String> = std::fs::read_dir(dir)
+            .expect("prompts")
+            .flatten()
+            .map(|e| std::fs::read_to_string(e.path()).expect("a prompt"))
+            .collect();
+        texts.extend(SHELL_HINTS.iter().map(|h| h.to_string()));
+        texts
+            .iter()
+            .flat_map(|t| {
+                t.lines()
+                    .flat_map(split_sentences)
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|s| !s.contains('{') && s.split_whitespace().count() >= 8)
+            .collect()
+    }
+
+    /// The shell tool's hints, as it writes them (zeta-tools sits above this crate).
+    const SHELL_HINTS: &[&str] = &[
+        "(next: the command failed. Read what it printed, then fix the command or take another way; do not report a result it did not give.)",
+        "(next: that program is missing or cannot run here. Use another program that does the same; do not install software, and do not report a result this command could not give.)",
+        "(next: if the request needs a value, this gave none: take another step that prints it, for example one that shows the input itself. Do not ask the user for what a command can print.)",
+    ];
+
+    fn hinted_words() -> OwnWords {
+        let mut own = zeta_words();
+        for hint in SHELL_HINTS {
+            own.add(hint, []);
+        }
+        own
+    }
+
+    /// A sentence of Zeta's said again by a model, in families of changes: how many of
+    /// each family are caught. Whole copies and changes of case and punctuation are
+    /// always caught; a sentence with a word changed or added every few words is not
+    /// (printed, so the figure is seen).
+    #[test]
+    fn sentences_said_again_are_caught() {
+        let own = hinted_words();
+        let sentences = zeta_sentences();
+        assert!(sentences.len() > 60, "{}", sentences.len());
+        let middle = |s: &str, f: &dyn Fn(&mut Vec<String>, usize)| {
+            let mut w: Vec<String> = s.split_whitespace().map(str::to_string).collect();
+            let at = w.len() / 2;
+            f(&mut w, at);
+            w.join(" ")
+        };
+        type Variant = Box<dyn Fn(&str) -> String>;
+        let families: Vec<(&str, Variant, bool)> = vec![
+            ("as written", Box::new(|s: &str| s.to_string()), true),
+            (
+                "upper case, other punctuation",
+                Box::new(|s: &str| s.to_uppercase().replace([';', ',', ':'], " -")),
+                true,
+            ),
+            (
+                "cut into short sentences",
+                Box::new(|s: &str| s.replace([';', ','], ".")),
+                false,
+            ),
+            (
+                "after a sentence of the model's",
+                Box::new(|s: &str| format!("The command failed. {s}")),
+                true,
+            ),
+            (
+                "a word changed in the middle",
+                Box::new(move |s: &str| middle(s, &|w, at| w[at] = "it".into())),
+                false,
+            ),
+            (
+                "a word added in the middle",
+                Box::new(move |s: &str| middle(s, &|w, at| w.insert(at, "then".into()))),
+                false,
+            ),
+            (
+                "its first eight words",
+                Box::new(|s: &str| s.split_whitespace().take(8).collect::<Vec<_>>().join(" ")),
+                false,
+            ),
+            (
+                "a word added every fourth",
+                Box::new(|s: &str| {
+                    s.split_whitespace()
+                        .enumerate()
+                        .map(|(i, w)| {
+                            if i % 4 == 3 {
+                                format!("{w} just")
+                            } else {
+                                w.to_string()
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }),
+                false,
+            ),
+        ];
+        for (name, variant, always) in &families {
+            let missed: Vec<String> = sentences
+                .iter()
+                .map(|s| variant(s))
+                .filter(|v| own.strip(v).is_none())
+                .collect();
+            println!(
+                "{name}: {} of {} caught",
+                sentences.len() - missed.len(),
+                sentences.len()
+            );
+            if *always {
+                assert!(missed.is_empty(), "{name}: missed {missed:?}");
+            }
+        }
+        // The two seen on the benches, said again in the model's words.
+        for seen in [
+            "The command failed. Read the error and adapt it. Do not repeat a failing step unchanged.",
+            "The command failed. Read what it printed, then fix the command or take another way; do not report a result it did not give.",
+        ] {
+            assert!(own.strip(seen).is_some(), "{seen}");
+        }
+    }
+
+    /// Answers the local model gave on the benches (`tests/data/answers.txt`, 117 of
+    /// them, Zeta's own notes taken off) and answers a person would expect: none is
+    /// taken for Zeta's words.
+    #[test]
+    fn answers_are_not_taken_for_zeta_words() {
+        let own = hinted_words();
+        let answers = include_str!("../../../tests/data/answers.txt");
+        let mut alarms = Vec::new();
+        let mut count = 0;
+        for answer in answers.lines().filter(|l| !l.trim().is_empty()) {
+            count += 1;
+            if let Some(kept) = own.strip(answer) {
+                alarms.push(format!("{answer}\n  -> {kept}"));
+            }
+        }
+        println!("{} of {count} answers taken for Zeta's words", alarms.len());
+        assert!(count > 100, "{count}");
+        assert!(alarms.is_empty(), "false alarms:\n{}", alarms.join("\n"));
+    }
+
+    /// What the request or the outputs say is not Zeta's, even where Zeta's words quote it.
+    #[test]
+    fn words_from_elsewhere_are_not_zeta_words() {
+        let mut own = OwnWords::default();
+        let output = "the quick brown fox jumps over the lazy dog";
+        own.add(
+            &format!("Your answer says nothing of what the command printed: {output}."),
+            [output],
+        );
+        assert_eq!(
+            own.strip("It printed: the quick brown fox jumps over the lazy dog."),
+            None
+        );
+        assert!(own
+            .strip("Your answer says nothing of what the command printed.")
+            .is_some());
+    }
+
+    #[test]
+    fn hints_are_found_in_an_output() {
+        let out =
+            "exit code 1\nstderr:\nno\n(next: the command failed. Read it.)\nmore\n(next: again.)";
+        assert_eq!(
+            hints(out),
+            vec!["(next: the command failed. Read it.)", "(next: again.)"]
+        );
+        assert_eq!(without_hints(out), "exit code 1\nstderr:\nno\n\nmore\n");
+    }
+}
