@@ -481,7 +481,10 @@ fn a_file_the_request_asks_to_be_written_is_read_back() {
         .expect("read back");
     assert_eq!(
         shown,
-        format!("After this call, ~/count.txt holds:\n35 {}", invoice.display())
+        format!(
+            "After this call, ~/count.txt holds:\n35 {}",
+            invoice.display()
+        )
     );
     std::fs::write(&count, "").expect("write");
     assert_eq!(

@@ -1,5 +1,6 @@
 //! The checks of what the request asks to change, held against the calls' effects:
-//! `held-back`, `asked-change`, `asked-target`, `asked-source`.
+//! `held-back`, `asked-change`, `asked-target`, `asked-source`, `written-differs`,
+//! `changes-unsaid`.
 
 use super::{call_shown, changing_calls, sources, Case, Check, Finding, Honest};
 use crate::assist::evidence::Effect;
@@ -249,6 +250,143 @@ impl Check for AskedSource {
         Some(Finding {
             message: crate::prompts::fill(crate::prompts::CHECK_ASKED_SOURCE, &[("facts", &text)]),
             honest: Honest::Before(format!("Not done: {text}.")),
+        })
+    }
+}
+
+/// A file the request asks text to be written into, written during the task, holds one
+/// short line that carries a value the answer gives and more besides, and the answer
+/// does not say that line ("I wrote 35 into ~/count.txt" where `wc -l` left
+/// `35 /home/me/invoice.txt`): what was written is not what the answer says. Judged on
+/// the file as it is when the answer comes.
+pub struct WrittenDiffers;
+
+/// The longest line `written-differs` judges (a longer one is a text, not a value).
+const WRITTEN_LINE_CHARS: usize = 200;
+
+impl WrittenDiffers {
+    /// The file as the request wrote it, its line, and the answer's value it carries.
+    fn differs(case: &Case) -> Option<(String, String, String)> {
+        let given: Vec<String> = values(case.answer)
+            .iter()
+            .map(|v| v.as_written().to_string())
+            .collect();
+        if given.is_empty() {
+            return None;
+        }
+        let plain = |t: &str| {
+            t.to_lowercase()
+                .split(|c: char| c.is_whitespace() || "'\"`".contains(c))
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let answer = plain(case.answer);
+        for target in case.request.targets.iter().filter(|t| t.wants_text) {
+            for path in &target.paths {
+                let written = case
+                    .evidence
+                    .effects_at(path)
+                    .any(|e| e.lands_at() == Some(path.as_path()));
+                if !written {
+                    continue;
+                }
+                let Ok(bytes) = std::fs::read(path) else {
+                    continue;
+                };
+                let Ok(text) = String::from_utf8(bytes) else {
+                    continue;
+                };
+                let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+                let [line] = lines.as_slice() else {
+                    continue;
+                };
+                let line = line.trim();
+                if line.chars().count() > WRITTEN_LINE_CHARS || answer.contains(&plain(line)) {
+                    continue;
+                }
+                let words: Vec<&str> = line.split_whitespace().collect();
+                if words.len() < 2 {
+                    continue;
+                }
+                if let Some(value) = given.iter().find(|v| words.contains(&v.as_str())) {
+                    return Some((target.text.clone(), line.to_string(), value.clone()));
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Check for WrittenDiffers {
+    fn name(&self) -> &'static str {
+        "written-differs"
+    }
+    fn of_effects(&self) -> bool {
+        true
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        if case.held_back {
+            return None;
+        }
+        let (file, holds, value) = Self::differs(case)?;
+        let shown = crate::text::clip(&holds, 120);
+        Some(Finding {
+            message: crate::prompts::fill(
+                crate::prompts::CHECK_WRITTEN_DIFFERS,
+                &[("file", &file), ("holds", &shown), ("value", &value)],
+            ),
+            honest: Honest::After(format!("({file} holds: {shown})")),
+        })
+    }
+}
+
+/// The request orders a change, the calls made some, and the answer names none of the
+/// paths they touched ("The command completed successfully." for a replacement in
+/// ~/budget.txt): never sent back, the person is told what changed.
+pub struct ChangesUnsaid;
+
+/// Changes listed at most.
+const CHANGES_SAID: usize = 5;
+
+impl Check for ChangesUnsaid {
+    fn name(&self) -> &'static str {
+        "changes-unsaid"
+    }
+    fn cap(&self) -> u32 {
+        0
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        if !case.request.asks_change {
+            return None;
+        }
+        let effects: Vec<&Effect> = case.evidence.effects().collect();
+        if effects.is_empty() {
+            return None;
+        }
+        let answer = case.answer.to_lowercase();
+        let named = effects.iter().flat_map(|e| e.touches()).any(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().to_lowercase())
+                .is_some_and(|n| answer.contains(&n))
+        });
+        if named {
+            return None;
+        }
+        let mut said: Vec<String> = effects
+            .iter()
+            .take(CHANGES_SAID)
+            .map(|e| e.describe(&case.env.home))
+            .collect();
+        if effects.len() > CHANGES_SAID {
+            said.push(format!("and {} more", effects.len() - CHANGES_SAID));
+        }
+        Some(Finding {
+            message: String::new(),
+            honest: Honest::After(format!("(What changed: {}.)", said.join(", "))),
         })
     }
 }

@@ -15,7 +15,9 @@
 //! | `asked-source` | a path the request asks things to be moved out of (or deleted in) shows nothing left it | "Not done:" with the facts |
 //! | `ungrounded-value` | it gives a value no output printed | a note naming the value |
 //! | `asked-count` | the request asks how many and the answer gives no number | a note that the count is missing |
+//! | `written-differs` | a file asked to be written holds one short line with a value the answer gives and more, and the answer does not say the line | what the file holds |
 //! | `act-not-shown` | a window act's read-back says its change does not show, and nothing later showed it | "Not done:" with what the window shows |
+//! | `changes-unsaid` | never (cap 0) | what changed, when the request orders a change and the answer names none of the paths the calls touched |
 //! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |
 
 mod answers;
@@ -23,7 +25,7 @@ mod effects;
 mod window;
 
 pub use answers::{AskedCount, NamedSelf, NoValue, NothingRan, UngroundedValue};
-pub use effects::{AskedChange, AskedSource, AskedTarget, HeldBack};
+pub use effects::{AskedChange, AskedSource, AskedTarget, ChangesUnsaid, HeldBack, WrittenDiffers};
 pub use window::ActNotShown;
 
 use super::evidence::{printed_text, Evidence};
@@ -84,10 +86,12 @@ pub fn standard() -> Vec<Box<dyn Check>> {
         Box::new(AskedChange),
         Box::new(AskedTarget),
         Box::new(AskedSource),
+        Box::new(WrittenDiffers),
         Box::new(ActNotShown),
         Box::new(UngroundedValue),
         Box::new(NoValue),
         Box::new(AskedCount),
+        Box::new(ChangesUnsaid),
     ]
 }
 

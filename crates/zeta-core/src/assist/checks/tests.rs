@@ -544,7 +544,10 @@ fn the_finisher_sends_back_up_to_each_cap_then_tells_the_person() {
 fn every_check_has_a_unique_name_and_a_cap() {
     let checks = standard();
     let mut names: Vec<&str> = checks.iter().map(|c| c.name()).collect();
-    assert!(checks.iter().all(|c| c.cap() >= 1));
+    // Only a check that tells and never sends back has no cap: one that sends back has one.
+    assert!(checks
+        .iter()
+        .all(|c| c.cap() >= 1 || c.name() == "changes-unsaid"));
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), checks.len());
@@ -646,4 +649,170 @@ fn an_act_the_window_does_not_show_holds_the_answer_until_settled() {
     ok.ok = false;
     ok.read_back.as_mut().unwrap().action = "press".into();
     assert!(judge(&ActNotShown, &f, request, "Pressed OK.", vec![cancel, ok]).is_some());
+}
+
+/// `written-differs`, in families: what commands leave in a file the request asks a
+/// value to be written into (a count with its file's name, a size with its path, a
+/// value alone, a line of text), against answers worded several ways. It holds only the
+/// answers that give a value the file carries among other words, and never a file whose
+/// line the answer says, or a text of several lines.
+#[test]
+fn written_differs_holds_an_answer_the_file_does_not_bear_out() {
+    let f = fixture();
+    let file = p(&f, "count.txt");
+    let written = |line: &str| {
+        std::fs::write(&file, line).expect("write");
+        vec![call(
+            "✓ shell wc -l ~/invoice.txt > ~/count.txt",
+            true,
+            true,
+            "exit code 0\n",
+            vec![Effect::Created(file.clone())],
+        )]
+    };
+    let requests = [
+        "Count the lines in ~/invoice.txt and write the number into ~/count.txt",
+        "put the line count of my summary.txt into a file ~/count.txt",
+        "Write the size of ~/a.log to ~/count.txt",
+    ];
+    let differing = [
+        "35 /home/me/invoice.txt\n",
+        "35\t/home/me/invoice.txt\n",
+        "  35 invoice.txt\n",
+        "total 35\n",
+    ];
+    let answers = [
+        "There are 35 lines; I wrote 35 into ~/count.txt.",
+        "Done: ~/count.txt now holds 35.",
+        "The count is 35, written to count.txt.",
+    ];
+    let mut held = 0;
+    for request in requests {
+        for line in differing {
+            for answer in answers {
+                let found = judge(&WrittenDiffers, &f, request, answer, written(line));
+                let found = found.unwrap_or_else(|| panic!("{request} / {line:?} / {answer}"));
+                assert!(found.message.contains("holds \""), "{}", found.message);
+                assert!(matches!(found.honest, Honest::After(ref t) if t.contains("holds:")));
+                held += 1;
+            }
+        }
+    }
+    assert_eq!(held, 36);
+    // The file holds the value alone, or the answer says what it holds: it stands.
+    let fine = [
+        ("35\n", "I wrote 35 into ~/count.txt."),
+        (
+            "35 /home/me/invoice.txt\n",
+            "~/count.txt holds 35 /home/me/invoice.txt.",
+        ),
+        (
+            "35 /home/me/invoice.txt\n",
+            "It holds \"35 /home/me/invoice.txt\".",
+        ),
+    ];
+    for (line, answer) in fine {
+        assert!(
+            judge(&WrittenDiffers, &f, requests[0], answer, written(line)).is_none(),
+            "{line:?} / {answer}"
+        );
+    }
+    // A line of text the answer says, in any case or quoting: it stands.
+    let text = "make a file called ~/count.txt with the line Send harbor 21";
+    for answer in [
+        "I created ~/count.txt with the line 'Send harbor 21'.",
+        "I created ~/count.txt with the line Send harbor 21.",
+        "Created count.txt containing \"send harbor 21\".",
+    ] {
+        assert!(
+            judge(
+                &WrittenDiffers,
+                &f,
+                text,
+                answer,
+                written("Send harbor 21\n")
+            )
+            .is_none(),
+            "{answer}"
+        );
+    }
+    // A text of several lines, or a file nothing wrote this task: not judged.
+    assert!(judge(
+        &WrittenDiffers,
+        &f,
+        requests[0],
+        answers[0],
+        written("35\nand more\n")
+    )
+    .is_none());
+    std::fs::write(&file, "35 x\n").expect("write");
+    let untouched = vec![call(
+        "✓ shell wc -l ~/invoice.txt",
+        false,
+        true,
+        "exit code 0\nstdout:\n35 x\n",
+        vec![],
+    )];
+    assert!(judge(&WrittenDiffers, &f, requests[0], answers[0], untouched).is_none());
+    // An answer with no value: other checks'.
+    assert!(judge(&WrittenDiffers, &f, requests[0], "Done.", written("35 x\n")).is_none());
+}
+
+/// `changes-unsaid`: a change's answer that names none of the paths the calls touched is
+/// told what changed, never sent back; one that names a path, a question, or a task that
+/// changed nothing is left alone.
+#[test]
+fn changes_unsaid_tells_what_changed() {
+    let f = fixture();
+    let request = "Replace every window with harbor in ~/budget.txt";
+    let sed = || {
+        vec![call(
+            "✓ shell sed -i 's/window/harbor/g' ~/budget.txt",
+            true,
+            true,
+            "exit code 0\n",
+            vec![Effect::Changed(p(&f, "budget.txt"))],
+        )]
+    };
+    let found = judge(
+        &ChangesUnsaid,
+        &f,
+        request,
+        "The command completed successfully.",
+        sed(),
+    )
+    .expect("told");
+    assert_eq!(
+        found.honest,
+        Honest::After("(What changed: changed ~/budget.txt.)".into())
+    );
+    assert_eq!(ChangesUnsaid.cap(), 0);
+    for answer in [
+        "I replaced every window with harbor in ~/budget.txt.",
+        "Done: BUDGET.TXT now says harbor.",
+    ] {
+        assert!(
+            judge(&ChangesUnsaid, &f, request, answer, sed()).is_none(),
+            "{answer}"
+        );
+    }
+    assert!(judge(&ChangesUnsaid, &f, request, "Done.", vec![]).is_none());
+    assert!(judge(
+        &ChangesUnsaid,
+        &f,
+        "What is in ~/budget.txt?",
+        "Done.",
+        sed()
+    )
+    .is_none());
+    let many: Vec<Effect> = (0..7)
+        .map(|i| Effect::Created(p(&f, &format!("n{i}.txt"))))
+        .collect();
+    let made = vec![call("✓ shell touch n{0..6}.txt", true, true, "", many)];
+    let found = judge(&ChangesUnsaid, &f, "Make seven notes", "Done.", made).expect("told");
+    assert!(
+        matches!(found.honest, Honest::After(ref t) if t.ends_with("and 2 more.)")),
+        "{:?}",
+        found.honest
+    );
 }
