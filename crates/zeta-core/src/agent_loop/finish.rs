@@ -25,6 +25,8 @@ use zeta_protocol::CheckResult;
 
 mod own;
 
+pub(super) use own::rules_of;
+
 use super::planner::{Step, Verdict};
 use super::prompt;
 use crate::assist::checks::{self, Case, Finisher, Honest, Judged};

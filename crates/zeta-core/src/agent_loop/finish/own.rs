@@ -89,6 +89,20 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The rules of a system prompt, as Zeta's words: its worked examples' dialogue lines
+/// (`Example N. User: …`, `User: …`, `You: …`) left out, for a right answer may read
+/// like an example's ("There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.").
+pub(in crate::agent_loop) fn rules_of(system: &str) -> String {
+    system
+        .lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            !(l.starts_with("You:") || l.starts_with("User:") || l.starts_with("Example "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The shell's hints in a call's output (`(next: the command failed. Read what it
 /// printed, …)`): Zeta's words, though they come back with what the command printed.
 pub(in crate::agent_loop) fn hints(output: &str) -> Vec<&str> {
@@ -319,6 +333,28 @@ mod tests {
         assert!(own
             .strip("Your answer says nothing of what the command printed.")
             .is_some());
+    }
+
+    /// A right answer that reads like a worked example's is not taken for Zeta's words;
+    /// the rules around the examples still are.
+    #[test]
+    fn the_worked_examples_are_not_rules() {
+        let snapshots = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/agent_loop/tests/snapshots"
+        );
+        for name in ["planner-small.txt", "planner-large.txt"] {
+            let system = std::fs::read_to_string(format!("{snapshots}/{name}")).expect("prompt");
+            let mut own = OwnWords::default();
+            own.add(&rules_of(&system), []);
+            let like = "There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.";
+            assert_eq!(own.strip(like), None, "{name}");
+            assert!(
+                own.strip("Do not repeat a failing step unchanged.")
+                    .is_some(),
+                "{name}"
+            );
+        }
     }
 
     #[test]
