@@ -1,60 +1,21 @@
 //! Compiles tauri.conf.json and the capabilities under src-tauri/capabilities into the app.
-//! The app's commands are listed so that each gets an `allow-…` permission: a window may
-//! call only the commands its capability grants.
+//! Each of the app's commands (`src-tauri/app/command_list.rs`, the list the window's
+//! bindings are made from too) gets an `allow-…` permission: a window may call only the
+//! commands its capability grants.
 
-const COMMANDS: &[&str] = &[
-    "enqueue_task",
-    "list_tasks",
-    "cancel_task",
-    "set_paused",
-    "worker_state",
-    "approve_call",
-    "deny_call",
-    "answer_question",
-    "hold_approval",
-    "hide_chat",
-    "new_chat",
-    "list_conversations",
-    "conversation_tasks",
-    "list_models",
-    "download_model",
-    "cancel_download",
-    "server_program",
-    "install_server",
-    "cancel_install",
-    "pending_approvals",
-    "send_message",
-    "retry_task",
-    "task_activity",
-    "task_record",
-    "send_held",
-    "task_changes",
-    "undo_task",
-    "redo_task",
-    "get_settings",
-    "save_settings",
-    "mcp_servers",
-    "mcp_review",
-    "set_api_key",
-    "test_provider",
-    "detect_local_models",
-    "finish_onboarding",
-    "task_metrics",
-    "skills_view",
-    "skill_set_enabled",
-    "skill_trust",
-    "skill_remove",
-    "skill_save",
-    "skill_draft",
-    "memory_view",
-    "forget_fact",
-    "clear_summary",
-    "remove_job",
-    "voice_listen",
-    "hotkey_status",
-];
+include!("src-tauri/app/command_list.rs");
+
+/// The names of `command_list.rs`.
+macro_rules! names {
+    ($($name:ident),* $(,)?) => {
+        &[$(stringify!($name)),*]
+    };
+}
+
+const COMMANDS: &[&str] = with_commands!(names);
 
 fn main() {
+    println!("cargo:rerun-if-changed=src-tauri/app/command_list.rs");
     let attributes = tauri_build::Attributes::new()
         .capabilities_path_pattern("./src-tauri/capabilities/**/*")
         .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS));

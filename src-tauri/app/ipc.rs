@@ -41,61 +41,18 @@ pub struct DownloadNews(pub super::download_manager::DownloadState);
 pub struct SetupNews(pub super::setup_manager::SetupState);
 
 /// Every command and event, once.
+/// The commands of `command_list.rs`, as tauri-specta collects them.
+macro_rules! collected {
+    ($($name:ident),* $(,)?) => {
+        collect_commands![$(commands::$name),*]
+    };
+}
+
 pub fn builder() -> Builder<tauri::Wry> {
     Builder::<tauri::Wry>::new()
         // A command's error rejects its promise (as `invoke` does), said as its text.
         .error_handling(ErrorHandlingMode::Throw)
-        .commands(collect_commands![
-            commands::enqueue_task,
-            commands::list_tasks,
-            commands::cancel_task,
-            commands::set_paused,
-            commands::worker_state,
-            commands::approve_call,
-            commands::deny_call,
-            commands::answer_question,
-            commands::hold_approval,
-            commands::hide_chat,
-            commands::new_chat,
-            commands::list_conversations,
-            commands::conversation_tasks,
-            commands::list_models,
-            commands::download_model,
-            commands::cancel_download,
-            commands::server_program,
-            commands::install_server,
-            commands::cancel_install,
-            commands::pending_approvals,
-            commands::send_message,
-            commands::retry_task,
-            commands::task_activity,
-            commands::task_record,
-            commands::send_held,
-            commands::task_changes,
-            commands::undo_task,
-            commands::redo_task,
-            commands::get_settings,
-            commands::save_settings,
-            commands::mcp_servers,
-            commands::mcp_review,
-            commands::set_api_key,
-            commands::test_provider,
-            commands::detect_local_models,
-            commands::finish_onboarding,
-            commands::task_metrics,
-            commands::skills_view,
-            commands::skill_set_enabled,
-            commands::skill_trust,
-            commands::skill_remove,
-            commands::skill_save,
-            commands::skill_draft,
-            commands::memory_view,
-            commands::forget_fact,
-            commands::clear_summary,
-            commands::remove_job,
-            commands::voice_listen,
-            commands::hotkey_status,
-        ])
+        .commands(with_commands!(collected))
         .events(collect_events![
             CoreNews,
             VoiceNews,
@@ -133,5 +90,42 @@ mod tests {
             text.contains("skillsView") && text.contains("coreNews"),
             "commands and events are in it"
         );
+    }
+
+    /// The names of `command_list.rs`.
+    macro_rules! names {
+        ($($name:ident),* $(,)?) => {
+            [$(stringify!($name)),*]
+        };
+    }
+
+    /// Every command is granted to some window, and every `allow-…` a capability grants
+    /// is a command of the list (a renamed or removed command fails here, not in the
+    /// window).
+    #[test]
+    fn every_command_is_granted_and_every_grant_is_a_command() {
+        let commands: Vec<String> = with_commands!(names)
+            .iter()
+            .map(|n| format!("allow-{}", n.replace('_', "-")))
+            .collect();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src-tauri/capabilities");
+        let mut granted: Vec<String> = Vec::new();
+        for entry in std::fs::read_dir(&dir).expect("capabilities").flatten() {
+            let text = std::fs::read_to_string(entry.path()).expect("a capability");
+            let json: serde_json::Value = serde_json::from_str(&text).expect("json");
+            let permissions = json["permissions"].as_array().expect("permissions");
+            granted.extend(
+                permissions
+                    .iter()
+                    .filter_map(|p| p.as_str())
+                    .filter(|p| p.starts_with("allow-"))
+                    .map(str::to_string),
+            );
+        }
+        assert!(commands.len() > 40, "{}", commands.len());
+        let ungranted: Vec<&String> = commands.iter().filter(|c| !granted.contains(c)).collect();
+        assert!(ungranted.is_empty(), "no window may call {ungranted:?}");
+        let unknown: Vec<&String> = granted.iter().filter(|g| !commands.contains(g)).collect();
+        assert!(unknown.is_empty(), "granted, but not commands: {unknown:?}");
     }
 }

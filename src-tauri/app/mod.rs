@@ -7,6 +7,11 @@
 //! lower layers and, for what happens to it, the router's inbox; the router is built
 //! last, holding the handles it fans out to.
 
+/// The app's commands, named once: the window's bindings and the permissions are made
+/// from this list.
+#[macro_use]
+mod command_list;
+
 mod autostart;
 mod chat_window;
 mod commands;
