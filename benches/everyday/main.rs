@@ -20,8 +20,8 @@
 //! (default 3; the generator holds 6 a family, 216 in all), `ZETA_BENCH_LOOPS=bare,zeta`,
 //! `ZETA_BENCH_FAMILIES=a,b`; the loop `zeta-plain` is Zeta without its command recipes
 //! (`ZETA_RECIPES=off`: no skills), `zeta-code` Zeta whose small model may also act with a short
-//! Python program (`ZETA_CODE_ACTIONS=on`), `zeta-yours` Zeta whose small model is
-//! offered the person's skills only (`ZETA_SKILLS_SMALL=yours`; by default all), and
+//! Python program (`ZETA_CODE_ACTIONS=on`), `zeta-all` Zeta whose small model is
+//! offered Zeta's own skills too (`ZETA_SKILLS_SMALL=all`; by default the person's only), and
 //! `zeta-learned`
 //! Zeta in a home of its own that first made one pass over the tune half and saved a
 //! skill from each task it solved (`zeta skills learn TASK --yes`), then runs the chosen
@@ -142,7 +142,7 @@ fn main() {
         "zeta",
         "zeta-plain",
         "zeta-code",
-        "zeta-yours",
+        "zeta-all",
         "zeta-learned",
     ]
     .into_iter()
@@ -190,8 +190,8 @@ fn main() {
                     "zeta-plain" => std::env::set_var("ZETA_RECIPES", "off"),
                     _ => std::env::remove_var("ZETA_RECIPES"),
                 }
-                if loop_name == "zeta-yours" {
-                    std::env::set_var("ZETA_SKILLS_SMALL", "yours");
+                if loop_name == "zeta-all" {
+                    std::env::set_var("ZETA_SKILLS_SMALL", "all");
                 } else {
                     std::env::remove_var("ZETA_SKILLS_SMALL");
                 }

@@ -187,8 +187,8 @@ async fn a_small_model_is_shown_zetas_skill_nearest_its_request_only_when_they_a
         .output()
         .expect("zeta run")
     };
-    // Offered the person's skills only, it gets none here (the home has none).
-    done_task(&ask("yours"));
+    // By default offered the person's skills only, it gets none here (the home has none).
+    done_task(&ask(""));
     assert!(
         !first_turn(&s, 0).contains("df -h /"),
         "{}",

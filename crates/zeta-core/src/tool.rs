@@ -213,6 +213,14 @@ pub trait Tool: Send + Sync {
     fn taints(&self, _arguments: &Value, _output: &ToolOutput) -> bool {
         true
     }
+    /// A call written in a form this tool reads one way only (a weak model's
+    /// `{"element": 1, "action": "hello"}` on a text field): the arguments it means, and
+    /// a sentence saying how it was read. The loop replaces the call with them before
+    /// anything judges, shows or runs it, so what is judged is what runs; `None` (the
+    /// default) leaves the call as written.
+    fn read_as(&self, _arguments: &Value) -> Option<(Value, String)> {
+        None
+    }
     /// The command lines this call would hand to a shell, checked against the blocked
     /// list before anything runs (see `policy::blocked`).
     fn commands(&self, _arguments: &Value) -> Vec<String> {

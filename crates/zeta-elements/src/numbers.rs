@@ -117,6 +117,14 @@ impl Numbers {
         self.by_key.get(key).copied()
     }
 
+    /// Whether an element of the same window as `entry` is named `name` (any case).
+    pub fn names_in_window(&self, entry: &Entry, name: &str) -> bool {
+        let name = name.trim();
+        self.entries.values().any(|e| {
+            e.place.window == entry.place.window && e.name.trim().eq_ignore_ascii_case(name)
+        })
+    }
+
     pub fn get(&self, number: u32) -> Result<&Entry, String> {
         match self.entries.get(&number) {
             Some(e) => Ok(e),

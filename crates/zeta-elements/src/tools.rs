@@ -507,6 +507,76 @@ fn the_call_it_takes(n: u32, entry: &crate::numbers::Entry, args: &ActArgs) -> S
     }
 }
 
+/// A call whose action is not one, read as the only call its element allows, where the
+/// call says which: a field that takes text, given no `text`, gets the call's own words
+/// as its text (seen: `{"element": 1, "action": "hello"}` for "type 'hello' into the
+/// Name field", six times in six, past the error that showed the right call); a button
+/// named by the action is pressed. Nothing else is read: a check box's "on" or a list's
+/// "Red" stays an error that shows the call its kind takes. The words are the model's,
+/// never Zeta's; the result says how the call was read, and the read-back shows what
+/// it did.
+fn read_as(entry: &crate::numbers::Entry, args: &ActArgs) -> Option<(ActArgs, String)> {
+    use crate::numbers::Takes;
+    let words = args.action.trim();
+    if words.is_empty() || args.option.is_some() {
+        return None;
+    }
+    let n = args.element;
+    let label = entry.label();
+    let quoted = serde_json::to_string(words).ok()?;
+    match entry.takes {
+        Takes::Text if args.text.is_none() => Some((
+            ActArgs {
+                element: n,
+                action: "set_text".into(),
+                text: Some(words.to_string()),
+                option: None,
+            },
+            format!(
+                "{quoted} is not an action; [{n}] is {label}, which takes text, so the call \
+                 was read as {{\"element\": {n}, \"action\": \"set_text\", \"text\": {quoted}}}."
+            ),
+        )),
+        Takes::Press if entry.name.trim().eq_ignore_ascii_case(words) => Some((
+            ActArgs {
+                element: n,
+                action: "press".into(),
+                text: None,
+                option: None,
+            },
+            format!(
+                "{quoted} is not an action; [{n}] is {label}, so the call was read as a press."
+            ),
+        )),
+        _ => None,
+    }
+}
+
+/// What a call whose action is not one (and that `read_as` could not read) meant, for the
+/// record of a failed act: a press, when its words name an element of the window (seen:
+/// `{"element": 2, "action": "Save"}` on a check box, then "the Save button has been
+/// clicked"); else the act its element's kind takes. The act did not happen, whatever it
+/// meant: the answer checks hold a claim of it against that.
+fn meant_by_words(
+    numbers: &crate::numbers::Numbers,
+    entry: &crate::numbers::Entry,
+    args: &ActArgs,
+) -> Option<Action> {
+    use crate::numbers::Takes;
+    let words = args.action.trim();
+    if numbers.names_in_window(entry, words) {
+        return Some(Action::Press);
+    }
+    match entry.takes {
+        Takes::Text => Some(Action::SetText(
+            args.text.clone().unwrap_or_else(|| words.to_string()),
+        )),
+        Takes::Toggle => Some(Action::Toggle),
+        Takes::Press => Some(Action::Press),
+        Takes::Unknown => None,
+    }
+}
+
 /// The kind of an act, as the evidence records it.
 fn kind(action: &Action) -> &'static str {
     match action {
@@ -753,7 +823,10 @@ impl Tool for UiAct {
             description: "Act on an element of the last ui_outline by its number: press (click a button), set_text (fill a field), type, select (an option), toggle (a check box), focus, scroll_into_view. Says what changed.".into(),
             parameters: json!({"type": "object", "properties": {
                 "element": {"type": "integer", "description": "the element's number in the outline"},
-                "action": {"type": "string", "enum": ["press", "click", "set_text", "type", "select", "toggle", "focus", "scroll_into_view"]},
+                // Not an enum: a call whose action is not one reaches the tool, which
+                // says what the element is and the call its kind takes, and keeps the
+                // failed act on the record (a schema's refusal did neither).
+                "action": {"type": "string", "description": "press, set_text, type, select, toggle, focus or scroll_into_view"},
                 "text": {"type": "string", "description": "for set_text and type"},
                 "option": {"type": "string", "description": "for select: the option's name"}
             }, "required": ["element", "action"], "additionalProperties": false}),
@@ -761,6 +834,22 @@ impl Tool for UiAct {
     }
     fn has_side_effects(&self) -> bool {
         true
+    }
+    /// A call whose action is not one, read as the one call its element allows (see
+    /// `read_as`), before the gate judges it: text read as set_text into a terminal is
+    /// judged as the command line it becomes.
+    fn read_as(&self, arguments: &Value) -> Option<(Value, String)> {
+        let args: ActArgs = serde_json::from_value(arguments.clone()).ok()?;
+        if parse_action(&args).is_ok() {
+            return None;
+        }
+        let entry = locked(&self.0 .0.numbers).get(args.element).ok()?.clone();
+        let (read, note) = read_as(&entry, &args)?;
+        let mut arguments = json!({"element": read.element, "action": read.action});
+        if let Some(text) = read.text {
+            arguments["text"] = json!(text);
+        }
+        Some((arguments, note))
     }
     /// Text typed or set into a terminal (its element's role, or its application's
     /// name) is the command line it becomes, judged like the shell's; other windows run
@@ -812,10 +901,15 @@ impl Tool for UiAct {
             };
             // What a failed act meant, on the record: the answer checks hold a claim of
             // it against the failure.
-            let meant = parse_action(&args).ok().and_then(|action| {
-                let entry = locked(&self.0 .0.numbers).get(args.element).ok()?.clone();
-                Some((action, entry))
-            });
+            let meant = {
+                let numbers = locked(&self.0 .0.numbers);
+                numbers.get(args.element).ok().and_then(|entry| {
+                    let action = parse_action(&args)
+                        .ok()
+                        .or_else(|| meant_by_words(&numbers, entry, &args))?;
+                    Some((action, entry.clone()))
+                })
+            };
             match self.act(args).await {
                 Ok((text, summary, read_back)) => ToolOutput {
                     read_back,
@@ -925,6 +1019,27 @@ mod tests {
             the_call_it_takes(1, &label, &args("x", None)),
             "[1] is label \"Hint\""
         );
+
+        // Read as the one call the element allows, where the call says which: a field
+        // given no text takes the call's words; a button named by the call is pressed.
+        let (read, note) = read_as(&field, &args(" hello ", None)).expect("read as set_text");
+        assert_eq!(
+            (read.action.as_str(), read.text.as_deref()),
+            ("set_text", Some("hello"))
+        );
+        assert!(
+            note.contains(r#"read as {"element": 1, "action": "set_text", "text": "hello"}"#),
+            "{note}"
+        );
+        let (read, _) = read_as(&button, &args("save", None)).expect("read as a press");
+        assert_eq!((read.action.as_str(), read.text), ("press", None));
+        // Nothing else: a field with a text of its own, a button named otherwise, a check
+        // box, an element the tree says nothing of, an empty action.
+        assert!(read_as(&field, &args("write", Some("hi there"))).is_none());
+        assert!(read_as(&button, &args("Cancel", None)).is_none());
+        assert!(read_as(&tick, &args("on", None)).is_none());
+        assert!(read_as(&label, &args("Hint", None)).is_none());
+        assert!(read_as(&field, &args("  ", None)).is_none());
     }
 
     fn numbered(elements: &Elements, role: &str, app: &str, window: &str) -> u32 {

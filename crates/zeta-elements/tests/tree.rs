@@ -47,6 +47,17 @@ impl Tools {
     async fn act(&self, args: Value) -> ToolOutput {
         self.act.run(args, &self.ctx).await
     }
+    /// As the loop runs a call: read as its tool reads it first, told how.
+    async fn act_as_read(&self, args: Value) -> ToolOutput {
+        match self.act.read_as(&args) {
+            Some((read, note)) => {
+                let mut out = self.act.run(read, &self.ctx).await;
+                out.content = format!("{note}\n{}", out.content);
+                out
+            }
+            None => self.act.run(args, &self.ctx).await,
+        }
+    }
 }
 
 /// The number the outline gives the element whose line contains `needle`.
@@ -176,6 +187,67 @@ async fn the_form_is_read_as_an_outline_and_filled_in_by_number() {
         found.content.contains("button \"Save\"") && !found.content.contains("Subscribe"),
         "{}",
         found.content
+    );
+}
+
+/// The calls a small model writes with the text or the button's name as the action
+/// (seen: `{"element": 1, "action": "hello"}`, `{"element": 4, "action": "Save"}`) are
+/// read as the one call the element allows (`Tool::read_as`, which the loop applies
+/// before the gate), said so, and land in the real form; a check box's "on" is not
+/// guessed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_with_the_text_or_the_name_as_its_action_is_read_as_its_element_allows() {
+    let Some(_serial) = serial("a_call_with_the_text_or_the_name_as_its_action").await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let _app = form(dir.path(), "Zeta form lax", true);
+    let tools = Tools::new(Desktop::default());
+    let read = tools.outline(json!({"window": "Zeta form lax"})).await;
+    assert!(read.ok, "{}", read.content);
+    let name = number_of(&read.content, "text \"Name\"");
+    let subscribe = number_of(&read.content, "check box \"Subscribe\"");
+    let save = number_of(&read.content, "button \"Save\"");
+
+    let r = tools
+        .act_as_read(json!({"element": name, "action": "hello"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert!(
+        r.content.contains("so the call was read as") && r.content.contains("Shown:"),
+        "{}",
+        r.content
+    );
+    let r = tools
+        .act(json!({"element": subscribe, "action": "on"}))
+        .await;
+    assert!(!r.ok && r.content.contains("\"toggle\""), "{}", r.content);
+    // A call that names another element of the window as its action, on a check box:
+    // not done, and on the record as a press that was not done.
+    let r = tools
+        .act_as_read(json!({"element": subscribe, "action": "Save"}))
+        .await;
+    assert!(!r.ok, "{}", r.content);
+    let back = r
+        .read_back
+        .as_deref()
+        .expect("a failed act is on the record");
+    assert_eq!(back.action, "press");
+    assert!(
+        matches!(back.shown, zeta_core::tool::Shown::No(_)),
+        "{back:?}"
+    );
+    let r = tools
+        .act_as_read(json!({"element": save, "action": "Save"}))
+        .await;
+    assert!(
+        r.ok && r.content.contains("read as a press"),
+        "{}",
+        r.content
+    );
+    assert_eq!(
+        saved(dir.path()),
+        json!({"name": "hello", "subscribe": false, "colour": "Red"})
     );
 }
 

@@ -22,10 +22,21 @@ use zeta_protocol::Event;
 
 impl<S: ModelSource, M: Model> Run<'_, S, M> {
     /// Runs one call, with cancellation checked before and after it.
-    pub(super) async fn run_call(&mut self, call: ToolCall) -> Result<(), Halt> {
+    pub(super) async fn run_call(&mut self, mut call: ToolCall) -> Result<(), Halt> {
         if self.ctx.cancel.is_cancelled() {
             return Err(self.cancelled().into());
         }
+        // A call its tool reads one way only is that call from here on: judged, shown,
+        // recorded and run as read; the model is told how it was read.
+        let read_as = self
+            .tools
+            .get(&call.name)
+            .and_then(|t| t.read_as(&call.arguments));
+        let read_as = read_as.map(|(arguments, note)| {
+            tracing::info!(task = self.task_id(), tool = %call.name, "call read as: {note}");
+            call.arguments = arguments;
+            note
+        });
         if call.name == super::planner::ASK_USER && self.finishing.nobody_answers() {
             // Seen: a 1.5B model asking three times more after "no answer is coming".
             return Err(Halt::AskingAgain(
@@ -64,7 +75,10 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             self.execute(&call, Consent::None).await
         };
         self.conclude(&call, &executed);
-        let output = executed.output;
+        let mut output = executed.output;
+        if let Some(note) = read_as {
+            output.content = format!("{note}\n{}", output.content);
+        }
         let mark = if output.ok { "✓" } else { "✗" };
         let line = format!("{mark} {} {}", call.name, short_args(&call.arguments));
         // A plan's steps ran inside it: its report is what it printed.
