@@ -125,6 +125,19 @@ impl Numbers {
         })
     }
 
+    /// The one element of `entry`'s window that is pressed and named `name` (any case),
+    /// with its number; `None` when there is none or more than one.
+    pub fn the_button_named(&self, entry: &Entry, name: &str) -> Option<(u32, &Entry)> {
+        let name = name.trim();
+        let mut found = self.entries.iter().filter(|(_, e)| {
+            e.place.window == entry.place.window
+                && e.takes == Takes::Press
+                && e.name.trim().eq_ignore_ascii_case(name)
+        });
+        let one = found.next()?;
+        found.next().is_none().then_some((*one.0, one.1))
+    }
+
     pub fn get(&self, number: u32) -> Result<&Entry, String> {
         match self.entries.get(&number) {
             Some(e) => Ok(e),

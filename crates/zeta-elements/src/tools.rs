@@ -509,23 +509,31 @@ fn the_call_it_takes(n: u32, entry: &crate::numbers::Entry, args: &ActArgs) -> S
 
 /// A call whose action is not one, read as the only call its element allows, where the
 /// call says which: a field that takes text, given no `text`, gets the call's own words
-/// as its text (seen: `{"element": 1, "action": "hello"}` for "type 'hello' into the
+/// as its text, unless they name an element of the window; a button named by the
+/// action (the number's own, or the one button of the window so named) is pressed (seen: `{"element": 1, "action": "hello"}` for "type 'hello' into the
 /// Name field", six times in six, past the error that showed the right call); a button
 /// named by the action is pressed. Nothing else is read: a check box's "on" or a list's
 /// "Red" stays an error that shows the call its kind takes. The words are the model's,
 /// never Zeta's; the result says how the call was read, and the read-back shows what
 /// it did.
-fn read_as(entry: &crate::numbers::Entry, args: &ActArgs) -> Option<(ActArgs, String)> {
+fn read_as(
+    numbers: &crate::numbers::Numbers,
+    entry: &crate::numbers::Entry,
+    args: &ActArgs,
+) -> Option<(ActArgs, String)> {
     use crate::numbers::Takes;
     let words = args.action.trim();
     if words.is_empty() || args.option.is_some() {
         return None;
     }
+    // Words that name an element of the window are about that element, not text to
+    // type (seen: `{"element": 1, "action": "Save"}` on the Name field typed "Save").
+    let names_other = numbers.names_in_window(entry, words);
     let n = args.element;
     let label = entry.label();
     let quoted = serde_json::to_string(words).ok()?;
     match entry.takes {
-        Takes::Text if args.text.is_none() => Some((
+        Takes::Text if args.text.is_none() && !names_other => Some((
             ActArgs {
                 element: n,
                 action: "set_text".into(),
@@ -548,7 +556,25 @@ fn read_as(entry: &crate::numbers::Entry, args: &ActArgs) -> Option<(ActArgs, St
                 "{quoted} is not an action; [{n}] is {label}, so the call was read as a press."
             ),
         )),
-        _ => None,
+        // The words name the one button of the window by its name, and the number is
+        // another element's (seen: a 1.5B model walking the numbers 1, 2, 3 with "Save"):
+        // the button its own words name is pressed, and the call says so.
+        _ => {
+            let (m, button) = numbers.the_button_named(entry, words)?;
+            Some((
+                ActArgs {
+                    element: m,
+                    action: "press".into(),
+                    text: None,
+                    option: None,
+                },
+                format!(
+                    "{quoted} is not an action, and [{n}] is {label}; the call was read as a \
+                     press of the element it names, [{m}] {}.",
+                    button.label()
+                ),
+            ))
+        }
     }
 }
 
@@ -843,8 +869,9 @@ impl Tool for UiAct {
         if parse_action(&args).is_ok() {
             return None;
         }
-        let entry = locked(&self.0 .0.numbers).get(args.element).ok()?.clone();
-        let (read, note) = read_as(&entry, &args)?;
+        let numbers = locked(&self.0 .0.numbers);
+        let entry = numbers.get(args.element).ok()?;
+        let (read, note) = read_as(&numbers, entry, &args)?;
         let mut arguments = json!({"element": read.element, "action": read.action});
         if let Some(text) = read.text {
             arguments["text"] = json!(text);
@@ -1022,7 +1049,10 @@ mod tests {
 
         // Read as the one call the element allows, where the call says which: a field
         // given no text takes the call's words; a button named by the call is pressed.
-        let (read, note) = read_as(&field, &args(" hello ", None)).expect("read as set_text");
+        // (Words naming another element of the window: the real form, tests/tree.rs.)
+        let none = crate::numbers::Numbers::default();
+        let (read, note) =
+            read_as(&none, &field, &args(" hello ", None)).expect("read as set_text");
         assert_eq!(
             (read.action.as_str(), read.text.as_deref()),
             ("set_text", Some("hello"))
@@ -1031,15 +1061,15 @@ mod tests {
             note.contains(r#"read as {"element": 1, "action": "set_text", "text": "hello"}"#),
             "{note}"
         );
-        let (read, _) = read_as(&button, &args("save", None)).expect("read as a press");
+        let (read, _) = read_as(&none, &button, &args("save", None)).expect("read as a press");
         assert_eq!((read.action.as_str(), read.text), ("press", None));
         // Nothing else: a field with a text of its own, a button named otherwise, a check
         // box, an element the tree says nothing of, an empty action.
-        assert!(read_as(&field, &args("write", Some("hi there"))).is_none());
-        assert!(read_as(&button, &args("Cancel", None)).is_none());
-        assert!(read_as(&tick, &args("on", None)).is_none());
-        assert!(read_as(&label, &args("Hint", None)).is_none());
-        assert!(read_as(&field, &args("  ", None)).is_none());
+        assert!(read_as(&none, &field, &args("write", Some("hi there"))).is_none());
+        assert!(read_as(&none, &button, &args("Cancel", None)).is_none());
+        assert!(read_as(&none, &tick, &args("on", None)).is_none());
+        assert!(read_as(&none, &label, &args("Hint", None)).is_none());
+        assert!(read_as(&none, &field, &args("  ", None)).is_none());
     }
 
     fn numbered(elements: &Elements, role: &str, app: &str, window: &str) -> u32 {

@@ -209,6 +209,13 @@ async fn a_call_with_the_text_or_the_name_as_its_action_is_read_as_its_element_a
     let subscribe = number_of(&read.content, "check box \"Subscribe\"");
     let save = number_of(&read.content, "button \"Save\"");
 
+    // The words of a button of the window, at the field: not typed (seen: "Save" typed
+    // into the Name field), but read as a press of the one button they name (below).
+    let read = tools
+        .act
+        .read_as(&json!({"element": name, "action": "Save"}))
+        .map(|(read, _)| read);
+    assert_eq!(read, Some(json!({"element": save, "action": "press"})));
     let r = tools
         .act_as_read(json!({"element": name, "action": "hello"}))
         .await;
@@ -222,10 +229,10 @@ async fn a_call_with_the_text_or_the_name_as_its_action_is_read_as_its_element_a
         .act(json!({"element": subscribe, "action": "on"}))
         .await;
     assert!(!r.ok && r.content.contains("\"toggle\""), "{}", r.content);
-    // A call that names another element of the window as its action, on a check box:
-    // not done, and on the record as a press that was not done.
+    // A call that names another element of the window (not a button) as its action, on a
+    // check box: not done, and on the record as a press that was not done.
     let r = tools
-        .act_as_read(json!({"element": subscribe, "action": "Save"}))
+        .act_as_read(json!({"element": subscribe, "action": "Not saved"}))
         .await;
     assert!(!r.ok, "{}", r.content);
     let back = r
