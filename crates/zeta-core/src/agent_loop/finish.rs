@@ -93,14 +93,13 @@ pub(super) struct Finishing {
     /// Zeta's own words to the model (its rules, hints and checks): never part of an
     /// answer.
     own: own::OwnWords,
-    /// What the model wrote so far (its replies, whole).
-    heard: Vec<String>,
     /// Judgements not yet taken by the run.
     record: Vec<CheckRecord>,
 }
 
 impl Finishing {
     pub fn new(checks_wanted: Checks, planner: bool, request: Request, env: ShellEnv) -> Self {
+        let own = own::OwnWords::quoting(&request.text);
         Self {
             checks_wanted,
             planner,
@@ -115,8 +114,7 @@ impl Finishing {
             held_back: false,
             unanswered: None,
             nobody_answers: false,
-            own: own::OwnWords::default(),
-            heard: Vec::new(),
+            own,
             record: Vec::new(),
         }
     }
@@ -151,6 +149,7 @@ impl Finishing {
         for hint in &hints {
             self.said(hint);
         }
+        self.own.elsewhere(&own::without_hints(&call.output));
         self.evidence.push(call);
     }
 
@@ -158,16 +157,7 @@ impl Finishing {
     /// an answer. What the message quotes (the request, the outputs, the model's own
     /// words) is not Zeta's.
     pub fn said(&mut self, text: &str) {
-        let printed: Vec<String> = self
-            .evidence
-            .calls
-            .iter()
-            .map(|c| own::without_hints(&c.output))
-            .collect();
-        let elsewhere = std::iter::once(self.request.text.as_str())
-            .chain(self.heard.iter().map(String::as_str))
-            .chain(printed.iter().map(String::as_str));
-        self.own.add(text, elsewhere);
+        self.own.add(text);
     }
 
     /// What the files the request asks text to be written into hold now, after a call
@@ -214,7 +204,7 @@ impl Finishing {
 
     /// The model wrote `text` (a reply, whatever it was read as).
     pub fn heard(&mut self, text: &str) {
-        self.heard.push(text.to_string());
+        self.own.elsewhere(text);
     }
 
     /// The model asked `question` and no answer came: the final answer ends with it.

@@ -16,24 +16,36 @@ const COPIED_WORDS: usize = 6;
 /// Three words in a row found elsewhere mark a quote.
 const QUOTED_WORDS: usize = 3;
 
-/// Zeta's own words, as their runs.
+/// Zeta's own words, as their runs, and the runs of three words found elsewhere so far
+/// (what a message of Zeta's may quote).
 #[derive(Default)]
 pub(in crate::agent_loop) struct OwnWords {
     runs: HashSet<String>,
+    other: HashSet<String>,
 }
 
 impl OwnWords {
-    /// Zeta said `text`, quoting what it quotes from `elsewhere`.
-    pub fn add<'a>(&mut self, text: &str, elsewhere: impl IntoIterator<Item = &'a str>) {
-        let mut other: HashSet<String> = HashSet::new();
-        for text in elsewhere {
-            let w = words(text);
-            other.extend(w.windows(QUOTED_WORDS).map(|r| r.join(" ")));
-        }
+    /// For a task whose request is `request` (words from elsewhere from the start).
+    pub fn quoting(request: &str) -> Self {
+        let mut own = Self::default();
+        own.elsewhere(request);
+        own
+    }
+
+    /// `text` came from elsewhere (what a call printed, what the model wrote): a message
+    /// of Zeta's that quotes it later is not Zeta's there.
+    pub fn elsewhere(&mut self, text: &str) {
+        let w = words(text);
+        self.other
+            .extend(w.windows(QUOTED_WORDS).map(|r| r.join(" ")));
+    }
+
+    /// Zeta said `text`, quoting what it quotes from elsewhere.
+    pub fn add(&mut self, text: &str) {
         let w = words(text);
         let mut quoted = vec![false; w.len()];
         for (i, run) in w.windows(QUOTED_WORDS).enumerate() {
-            if other.contains(&run.join(" ")) {
+            if self.other.contains(&run.join(" ")) {
                 quoted[i..i + QUOTED_WORDS]
                     .iter_mut()
                     .for_each(|q| *q = true);
@@ -164,7 +176,7 @@ mod tests {
         for dir in [dir, snapshots] {
             for entry in std::fs::read_dir(dir).expect("prompts").flatten() {
                 let text = std::fs::read_to_string(entry.path()).expect("a prompt");
-                own.add(&text, []);
+                own.add(&text);
             }
         }
         own
@@ -202,7 +214,7 @@ mod tests {
     fn hinted_words() -> OwnWords {
         let mut own = zeta_words();
         for hint in SHELL_HINTS {
-            own.add(hint, []);
+            own.add(hint);
         }
         own
     }
@@ -320,12 +332,12 @@ mod tests {
     /// What the request or the outputs say is not Zeta's, even where Zeta's words quote it.
     #[test]
     fn words_from_elsewhere_are_not_zeta_words() {
-        let mut own = OwnWords::default();
         let output = "the quick brown fox jumps over the lazy dog";
-        own.add(
-            &format!("Your answer says nothing of what the command printed: {output}."),
-            [output],
-        );
+        let mut own = OwnWords::quoting("What did it print?");
+        own.elsewhere(output);
+        own.add(&format!(
+            "Your answer says nothing of what the command printed: {output}."
+        ));
         assert_eq!(
             own.strip("It printed: the quick brown fox jumps over the lazy dog."),
             None
@@ -346,7 +358,7 @@ mod tests {
         for name in ["planner-small.txt", "planner-large.txt"] {
             let system = std::fs::read_to_string(format!("{snapshots}/{name}")).expect("prompt");
             let mut own = OwnWords::default();
-            own.add(&rules_of(&system), []);
+            own.add(&rules_of(&system));
             let like = "There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.";
             assert_eq!(own.strip(like), None, "{name}");
             assert!(
