@@ -62,8 +62,8 @@ fn main() -> ExitCode {
             };
         }
     }
-    // Before any thread or GTK: how the web views render is read from the environment.
-    app::webview::draw_pages_without_gl();
+    // Before any thread or GTK: how the web views run is read from the environment.
+    app::webview::set_page_engine();
     if let Err(why) = desktop::window_possible() {
         err!("{why}");
         return ExitCode::FAILURE;
