@@ -40,7 +40,12 @@ pub fn init_app(home: &ZetaHome) -> LogGuard {
             return guard;
         }
     };
-    let (file_writer, guard) = tracing_appender::non_blocking(file);
+    // The writer's queue is allocated and touched whole at start (crossbeam's array
+    // channel): the default 128,000 lines held 4 MiB of the idle app. The app logs a few
+    // lines a second at most; past this many waiting, lines are dropped, not blocked on.
+    let (file_writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(LOG_QUEUE_LINES)
+        .finish(file);
     let _ = tracing_subscriber::registry()
         .with(fmt::layer().with_writer(std::io::stderr).with_target(false))
         .with(fmt::layer().with_writer(file_writer).with_ansi(false))
@@ -48,6 +53,9 @@ pub fn init_app(home: &ZetaHome) -> LogGuard {
         .try_init();
     LogGuard { _file: Some(guard) }
 }
+
+/// Lines waiting for the log file before more are dropped.
+const LOG_QUEUE_LINES: usize = 4096;
 
 /// Largest log file before it rolls over to `<name>.1` (replacing the older one).
 const LOG_ROLL_BYTES: u64 = 8 * 1024 * 1024;

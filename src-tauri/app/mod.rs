@@ -24,6 +24,7 @@ mod hotkey_portal;
 pub mod ipc;
 mod memory_manager;
 mod queue_manager;
+mod rest;
 mod router;
 mod settings_manager;
 mod setup_manager;
@@ -67,6 +68,10 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
 
     // The commands and events the window may use, collected once (`ipc`).
     let contract = ipc::builder();
+    let handler = contract.invoke_handler();
+    // What the app gives back once quiet; whatever the window asks wakes it.
+    let rest = rest::Rest::start();
+    let asked = Arc::clone(&rest);
     let app = tauri::Builder::default()
         .plugin(
             tauri_plugin_single_instance::Builder::new()
@@ -87,7 +92,10 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
                 })
                 .build(),
         )
-        .invoke_handler(contract.invoke_handler())
+        .invoke_handler(move |invoke| {
+            asked.woke();
+            handler(invoke)
+        })
         .setup(move |app| {
             contract.mount_events(app);
             let handle = app.handle().clone();
@@ -153,6 +161,7 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
             app.manage(download_manager::DownloadManager::new(&home));
             app.manage(setup_manager::SetupManager::default());
             app.manage(WorkerTask(Mutex::new(Some(worker))));
+            app.manage(Arc::clone(&rest));
             let voice = start_voice(&handle, &home, settings, inbox);
             if let Some(voice) = &voice {
                 app.manage(Arc::clone(voice));
@@ -169,6 +178,7 @@ pub fn run(home: ZetaHome, hidden: bool) -> anyhow::Result<()> {
                 settings: settings_manager,
                 tray,
                 voice,
+                rest,
             };
             tauri::async_runtime::spawn(router.run(events, heard));
             Ok(())

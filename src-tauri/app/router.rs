@@ -20,6 +20,7 @@ use zeta_voice::listener::VoiceEvent;
 use super::deltas::Deltas;
 use super::heard::{Heard, TrayItem};
 use super::queue_manager::QueueManager;
+use super::rest::Rest;
 use super::settings_manager::SettingsManager;
 use super::tray::{TrayManager, TrayStatus};
 use super::voice_manager::VoiceManager;
@@ -31,6 +32,8 @@ pub struct Router {
     pub settings: Arc<SettingsManager>,
     pub tray: Option<TrayManager>,
     pub voice: Option<Arc<VoiceManager>>,
+    /// Told of everything heard, so the app gives memory back only once quiet.
+    pub rest: Arc<Rest>,
 }
 
 impl Router {
@@ -47,6 +50,7 @@ impl Router {
             tokio::select! {
                 event = core.recv() => match event {
                     Ok(event) => {
+                        self.rest.woke();
                         for e in deltas.on(event, tokio::time::Instant::now()) {
                             self.core_event(e);
                         }
@@ -68,10 +72,13 @@ impl Router {
                         None => std::future::pending().await,
                     }
                 } => self.send_held(&mut deltas),
-                Some(heard) = heard.recv() => match heard {
-                    Heard::Voice(event) => self.voice_event(event),
-                    Heard::Menu(item) => self.menu(item),
-                },
+                Some(heard) = heard.recv() => {
+                    self.rest.woke();
+                    match heard {
+                        Heard::Voice(event) => self.voice_event(event),
+                        Heard::Menu(item) => self.menu(item),
+                    }
+                }
                 // Saved settings: the tray's login check follows them.
                 Ok(()) = saved.changed() => {
                     let on = saved.borrow_and_update().as_ref().map(|s| s.start_with_session);

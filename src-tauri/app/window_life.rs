@@ -68,7 +68,13 @@ impl Release {
                 return;
             }
             match window.destroy() {
-                Ok(()) => tracing::info!(window = self.label, "released the hidden window"),
+                Ok(()) => {
+                    tracing::info!(window = self.label, "released the hidden window");
+                    // What the window's side held is free now: the app gives it back.
+                    if let Some(rest) = app.try_state::<std::sync::Arc<super::rest::Rest>>() {
+                        rest.woke();
+                    }
+                }
                 Err(e) => tracing::warn!("could not release the hidden {} window: {e}", self.label),
             }
         });
