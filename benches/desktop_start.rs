@@ -8,9 +8,11 @@
 //!   hidden in the tray (`--hidden`, as the login start does), side by side;
 //! - the floor beside them: a bare WebKitGTK window (python3-gi, a static page, drawn
 //!   the same way) idle as long, which no app with a WebKitGTK window goes below here;
-//! - the same while a task streams its reply (a scripted model on 127.0.0.1 writing a long
-//!   markdown reply, 12 characters every 20 ms), 20 s into the stream, window open and
-//!   hidden, beside the same processes just before the stream (the web process's growth).
+//! - the same around a task whose reply streams for 20 s (a scripted model on 127.0.0.1
+//!   writing markdown, 12 characters every 20 ms), each run in a fresh home: just before,
+//!   at the stream's end and 10 s after, window open and hidden (the web process's
+//!   growth); beside it the same text given at once (what the text itself costs), and a
+//!   longer reply 20 s into its stream.
 //!
 //! The first answer on a new home against a warm one is `benches/first_answer.rs` (it
 //! needs the local model; this one needs none).
@@ -98,15 +100,19 @@ fn memory(pid: u32) -> Vec<(String, u64)> {
 /// A process's name and its PSS in KiB.
 type Pss = (String, u64);
 
-/// The app's processes settled (15 s after start) and 20 s into a task it was given then:
-/// the same processes before and after.
-fn around_a_task(bin: &PathBuf, home: &std::path::Path, hidden: bool) -> (Vec<Pss>, Vec<Pss>) {
-    let mut app = start(bin, home, hidden);
+/// The app's processes in a home of their own holding `settings` (so every run starts
+/// from the same empty chat): settled (15 s after start), then at each of `at` seconds
+/// after a task was given, whose reply the scripted model streams.
+fn around_a_task(bin: &PathBuf, settings: &str, hidden: bool, at: &[u64]) -> Vec<Vec<Pss>> {
+    let home = tempfile::tempdir().expect("home");
+    std::fs::write(home.path().join("settings.json"), settings).expect("settings");
+    std::fs::write(home.path().join("onboarded"), "bench\n").expect("onboarded");
+    let mut app = start(bin, home.path(), hidden);
     std::thread::sleep(Duration::from_secs(15));
-    let before = memory(app.id());
+    let mut seen = vec![memory(app.id())];
     let enqueued = Command::new(bin)
         .args(["enqueue", "write me a long story"])
-        .env("ZETA_HOME", home)
+        .env("ZETA_HOME", home.path())
         .output()
         .expect("zeta enqueue");
     assert!(
@@ -114,11 +120,15 @@ fn around_a_task(bin: &PathBuf, home: &std::path::Path, hidden: bool) -> (Vec<Ps
         "{}",
         String::from_utf8_lossy(&enqueued.stderr)
     );
-    std::thread::sleep(Duration::from_secs(20));
-    let after = memory(app.id());
+    let given = Instant::now();
+    for secs in at {
+        let due = Duration::from_secs(*secs);
+        std::thread::sleep(due.saturating_sub(given.elapsed()));
+        seen.push(memory(app.id()));
+    }
     stop(app.id());
     let _ = app.wait();
-    (before, after)
+    seen
 }
 
 /// "100 → 126 MiB (+26 %)": the web process's PSS before and after, if there is one.
@@ -229,7 +239,7 @@ fn main() {
 
     // The floor: what any WebKitGTK window costs here, whatever app holds it — a bare
     // window of Zeta's size (python3-gi) showing a static page, drawn as Zeta draws its
-    // pages (no GL compositing), idle as long.
+    // pages (no GL compositing, scripts interpreted), idle as long.
     let page = home.path().join("floor.html");
     std::fs::write(
         &page,
@@ -246,6 +256,7 @@ w.show_all(); Gtk.main()\n";
     match Command::new("/usr/bin/python3")
         .args(["-c", script, &page.display().to_string()])
         .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
+        .env("JSC_useJIT", "false")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -268,7 +279,8 @@ w.show_all(); Gtk.main()\n";
     }
 
     // While a task streams: a scripted model writing a long markdown reply (sections,
-    // lists, code) at 12 characters every 20 ms, a fast model's pace (~150 tokens/s).
+    // lists, code) at 12 characters every 20 ms, a fast model's pace (~150 tokens/s):
+    // the 20 s stream (12,000 characters) and the rest of the reply past it.
     let reply: String = (1..=200)
         .map(|i| {
             format!(
@@ -278,46 +290,59 @@ w.show_all(); Gtk.main()\n";
             )
         })
         .collect();
-    let paced = || zeta_scripted_llm::Step::Paced {
-        text: reply.clone(),
+    let twenty_seconds: String = reply.chars().take(12 * 50 * 20).collect();
+    let paced = |text: &str| zeta_scripted_llm::Step::Paced {
+        text: text.to_string(),
         piece_chars: 12,
         pause_ms: 20,
     };
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let server = runtime
         .block_on(zeta_scripted_llm::ScriptedServer::start(vec![
-            paced(),
-            paced(),
-            // What 20 s of the stream wrote, at once: what the text itself costs.
-            zeta_scripted_llm::Step::text(reply.chars().take(12 * 50 * 20).collect::<String>()),
+            paced(&twenty_seconds),
+            paced(&twenty_seconds),
+            // What the 20 s stream wrote, at once: what the text itself costs.
+            zeta_scripted_llm::Step::text(twenty_seconds.clone()),
+            // A longer reply, 20 s into its stream: the web process while it still grows.
+            paced(&reply),
         ]))
         .expect("scripted server");
     let settings = format!(
         r#"{{"provider": {{"kind": "openai", "baseUrl": "{}", "model": "m", "protocol": "tools", "stream": true}}, "permissions": {{"mode": "auto"}}}}"#,
         server.openai_base_url()
     );
-    std::fs::write(home.path().join("settings.json"), settings).expect("settings");
     for hidden in [false, true] {
-        let (before, after) = around_a_task(&bin, home.path(), hidden);
+        let seen = around_a_task(&bin, &settings, hidden, &[21, 30]);
         let state = if hidden {
             "hidden in the tray"
         } else {
             "window open"
         };
-        let growth = web_growth(&before, &after);
-        report(&format!("before the stream, {state}"), before);
-        report(&format!("a task streaming for 20 s, {state}"), after);
-        if let Some(growth) = growth {
-            println!("  web process {growth} during the stream");
+        let growth = |i: usize| web_growth(&seen[0], &seen[i]);
+        let (at_end, after) = (growth(1), growth(2));
+        report(&format!("before the stream, {state}"), seen[0].clone());
+        report(
+            &format!("the 20 s stream at its end, {state}"),
+            seen[1].clone(),
+        );
+        report(&format!("10 s after the stream, {state}"), seen[2].clone());
+        if let (Some(at_end), Some(after)) = (at_end, after) {
+            println!("  web process {at_end} at the stream's end; {after} 10 s after");
         }
     }
-    // The same text at once, window open: the web process's growth that is the reply's
-    // own (its DOM and layout), not the streaming's.
-    let (before, after) = around_a_task(&bin, home.path(), false);
-    let growth = web_growth(&before, &after);
-    report("the same text at once, window open, 20 s after", after);
-    if let Some(growth) = growth {
-        println!("  web process {growth} for the text itself");
+    // Window open: the same text at once — the web process's growth that is the reply's
+    // own (its DOM, and the code that draws a reply the first time), not the streaming's —
+    // and a reply longer than 20 s, 20 s into it.
+    for (secs, what) in [
+        (10, "the same text at once, 10 s after"),
+        (20, "a longer reply, 20 s into its stream"),
+    ] {
+        let seen = around_a_task(&bin, &settings, false, &[secs]);
+        let growth = web_growth(&seen[0], &seen[1]);
+        report(&format!("{what}, window open"), seen[1].clone());
+        if let Some(growth) = growth {
+            println!("  web process {growth}");
+        }
     }
     drop(server);
 }
