@@ -6,6 +6,11 @@
 //!   question; then a second question in that home (the server still loaded): the warm
 //!   answer.
 //!
+//! Then, where there is a display (run it under Xvfb in `dbus-run-session`), the app as a
+//! person meets it: a fresh home warmed at setup, the app started (it warms in the
+//! background), the first question asked 10 s after the start, then a second: each
+//! answer timed from the request entering the queue (`zeta enqueue`) to the task done.
+//!
 //! Prints each round and the medians, and the ratios first/warm (the goal: ≤ 1.3 with the
 //! warm state). `cargo bench --profile dev --bench first_answer` (needs
 //! `scripts/local-model.sh`; about 5 minutes on 2 cores). `ZETA_BENCH_ROUNDS` (default 5).
@@ -21,6 +26,7 @@ mod support;
 mod bare;
 
 use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
 const FIRST: &str = "How much free disk space do I have?";
@@ -39,6 +45,74 @@ fn timed(dir: &Path, work: &Path, local: &support::Local, request: &str) -> f64 
     let outcome = support::run(dir, work, local, request, |_| {});
     assert!(outcome.ok, "{request}: {}", outcome.stderr);
     started.elapsed().as_secs_f64()
+}
+
+/// The app started on `dir`'s home; ended by PID when dropped.
+struct App(std::process::Child);
+
+impl Drop for App {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
+        let _ = self.0.wait();
+    }
+}
+
+/// `request` entered into the running app's queue; seconds until its task is done.
+fn asked_in_app(dir: &Path, work: &Path, local: &support::Local, request: &str) -> f64 {
+    let started = Instant::now();
+    let out = support::zeta(dir, work, &local.server)
+        .args(["enqueue", request])
+        .output()
+        .expect("zeta enqueue");
+    assert!(out.status.success(), "{out:?}");
+    loop {
+        let out = support::zeta(dir, work, &local.server)
+            .args(["queue", "--json", "--limit", "1"])
+            .output()
+            .expect("zeta queue");
+        let tasks: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let task = &tasks[0];
+        match task["status"].as_str() {
+            Some("done") if task["message"] == request => return started.elapsed().as_secs_f64(),
+            Some("failed" | "cancelled") if task["message"] == request => {
+                panic!("{request}: {task}")
+            }
+            _ => {}
+        }
+        assert!(
+            started.elapsed().as_secs() < 300,
+            "{request}: no answer in 5 minutes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// The app's rounds: (first answer, warm answer) each.
+fn app_rounds(local: &support::Local, rounds: usize) -> Vec<(f64, f64)> {
+    (1..=rounds)
+        .map(|round| {
+            let (dir, work) = support::home(local);
+            let out = support::zeta(dir.path(), &work, &local.server)
+                .args(["local-server", "warm"])
+                .output()
+                .expect("zeta local-server warm");
+            assert!(out.status.success(), "{out:?}");
+            std::fs::write(dir.path().join("zeta").join("onboarded"), "bench\n")
+                .expect("onboarded");
+            let app = App(support::zeta(dir.path(), &work, &local.server)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("start the app"));
+            std::thread::sleep(std::time::Duration::from_secs(10));
+            let first = asked_in_app(dir.path(), &work, local, FIRST);
+            let warm = asked_in_app(dir.path(), &work, local, SECOND);
+            drop(app);
+            stop_keeper(dir.path(), &work, local);
+            println!("app round {round}: first answer {first:.1} s; warm answer {warm:.1} s");
+            (first, warm)
+        })
+        .collect()
 }
 
 fn main() {
@@ -91,5 +165,15 @@ fn main() {
         "first_answer: ratio first/warm {:.2} with the warm state, {:.2} without",
         first / warm,
         cold / warm
+    );
+    if std::env::var_os("DISPLAY").is_none() {
+        println!("first_answer: the app's rounds skipped: no display (run under Xvfb)");
+        return;
+    }
+    let (first, warm): (Vec<f64>, Vec<f64>) = app_rounds(&local, rounds).into_iter().unzip();
+    let (first, warm) = (bare::median(first), bare::median(warm));
+    println!(
+        "first_answer, the app, medians of {rounds}: first answer {first:.1} s (asked 10 s after the start), warm answer {warm:.1} s, ratio {:.2}",
+        first / warm
     );
 }
