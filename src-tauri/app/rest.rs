@@ -6,8 +6,12 @@
 //!   0.8 MiB of it touched in the next 20 s idle) — paged out (`MADV_PAGEOUT`), to be read
 //!   again if they are needed. Pages another process also maps are left alone by the
 //!   kernel, so WebKit's pages shared with its web process stay where they are;
-//! - the free memory of its heap (`malloc_trim`), such as a task's tokenizer tables or
-//!   the skills' model once released.
+//! - the tokenizer's tables (~25 MiB, loaded again in 60 ms by the next task that counts
+//!   tokens), and then the free memory of its heap (`malloc_trim`), such as those tables
+//!   or the skills' model once released.
+//!
+//! A tool call that runs for longer than the quiet time (a long command) is quiet too:
+//! what the hand-back took is read again when the task goes on.
 //!
 //! Android compacts apps at rest the same way. Anything that happens resets the wait;
 //! one hand-back per quiet spell.
@@ -49,9 +53,12 @@ async fn rest_when_quiet(mut seen: watch::Receiver<u64>, after: Duration) {
             Ok(false) => {}
             Err(_) => return,
         }
+        // The tokenizer's tables go first, so the heap's trim returns them too.
+        let tokenizer = zeta_core::context::let_go_of_the_tokenizer();
         let given = tokio::task::spawn_blocking(give_back).await;
         match given {
             Ok(Ok(given)) => tracing::debug!(
+                tokenizer,
                 "at rest: gave back the pages of {} mappings and the heap's free memory",
                 given
             ),

@@ -12,7 +12,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::model::{Message, Role, ToolSpec};
 
@@ -21,16 +21,28 @@ pub const IMAGE_TOKENS: usize = 800;
 /// Tokens of framing per message (role, separators).
 const MESSAGE_OVERHEAD: usize = 4;
 
-fn bpe() -> Option<&'static tiktoken_rs::CoreBPE> {
-    static BPE: OnceLock<Option<tiktoken_rs::CoreBPE>> = OnceLock::new();
-    BPE.get_or_init(|| match tiktoken_rs::cl100k_base() {
-        Ok(bpe) => Some(bpe),
+/// The tokenizer while it is held: loaded on first use (60 ms), let go when the app
+/// rests (`let_go_of_the_tokenizer`): its tables are ~25 MiB that an idle app need not
+/// hold. `Some(None)` remembers that it could not be loaded.
+static BPE: Mutex<Option<Option<Arc<tiktoken_rs::CoreBPE>>>> = Mutex::new(None);
+
+fn bpe() -> Option<Arc<tiktoken_rs::CoreBPE>> {
+    let mut held = BPE.lock().unwrap_or_else(PoisonError::into_inner);
+    held.get_or_insert_with(|| match tiktoken_rs::cl100k_base() {
+        Ok(bpe) => Some(Arc::new(bpe)),
         Err(e) => {
             tracing::warn!("no tokenizer ({e}); counting 4 characters as a token");
             None
         }
     })
-    .as_ref()
+    .clone()
+}
+
+/// Lets go of the tokenizer's tables (a count in progress keeps its own hold); the next
+/// count loads them again. Whether it was held.
+pub fn let_go_of_the_tokenizer() -> bool {
+    let mut held = BPE.lock().unwrap_or_else(PoisonError::into_inner);
+    matches!(held.take(), Some(Some(_)))
 }
 
 /// Tokens in `text` (cl100k; 4 characters per token if the tokenizer is unavailable).
@@ -457,6 +469,18 @@ mod tests {
                 .iter()
                 .all(|p| p.len() <= PIECE_BYTES && !p.is_empty()));
         }
+    }
+
+    #[test]
+    fn the_tokenizer_let_go_is_loaded_again_and_counts_the_same() {
+        let text = "The quick brown fox jumps over the lazy dog, again and again.";
+        let before = count_text(text);
+        let held = let_go_of_the_tokenizer();
+        if !held {
+            println!("no tokenizer here: counts are by characters");
+        }
+        assert_eq!(count_text(text), before);
+        assert_eq!(let_go_of_the_tokenizer(), held, "loaded again by the count");
     }
 
     #[test]
