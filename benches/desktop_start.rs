@@ -11,8 +11,8 @@
 //! - the same around a task whose reply streams for 20 s (a scripted model on 127.0.0.1
 //!   writing markdown, 12 characters every 20 ms), each run in a fresh home: just before,
 //!   at the stream's end and 10 s after, window open and hidden (the web process's
-//!   growth); beside it the same text given at once (what the text itself costs), and a
-//!   longer reply 20 s into its stream.
+//!   growth); beside it the same text given at once (what the text itself costs) and
+//!   the app at rest again 45 s after that task, and a longer reply 20 s into its stream.
 //!
 //! The first answer on a new home against a warm one is `benches/first_answer.rs` (it
 //! needs the local model; this one needs none).
@@ -333,15 +333,24 @@ w.show_all(); Gtk.main()\n";
     // Window open: the same text at once — the web process's growth that is the reply's
     // own (its DOM, and the code that draws a reply the first time), not the streaming's —
     // and a reply longer than 20 s, 20 s into it.
-    for (secs, what) in [
-        (10, "the same text at once, 10 s after"),
-        (20, "a longer reply, 20 s into its stream"),
-    ] {
-        let seen = around_a_task(&bin, &settings, false, &[secs]);
-        let growth = web_growth(&seen[0], &seen[1]);
-        report(&format!("{what}, window open"), seen[1].clone());
-        if let Some(growth) = growth {
-            println!("  web process {growth}");
+    // The first also 45 s after, the app at rest again after a task (all its processes:
+    // what a person's idle app holds once it has answered).
+    let runs: [&[(u64, &str)]; 2] = [
+        &[
+            (10, "the same text at once, 10 s after"),
+            (45, "at rest, 45 s after that task"),
+        ],
+        &[(20, "a longer reply, 20 s into its stream")],
+    ];
+    for run in runs {
+        let at: Vec<u64> = run.iter().map(|(secs, _)| *secs).collect();
+        let seen = around_a_task(&bin, &settings, false, &at);
+        for (i, (_, what)) in run.iter().enumerate() {
+            let growth = web_growth(&seen[0], &seen[i + 1]);
+            report(&format!("{what}, window open"), seen[i + 1].clone());
+            if let Some(growth) = growth {
+                println!("  web process {growth}");
+            }
         }
     }
     drop(server);
