@@ -26,25 +26,25 @@ const QUIET: Duration = Duration::from_secs(20);
 
 /// The app's activity, as the router, the window's commands and the windows' lives see it.
 pub struct Rest {
-    activity: watch::Sender<u64>,
+    activity: watch::Sender<()>,
 }
 
 impl Rest {
     /// Starts watching for quiet; the start itself counts as something that happened.
     pub fn start() -> Arc<Self> {
-        let (activity, seen) = watch::channel(0);
+        let (activity, seen) = watch::channel(());
         tauri::async_runtime::spawn(rest_when_quiet(seen, QUIET));
         Arc::new(Self { activity })
     }
 
     /// Something happened: the next hand-back waits for the quiet after it.
     pub fn woke(&self) {
-        self.activity.send_modify(|n| *n = n.wrapping_add(1));
+        self.activity.send_modify(|()| {});
     }
 }
 
 /// Gives memory back each time `after` passes with no activity following some activity.
-async fn rest_when_quiet(mut seen: watch::Receiver<u64>, after: Duration) {
+async fn rest_when_quiet(mut seen: watch::Receiver<()>, after: Duration) {
     loop {
         seen.borrow_and_update();
         tokio::time::sleep(after).await;
