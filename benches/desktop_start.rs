@@ -2,7 +2,9 @@
 //! `ZETA_BIN`, e.g. `/usr/bin/zeta` from the .deb) started on the current X display with
 //! a tray (run it under `scripts/with-tray.sh`, inside `dbus-run-session`, on Xvfb):
 //! - start to the chat window shown and to the tray icon shown, median of
-//!   `ZETA_BENCH_STARTS` (default 10) starts;
+//!   `ZETA_BENCH_STARTS` (default 10) starts; the same with a StatusNotifierWatcher on
+//!   the bus (`status-notifier-watcher`, as SNI desktops have), to the app's
+//!   registration of its icon (stamped by dbus-monitor);
 //! - PSS of all Zeta's processes (the app, WebKit's web and network processes) after
 //!   `ZETA_BENCH_IDLE_SECS` (default 60) idle with the window open, and the same started
 //!   hidden in the tray (`--hidden`, as the login start does), side by side;
@@ -95,6 +97,92 @@ fn memory(pid: u32) -> Vec<(String, u64)> {
             Some((name, pss))
         })
         .collect()
+}
+
+/// Seconds since the epoch, as dbus-monitor stamps messages.
+fn epoch() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or_default()
+}
+
+/// `starts` starts with a StatusNotifierWatcher on the session bus (ended by PID after):
+/// start → window shown and start → the app's RegisterStatusNotifierItem call (its time
+/// as dbus-monitor stamped it), or `None` without the programs.
+fn sni_starts(
+    bin: &PathBuf,
+    home: &std::path::Path,
+    starts: usize,
+) -> Option<(Vec<Duration>, Vec<Duration>)> {
+    use std::io::BufRead;
+    let mut watcher = Command::new("status-notifier-watcher")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    std::thread::sleep(Duration::from_secs(1));
+    let monitor = Command::new("dbus-monitor")
+        .args([
+            "--session",
+            "type='method_call',interface='org.kde.StatusNotifierWatcher',member='RegisterStatusNotifierItem'",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut monitor) = monitor else {
+        stop(watcher.id());
+        let _ = watcher.wait();
+        return None;
+    };
+    let (sent, registered) = std::sync::mpsc::channel::<f64>();
+    let lines = monitor.stdout.take().expect("dbus-monitor's output");
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(lines).lines().map_while(Result::ok) {
+            let stamp = line
+                .contains("member=RegisterStatusNotifierItem")
+                .then(|| {
+                    line.split("time=")
+                        .nth(1)?
+                        .split_whitespace()
+                        .next()?
+                        .parse()
+                        .ok()
+                })
+                .flatten();
+            if let Some(stamp) = stamp {
+                if sent.send(stamp).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let (mut to_window, mut to_tray) = (Vec::new(), Vec::new());
+    for _ in 0..starts {
+        while registered.try_recv().is_ok() {}
+        let (t, at) = (Instant::now(), epoch());
+        let mut app = start(bin, home, false);
+        let (mut window, mut tray) = (None, None);
+        while (window.is_none() || tray.is_none()) && t.elapsed() < Duration::from_secs(30) {
+            if window.is_none() && chat_shown() {
+                window = Some(t.elapsed());
+            }
+            if let Ok(stamp) = registered.try_recv() {
+                tray = Some(Duration::from_secs_f64((stamp - at).max(0.0)));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        stop(app.id());
+        let _ = app.wait();
+        to_window.push(window.expect("the window showed"));
+        to_tray.push(tray.expect("the tray icon was registered with the watcher"));
+    }
+    for child in [&mut monitor, &mut watcher] {
+        stop(child.id());
+        let _ = child.wait();
+    }
+    Some((to_window, to_tray))
 }
 
 /// A process's name and its PSS in KiB.
@@ -211,6 +299,26 @@ fn main() {
         "start → tray icon shown:   median {:.0} ms",
         median(to_tray)
     );
+    // The same on a desktop whose tray speaks StatusNotifierItem (KDE, GNOME with the
+    // AppIndicator extension, XFCE, Cinnamon): the icon is there once the app registers
+    // it with the watcher; trayer above only takes XEmbed icons, which
+    // libayatana-appindicator makes after looking for a watcher and waiting for none.
+    match sni_starts(&bin, home.path(), starts) {
+        Some((window, tray)) => {
+            println!(
+                "with a StatusNotifierWatcher: start → chat window shown: median {:.0} ms",
+                median(window)
+            );
+            println!(
+                "with a StatusNotifierWatcher: start → tray icon registered: median {:.0} ms",
+                median(tray)
+            );
+        }
+        None => println!(
+            "SKIPPED the StatusNotifier starts: no status-notifier-watcher or dbus-monitor \
+             (Debian: haskell-status-notifier-item-utils, dbus-bin)"
+        ),
+    }
     let idle: u64 = std::env::var("ZETA_BENCH_IDLE_SECS")
         .ok()
         .and_then(|v| v.parse().ok())

@@ -120,6 +120,17 @@ pub fn configured_agent(
         // ZETA_CODE_ACTIONS=on offers the small model Python steps (measured in
         // benches/everyday; off by default).
         .with_code_actions(std::env::var("ZETA_CODE_ACTIONS").is_ok_and(|v| v == "on"))
+        // ZETA_CHECKS_OFF=second-way,… turns answer checks off by name (measured in
+        // benches/everyday; all on by default).
+        .with_checks_off(
+            std::env::var("ZETA_CHECKS_OFF")
+                .unwrap_or_default()
+                .split(',')
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
+                .collect(),
+        )
         .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir)))
         .with_confinement(Confinement {
             zeta_home: home.root().to_path_buf(),

@@ -22,6 +22,7 @@
 //! (`ZETA_RECIPES=off`: no skills), `zeta-code` Zeta whose small model may also act with a short
 //! Python program (`ZETA_CODE_ACTIONS=on`), `zeta-all` Zeta whose small model is
 //! offered Zeta's own skills too (`ZETA_SKILLS_SMALL=all`; by default the person's only), and
+//! `zeta-one-way` Zeta without the `second-way` check (`ZETA_CHECKS_OFF=second-way`), and
 //! `zeta-learned`
 //! Zeta in a home of its own that first made one pass over the tune half and saved a
 //! skill from each task it solved (`zeta skills learn TASK --yes`), then runs the chosen
@@ -144,6 +145,7 @@ fn main() {
         "zeta-code",
         "zeta-all",
         "zeta-learned",
+        "zeta-one-way",
     ]
     .into_iter()
     .filter(|l| wanted.split(',').any(|w| w.trim() == *l))
@@ -199,6 +201,12 @@ fn main() {
                     (Some(learned), "zeta-learned") => learned.path(),
                     _ => dir.path(),
                 };
+                // `zeta-one-way`: Zeta without the `second-way` check.
+                if loop_name == "zeta-one-way" {
+                    std::env::set_var("ZETA_CHECKS_OFF", "second-way");
+                } else {
+                    std::env::remove_var("ZETA_CHECKS_OFF");
+                }
                 // `zeta-code`: Zeta whose small model may also act with Python (CodeAct).
                 if loop_name == "zeta-code" {
                     std::env::set_var("ZETA_CODE_ACTIONS", "on");

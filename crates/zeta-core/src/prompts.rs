@@ -20,6 +20,7 @@ pub const CHECK_HELD_BACK: &str = include_str!("../prompts/check_held_back.md");
 pub const CHECK_UNGROUNDED_VALUE: &str = include_str!("../prompts/check_ungrounded_value.md");
 pub const CHECK_NO_VALUE: &str = include_str!("../prompts/check_no_value.md");
 pub const CHECK_ACT_NOT_SHOWN: &str = include_str!("../prompts/check_act_not_shown.md");
+pub const CHECK_SECOND_WAY: &str = include_str!("../prompts/check_second_way.md");
 pub const CHECK_WRITTEN_DIFFERS: &str = include_str!("../prompts/check_written_differs.md");
 
 /// `template` with each `{{name}}` of `values` replaced, in one pass (a value's own

@@ -109,6 +109,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             output: kept(&output.content),
             effects,
             read_back: output.read_back.as_deref().cloned(),
+            program: crate::assist::evidence::runs_program(&call.name, &call.arguments),
         });
         self.steps.push(line);
         let content = if executed.ran {

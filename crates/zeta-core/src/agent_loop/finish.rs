@@ -7,7 +7,8 @@
 //!   (what its calls did to the files and printed) and the request parsed once: an
 //!   answer before anything ran, the assistant's own name as data, a change the request
 //!   orders that nothing made, a path it asks to be written that was not, a value no
-//!   output printed, a question answered with nothing any output printed. Each sends an
+//!   output printed, a question answered with nothing any output printed, a question
+//!   about files or values answered from one way of computing it. Each sends an
 //!   answer back at most its cap; past it, the answer stands with the facts said to the
 //!   person (or, for a change nothing made, the facts instead of it). Each judgement is
 //!   recorded by the check's name (`Finishing::take_record`).
@@ -95,6 +96,8 @@ pub(super) struct Finishing {
     own: own::OwnWords,
     /// Judgements not yet taken by the run.
     record: Vec<CheckRecord>,
+    /// Checks turned off by name (`without`).
+    off: Vec<String>,
 }
 
 impl Finishing {
@@ -116,7 +119,15 @@ impl Finishing {
             nobody_answers: false,
             own,
             record: Vec::new(),
+            off: Vec::new(),
         }
+    }
+
+    /// The same, without the checks named in `off` (a measuring aid).
+    pub fn without(mut self, off: &[String]) -> Self {
+        self.finisher = Finisher::new(checks::standard_without(off));
+        self.off = off.to_vec();
+        self
     }
 
     /// A look at what a call that can change things could touch, before it runs.
@@ -293,7 +304,11 @@ impl Finishing {
         if calls_run == 0 {
             return None;
         }
-        let changed = self.evidence.effects().next().is_some() || self.evidence.changed_ok();
+        // A request that only asks: a call that could change things (a Python program
+        // that reads files, say) changed nothing the evidence shows, and nothing was asked
+        // to change.
+        let changed = self.evidence.effects().next().is_some()
+            || self.evidence.changed_ok() && !self.request.only_asks();
         // Every change the request orders is borne out by the files (the finisher's
         // checks passed and something changed): checked where it matters, unless the
         // request also asks to be told something, which no file shows.
@@ -439,7 +454,7 @@ impl Finishing {
         // Without checks (`verify: never`, a model that needs none) the person is still
         // told of a change the evidence does not show; values are left to the model.
         let all = self.checks_wanted != Checks::Never;
-        let findings: Vec<(&'static str, Honest)> = checks::standard()
+        let findings: Vec<(&'static str, Honest)> = checks::standard_without(&self.off)
             .iter()
             .filter(|c| all || c.of_effects())
             .filter_map(|c| c.judge(&self.case(&text)).map(|f| (c.name(), f.honest)))

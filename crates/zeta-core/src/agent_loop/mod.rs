@@ -98,6 +98,8 @@ pub struct AgentLoop<S> {
     /// A small model may also act with a short Python program (`run_code`), as CodeAct
     /// does; off unless asked (`with_code_actions`), measured in `benches/everyday`.
     code_actions: bool,
+    /// Answer checks turned off by name (`with_checks_off`): a measuring aid.
+    checks_off: Vec<String>,
     /// Tools that come with the settings (MCP servers'), chosen per task.
     tool_source: Option<Arc<dyn crate::tool::ToolSource>>,
     /// Where each task's file changes are kept for undo (`crate::undo`).
@@ -137,6 +139,7 @@ impl<S: ModelSource> AgentLoop<S> {
             undo: None,
             knowledge: None,
             code_actions: false,
+            checks_off: Vec::new(),
             tool_source: None,
         }
     }
@@ -165,6 +168,13 @@ impl<S: ModelSource> AgentLoop<S> {
     /// Python program is the simpler step (code actions).
     pub fn with_code_actions(mut self, on: bool) -> Self {
         self.code_actions = on;
+        self
+    }
+
+    /// Turns the answer checks named in `names` off (`assist::checks`), to measure what
+    /// one buys (`ZETA_CHECKS_OFF`, read by the app and the CLI).
+    pub fn with_checks_off(mut self, names: Vec<String>) -> Self {
+        self.checks_off = names;
         self
     }
 

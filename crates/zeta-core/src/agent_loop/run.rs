@@ -266,7 +266,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             protocol.answers_checks_with_verdicts(),
             request,
             env.clone(),
-        );
+        )
+        .without(&agent.checks_off);
         // The rules the model works by are Zeta's words too (not the soul, which speaks
         // as the assistant, nor the computer's facts): an answer that says them again
         // answers nothing (seen: "Read the error and adapt it. Do not repeat a failing

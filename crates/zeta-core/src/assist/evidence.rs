@@ -89,6 +89,27 @@ pub struct CallEvidence {
     pub effects: Vec<Effect>,
     /// For a call aimed at a window: what the window showed after it.
     pub read_back: Option<crate::tool::ReadBack>,
+    /// It ran a program written for the task (`runs_program`).
+    pub program: bool,
+}
+
+/// A call runs a program written for the task: `run_code`, or a shell command that runs
+/// Python (read off the command's syntax tree).
+pub fn runs_program(tool: &str, arguments: &serde_json::Value) -> bool {
+    match tool {
+        "run_code" => true,
+        "shell" => arguments
+            .get("command")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|command| {
+                crate::policy::shell::programs(command).0.iter().any(|p| {
+                    p.rsplit('/')
+                        .next()
+                        .is_some_and(|n| n.starts_with("python"))
+                })
+            }),
+        _ => false,
+    }
 }
 
 /// Everything the task's calls did.

@@ -93,7 +93,7 @@ impl Check for UngroundedValue {
 pub struct NoValue;
 
 /// Words of three letters or more, and values, of `text`.
-fn tokens(text: &str) -> Vec<String> {
+pub(super) fn tokens(text: &str) -> Vec<String> {
     let mut out: Vec<String> = text
         .to_lowercase()
         .split(|c: char| !(c.is_alphanumeric() || "._-".contains(c)))

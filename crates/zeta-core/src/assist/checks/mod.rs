@@ -19,13 +19,16 @@
 //! | `act-not-shown` | a window act's read-back says its change does not show, and nothing later showed it | "Not done:" with what the window shows |
 //! | `changes-unsaid` | never (cap 0) | what changed, when the request orders a change and the answer names none of the paths the calls touched |
 //! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |
+//! | `second-way` | a question about files or values is answered from one way of computing it: no program (Python) printed what it found | what the program printed, when one did |
 
 mod answers;
 mod effects;
+mod second_way;
 mod window;
 
 pub use answers::{AskedCount, NamedSelf, NoValue, NothingRan, UngroundedValue};
 pub use effects::{AskedChange, AskedSource, AskedTarget, ChangesUnsaid, HeldBack, WrittenDiffers};
+pub use second_way::SecondWay;
 pub use window::ActNotShown;
 
 use super::evidence::{printed_text, Evidence};
@@ -91,8 +94,17 @@ pub fn standard() -> Vec<Box<dyn Check>> {
         Box::new(UngroundedValue),
         Box::new(NoValue),
         Box::new(AskedCount),
+        Box::new(SecondWay),
         Box::new(ChangesUnsaid),
     ]
+}
+
+/// The standard checks but those named in `off` (a measuring aid: `ZETA_CHECKS_OFF`).
+pub fn standard_without(off: &[String]) -> Vec<Box<dyn Check>> {
+    standard()
+        .into_iter()
+        .filter(|c| !off.iter().any(|o| o == c.name()))
+        .collect()
 }
 
 /// A call as the person reads it: a plan by its name, anything else in one short line.

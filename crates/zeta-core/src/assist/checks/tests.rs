@@ -28,6 +28,7 @@ fn call(line: &str, changes: bool, ok: bool, output: &str, effects: Vec<Effect>)
         output: output.into(),
         effects,
         read_back: None,
+        program: false,
     }
 }
 
@@ -517,7 +518,8 @@ fn the_finisher_sends_back_up_to_each_cap_then_tells_the_person() {
         held_back: false,
         env: &f.env,
     };
-    let mut finisher = Finisher::new(standard());
+    // The caps of one check (`second-way` would ask for a program after it).
+    let mut finisher = Finisher::new(standard_without(&["second-way".to_string()]));
     assert!(matches!(
         finisher.judge(&case),
         Judged::Back {
@@ -563,6 +565,7 @@ fn act(element: &str, shown: crate::tool::Shown) -> CallEvidence {
         changes: true,
         output: String::new(),
         effects: vec![],
+        program: false,
         read_back: Some(crate::tool::ReadBack {
             element: element.into(),
             window: "Print".into(),
@@ -815,4 +818,187 @@ fn changes_unsaid_tells_what_changed() {
         "{:?}",
         found.honest
     );
+}
+
+/// `ls | sort`: names, not sizes.
+fn sorted_names() -> CallEvidence {
+    call(
+        "✓ shell ls ~/docs | sort | tail -1",
+        false,
+        true,
+        "zeta.txt\n",
+        vec![],
+    )
+}
+
+/// A Python program run in the shell, as the loop records it.
+fn program(ok: bool, output: &str) -> CallEvidence {
+    CallEvidence {
+        program: true,
+        ..call("✓ shell python3 - <<'EOF' …", true, ok, output, vec![])
+    }
+}
+
+#[test]
+fn second_way_asks_a_question_about_files_answered_one_way_for_a_program() {
+    let f = fixture();
+    std::fs::create_dir(p(&f, "docs")).expect("docs");
+    let ls = sorted_names;
+    let wc = || {
+        call(
+            "✓ shell wc -l ~/docs/a.csv",
+            false,
+            true,
+            "13 /x/docs/a.csv\n",
+            vec![],
+        )
+    };
+    let cases: [(&str, &str, Vec<CallEvidence>); 4] = [
+        (
+            "Which file in ~/docs is the biggest?",
+            "The biggest is zeta.txt.",
+            vec![ls()],
+        ),
+        (
+            "How many rows does ~/docs/a.csv have?",
+            "It has 13 rows.",
+            vec![wc()],
+        ),
+        (
+            "what's the largest file under ~/docs",
+            "zeta.txt",
+            vec![ls()],
+        ),
+        (
+            "What is 15% of 240?",
+            "36",
+            vec![call(
+                "✓ shell echo $((240*15/100))",
+                false,
+                true,
+                "36\n",
+                vec![],
+            )],
+        ),
+    ];
+    for (request, answer, calls) in cases {
+        let finding = judge(&SecondWay, &f, request, answer, calls)
+            .unwrap_or_else(|| panic!("{request} / {answer}: not sent back"));
+        assert!(finding.message.contains("python3"), "{}", finding.message);
+        // Nothing ran that could say otherwise: at the cap the answer stands.
+        assert_eq!(finding.honest, Honest::Stands, "{request}");
+    }
+}
+
+#[test]
+fn second_way_holds_when_a_program_printed_what_the_answer_found() {
+    let f = fixture();
+    std::fs::create_dir(p(&f, "docs")).expect("docs");
+    let ls = sorted_names;
+    let cases: [(&str, &str, Vec<CallEvidence>); 4] = [
+        (
+            "Which file in ~/docs is the biggest?",
+            "The biggest is zeta.txt.",
+            vec![ls(), program(true, "zeta.txt 4301\n")],
+        ),
+        // The same number, written another way (36.0 for 36; 33.333 for 33.3 %).
+        ("What is 15% of 240?", "36", vec![program(true, "36.0\n")]),
+        (
+            "What is 1 divided by 3, in percent?",
+            "33.3 %",
+            vec![program(true, "33.33333333\n")],
+        ),
+        // A program alone, as code actions do.
+        (
+            "How many rows does ~/docs/a.csv have?",
+            "12 rows.",
+            vec![program(true, "12\n")],
+        ),
+    ];
+    for (request, answer, calls) in cases {
+        assert!(
+            judge(&SecondWay, &f, request, answer, calls).is_none(),
+            "{request} / {answer}"
+        );
+    }
+}
+
+#[test]
+fn second_way_tells_what_a_program_printed_that_the_answer_does_not_bear_out() {
+    let f = fixture();
+    std::fs::create_dir(p(&f, "docs")).expect("docs");
+    let ls = call(
+        "✓ shell ls ~/docs | sort | tail -1",
+        false,
+        true,
+        "zeta.txt\n",
+        vec![],
+    );
+    let finding = judge(
+        &SecondWay,
+        &f,
+        "Which file in ~/docs is the biggest?",
+        "The biggest is zeta.txt.",
+        vec![ls, program(true, "big.log 90000\n")],
+    )
+    .expect("sent back");
+    match finding.honest {
+        Honest::After(text) => {
+            assert!(text.contains("could not confirm"), "{text}");
+            assert!(text.contains("big.log 90000"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A program that failed says nothing either way: at the cap the answer stands.
+    let finding = judge(
+        &SecondWay,
+        &f,
+        "How many rows does ~/docs/a.csv have?",
+        "It has 13 rows.",
+        vec![
+            call(
+                "✓ shell wc -l ~/docs/a.csv",
+                false,
+                true,
+                "13 /x/docs/a.csv\n",
+                vec![],
+            ),
+            program(false, "Traceback …\nFileNotFoundError: a.csv\n"),
+        ],
+    )
+    .expect("sent back");
+    assert_eq!(finding.honest, Honest::Stands);
+}
+
+#[test]
+fn second_way_leaves_look_ups_changes_and_answers_that_found_nothing() {
+    let f = fixture();
+    std::fs::create_dir(p(&f, "docs")).expect("docs");
+    let cases = [
+        // A look-up: the request names no path and gives no value.
+        ("What is my user name?", "root", "whoami", false, "root\n"),
+        // A change asked.
+        (
+            "Rename ~/docs/a to b",
+            "Renamed to b.",
+            "mv ~/docs/a ~/docs/b",
+            true,
+            "",
+        ),
+        // Nothing found: no value, and no word of the answer was printed (no-value's).
+        (
+            "Which file in ~/docs is the biggest?",
+            "I looked at the folder.",
+            "ls ~/docs",
+            false,
+            "a.txt\n",
+        ),
+    ];
+    for (request, answer, line, changes, output) in cases {
+        let ran = call(&format!("✓ shell {line}"), changes, true, output, vec![]);
+        assert!(
+            judge(&SecondWay, &f, request, answer, vec![ran]).is_none(),
+            "{request}"
+        );
+    }
 }

@@ -150,10 +150,39 @@ fn evidence_answers_what_landed_where() {
             to: "/h/docs/b".into(),
         }],
         read_back: None,
+        program: false,
     });
     assert!(e.changed_ok());
     assert_eq!(e.effects_at(Path::new("/h/docs")).count(), 1);
     assert_eq!(e.effects_at(Path::new("/h/a")).count(), 1);
     assert_eq!(e.effects_at(Path::new("/h/other")).count(), 0);
     assert_eq!(e.printed(), ["hello"]);
+}
+
+#[test]
+fn a_program_is_run_code_or_python_in_the_shell_read_off_its_syntax_tree() {
+    let shell = |c: &str| runs_program("shell", &json!({ "command": c }));
+    for c in [
+        "python3 - <<'EOF'\nimport os\nprint(max(os.listdir('.'), key=os.path.getsize))\nEOF",
+        "python3 -c 'print(240*15/100)'",
+        "cd ~/docs && python3 count.py",
+        "/usr/bin/python3 -c 'print(1)'",
+        "python -c 'print(1)'",
+        "ls | python3 -c 'import sys; print(len(sys.stdin.read().split()))'",
+    ] {
+        assert!(shell(c), "{c}");
+    }
+    for c in [
+        "ls -S ~/docs | head -1",
+        "wc -l a.csv",
+        "echo python3",
+        "cat python3.txt",
+    ] {
+        assert!(!shell(c), "{c}");
+    }
+    assert!(runs_program(
+        "run_code",
+        &json!({ "language": "python", "code": "print(1)" })
+    ));
+    assert!(!runs_program("read_file", &json!({ "path": "x.py" })));
 }

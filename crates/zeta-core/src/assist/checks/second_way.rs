@@ -1,0 +1,115 @@
+//! `second-way`: a question's answer that rests on one way of computing it is computed
+//! again another way before it stands.
+//!
+//! The wrong values a small model gives are mostly not made up: an output printed them,
+//! from a command that computed something else (`ls | sort` for the biggest file, a
+//! `grep` of the names for the file that mentions a word, `wc -l` counting a header). No
+//! check of the answer against the outputs can see that. A second computation can: a
+//! short Python program that reads the files itself, judged by what it prints.
+//!
+//! It judges answers to requests that only ask (nothing to change), that name a path or
+//! give a number (a computation over files or values, not a look-up like the user name),
+//! whatever the calls changed on the way (the request asked for none), where the answer
+//! found something: its values, and its words that
+//! an output printed and the request does not hold. The answer holds when a program
+//! (`run_code`, or a shell line running Python) printed one of them. Once, it goes back asking for the
+//! program; at the cap, an answer the program's output does not bear out is told with
+//! what the program printed. A program that did not run, or printed nothing, proves
+//! nothing: the answer stands.
+
+use super::answers::tokens;
+use super::{Case, Check, Finding, Honest};
+use crate::assist::evidence::printed_text;
+use crate::assist::values::{grounded, values, Value};
+
+pub struct SecondWay;
+
+/// One thing an answer found.
+enum Fact {
+    Value(Value),
+    Name(String),
+}
+
+/// What the answer found: its values, and its words that an output printed and the
+/// request does not hold.
+fn found(case: &Case) -> Vec<Fact> {
+    let asked = tokens(&case.request.text);
+    let printed: Vec<String> = case
+        .evidence
+        .ran()
+        .filter(|c| c.ok)
+        .flat_map(|c| tokens(&printed_text(&c.output)))
+        .collect();
+    let answer_values = values(case.answer);
+    let asked_values = values(&case.request.text);
+    let mut out: Vec<Fact> = answer_values
+        .iter()
+        .filter(|v| !asked_values.contains(v))
+        .cloned()
+        .map(Fact::Value)
+        .collect();
+    let written: Vec<&str> = answer_values.iter().map(Value::as_written).collect();
+    let mut names: Vec<String> = Vec::new();
+    for t in tokens(case.answer) {
+        if !asked.contains(&t)
+            && !written.contains(&t.as_str())
+            && printed.contains(&t)
+            && !names.contains(&t)
+        {
+            names.push(t);
+        }
+    }
+    out.extend(names.into_iter().map(Fact::Name));
+    out
+}
+
+/// `printed` bears out what the answer found: one of its facts.
+fn bears(printed: &str, found: &[Fact]) -> bool {
+    let words = tokens(printed);
+    let printed_values = values(printed);
+    found.iter().any(|fact| match fact {
+        Fact::Value(v) => grounded(v, &[printed], &printed_values),
+        Fact::Name(n) => words.contains(n),
+    })
+}
+
+impl Check for SecondWay {
+    fn name(&self) -> &'static str {
+        "second-way"
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        let computed = !case.request.paths.is_empty() || !values(&case.request.text).is_empty();
+        if !case.request.only_asks() || !computed {
+            return None;
+        }
+        let found = found(case);
+        if found.is_empty() {
+            return None;
+        }
+        let programs: Vec<String> = case
+            .evidence
+            .ran()
+            .filter(|c| c.ok && c.program)
+            .map(|c| printed_text(&c.output))
+            .filter(|p| !p.trim().is_empty())
+            .collect();
+        if programs.iter().any(|p| bears(p, &found)) {
+            return None;
+        }
+        // At the cap: what the last program printed, if one ran and printed anything.
+        let honest = match programs.last() {
+            Some(printed) => Honest::After(format!(
+                "(I could not confirm this a second way: a Python program printed:\n{})",
+                crate::text::clip(printed.trim(), 400)
+            )),
+            None => Honest::Stands,
+        };
+        Some(Finding {
+            message: crate::prompts::CHECK_SECOND_WAY.to_string(),
+            honest,
+        })
+    }
+}
