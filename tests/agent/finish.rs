@@ -269,76 +269,72 @@ async fn a_value_no_output_printed_goes_back_with_the_evidence() {
 /// The program a model writes for the second way: the biggest file in ~/docs.
 const BIGGEST: &str = "python3 - <<'EOF'\nimport os\nd = os.path.expanduser('~/docs')\nprint(max(os.listdir(d), key=lambda n: os.path.getsize(os.path.join(d, n))))\nEOF";
 
-/// A question about files answered from one command (`ls | sort`, which sorts names, not
-/// sizes) goes back for a second way, a Python program; its answer, borne out by what
-/// the program printed, stands. One that stays with the first answer is told with what
-/// the program printed.
+/// A question about files answered from one command goes back for a second way, a
+/// Python program. Where the program bears the answer out (`ls -S` is right), it stands.
+/// Where it does not (`ls | sort` sorts names, not sizes), the person reads the answer
+/// that was checked with what the program printed, whether the model then answers with
+/// the program's output or keeps its own: a program may put an answer in doubt, never
+/// replace it (a small model's program is no better than its command).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_question_answered_one_way_is_computed_a_second_way() {
-    for (proto, corrected) in [
-        (Proto::Native, true),
-        (Proto::Json, true),
-        (Proto::Native, false),
-        (Proto::Json, false),
-    ] {
-        let at = format!("{proto:?}, corrected {corrected}");
-        let last = if corrected {
-            "The biggest file is big.log."
-        } else {
-            "The biggest file is zeta.txt."
-        };
-        let mut steps = script(
-            &[
-                run("ls ~/docs | sort | tail -1"),
-                answer("The biggest file is zeta.txt."),
-                run(BIGGEST),
-                answer(last),
-            ],
-            proto,
-        );
-        if corrected {
-            // The verification turn `verify: always` gives an answer that stands.
-            steps.push(match proto {
-                Proto::Json => verdict("", ""),
-                Proto::Native => step(&answer(last), proto),
-            });
-        }
-        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
-        write(&s.home.path().join("docs/zeta.txt"), "z");
-        write(&s.home.path().join("docs/a.txt"), "aa");
-        write(&s.home.path().join("docs/big.log"), &"x".repeat(5000));
-        let out = s.zeta_run("Which file in ~/docs is the biggest?");
-        let task = finished_task(&out);
-        let reply = task["reply"].as_str().unwrap_or_default();
-        let all = s.requests();
-        assert_eq!(
-            task["status"],
-            "done",
-            "{at}: {task}\n{}",
-            text_of(&all[all.len() - 1])
-        );
-        let back = text_of(&s.requests()[2]);
-        assert!(back.contains("a second way"), "{at}: {back}");
-        assert_eq!(
-            checks_of(&out)[0],
-            ("second-way".to_string(), "sentBack".to_string()),
-            "{at}"
-        );
-        if corrected {
-            assert_eq!(reply, last, "{at}");
-        } else {
-            assert!(reply.starts_with(last), "{at}: {reply}");
-            assert!(
-                reply.contains("I could not confirm this a second way")
-                    && reply.contains("big.log"),
-                "{at}: {reply}"
+    let right = (
+        "ls -S ~/docs | head -1",
+        "big.log",
+        "The biggest file is big.log.",
+    );
+    let wrong = (
+        "ls ~/docs | sort | tail -1",
+        "zeta.txt",
+        "The biggest file is zeta.txt.",
+    );
+    for proto in PROTOS {
+        for ((command, _, first), then) in [(right, right.2), (wrong, right.2), (wrong, wrong.2)] {
+            let at = format!("{proto:?}, {command} then {then}");
+            let doubted = first != right.2;
+            let mut steps = script(
+                &[run(command), answer(first), run(BIGGEST), answer(then)],
+                proto,
             );
-            assert!(
-                checks_of(&out).contains(&("second-way".to_string(), "told".to_string())),
+            if then == right.2 {
+                // The verification turn `verify: always` gives an answer the program bears
+                // out.
+                steps.push(match proto {
+                    Proto::Json => verdict("", ""),
+                    Proto::Native => step(&answer(then), proto),
+                });
+            }
+            let s =
+                Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+            write(&s.home.path().join("docs/zeta.txt"), "z");
+            write(&s.home.path().join("docs/a.txt"), "aa");
+            write(&s.home.path().join("docs/big.log"), &"x".repeat(5000));
+            let out = s.zeta_run("Which file in ~/docs is the biggest?");
+            let task = finished_task(&out);
+            assert_eq!(task["status"], "done", "{at}: {task}");
+            let reply = task["reply"].as_str().unwrap_or_default();
+            let back = text_of(&s.requests()[2]);
+            assert!(back.contains("a second way"), "{at}: {back}");
+            assert_eq!(
+                checks_of(&out)[0],
+                ("second-way".to_string(), "sentBack".to_string()),
                 "{at}"
             );
+            if doubted {
+                assert!(reply.starts_with(first), "{at}: {reply}");
+                assert!(
+                    reply.contains("I could not confirm this a second way")
+                        && reply.contains("big.log"),
+                    "{at}: {reply}"
+                );
+                assert!(
+                    checks_of(&out).contains(&("second-way".to_string(), "told".to_string())),
+                    "{at}"
+                );
+            } else {
+                assert_eq!(reply, first, "{at}");
+            }
+            s.assert_invariants();
         }
-        s.assert_invariants();
     }
 }
 

@@ -30,7 +30,7 @@ pub(super) use own::rules_of;
 
 use super::planner::{Step, Verdict};
 use super::prompt;
-use crate::assist::checks::{self, Case, Finisher, Honest, Judged};
+use crate::assist::checks::{self, Case, Check, Finisher, Honest, Judged};
 use crate::assist::evidence::{CallEvidence, Evidence, Watch};
 use crate::assist::request::Request;
 use crate::policy::ShellEnv;
@@ -98,6 +98,10 @@ pub(super) struct Finishing {
     record: Vec<CheckRecord>,
     /// Checks turned off by name (`without`).
     off: Vec<String>,
+    /// The answer `second-way` sent back for a program: the one the person reads when
+    /// the program printed something that does not bear it out (a small model's program
+    /// is no better than its command: it may not replace an answer, only put it in doubt).
+    checked_second_way: Option<String>,
 }
 
 impl Finishing {
@@ -120,6 +124,7 @@ impl Finishing {
             own,
             record: Vec::new(),
             off: Vec::new(),
+            checked_second_way: None,
         }
     }
 
@@ -276,6 +281,9 @@ impl Finishing {
         let judged = self.finisher.judge(&case);
         match judged {
             Judged::Back { check, message } => {
+                if check == checks::SecondWay.name() {
+                    self.checked_second_way = Some(answer.to_string());
+                }
                 let message = if check == "nothing-ran" {
                     prompt::nothing_run_prompt(self.planner)
                 } else {
@@ -408,6 +416,7 @@ impl Finishing {
             Some(earlier) if text.trim().is_empty() => earlier,
             _ => text,
         };
+        let text = self.second_way_kept(text);
         // Zeta's marks around data are its own text too (what they held stays).
         let text = match crate::policy::injection::without_untrusted_marks(&text) {
             Some(unmarked) => {
@@ -441,6 +450,31 @@ impl Finishing {
             if !text.contains(question.trim()) {
                 text = format!("{text}\n\nI needed to ask you: {question} (no answer came)");
             }
+        }
+        text
+    }
+
+    /// The answer `second-way` checked, instead of `text`, when a program printed
+    /// something that does not bear it out: the person reads it with what the program
+    /// printed (`told`), whatever the model answered after the program.
+    fn second_way_kept(&mut self, text: String) -> String {
+        let Some(checked) = self.checked_second_way.take() else {
+            return text;
+        };
+        let doubted = matches!(
+            checks::SecondWay.judge(&self.case(&checked)),
+            Some(checks::Finding {
+                honest: Honest::After(_),
+                ..
+            })
+        );
+        if doubted && checked != text {
+            self.record.push(CheckRecord {
+                check: checks::SecondWay.name(),
+                result: CheckResult::Told,
+                detail: "the answer the program was to check is the one shown".into(),
+            });
+            return checked;
         }
         text
     }

@@ -10,12 +10,15 @@
 //! It judges answers to requests that only ask (nothing to change), that name a path or
 //! give a number (a computation over files or values, not a look-up like the user name),
 //! whatever the calls changed on the way (the request asked for none), where the answer
-//! found something: its values, and its words that
-//! an output printed and the request does not hold. The answer holds when a program
-//! (`run_code`, or a shell line running Python) printed one of them. Once, it goes back asking for the
-//! program; at the cap, an answer the program's output does not bear out is told with
-//! what the program printed. A program that did not run, or printed nothing, proves
-//! nothing: the answer stands.
+//! found something: its values, and its words that an output printed and the request
+//! does not hold. The answer holds when a program (`run_code`, or a shell line running
+//! Python) printed one of them. Once, it goes back asking for the program; an answer the
+//! program's output does not bear out is then told with what the program printed. The
+//! program never replaces the answer it was to check: where it does not bear it out, the
+//! person reads that answer, doubted, whatever the model answered after it
+//! (`Finishing::second_way_kept`; measured: a 1.5B model's program is no better than its
+//! command, and taking its output turned right answers wrong). A program that did not
+//! run, or printed nothing, proves nothing: the answer stands.
 
 use super::answers::tokens;
 use super::{Case, Check, Finding, Honest};
