@@ -169,15 +169,22 @@ fn frame_from(fd: OwnedFd, node: u32, limit: Duration) -> Result<Picture, String
             let Ok((media, sub)) = spa::param::format_utils::parse_format(param) else {
                 return;
             };
+            // PipeWire may call back while another callback runs (seen: `process` again
+            // from inside `pw_main_loop_quit` in `process`, on a fresh Debian 12): a
+            // callback that finds the state in use leaves it to the one running.
             if media == MediaType::Video && sub == MediaSubtype::Raw {
-                let _ = on_format.borrow_mut().format.parse(param);
+                if let Ok(mut got) = on_format.try_borrow_mut() {
+                    let _ = got.format.parse(param);
+                }
             }
         })
         .process(move |stream, _| {
             let Some(mut buffer) = stream.dequeue_buffer() else {
                 return;
             };
-            let mut got = on_frame.borrow_mut();
+            let Ok(mut got) = on_frame.try_borrow_mut() else {
+                return;
+            };
             if got.picture.is_some() {
                 return;
             }
@@ -193,6 +200,8 @@ fn frame_from(fd: OwnedFd, node: u32, limit: Duration) -> Result<Picture, String
                 .ok_or_else(|| "the frame is not in shared memory".to_string())
                 .and_then(|bytes| to_picture(bytes, format.format(), size, stride));
             got.picture = Some(picture);
+            // Quitting may dispatch `process` again: the state is let go first.
+            drop(got);
             quit.quit();
         })
         .register()
@@ -212,7 +221,7 @@ fn frame_from(fd: OwnedFd, node: u32, limit: Duration) -> Result<Picture, String
     let _ = timer.update_timer(Some(limit), None);
     mainloop.run();
     let _ = stream.disconnect();
-    let taken = got.borrow_mut().picture.take();
+    let taken = got.try_borrow_mut().ok().and_then(|mut g| g.picture.take());
     taken.unwrap_or_else(|| Err(format!("no frame came within {} s", limit.as_secs_f32())))
 }
 
