@@ -85,7 +85,10 @@ impl Check for SecondWay {
     }
     fn judge(&self, case: &Case) -> Option<Finding> {
         let computed = !case.request.paths.is_empty() || !values(&case.request.text).is_empty();
-        if !case.request.only_asks() || !computed {
+        // A task that asked the person something: sent back, the small model asks them
+        // again (seen in the real-model test: "Which folder?" twice, then a wrong count).
+        let asked_person = case.evidence.calls.iter().any(|c| c.tool == "ask_user");
+        if !case.request.only_asks() || !computed || asked_person {
             return None;
         }
         let found = found(case);
