@@ -58,7 +58,7 @@ describe("Activity", () => {
 });
 
 describe("Markdown", () => {
-  it("renders markdown, adds copy buttons to code, and strips scripts and images", () => {
+  it("renders markdown, adds copy buttons to code, and shows scripts and images as text", () => {
     const el = render(Markdown, {
       text: "Done **now**.\n\n```\nls -la\n```\n<script>alert(1)</script><img src=http://evil/x.png onerror=alert(1)>",
     });
@@ -66,7 +66,9 @@ describe("Markdown", () => {
     expect(el.querySelector("pre button.copy")?.textContent).toBe("Copy");
     expect(el.querySelector("script")).toBeNull();
     expect(el.querySelector("img")).toBeNull();
-    expect(el.innerHTML).not.toContain("onerror");
+    const handlers = [...el.querySelectorAll("*")].flatMap((e) => e.getAttributeNames().filter((a) => a.startsWith("on")));
+    expect(handlers).toEqual([]);
+    expect(el.textContent).toContain("<script>alert(1)</script>");
   });
 });
 

@@ -1,16 +1,162 @@
-// Agent replies as markdown: parsed with marked, then sanitised with DOMPurify, so a reply
-// (which may quote web pages or files) can never inject script or remote content.
+// Agent replies as markdown: lexed with marked, then built into elements from its tokens,
+// never through HTML. A reply (which may quote web pages or files) can so never inject
+// script, styles or remote content: only the elements and attributes below are ever
+// made, text goes in as text, and HTML written in a reply shows as the text it is.
 
-import DOMPurify from "dompurify";
-import { marked } from "marked";
+import { marked, type Token, type Tokens } from "marked";
 
-/** Safe HTML for `text`. Links open nowhere (the app shows no remote content). */
-export function renderMarkdown(text: string): string {
-  const html = marked.parse(text, { async: false, gfm: true, breaks: true });
-  return DOMPurify.sanitize(html, {
-    FORBID_TAGS: ["style", "img", "iframe", "form", "input"],
-    FORBID_ATTR: ["style"],
-  });
+const OPTIONS = { gfm: true, breaks: true } as const;
+
+/** Link targets that may be kept (the window opens none: the navigation guard). */
+const SAFE_HREF = /^(https?:|mailto:)/i;
+
+/** `text` rendered, as nodes of `doc` (the chat's document unless told). */
+export function renderMarkdown(text: string, doc: Document = document): DocumentFragment {
+  return new Builder(doc).blocks(marked.lexer(text, OPTIONS));
+}
+
+/** Builds elements from marked's tokens. */
+class Builder {
+  constructor(private readonly doc: Document) {}
+
+  blocks(tokens: Token[], loose = true): DocumentFragment {
+    const out = this.doc.createDocumentFragment();
+    for (const token of tokens) out.append(this.block(token, loose));
+    return out;
+  }
+
+  inline(tokens: Token[] | undefined, fallback: string): DocumentFragment {
+    const out = this.doc.createDocumentFragment();
+    if (!tokens) out.append(this.text(fallback));
+    else for (const token of tokens) out.append(this.span(token));
+    return out;
+  }
+
+  el(tag: string, ...children: (Node | string)[]): HTMLElement {
+    const element = this.doc.createElement(tag);
+    element.append(...children);
+    return element;
+  }
+
+  /** Text as written; character references (`&amp;`) read as markdown reads them. */
+  text(s: string): Text {
+    return this.doc.createTextNode(s.includes("&") ? decodeReferences(this.doc, s) : s);
+  }
+
+  block(token: Token, loose: boolean): Node {
+    const t = token as Tokens.Generic;
+    switch (token.type) {
+      case "space":
+      case "def":
+        return this.doc.createDocumentFragment();
+      case "heading":
+        return this.el(`h${Math.min(Math.max(Number(t.depth) || 1, 1), 6)}`, this.inline(t.tokens, t.text));
+      case "paragraph":
+        return this.el("p", this.inline(t.tokens, t.text));
+      case "text":
+        // A tight list item's text has no paragraph of its own.
+        return loose ? this.el("p", this.inline(t.tokens, t.text)) : this.inline(t.tokens, t.text);
+      case "code":
+        return this.code(token as Tokens.Code);
+      case "blockquote":
+        return this.el("blockquote", this.blocks(t.tokens ?? []));
+      case "hr":
+        return this.el("hr");
+      case "list":
+        return this.list(token as Tokens.List);
+      case "table":
+        return this.table(token as Tokens.Table);
+      default:
+        // HTML blocks and anything unknown show as written.
+        return this.el("p", this.text(t.raw));
+    }
+  }
+
+  code(token: Tokens.Code): HTMLElement {
+    const code = this.el("code", this.doc.createTextNode(`${token.text.replace(/\n$/, "")}\n`));
+    const lang = /^[\w+-]+/.exec(token.lang ?? "")?.[0];
+    if (lang) code.className = `language-${lang}`;
+    const copy = this.el("button", "Copy");
+    copy.setAttribute("type", "button");
+    copy.className = "copy";
+    copy.setAttribute("aria-label", "Copy this code");
+    copy.addEventListener("click", () => {
+      void navigator.clipboard?.writeText(token.text).then(
+        () => (copy.textContent = "Copied"),
+        () => (copy.textContent = "Copy failed"),
+      );
+    });
+    return this.el("pre", copy, code);
+  }
+
+  list(token: Tokens.List): HTMLElement {
+    const list = this.el(token.ordered ? "ol" : "ul");
+    if (token.ordered && typeof token.start === "number" && token.start !== 1) list.setAttribute("start", String(token.start));
+    for (const item of token.items) {
+      const li = this.el("li");
+      for (const part of item.tokens) {
+        if (part.type === "checkbox") li.append(this.text((part as Tokens.Checkbox).checked ? "☑ " : "☐ "));
+        else li.append(this.block(part, item.loose));
+      }
+      list.append(li);
+    }
+    return list;
+  }
+
+  table(token: Tokens.Table): HTMLElement {
+    const cell = (tag: string, c: Tokens.TableCell) => {
+      const element = this.el(tag, this.inline(c.tokens, c.text));
+      if (c.align) element.setAttribute("align", c.align);
+      return element;
+    };
+    const head = this.el("thead", this.el("tr", ...token.header.map((c) => cell("th", c))));
+    const table = this.el("table", head);
+    if (token.rows.length > 0) table.append(this.el("tbody", ...token.rows.map((row) => this.el("tr", ...row.map((c) => cell("td", c))))));
+    return table;
+  }
+
+  span(token: Token): Node {
+    const t = token as Tokens.Generic;
+    switch (token.type) {
+      case "text":
+      case "escape":
+        return t.tokens ? this.inline(t.tokens, t.text) : this.text(t.text);
+      case "strong":
+        return this.el("strong", this.inline(t.tokens, t.text));
+      case "em":
+        return this.el("em", this.inline(t.tokens, t.text));
+      case "del":
+        return this.el("del", this.inline(t.tokens, t.text));
+      case "codespan":
+        return this.el("code", this.doc.createTextNode(t.text));
+      case "br":
+        return this.el("br");
+      case "link": {
+        const link = token as Tokens.Link;
+        if (!SAFE_HREF.test(link.href.trim())) return this.inline(link.tokens, link.text);
+        const a = this.el("a", this.inline(link.tokens, link.text));
+        a.setAttribute("href", link.href.trim());
+        if (link.title) a.setAttribute("title", link.title);
+        return a;
+      }
+      case "image":
+        // No remote content: an image shows as its description.
+        return this.text(t.text);
+      case "html":
+        // A line break is the one tag a reply's table may need; any other shows as text.
+        return /^<br\s*\/?>$/i.test(t.text.trim()) ? this.el("br") : this.doc.createTextNode(t.raw);
+      default:
+        return this.doc.createTextNode(t.raw);
+    }
+  }
+}
+
+/** `s` with its character references read (`&amp;` → `&`), as text: RCDATA makes no
+ * element of what it parses. */
+function decodeReferences(doc: Document, s: string): string {
+  const area = doc.createElement("textarea");
+  area.innerHTML = s;
+  return area.value;
 }
 
 /**
