@@ -9,7 +9,9 @@
 //!   `ZETA_BENCH_IDLE_SECS` (default 60) idle with the window open, and the same started
 //!   hidden in the tray (`--hidden`, as the login start does), side by side;
 //! - the floor beside them: a bare WebKitGTK window (python3-gi, a static page, drawn
-//!   the same way) idle as long, which no app with a WebKitGTK window goes below here;
+//!   the same way), its start → window shown interleaved with Zeta's starts, and idle as
+//!   long, which no app with a WebKitGTK window goes below here (`ZETA_BENCH_ONLY=starts`
+//!   stops after the starts);
 //! - the same around a task whose reply streams for 20 s (a scripted model on 127.0.0.1
 //!   writing markdown, 12 characters every 20 ms), each run in a fresh home: just before,
 //!   at the stream's end and 10 s after, window open and hidden (the web process's
@@ -239,6 +241,53 @@ fn web_growth(before: &[Pss], after: &[Pss]) -> Option<String> {
     })
 }
 
+/// The floor's page: a static page of the chat's size and kind.
+fn floor_page(dir: &std::path::Path) -> PathBuf {
+    let page = dir.join("floor.html");
+    std::fs::write(
+        &page,
+        "<html><body><h1>Zeta</h1><p>Ask Zeta to do something.</p><textarea></textarea></body></html>",
+    )
+    .expect("floor page");
+    page
+}
+
+/// The floor: a bare WebKitGTK window of Zeta's size (python3-gi, its window titled
+/// "floor") showing `page`, drawn as Zeta draws its pages (no GL compositing, scripts
+/// interpreted). What any app with a WebKitGTK window costs here.
+fn floor(page: &std::path::Path) -> std::io::Result<std::process::Child> {
+    let script = "import gi, sys\n\
+gi.require_version('Gtk', '3.0'); gi.require_version('WebKit2', '4.1')\n\
+from gi.repository import Gtk, WebKit2\n\
+w = Gtk.Window(title='floor'); w.set_default_size(480, 640)\n\
+v = WebKit2.WebView(); w.add(v); v.load_uri('file://' + sys.argv[1])\n\
+w.show_all(); Gtk.main()\n";
+    // Debian's python3, where python3-gi is (a python3 earlier on PATH may lack it).
+    Command::new("/usr/bin/python3")
+        .args(["-c", script, &page.display().to_string()])
+        .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
+        .env("JSC_useJIT", "false")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+}
+
+/// Start → the floor's window shown, or `None` if it did not show in 30 s.
+fn floor_start(page: &std::path::Path) -> Option<Duration> {
+    let t = Instant::now();
+    let mut child = floor(page).ok()?;
+    let mut shown = None;
+    while shown.is_none() && t.elapsed() < Duration::from_secs(30) {
+        if !xdotool(&["search", "--onlyvisible", "--name", "^floor$"]).is_empty() {
+            shown = Some(t.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    stop(child.id());
+    let _ = child.wait();
+    shown
+}
+
 fn main() {
     if std::env::var_os("DISPLAY").is_none() || xdotool(&["version"]).is_empty() {
         eprintln!(
@@ -267,8 +316,11 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(10);
-    let (mut to_window, mut to_tray) = (Vec::new(), Vec::new());
+    let page = floor_page(home.path());
+    let (mut to_window, mut to_tray, mut to_floor) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..starts {
+        // The floor's start, interleaved with Zeta's: the same machine, the same moment.
+        to_floor.extend(floor_start(&page));
         let t = Instant::now();
         let mut app = start(&bin, home.path(), false);
         let (mut window, mut tray) = (None, None);
@@ -299,6 +351,14 @@ fn main() {
         "start → tray icon shown:   median {:.0} ms",
         median(to_tray)
     );
+    if to_floor.len() == starts {
+        println!(
+            "floor, a bare WebKitGTK window (python3-gi), interleaved: start → window shown: median {:.0} ms",
+            median(to_floor)
+        );
+    } else {
+        println!("SKIPPED the floor's starts: python3-gi with WebKit2 4.1 did not show a window");
+    }
     // The same on a desktop whose tray speaks StatusNotifierItem (KDE, GNOME with the
     // AppIndicator extension, XFCE, Cinnamon): the icon is there once the app registers
     // it with the watcher; trayer above only takes XEmbed icons, which
@@ -318,6 +378,9 @@ fn main() {
             "SKIPPED the StatusNotifier starts: no status-notifier-watcher or dbus-monitor \
              (Debian: haskell-status-notifier-item-utils, dbus-bin)"
         ),
+    }
+    if std::env::var("ZETA_BENCH_ONLY").as_deref() == Ok("starts") {
+        return;
     }
     let idle: u64 = std::env::var("ZETA_BENCH_IDLE_SECS")
         .ok()
@@ -348,27 +411,7 @@ fn main() {
     // The floor: what any WebKitGTK window costs here, whatever app holds it — a bare
     // window of Zeta's size (python3-gi) showing a static page, drawn as Zeta draws its
     // pages (no GL compositing, scripts interpreted), idle as long.
-    let page = home.path().join("floor.html");
-    std::fs::write(
-        &page,
-        "<html><body><h1>Zeta</h1><p>Ask Zeta to do something.</p><textarea></textarea></body></html>",
-    )
-    .expect("floor page");
-    let script = "import gi, sys\n\
-gi.require_version('Gtk', '3.0'); gi.require_version('WebKit2', '4.1')\n\
-from gi.repository import Gtk, WebKit2\n\
-w = Gtk.Window(title='floor'); w.set_default_size(480, 640)\n\
-v = WebKit2.WebView(); w.add(v); v.load_uri('file://' + sys.argv[1])\n\
-w.show_all(); Gtk.main()\n";
-    // Debian's python3, where python3-gi is (a python3 earlier on PATH may lack it).
-    match Command::new("/usr/bin/python3")
-        .args(["-c", script, &page.display().to_string()])
-        .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
-        .env("JSC_useJIT", "false")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-    {
+    match floor(&page) {
         Ok(mut floor) => {
             std::thread::sleep(Duration::from_secs(idle));
             let parts = memory(floor.id());
