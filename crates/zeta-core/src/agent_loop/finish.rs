@@ -102,6 +102,8 @@ pub(super) struct Finishing {
     /// the program printed something that does not bear it out (a small model's program
     /// is no better than its command: it may not replace an answer, only put it in doubt).
     checked_second_way: Option<String>,
+    /// Zeta's own folder: what changes there is no effect of a call (`own_home`).
+    own_home: Option<std::path::PathBuf>,
 }
 
 impl Finishing {
@@ -125,7 +127,15 @@ impl Finishing {
             record: Vec::new(),
             off: Vec::new(),
             checked_second_way: None,
+            own_home: None,
         }
+    }
+
+    /// Zeta's own folder is `folder`: its database and logs, written while a call runs,
+    /// are not the call's effects.
+    pub fn own_home(mut self, folder: Option<&std::path::Path>) -> Self {
+        self.own_home = folder.map(std::path::Path::to_path_buf);
+        self
     }
 
     /// The same, without the checks named in `off` (a measuring aid).
@@ -149,7 +159,11 @@ impl Finishing {
                     .flat_map(|t| t.paths.iter().cloned()),
             )
             .collect();
-        Watch::before(arguments, &named, &self.env)
+        let watch = Watch::before(arguments, &named, &self.env);
+        match &self.own_home {
+            Some(own) => watch.leaving_out(own),
+            None => watch,
+        }
     }
 
     /// A call of the task went as `call` says.

@@ -267,7 +267,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             request,
             env.clone(),
         )
-        .without(&agent.checks_off);
+        .without(&agent.checks_off)
+        .own_home(agent.confinement.as_ref().map(|c| c.zeta_home.as_path()));
         // The rules the model works by are Zeta's words too (not the soul, which speaks
         // as the assistant, nor the computer's facts): an answer that says them again
         // answers nothing (seen: "Read the error and adapt it. Do not repeat a failing

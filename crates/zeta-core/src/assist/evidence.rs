@@ -246,6 +246,9 @@ pub struct Watch {
     before: Look,
     /// The files the call names, with their content's hash before it.
     hashed: Vec<(PathBuf, u64)>,
+    /// Zeta's own folder (its database, logs, settings): what Zeta itself writes there
+    /// while a call runs is no effect of the call.
+    own: Option<PathBuf>,
 }
 
 impl Watch {
@@ -265,7 +268,15 @@ impl Watch {
             folders,
             before,
             hashed,
+            own: None,
         }
+    }
+
+    /// Leaves out what changes below `folder`, Zeta's own (a home inside the watched
+    /// one: a task's call shows no `changed zeta.db-wal`).
+    pub fn leaving_out(mut self, folder: &Path) -> Self {
+        self.own = Some(folder.to_path_buf());
+        self
     }
 
     /// What changed in the watched folders since `before`.
@@ -296,6 +307,9 @@ impl Watch {
             }
             _ => true,
         });
+        if let Some(own) = &self.own {
+            effects.retain(|e| !e.touches().iter().any(|p| p.starts_with(own)));
+        }
         effects
     }
 }
