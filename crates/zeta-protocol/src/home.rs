@@ -34,6 +34,23 @@ pub enum HomeError {
     },
 }
 
+/// The entries of the home Zeta itself writes while a task runs: its database and
+/// journal, their locks, its logs, the outputs and originals it keeps, its socket. What
+/// changes there during a call is Zeta's doing, not the call's (the home may also be the
+/// folder a person's files are in: those stay the person's).
+pub const WRITTEN_WHILE_RUNNING: &[&str] = &[
+    "zeta.db",
+    "zeta.db-wal",
+    "zeta.db-shm",
+    "zeta.db-journal",
+    "zeta.db.setup-lock",
+    "worker.lock",
+    "control.sock",
+    "logs",
+    "outputs",
+    "originals",
+];
+
 /// The resolved home folder. Cheap to clone; every path Zeta writes hangs off it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ZetaHome {

@@ -246,9 +246,9 @@ pub struct Watch {
     before: Look,
     /// The files the call names, with their content's hash before it.
     hashed: Vec<(PathBuf, u64)>,
-    /// Zeta's own folder (its database, logs, settings): what Zeta itself writes there
-    /// while a call runs is no effect of the call.
-    own: Option<PathBuf>,
+    /// What Zeta itself writes while a call runs (its database, journal, logs, kept
+    /// originals, in its own folder): no effect of the call.
+    own: Vec<PathBuf>,
 }
 
 impl Watch {
@@ -268,14 +268,18 @@ impl Watch {
             folders,
             before,
             hashed,
-            own: None,
+            own: Vec::new(),
         }
     }
 
-    /// Leaves out what changes below `folder`, Zeta's own (a home inside the watched
-    /// one: a task's call shows no `changed zeta.db-wal`).
+    /// Leaves out what Zeta itself writes in its home `folder` while the call runs
+    /// (`zeta_protocol::home::WRITTEN_WHILE_RUNNING`: a task's call shows no `changed
+    /// zeta.db-wal`). The person's files there, when the home is also their folder, stay.
     pub fn leaving_out(mut self, folder: &Path) -> Self {
-        self.own = Some(folder.to_path_buf());
+        self.own = zeta_protocol::home::WRITTEN_WHILE_RUNNING
+            .iter()
+            .map(|entry| folder.join(entry))
+            .collect();
         self
     }
 
@@ -307,9 +311,11 @@ impl Watch {
             }
             _ => true,
         });
-        if let Some(own) = &self.own {
-            effects.retain(|e| !e.touches().iter().any(|p| p.starts_with(own)));
-        }
+        effects.retain(|e| {
+            !e.touches()
+                .iter()
+                .any(|p| self.own.iter().any(|own| p.starts_with(own)))
+        });
         effects
     }
 }

@@ -190,16 +190,18 @@ fn a_program_is_run_code_or_python_in_the_shell_read_off_its_syntax_tree() {
 #[test]
 fn what_zeta_writes_in_its_own_folder_is_no_effect_of_the_call() {
     // Zeta's home inside the watched one (as in a home that holds `.zeta`, or the
-    // tests'): its database's journal, written while the call runs, is Zeta's doing.
+    // tests'): its database's journal and its log, written while the call runs, are
+    // Zeta's doing; a file the call makes there is the call's.
     let dir = setup();
     let env = env(dir.path());
     let own = dir.path().join("zeta-home");
-    std::fs::create_dir_all(&own).expect("own");
+    std::fs::create_dir_all(own.join("logs")).expect("own");
     std::fs::write(own.join("zeta.db-wal"), "before").expect("wal");
-    let arguments = json!({"command": "echo hi > ~/notes.txt; ls ~/zeta-home ~/logs/*.log"});
+    let arguments = json!({"command": "echo hi > ~/notes.txt; ls ~/zeta-home ~/zeta-home/logs"});
     let run = |watch: Watch| {
         std::fs::write(own.join("zeta.db-wal"), "after, longer").expect("wal");
-        std::fs::write(own.join("zeta.log"), "line").expect("log");
+        std::fs::write(own.join("logs/zeta.log"), "line").expect("log");
+        std::fs::write(own.join("made.txt"), "the call's").expect("made");
         std::fs::write(dir.path().join("notes.txt"), "hi\n").expect("notes");
         let mut got: Vec<String> = watch
             .after()
@@ -211,11 +213,20 @@ fn what_zeta_writes_in_its_own_folder_is_no_effect_of_the_call() {
     };
     let seen = run(Watch::before(&arguments, &[], &env));
     assert!(
-        seen.iter().any(|e| e.contains("zeta.db-wal")),
-        "without leaving it out, Zeta's own write shows: {seen:?}"
+        seen.iter().any(|e| e.contains("zeta.db-wal"))
+            && seen.iter().any(|e| e.contains("zeta.log")),
+        "without leaving them out, Zeta's own writes show: {seen:?}"
     );
-    std::fs::remove_file(dir.path().join("notes.txt")).expect("rm");
-    std::fs::remove_file(own.join("zeta.log")).expect("rm");
+    for made in [
+        dir.path().join("notes.txt"),
+        own.join("logs/zeta.log"),
+        own.join("made.txt"),
+    ] {
+        std::fs::remove_file(made).expect("rm");
+    }
     let left_out = run(Watch::before(&arguments, &[], &env).leaving_out(&own));
-    assert_eq!(left_out, ["created ~/notes.txt"]);
+    assert_eq!(
+        left_out,
+        ["created ~/notes.txt", "created ~/zeta-home/made.txt"]
+    );
 }
