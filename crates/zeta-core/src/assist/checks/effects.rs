@@ -64,6 +64,11 @@ impl Check for AskedChange {
         if !case.request.asks_change || case.held_back || e.calls.is_empty() {
             return None;
         }
+        // A change asked of a window is judged by what the window shows after each act
+        // (`act-not-shown`), not by files: no file changes when a label is typed.
+        if e.calls.iter().any(|c| c.read_back.is_some()) {
+            return None;
+        }
         // Paths it asks to be written that do not show it are `asked-target`'s, which
         // names them. Targets that hold already ("make ~/run.sh executable": it exists)
         // do not show that anything was done.

@@ -1002,3 +1002,42 @@ fn second_way_leaves_look_ups_changes_and_answers_that_found_nothing() {
         );
     }
 }
+
+#[test]
+fn a_change_asked_of_a_window_is_left_to_what_the_window_shows() {
+    use crate::tool::Shown;
+    let f = fixture();
+    let request = "type Kitchen as the label in the settings window";
+    let failed = || {
+        let mut a = act(
+            "label \"Label: (none)\"",
+            Shown::No("it does not take text".into()),
+        );
+        a.ok = false;
+        a.line = "✗ ui_act label".into();
+        a
+    };
+    // No file changes when a window is acted on: `asked-change` says nothing,
+    // `act-not-shown` says what the window shows.
+    assert!(judge(
+        &AskedChange,
+        &f,
+        request,
+        "I typed Kitchen.",
+        vec![failed()]
+    )
+    .is_none());
+    assert!(judge(
+        &ActNotShown,
+        &f,
+        request,
+        "I typed Kitchen.",
+        vec![failed()]
+    )
+    .is_some());
+    // The same failed call with no read-back (a command): `asked-change` holds it.
+    let mut command = failed();
+    command.read_back = None;
+    command.tool = "shell".into();
+    assert!(judge(&AskedChange, &f, request, "I typed Kitchen.", vec![command]).is_some());
+}
