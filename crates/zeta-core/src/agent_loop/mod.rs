@@ -14,6 +14,7 @@ mod asks;
 mod calls;
 mod finish;
 mod gate;
+mod grammar;
 pub mod guard;
 pub mod plan;
 pub mod planner;

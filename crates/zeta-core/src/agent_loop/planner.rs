@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::model::ToolCall;
+use crate::model::ToolSpec;
 
 /// The tool a planner `command` runs.
 pub const SHELL_TOOL: &str = "shell";
@@ -42,7 +43,39 @@ pub fn plan_schema(tools: &[&str]) -> Value {
     plan_schema_with(tools, PlanForm::Reasoned)
 }
 
-/// The plan's schema in the given form (see `prompt::planner_prompt`).
+/// The plan's schema for the tools offered: for a small model's forms, each tool's
+/// arguments bound to it (`grammar`), so a constrained model cannot call a tool without
+/// the arguments it takes. A larger model's plan keeps one open "args" object (a server
+/// may refuse a schema whose root is a choice).
+pub fn plan_schema_for(offered: &[ToolSpec], form: PlanForm) -> Value {
+    let names: Vec<&str> = offered.iter().map(|t| t.name.as_str()).collect();
+    let mut schema = plan_schema_with(&names, form);
+    match form {
+        PlanForm::Reasoned => {}
+        PlanForm::Plain => {
+            if names.iter().any(|n| *n != SHELL_TOOL) {
+                schema = super::grammar::bound_plan(&schema, offered);
+            }
+        }
+        PlanForm::Short => {
+            if let Some(any) = schema["anyOf"].as_array_mut() {
+                // The one open tool alternative, as one per tool it names.
+                if let Some(at) = any.iter().position(|a| a["properties"]["tool"].is_object()) {
+                    let open = any.remove(at);
+                    let names: Vec<&str> = open["properties"]["tool"]["enum"]
+                        .as_array()
+                        .map(|e| e.iter().filter_map(Value::as_str).collect())
+                        .unwrap_or_default();
+                    any.extend(super::grammar::bound_calls(offered, &names));
+                }
+            }
+        }
+    }
+    schema
+}
+
+/// The plan's schema in the given form (see `prompt::planner_prompt`), each tool's
+/// arguments an open object.
 pub fn plan_schema_with(tools: &[&str], form: PlanForm) -> Value {
     let mut schema = match form {
         PlanForm::Short => return short_plan_schema(tools),
@@ -50,7 +83,7 @@ pub fn plan_schema_with(tools: &[&str], form: PlanForm) -> Value {
     };
     if form == PlanForm::Plain {
         if let Some(props) = schema["properties"].as_object_mut() {
-            props.remove("reasoning");
+            props.shift_remove("reasoning");
         }
         if let Some(required) = schema["required"].as_array_mut() {
             required.retain(|k| k != "reasoning");
@@ -134,8 +167,8 @@ fn full_plan_schema(tools: &[&str]) -> Value {
         // Shell only: seed 000's four keys.
         let mut schema = full_plan_schema(&["-"]);
         if let Some(props) = schema["properties"].as_object_mut() {
-            props.remove("tool");
-            props.remove("args");
+            props.shift_remove("tool");
+            props.shift_remove("args");
         }
         return schema;
     }

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::planner::{
-    self, answer_schema, leaked_tool_call, parse_plan, plan_schema_with, verdict_schema, PlanForm,
+    self, answer_schema, leaked_tool_call, parse_plan, plan_schema_for, verdict_schema, PlanForm,
     Step,
 };
 use super::prompt;
@@ -149,9 +149,8 @@ pub(super) struct Planner {
 
 impl Planner {
     pub fn new(offered: Vec<ToolSpec>, form: PlanForm) -> Self {
-        let names: Vec<&str> = offered.iter().map(|t| t.name.as_str()).collect();
         Self {
-            schema: plan_schema_with(&names, form),
+            schema: plan_schema_for(&offered, form),
             offered,
             form,
         }

@@ -4,6 +4,7 @@
 
 mod claims;
 mod gate;
+mod grammar;
 mod model;
 mod plan;
 mod prompts;

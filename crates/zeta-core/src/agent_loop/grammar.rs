@@ -1,0 +1,112 @@
+//! The arguments a small model's plan may give each tool, bound to the tool in the plan's
+//! schema: the server turns the schema into a grammar, so a constrained model that names
+//! a tool can only write arguments of that tool's own shape (its required ones present,
+//! of their types, no others), and cannot write arguments before it has named one.
+//! Seen without it: `ui_act {}` three times for "Type Lisbon into the City dialog", the
+//! schema's open object allowing anything.
+//!
+//! A tool's parameter schema is used as it is where a server's JSON-schema grammar holds
+//! it (the keywords below, nested a few levels); any other (references, combinations, a
+//! list of types, as an MCP server may declare) stays an open object, as before.
+
+use serde_json::{json, Value};
+
+use crate::model::ToolSpec;
+
+/// Keywords a JSON-schema grammar takes (llama.cpp's converter, Ollama's); anything else
+/// leaves the tool's arguments open.
+const KEYWORDS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "description",
+    "title",
+    "enum",
+    "items",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "default",
+];
+
+/// Deeper than this, a schema stays open (a grammar this deep is slow to build).
+const MAX_DEPTH: usize = 4;
+
+/// What a plan may give `spec` as its arguments.
+pub fn arguments_of(spec: &ToolSpec) -> Value {
+    let p = &spec.parameters;
+    if p.get("type").and_then(Value::as_str) == Some("object") && held(p, 0) {
+        p.clone()
+    } else {
+        json!({"type": "object"})
+    }
+}
+
+/// Whether a grammar holds `schema` as it is.
+fn held(schema: &Value, depth: usize) -> bool {
+    let Some(map) = schema.as_object() else {
+        return false;
+    };
+    depth <= MAX_DEPTH
+        && map.iter().all(|(key, value)| match key.as_str() {
+            "properties" => value
+                .as_object()
+                .is_some_and(|p| p.values().all(|s| held(s, depth + 1))),
+            "items" => held(value, depth + 1),
+            "additionalProperties" => value.is_boolean(),
+            "type" => value.is_string(),
+            "required" => value
+                .as_array()
+                .is_some_and(|r| r.iter().all(Value::is_string)),
+            "enum" => value.as_array().is_some_and(|e| !e.is_empty()),
+            other => KEYWORDS.contains(&other),
+        })
+}
+
+/// `schema` (one object: the plan's keys, with optional `tool` and `args`) as one
+/// alternative without a tool and one per tool: `tool` that tool's name, `args` its
+/// arguments, both required. Keys keep their order (`tool` before `args`), and no
+/// alternative takes keys it does not name, so a plan without a tool cannot carry one.
+pub fn bound_plan(schema: &Value, offered: &[ToolSpec]) -> Value {
+    let mut bare = schema.clone();
+    bare["additionalProperties"] = json!(false);
+    if let Some(props) = bare["properties"].as_object_mut() {
+        props.shift_remove("tool");
+        props.shift_remove("args");
+    }
+    let mut any = vec![bare];
+    for spec in offered
+        .iter()
+        .filter(|t| t.name != super::planner::SHELL_TOOL)
+    {
+        let mut one = schema.clone();
+        one["additionalProperties"] = json!(false);
+        one["properties"]["tool"] = json!({"const": spec.name});
+        one["properties"]["args"] = arguments_of(spec);
+        // A call leaves "command" empty: a command is the shell's.
+        one["properties"]["command"] = json!({"const": ""});
+        if let Some(required) = one["required"].as_array_mut() {
+            required.push(json!("tool"));
+            required.push(json!("args"));
+        }
+        any.push(one);
+    }
+    json!({"anyOf": any})
+}
+
+/// A small model's tool alternative (`{"args", "tool"}`) once per tool, each with its
+/// own arguments.
+pub fn bound_calls(offered: &[ToolSpec], names: &[&str]) -> Vec<Value> {
+    offered
+        .iter()
+        .filter(|t| names.contains(&t.name.as_str()))
+        .map(|spec| {
+            json!({"type": "object",
+                   "properties": {"args": arguments_of(spec), "tool": {"const": spec.name}},
+                   "required": ["args", "tool"],
+                   "additionalProperties": false})
+        })
+        .collect()
+}

@@ -1,0 +1,211 @@
+//! The plan's schema with each tool's arguments bound to it (`grammar`), checked with a
+//! JSON-schema validator as the server's grammar would hold a plan: generated families
+//! of plans (every offered tool × argument objects drawn from all the tools' keys, stray
+//! keys and wrong types) are taken exactly when the tool's own schema takes their
+//! arguments, for the small model's two forms.
+
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+
+use crate::agent_loop::planner::{plan_schema_for, plan_schema_with, PlanForm};
+use crate::model::ToolSpec;
+
+fn spec(name: &str, parameters: Value) -> ToolSpec {
+    ToolSpec {
+        name: name.into(),
+        description: format!("{name}."),
+        parameters,
+    }
+}
+
+/// The tools a small model meets: the shell, the element tools as they declare
+/// themselves, code, and two an MCP server might declare that a grammar does not hold.
+fn offered() -> Vec<ToolSpec> {
+    vec![
+        spec(
+            "shell",
+            json!({"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}),
+        ),
+        spec(
+            "ui_outline",
+            json!({"type": "object", "properties": {
+                "window": {"type": "string"}, "expand": {"type": "integer"},
+                "source": {"type": "string", "enum": ["auto", "tree", "ocr"]}
+            }, "additionalProperties": false}),
+        ),
+        spec(
+            "ui_act",
+            json!({"type": "object", "properties": {
+                "element": {"type": "integer", "description": "the element's number"},
+                "action": {"type": "string"},
+                "text": {"type": "string"}, "option": {"type": "string"}
+            }, "required": ["element", "action"], "additionalProperties": false}),
+        ),
+        spec(
+            "run_code",
+            json!({"type": "object", "properties": {
+                "language": {"type": "string", "enum": ["python", "bash"]},
+                "code": {"type": "string", "minLength": 1}
+            }, "required": ["language", "code"]}),
+        ),
+        spec(
+            "mcp_ref",
+            json!({"type": "object", "properties": {"q": {"$ref": "#/$defs/q"}},
+                   "$defs": {"q": {"type": "string"}}}),
+        ),
+        spec(
+            "mcp_types",
+            json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}}),
+        ),
+    ]
+}
+
+fn valid(schema: &Value, value: &Value) -> bool {
+    jsonschema::validator_for(schema)
+        .map(|v| v.is_valid(value))
+        .unwrap_or(false)
+}
+
+/// A plan calling `tool` with `args`, in the form's keys.
+fn call(form: PlanForm, tool: &str, args: &Value) -> Value {
+    match form {
+        PlanForm::Short => json!({"args": args, "tool": tool}),
+        _ => json!({"command": "", "reply": "", "done": false, "tool": tool, "args": args}),
+    }
+}
+
+/// Whether the plan's schema takes a call of `tool` with `args`: what the tool's own
+/// schema says, or anything where its schema stays open.
+fn expected(tool: &ToolSpec, args: &Value) -> bool {
+    let open = matches!(tool.name.as_str(), "mcp_ref" | "mcp_types");
+    open && args.is_object() || valid(&tool.parameters, args)
+}
+
+#[test]
+fn a_tool_named_without_the_arguments_it_requires_is_no_plan() {
+    let tools = offered();
+    for form in [PlanForm::Plain, PlanForm::Short] {
+        let bound = plan_schema_for(&tools, form);
+        let open = plan_schema_with(
+            &tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
+            form,
+        );
+        // Seen: `ui_act {}` three times in a row, which the open schema takes.
+        let empty = call(form, "ui_act", &json!({}));
+        assert!(valid(&open, &empty), "{form:?}: the open schema took it");
+        assert!(!valid(&bound, &empty), "{form:?}: {bound}");
+        let press = call(form, "ui_act", &json!({"element": 7, "action": "press"}));
+        assert!(valid(&bound, &press), "{form:?}");
+        // Arguments of another tool under this one's name.
+        let outline_args = call(form, "ui_act", &json!({"window": "City"}));
+        assert!(!valid(&bound, &outline_args), "{form:?}");
+        // A tool that is not offered.
+        let other = call(form, "delete_everything", &json!({}));
+        assert!(!valid(&bound, &other), "{form:?}");
+    }
+}
+
+#[test]
+fn plans_without_a_tool_are_as_before() {
+    let tools = offered();
+    let plain = plan_schema_for(&tools, PlanForm::Plain);
+    for plan in [
+        json!({"command": "ls ~", "reply": "", "done": false}),
+        json!({"command": "", "reply": "You have 3 files.", "done": true}),
+    ] {
+        assert!(valid(&plain, &plan), "{plan}");
+    }
+    // A command beside a tool is two steps in one: a call leaves "command" empty.
+    let both = json!({"command": "ls", "reply": "", "done": false, "tool": "ui_act",
+                      "args": {"element": 1, "action": "press"}});
+    assert!(!valid(&plain, &both));
+    // No tool, yet arguments: nothing to bind them to.
+    let stray = json!({"command": "", "reply": "", "done": false, "args": {"element": 1}});
+    assert!(!valid(&plain, &stray));
+    let short = plan_schema_for(&tools, PlanForm::Short);
+    for plan in [
+        json!({"command": "df -h"}),
+        json!({"command": "", "reply": "42"}),
+    ] {
+        assert!(valid(&short, &plan), "{plan}");
+    }
+    // A larger model's plan keeps its one object, with open arguments.
+    let reasoned = plan_schema_for(&tools, PlanForm::Reasoned);
+    assert_eq!(reasoned["type"], json!("object"));
+    assert_eq!(
+        reasoned["properties"]["args"],
+        json!({"type": "object", "description": "arguments for tool"})
+    );
+}
+
+#[test]
+fn tool_comes_before_its_arguments_in_the_plain_form() {
+    // The server's grammar writes keys in the schema's order: the model names the tool,
+    // then writes what that tool takes.
+    let plain = plan_schema_for(&offered(), PlanForm::Plain);
+    for alternative in plain["anyOf"].as_array().into_iter().flatten().skip(1) {
+        let keys: Vec<&String> = alternative["properties"]
+            .as_object()
+            .map(|p| p.keys().collect())
+            .unwrap_or_default();
+        let tool = keys.iter().position(|k| *k == "tool");
+        let args = keys.iter().position(|k| *k == "args");
+        assert!(tool < args && tool.is_some(), "{keys:?}");
+        assert_eq!(keys.first().map(|k| k.as_str()), Some("command"));
+    }
+}
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        any::<i32>().prop_map(|n| json!(n)),
+        "[a-zA-Z ]{0,6}".prop_map(Value::String),
+        any::<bool>().prop_map(Value::Bool),
+        Just(Value::Null),
+        prop_oneof![Just("auto"), Just("ocr"), Just("python"), Just("press")]
+            .prop_map(|s| json!(s)),
+    ]
+}
+
+/// Argument objects drawn from every offered tool's keys and a few strays.
+fn arguments() -> impl Strategy<Value = Value> {
+    let keys = prop_oneof![
+        Just("element"),
+        Just("action"),
+        Just("text"),
+        Just("option"),
+        Just("window"),
+        Just("expand"),
+        Just("source"),
+        Just("language"),
+        Just("code"),
+        Just("command"),
+        Just("q"),
+        Just("n"),
+        Just("stray"),
+    ];
+    proptest::collection::vec((keys, scalar()), 0..5).prop_map(|pairs| {
+        let mut map = Map::new();
+        for (k, v) in pairs {
+            map.insert(k.to_string(), v);
+        }
+        Value::Object(map)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Every offered tool, any arguments: the plan stands exactly when the tool would
+    /// take them (open where the grammar cannot hold the tool's schema).
+    #[test]
+    fn a_plan_stands_exactly_when_its_tool_takes_the_arguments(
+        which in 1usize..6, args in arguments(), short in any::<bool>()
+    ) {
+        let tools = offered();
+        let tool = &tools[which];
+        let form = if short { PlanForm::Short } else { PlanForm::Plain };
+        let schema = plan_schema_for(&tools, form);
+        let plan = call(form, &tool.name, &args);
+        prop_assert_eq!(valid(&schema, &plan), expected(tool, &args), "{} {}", tool.name, args);
+    }
+}
