@@ -47,6 +47,9 @@ pub struct ToolContext {
     /// What the call leaves for the end of its task (ending the processes it left
     /// running).
     pub at_task_end: AtTaskEnd,
+    /// The person's request the call serves (the task's message; empty outside a task):
+    /// a tool that acts on what a person sees holds an act against what was asked.
+    pub request: Arc<str>,
 }
 
 /// Work calls leave for the end of their task, run once when the task ends, however it
@@ -102,6 +105,7 @@ impl ToolContext {
             keeper: None,
             session: Session::Closed,
             at_task_end: AtTaskEnd::default(),
+            request: Arc::from(""),
         }
     }
 }

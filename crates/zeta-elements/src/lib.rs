@@ -12,6 +12,7 @@
 //! - [`typed`]: the keyboard tool's typing read back from the focused field.
 //! - [`error`]: what failed, in words a person can act on.
 
+pub mod asked;
 pub mod atspi;
 pub mod error;
 pub mod marks;

@@ -43,6 +43,8 @@ pub struct States {
     pub expanded: bool,
     pub showing: bool,
     pub active: bool,
+    /// The window's default button: the one Enter presses (a dialog's OK or Yes).
+    pub default: bool,
 }
 
 /// The AT-SPI interfaces an element has that acting uses.

@@ -18,6 +18,8 @@ pub struct Entry {
     pub takes: Takes,
     pub bounds: Option<Bounds>,
     pub place: Place,
+    /// A combo box's or list's options, as last read (none when not read).
+    pub options: Vec<String>,
 }
 
 /// Where an element was seen: its window's title (for the approval's wording), its
@@ -107,9 +109,15 @@ impl Numbers {
                 takes: Takes::of(node),
                 bounds: node.bounds,
                 place: place.clone(),
+                options: node.options.clone(),
             },
         );
         n
+    }
+
+    /// Every numbered element, by number.
+    pub fn all(&self) -> impl Iterator<Item = (u32, &Entry)> {
+        self.entries.iter().map(|(n, e)| (*n, e))
     }
 
     /// The number an element already has, if any.

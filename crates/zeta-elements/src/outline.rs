@@ -149,6 +149,9 @@ pub fn describe(n: &Node) -> String {
     if st.selected {
         flags.push("selected");
     }
+    if st.default {
+        flags.push("default");
+    }
     if st.expandable {
         flags.push(if st.expanded { "expanded" } else { "collapsed" });
     }

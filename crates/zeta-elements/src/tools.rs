@@ -488,6 +488,13 @@ fn parse_action(a: &ActArgs) -> Result<Action, String> {
 fn the_call_it_takes(n: u32, entry: &crate::numbers::Entry, args: &ActArgs) -> String {
     use crate::numbers::Takes;
     let label = entry.label();
+    if !entry.options.is_empty() && entry.takes != Takes::Text {
+        let shown: Vec<&str> = entry.options.iter().take(12).map(String::as_str).collect();
+        return format!(
+            "[{n}] is {label}, which takes one of its options ({}): {{\"element\": {n}, \"action\": \"select\", \"option\": \"…\"}}",
+            shown.join(" | ")
+        );
+    }
     match entry.takes {
         Takes::Text => {
             let words = args.text.as_deref().unwrap_or(args.action.as_str()).trim();
@@ -512,8 +519,9 @@ fn the_call_it_takes(n: u32, entry: &crate::numbers::Entry, args: &ActArgs) -> S
 /// as its text, unless they name an element of the window; a button named by the
 /// action (the number's own, or the one button of the window so named) is pressed (seen: `{"element": 1, "action": "hello"}` for "type 'hello' into the
 /// Name field", six times in six, past the error that showed the right call); a button
-/// named by the action is pressed. Nothing else is read: a check box's "on" or a list's
-/// "Red" stays an error that shows the call its kind takes. The words are the model's,
+/// named by the action is pressed; one of the element's own options named by the action
+/// is chosen. Nothing else is read: a check box's "on" stays an error that shows the
+/// call its kind takes. The words are the model's,
 /// never Zeta's; the result says how the call was read, and the read-back shows what
 /// it did.
 fn read_as(
@@ -532,6 +540,50 @@ fn read_as(
     let n = args.element;
     let label = entry.label();
     let quoted = serde_json::to_string(words).ok()?;
+    // The words are one of the element's own options (seen: `{"element": 2, "action":
+    // "Blue"}` on a combo box holding Red, Green and Blue): that option is chosen.
+    if let Some(option) = entry
+        .options
+        .iter()
+        .find(|o| o.trim().eq_ignore_ascii_case(words))
+    {
+        return Some((
+            ActArgs {
+                element: n,
+                action: "select".into(),
+                text: None,
+                option: Some(option.clone()),
+            },
+            format!(
+                "{quoted} is not an action; it is one of the options of [{n}] {label}, so the \
+                 call was read as {{\"element\": {n}, \"action\": \"select\", \"option\": {quoted}}}."
+            ),
+        ));
+    }
+    // The words are what the element is (seen: `"action": "check_box"` on a check box):
+    // the one act its kind takes.
+    let role = |w: &str| w.to_lowercase().replace(['_', '-', ' '], "");
+    if role(words) == role(&entry.role) {
+        let action = match entry.takes {
+            Takes::Toggle => "toggle",
+            Takes::Press => "press",
+            Takes::Text if args.text.is_some() => "set_text",
+            _ => return None,
+        };
+        return Some((
+            ActArgs {
+                element: n,
+                action: action.into(),
+                text: args.text.clone().filter(|_| action == "set_text"),
+                option: None,
+            },
+            format!(
+                "{quoted} is what [{n}] is, not an action; a {} takes {action}, so the call \
+                 was read as that.",
+                entry.role
+            ),
+        ));
+    }
     match entry.takes {
         Takes::Text if args.text.is_none() && !names_other => Some((
             ActArgs {
@@ -590,6 +642,13 @@ fn meant_by_words(
 ) -> Option<Action> {
     use crate::numbers::Takes;
     let words = args.action.trim();
+    if entry
+        .options
+        .iter()
+        .any(|o| o.trim().eq_ignore_ascii_case(words))
+    {
+        return Some(Action::Select(words.to_string()));
+    }
     if numbers.names_in_window(entry, words) {
         return Some(Action::Press);
     }
@@ -674,6 +733,7 @@ impl UiAct {
     async fn act(
         &self,
         args: ActArgs,
+        request: &str,
     ) -> Result<(String, String, Option<Box<ReadBack>>), ElementsError> {
         let el = &self.0;
         let n = args.element;
@@ -710,6 +770,14 @@ impl UiAct {
                      the element itself, from the outline",
                     args.text.as_deref().unwrap_or_default().trim()
                 )));
+            }
+        }
+        // A press or toggle of what the request does not name, where it names another
+        // of the same kind in this window: nothing is done (`asked`).
+        if matches!(action, Action::Press | Action::Toggle) {
+            let numbers = locked(&el.0.numbers);
+            if let Some(why) = crate::asked::refusal(&numbers, n, &entry, request) {
+                return Err(ElementsError::Unsupported(why));
             }
         }
         if matches!(entry.key, Key::Word { .. }) {
@@ -876,6 +944,9 @@ impl Tool for UiAct {
         if let Some(text) = read.text {
             arguments["text"] = json!(text);
         }
+        if let Some(option) = read.option {
+            arguments["option"] = json!(option);
+        }
         Some((arguments, note))
     }
     /// Text typed or set into a terminal (its element's role, or its application's
@@ -920,7 +991,7 @@ impl Tool for UiAct {
             Err(_) => format!("{what} element {n} (not in any outline)"),
         }
     }
-    fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+    fn run<'a>(&'a self, arguments: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         Box::pin(async move {
             let args: ActArgs = match serde_json::from_value(arguments) {
                 Ok(a) => a,
@@ -937,7 +1008,7 @@ impl Tool for UiAct {
                     Some((action, entry.clone()))
                 })
             };
-            match self.act(args).await {
+            match self.act(args, &ctx.request).await {
                 Ok((text, summary, read_back)) => ToolOutput {
                     read_back,
                     ..ToolOutput::ok(text, summary)
@@ -995,6 +1066,7 @@ mod tests {
                 takes: crate::numbers::Takes::of(&node),
                 bounds: None,
                 place: Place::default(),
+                options: node.options.clone(),
             }
         };
         let args = |action: &str, text: Option<&str>| ActArgs {
@@ -1070,6 +1142,33 @@ mod tests {
         assert!(read_as(&none, &tick, &args("on", None)).is_none());
         assert!(read_as(&none, &label, &args("Hint", None)).is_none());
         assert!(read_as(&none, &field, &args("  ", None)).is_none());
+
+        // A combo box's own option named as the action is chosen; another word is not,
+        // and its error lists the options.
+        let mut combo = entry(Default::default(), vec!["press".into()], "combo box", "Red");
+        combo.options = vec!["Red".into(), "Green".into(), "Blue".into()];
+        let (read, note) = read_as(&none, &combo, &args("blue", None)).expect("read as select");
+        assert_eq!(
+            (read.action.as_str(), read.option.as_deref()),
+            ("select", Some("Blue"))
+        );
+        assert!(note.contains("one of the options"), "{note}");
+        assert!(read_as(&none, &combo, &args("Purple", None)).is_none());
+        // The element's own role as the action: the act its kind takes.
+        let (read, _) = read_as(&none, &tick, &args("check_box", None)).expect("a toggle");
+        assert_eq!(read.action, "toggle");
+        let (read, _) = read_as(&none, &button, &args("Push Button", None)).expect("a press");
+        assert_eq!(read.action, "press");
+        assert!(read_as(&none, &label, &args("label", None)).is_none());
+        let said = the_call_it_takes(1, &combo, &args("Purple", None));
+        assert!(
+            said.contains("Red | Green | Blue") && said.contains(r#""action": "select""#),
+            "{said}"
+        );
+        assert!(matches!(
+            meant_by_words(&none, &combo, &args("Green", None)),
+            Some(Action::Select(o)) if o == "Green"
+        ));
     }
 
     fn numbered(elements: &Elements, role: &str, app: &str, window: &str) -> u32 {

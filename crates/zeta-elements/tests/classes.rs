@@ -226,12 +226,64 @@ async fn a_button_that_runs_a_modal_dialog_does_not_block_and_the_dialog_is_answ
     let r = tools.act(json!({"element": ok, "action": "press"})).await;
     assert_eq!(shown(&r), &Shown::Yes("its window closed".into()));
 
-    let outline = tools.outline("Zeta settings dialog").await;
+    kitchen_applied(&tools, "Zeta settings dialog", dir.path()).await;
+}
+
+/// A press of what the request does not name, while it names another button of the
+/// window, is refused before anything is done: the dialog stays open with its text, and
+/// the button the request names then does the job. The window's default button is marked.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_press_the_request_does_not_name_is_refused_and_nothing_is_lost() {
+    let test = "a_press_the_request_does_not_name_is_refused_and_nothing_is_lost";
+    let Some((_app, dir, _serial)) = settings(test, "Zeta settings asked").await else {
+        return;
+    };
+    let mut tools = Tools::new();
+    tools.ctx.request =
+        "Set the label to Kitchen in the Set label dialog and press OK, then Apply".into();
+    let outline = tools.outline("Zeta settings asked").await;
+    let set_label = number_of(&outline, "button \"Set label…\"");
+    // The request names this one too ("Set label"): the press goes ahead.
+    let r = tools
+        .act(json!({"element": set_label, "action": "press"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    let dialog = tools.outline("Set label").await;
+    assert!(dialog.contains("button \"OK\" (default)"), "{dialog}");
+    let field = number_of(&dialog, "text \"Label\"");
+    let r = tools
+        .act(json!({"element": field, "action": "set_text", "text": "Kitchen"}))
+        .await;
+    assert!(matches!(shown(&r), Shown::Yes(_)), "{r:?}");
+    let cancel = number_of(&dialog, "button \"Cancel\"");
+    let ok = number_of(&dialog, "button \"OK\"");
+    let r = tools
+        .act(json!({"element": cancel, "action": "press"}))
+        .await;
+    assert!(!r.ok, "{}", r.content);
+    assert!(
+        r.content
+            .contains(&format!("it names button \"OK\" (element {ok})")),
+        "{}",
+        r.content
+    );
+    assert!(matches!(shown(&r), Shown::No(_)), "{r:?}");
+    // Nothing was pressed: the dialog is there, holding what was typed.
+    let again = tools.outline("Set label").await;
+    assert!(again.contains("= \"Kitchen\""), "{again}");
+    let r = tools.act(json!({"element": ok, "action": "press"})).await;
+    assert_eq!(shown(&r), &Shown::Yes("its window closed".into()));
+    kitchen_applied(&tools, "Zeta settings asked", dir.path()).await;
+}
+
+/// The settings window shows the label "Kitchen" the dialog set, and Apply writes it.
+async fn kitchen_applied(tools: &Tools, window: &str, dir: &Path) {
+    let outline = tools.outline(window).await;
     assert!(outline.contains("label \"Label: Kitchen\""), "{outline}");
     let apply = number_of(&outline, "button \"Apply\"");
     let r = tools
         .act(json!({"element": apply, "action": "press"}))
         .await;
     assert!(r.ok, "{}", r.content);
-    assert_eq!(written(dir.path())["label"], "Kitchen");
+    assert_eq!(written(dir)["label"], "Kitchen");
 }

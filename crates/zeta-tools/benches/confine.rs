@@ -55,6 +55,7 @@ fn main() {
         keeper: None,
         session: zeta_core::tool::Session::Closed,
         at_task_end: Default::default(),
+        request: "".into(),
     };
     let (free, confined) = (ctx(false), ctx(true));
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -89,6 +89,7 @@ fn ctx(f: &Fixture, confined: bool) -> ToolContext {
         keeper: None,
         session: zeta_core::tool::Session::Closed,
         at_task_end: Default::default(),
+        request: "".into(),
     }
 }
 

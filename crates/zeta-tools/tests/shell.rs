@@ -32,6 +32,7 @@ fn context(
         keeper: None,
         session: zeta_core::tool::Session::Closed,
         at_task_end: Default::default(),
+        request: "".into(),
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: timeout_ms,

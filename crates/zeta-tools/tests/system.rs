@@ -22,6 +22,7 @@ fn ctx(dir: &Path, max_output: usize) -> ToolContext {
         keeper: None,
         session: zeta_core::tool::Session::Closed,
         at_task_end: Default::default(),
+        request: "".into(),
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: 10_000,

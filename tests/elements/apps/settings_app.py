@@ -78,6 +78,7 @@ box.pack_start(shown_label, False, False, 0)
 def ask_label(_button):
     dialog = Gtk.Dialog(title="Set label", transient_for=win, modal=True)
     dialog.add_buttons("Cancel", Gtk.ResponseType.CANCEL, "OK", Gtk.ResponseType.OK)
+    dialog.set_default_response(Gtk.ResponseType.OK)
     entry = Gtk.Entry()
     entry.get_accessible().set_name("Label")
     dialog.get_content_area().pack_start(entry, False, False, 6)

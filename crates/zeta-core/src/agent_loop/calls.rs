@@ -524,6 +524,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             keeper: self.undo.as_ref().map(|u| u.keeper()),
             session: crate::tool::Session::Closed,
             at_task_end: self.at_task_end.clone(),
+            request: Arc::from(self.ctx.task.message.as_str()),
             on_output,
         }
     }

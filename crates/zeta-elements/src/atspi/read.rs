@@ -262,6 +262,7 @@ pub async fn element(
         expanded: st.contains(State::Expanded),
         showing: st.contains(State::Showing),
         active: st.contains(State::Active),
+        default: st.contains(State::IsDefault),
     };
     node.abilities = Abilities {
         action: ifaces.contains(Interface::Action),

@@ -1,0 +1,210 @@
+//! Which elements of a window the person's request names, and the act that goes to
+//! another: a press or a toggle of an element the request does not name, while it names
+//! one of the same kind in the same window, is refused before anything is done, with the
+//! elements it names. Seen on windows nobody rehearsed: a model walking the numbers in
+//! order pressed "Cancel" when the request said "press OK", and the dialog closed with
+//! what had been typed into it lost.
+//!
+//! Only alternatives are held against each other: elements of one role in one row or
+//! column (a dialog's buttons, radio buttons, a column of check boxes).
+//!
+//! The names are the window's own (read from it at run time) and are matched as whole
+//! words of the request, in any case: no list of words is kept here. Where the request
+//! names no element of that kind ("confirm it"), every act goes through as before.
+
+use crate::numbers::{Entry, Numbers, Takes};
+
+/// A name as words: lower case, a mnemonic's underscore, a trailing colon or ellipsis and
+/// other punctuation dropped (`"_Save As…"` → `["save", "as"]`).
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '@' || c == '.'))
+        .map(|w| {
+            w.trim_matches(|c: char| c == '.' || c == '\'')
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Whether `request` holds `name`'s words in a row.
+pub fn names(request: &str, name: &str) -> bool {
+    let name = words(&name.replace('_', ""));
+    if name.is_empty() {
+        return false;
+    }
+    let request = words(request);
+    request.windows(name.len()).any(|w| w == name.as_slice())
+}
+
+/// Whether two elements are alternatives of one group: in a row (a dialog's buttons, a
+/// tab strip) or a column (radio buttons, a list of check boxes), by where they show.
+/// A button elsewhere in the window (one that opens the dialog a named button is in)
+/// is not one of them. Without a place on screen, they count as one group.
+fn together(a: &Entry, b: &Entry) -> bool {
+    let (Some(a), Some(b)) = (a.bounds, b.bounds) else {
+        return true;
+    };
+    let row = (a.y + a.height / 2 - (b.y + b.height / 2)).abs() <= a.height.max(b.height) / 2;
+    let column = (a.x - b.x).abs() <= 8;
+    row || column
+}
+
+/// Why acting on `entry` (number `n`) is not what `request` asks, when it names other
+/// elements of the same kind in the same window: `None` when the act may go ahead.
+pub fn refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
+    if !matches!(entry.takes, Takes::Press | Takes::Toggle)
+        || entry.name.trim().is_empty()
+        || names(request, &entry.name)
+    {
+        return None;
+    }
+    let named: Vec<String> = numbers
+        .all()
+        .filter(|(m, e)| {
+            *m != n
+                && e.takes == entry.takes
+                && e.role == entry.role
+                && together(e, entry)
+                && e.place.window == entry.place.window
+                && !e.name.trim().is_empty()
+                && names(request, &e.name)
+        })
+        .map(|(m, e)| format!("{} (element {m})", e.label()))
+        .collect();
+    if named.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "the request does not ask for {} (element {n}); it names {}. Act on what it names, and leave the rest of the window as it is.",
+        entry.label(),
+        named.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::node::{Bounds, Key, Node};
+    use crate::numbers::Place;
+
+    /// A window's elements, numbered as an outline numbers them: (role, name, checkable,
+    /// x, y) each, 80×30.
+    fn window(
+        title: &str,
+        numbers: &mut Numbers,
+        elements: &[(&str, &str, bool, i32, i32)],
+    ) -> Vec<u32> {
+        let place = Place {
+            window: title.into(),
+            ..Place::default()
+        };
+        elements
+            .iter()
+            .map(|(role, name, checkable, x, y)| {
+                let mut node = Node::new(
+                    Key::Tree {
+                        bus: ":1.1".into(),
+                        path: format!("/{title}/{name}/{x}/{y}"),
+                    },
+                    *role,
+                    *name,
+                );
+                node.states.checkable = *checkable;
+                node.actions = vec!["click".into()];
+                node.bounds = Some(Bounds {
+                    x: *x,
+                    y: *y,
+                    width: 80,
+                    height: 30,
+                });
+                numbers.number(&node, &place)
+            })
+            .collect()
+    }
+
+    fn refused(numbers: &Numbers, n: u32, request: &str) -> Option<String> {
+        let entry = numbers.get(n).expect("numbered").clone();
+        refusal(numbers, n, &entry, request)
+    }
+
+    #[test]
+    fn an_act_on_an_alternative_the_request_does_not_name_is_refused() {
+        let mut numbers = Numbers::default();
+        // A dialog: a field, Cancel and OK in a row; a button above that opens another.
+        let d = window(
+            "Sign up",
+            &mut numbers,
+            &[
+                ("text", "", false, 10, 10),
+                ("push button", "Choose…", false, 10, 60),
+                ("push button", "Cancel", false, 200, 120),
+                ("push button", "OK", false, 300, 120),
+            ],
+        );
+        // Another window with its own OK.
+        let other = window(
+            "Other",
+            &mut numbers,
+            &[("push button", "Close", false, 300, 120)],
+        );
+        // Radio buttons in a column, and a tab strip in a row.
+        let r = window(
+            "Size",
+            &mut numbers,
+            &[
+                ("radio button", "Small", true, 10, 10),
+                ("radio button", "Large", true, 10, 50),
+                ("page tab", "General", false, 10, 200),
+                ("page tab", "Advanced", false, 100, 200),
+                ("push button", "OK", false, 300, 300),
+            ],
+        );
+        let press_ok = "Fill in the name Ada, then press OK";
+        let why = refused(&numbers, d[2], press_ok).expect("Cancel refused");
+        assert!(
+            why.contains(&format!("push button \"OK\" (element {})", d[3])),
+            "{why}"
+        );
+        assert_eq!(refused(&numbers, d[3], press_ok), None, "OK itself");
+        assert_eq!(refused(&numbers, d[1], press_ok), None, "not in the OK row");
+        assert_eq!(
+            refused(&numbers, d[2], "Type the password and confirm it"),
+            None
+        );
+        assert_eq!(refused(&numbers, d[2], "Cancel the sign up"), None);
+        assert_eq!(
+            refused(&numbers, other[0], press_ok),
+            None,
+            "another window"
+        );
+        let large = "Choose Large in the Size dialog and press OK";
+        assert!(refused(&numbers, r[0], large).is_some(), "Small");
+        assert_eq!(refused(&numbers, r[1], large), None);
+        // A tab is no alternative of a button or a radio button.
+        assert_eq!(refused(&numbers, r[3], large), None);
+        assert!(refused(&numbers, r[2], "On the Advanced page, tick Duplex").is_some());
+        // Nameless elements are not held: nothing to match.
+        assert_eq!(refused(&numbers, d[0], press_ok), None);
+    }
+
+    #[test]
+    fn a_name_is_named_by_its_whole_words_in_any_case() {
+        for (request, name, yes) in [
+            ("Fill in the form and press OK", "OK", true),
+            ("fill in the form and press ok.", "_OK", true),
+            ("Type the password and confirm it", "OK", false),
+            ("The Draft dialog asks: answer No", "No", true),
+            ("The Draft dialog asks: answer No", "Yes", false),
+            ("Tick Olives and Ham, then press OK", "Ham", true),
+            ("Tick Olives and Ham, then press OK", "Hamburger", false),
+            ("Save it as report.txt with Save As…", "Save As…", true),
+            ("Press the Save button", "Save As", false),
+            ("Choose Large in the Size dialog", "Large", true),
+            ("Cancel the download", "Cancel", true),
+            ("anything", "", false),
+            ("anything", "…", false),
+        ] {
+            assert_eq!(names(request, name), yes, "{request:?} names {name:?}");
+        }
+    }
+}
