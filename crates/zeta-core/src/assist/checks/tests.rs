@@ -1041,3 +1041,91 @@ fn a_change_asked_of_a_window_is_left_to_what_the_window_shows() {
     command.tool = "shell".into();
     assert!(judge(&AskedChange, &f, request, "I typed Kitchen.", vec![command]).is_some());
 }
+
+/// `window-not-saved`, over titles editors give their windows and the calls after the
+/// typing: text landed in a window whose title names a file, and no later call changed
+/// that file, holds the answer; a save (the file changed after), a title naming no file
+/// that exists, text that did not land, or typing into a dialog hold nothing.
+#[test]
+fn text_typed_into_a_files_window_holds_the_answer_until_the_file_changes() {
+    use crate::tool::Shown;
+    let f = fixture();
+    std::fs::write(p(&f, "todo.txt"), "milk\n").expect("write");
+    std::fs::create_dir_all(p(&f, "docs")).expect("dir");
+    std::fs::write(p(&f, "docs/plan.md"), "x\n").expect("write");
+    let typed = |window: &str, shown: Shown| {
+        let mut c = act("text in the window", shown);
+        c.read_back.as_mut().unwrap().window = window.into();
+        c.read_back.as_mut().unwrap().action = "type".into();
+        c
+    };
+    let landed = || Shown::Yes("it shows \"milk eggs\"".into());
+    let request = "Add eggs to the list in the editor and save it";
+    let todo = p(&f, "todo.txt");
+    let absolute = format!("{} - Mousepad", todo.display());
+    let plan = p(&f, "docs/plan.md");
+    for title in [
+        "todo.txt - Mousepad".to_string(),
+        "*todo.txt - FeatherPad".to_string(),
+        "todo.txt".to_string(),
+        absolute.clone(),
+        format!("*{} (~/docs) - gedit", plan.display()),
+    ] {
+        let found = judge(
+            &WindowNotSaved,
+            &f,
+            request,
+            "Done.",
+            vec![typed(&title, landed())],
+        )
+        .unwrap_or_else(|| panic!("{title}: not held"));
+        assert!(
+            found.message.contains("~/todo.txt") || found.message.contains("~/docs/plan.md"),
+            "{title}: {}",
+            found.message
+        );
+        assert!(matches!(&found.honest, Honest::After(t) if t.starts_with("Not saved:")));
+    }
+    // Saved after the typing (a press of Save, keys): the file changed.
+    let mut save = act("button \"Save\"", Shown::Unclear("nothing changed".into()));
+    save.effects = vec![Effect::Changed(todo.clone())];
+    assert!(judge(
+        &WindowNotSaved,
+        &f,
+        request,
+        "Done.",
+        vec![typed(&absolute, landed()), save.clone()]
+    )
+    .is_none());
+    // A save before the typing does not save what was typed after it.
+    assert!(judge(
+        &WindowNotSaved,
+        &f,
+        request,
+        "Done.",
+        vec![save, typed(&absolute, landed())]
+    )
+    .is_some());
+    // No file by that name; a dialog's title; text that did not land; a press.
+    for (title, shown) in [
+        ("missing.txt - Mousepad", landed()),
+        ("Save As", landed()),
+        ("Print", landed()),
+        ("todo.txt - Mousepad", Shown::No("it shows \"milk\"".into())),
+    ] {
+        assert!(
+            judge(
+                &WindowNotSaved,
+                &f,
+                request,
+                "Done.",
+                vec![typed(title, shown)]
+            )
+            .is_none(),
+            "{title}"
+        );
+    }
+    let mut press = typed("todo.txt - Mousepad", landed());
+    press.read_back.as_mut().unwrap().action = "press".into();
+    assert!(judge(&WindowNotSaved, &f, request, "Done.", vec![press]).is_none());
+}

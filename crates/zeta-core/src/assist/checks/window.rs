@@ -6,6 +6,13 @@
 //! change shown; for an act that failed, an act of the same kind in the same window that
 //! worked) or acted on the window another way, goes back once with what the window
 //! shows; at the cap the person reads that it was not done.
+//!
+//! And `window-not-saved`: text that landed in a window whose title names a file (an
+//! editor's), while no call of the task changed that file: the window shows the change,
+//! the file does not hold it. The answer goes back once (save it if the request asks for
+//! that, else say it is not saved); at the cap the person reads that it was not saved.
+
+use std::path::{Path, PathBuf};
 
 use super::{Case, Check, Finding, Honest};
 use crate::assist::evidence::CallEvidence;
@@ -98,6 +105,93 @@ impl Check for ActNotShown {
                 &[("facts", &facts)],
             ),
             honest: Honest::Before(format!("Not done: the window does not show it.\n{facts}")),
+        })
+    }
+}
+
+/// Text typed into a window whose title names a file, and the file not saved since.
+pub struct WindowNotSaved;
+
+/// The file a window's title names: a word of it that is the path of a file, or the name
+/// of one in the home or the working folder (`"notes.txt - Mousepad"`,
+/// `"*/home/me/list.txt - FeatherPad"`).
+pub fn titled_file(title: &str, home: &Path, cwd: &Path) -> Option<PathBuf> {
+    title
+        .split(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '(' | ')' | '"'))
+        .map(|w| {
+            w.trim_start_matches(['*', '•'])
+                .trim_end_matches([',', ':', ';'])
+        })
+        .filter(|w| w.contains('.') || w.starts_with('/'))
+        .find_map(|w| {
+            let word = Path::new(w);
+            let candidates: Vec<PathBuf> = if word.is_absolute() {
+                vec![word.to_path_buf()]
+            } else {
+                vec![cwd.join(word), home.join(word)]
+            };
+            candidates.into_iter().find(|p| p.is_file())
+        })
+}
+
+impl WindowNotSaved {
+    /// The files of the windows text landed in, that no call changed after it landed.
+    pub fn unsaved(calls: &[CallEvidence], home: &Path, cwd: &Path) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = Vec::new();
+        for (i, c) in calls.iter().enumerate() {
+            let Some(rb) = c
+                .read_back
+                .as_ref()
+                .filter(|r| c.ok && kind(&r.action) == "value" && !matches!(r.shown, Shown::No(_)))
+            else {
+                continue;
+            };
+            let Some(file) = titled_file(&rb.window, home, cwd) else {
+                continue;
+            };
+            let saved = calls[i..]
+                .iter()
+                .flat_map(|l| l.effects.iter())
+                .any(|e| e.lands_at() == Some(file.as_path()));
+            if !saved && !out.contains(&file) {
+                out.push(file);
+            }
+        }
+        out
+    }
+}
+
+impl Check for WindowNotSaved {
+    fn name(&self) -> &'static str {
+        "window-not-saved"
+    }
+    fn of_effects(&self) -> bool {
+        true
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        let files = Self::unsaved(&case.evidence.calls, &case.env.home, &case.env.cwd);
+        if files.is_empty() {
+            return None;
+        }
+        let shown: Vec<String> = files
+            .iter()
+            .map(|f| match f.strip_prefix(&case.env.home) {
+                Ok(rest) => format!("~/{}", rest.display()),
+                Err(_) => f.display().to_string(),
+            })
+            .collect();
+        let files = shown.join(", ");
+        Some(Finding {
+            message: crate::prompts::fill(
+                crate::prompts::CHECK_WINDOW_NOT_SAVED,
+                &[("files", &files)],
+            ),
+            honest: Honest::After(format!(
+                "Not saved: {files} still holds on disk what it held before; the change shows only in the window."
+            )),
         })
     }
 }
