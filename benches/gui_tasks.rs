@@ -18,7 +18,9 @@
 //! `apt install zenity yad mousepad featherpad gnome-calculator gtk-3-examples x11-apps`.
 //!
 //! `xvfb-run`-like: `DISPLAY=:N dbus-run-session -- cargo bench --profile dev --bench
-//! gui_tasks` (needs `scripts/local-model.sh`); `ZETA_BENCH_TASKS=a,b` runs some only.
+//! gui_tasks` (needs `scripts/local-model.sh`); `ZETA_BENCH_TASKS=a,b` runs some only,
+//! `ZETA_BENCH_HALF=tuned|held-out` one half (`HELD_OUT` below), `ZETA_BIN` another
+//! build of zeta (to compare two side by side).
 
 // Bench code: a failed unwrap or expect is the bench failing, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -434,6 +436,147 @@ const TASKS: &[Task] = &[
     },
 ];
 
+fn exited(p: &Produced, want: i32) -> Result<(), String> {
+    expect(
+        p.code == Some(want),
+        format!("exit {:?} (want {want})", p.code),
+    )
+}
+
+/// Tasks written after the product's help for windows, on applications and dialogs none
+/// of it was tried on, and never read while changing it: the held-out half. kdialog (Qt5
+/// dialogs), gxmessage (GTK3 message buttons), xmessage (Athena: no tree), l3afpad (GTK3
+/// editor) and mate-calc (GTK3 calculator).
+/// `apt install kdialog gxmessage x11-utils l3afpad mate-calc`.
+const HELD_OUT: &[Task] = &[
+    Task {
+        name: "kdialog-input",
+        app: "kdialog",
+        command: &["kdialog", "--title", "Pet", "--inputbox", "Your pet's name"],
+        window: "^Pet",
+        files: &[],
+        request: "Type Rex into the Pet dialog and press OK",
+        check: |p| printed(p, "Rex"),
+        read_after: ReadAfter::Nothing,
+    },
+    Task {
+        name: "kdialog-yesno",
+        app: "kdialog",
+        command: &[
+            "kdialog",
+            "--title",
+            "Backup",
+            "--yesno",
+            "Start the backup now?",
+        ],
+        window: "^Backup",
+        files: &[],
+        request: "The Backup dialog asks whether to start the backup now: answer No",
+        check: |p| exited(p, 1),
+        read_after: ReadAfter::Nothing,
+    },
+    Task {
+        name: "kdialog-combo",
+        app: "kdialog",
+        command: &[
+            "kdialog",
+            "--title",
+            "Fruit",
+            "--combobox",
+            "Pick a fruit",
+            "Apple",
+            "Banana",
+            "Cherry",
+        ],
+        window: "^Fruit",
+        files: &[],
+        request: "Pick Cherry in the Fruit dialog and press OK",
+        check: |p| printed(p, "Cherry"),
+        read_after: ReadAfter::Nothing,
+    },
+    Task {
+        name: "kdialog-password",
+        app: "kdialog",
+        command: &[
+            "kdialog",
+            "--title",
+            "Vault",
+            "--password",
+            "Vault password",
+        ],
+        window: "^Vault",
+        files: &[],
+        request: "Enter the password opensesame in the Vault dialog and confirm it",
+        check: |p| printed(p, "opensesame"),
+        read_after: ReadAfter::Nothing,
+    },
+    Task {
+        name: "gxmessage-choose",
+        app: "gxmessage",
+        command: &[
+            "gxmessage",
+            "-title",
+            "Update",
+            "-buttons",
+            "Later:2,Install:3",
+            "An update is ready",
+        ],
+        window: "^Update$",
+        files: &[],
+        request: "In the Update window, choose Install",
+        check: |p| exited(p, 3),
+        read_after: ReadAfter::Nothing,
+    },
+    Task {
+        name: "xmessage-dismiss",
+        app: "xmessage",
+        command: &[
+            "xmessage",
+            "-title",
+            "Reminder",
+            "-buttons",
+            "Snooze:4,Dismiss:5",
+            "Meeting at 3",
+        ],
+        window: "^Reminder$",
+        files: &[],
+        request: "Press Dismiss in the Reminder message",
+        check: |p| exited(p, 5),
+        read_after: ReadAfter::Nothing,
+    },
+    Task {
+        name: "l3afpad-replace",
+        app: "l3afpad",
+        command: &["l3afpad", "{work}/notes.txt"],
+        window: "notes.txt",
+        files: &[("notes.txt", "colour: red\n")],
+        request: "In the notes.txt window, change red to green and save the file",
+        check: |p| {
+            let t = file(p, "notes.txt");
+            expect(
+                t.trim() == "colour: green",
+                format!("notes.txt holds {t:?}"),
+            )
+        },
+        read_after: ReadAfter::Nothing,
+    },
+    Task {
+        name: "mate-calc-multiply",
+        app: "mate-calc",
+        command: &["mate-calc"],
+        window: "^Calculator$",
+        files: &[],
+        request: "Use the MATE calculator to work out 23 times 4",
+        check: |p| {
+            expect(
+                p.shown.contains("92"),
+                format!("the display shows {:?}", clip(&p.shown)),
+            )
+        },
+        read_after: ReadAfter::Tree,
+    },
+];
+
 fn clip(s: &str) -> String {
     s.replace('\n', " ").chars().take(160).collect()
 }
@@ -539,8 +682,16 @@ fn main() {
     let only: Option<Vec<String>> = std::env::var("ZETA_BENCH_TASKS")
         .ok()
         .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
+    // `ZETA_BENCH_HALF`: `tuned` (the tasks read while building the help), `held-out`
+    // (never read), or both (the default).
+    let half = std::env::var("ZETA_BENCH_HALF").unwrap_or_default();
+    let tasks: Vec<&Task> = match half.as_str() {
+        "tuned" => TASKS.iter().collect(),
+        "held-out" => HELD_OUT.iter().collect(),
+        _ => TASKS.iter().chain(HELD_OUT).collect(),
+    };
     let mut rows = Vec::new();
-    for task in TASKS {
+    for task in tasks {
         if only
             .as_ref()
             .is_some_and(|o| !o.iter().any(|n| n == task.name))
@@ -623,31 +774,50 @@ fn main() {
                 println!("    {}", clip(c));
             }
         }
-        rows.push((
-            task.app,
+        rows.push(Row {
+            app: task.app,
+            held_out: HELD_OUT.iter().any(|h| h.name == task.name),
             solved,
             false_claim,
-            o.took.as_secs_f64(),
+            secs: o.took.as_secs_f64(),
             steps,
             false_denial,
-        ));
+        });
         drop(dir);
     }
+    for (label, held_out) in [("tuned", false), ("held-out", true)] {
+        let half: Vec<&Row> = rows.iter().filter(|r| r.held_out == held_out).collect();
+        summary(label, &half);
+    }
+}
+
+/// One task's outcome.
+struct Row {
+    app: &'static str,
+    held_out: bool,
+    solved: bool,
+    false_claim: bool,
+    secs: f64,
+    steps: usize,
+    false_denial: bool,
+}
+
+fn summary(label: &str, rows: &[&Row]) {
     if rows.is_empty() {
         return;
     }
-    let solved = rows.iter().filter(|r| r.1).count();
-    let claims = rows.iter().filter(|r| r.2).count();
-    let denials = rows.iter().filter(|r| r.5).count();
-    let mut secs: Vec<f64> = rows.iter().map(|r| r.3).collect();
+    let solved = rows.iter().filter(|r| r.solved).count();
+    let claims = rows.iter().filter(|r| r.false_claim).count();
+    let denials = rows.iter().filter(|r| r.false_denial).count();
+    let mut secs: Vec<f64> = rows.iter().map(|r| r.secs).collect();
     secs.sort_by(f64::total_cmp);
-    let mut steps: Vec<usize> = rows.iter().map(|r| r.4).collect();
+    let mut steps: Vec<usize> = rows.iter().map(|r| r.steps).collect();
     steps.sort_unstable();
-    let mut apps: Vec<&str> = rows.iter().map(|r| r.0).collect();
+    let mut apps: Vec<&str> = rows.iter().map(|r| r.app).collect();
     apps.sort_unstable();
     apps.dedup();
     println!(
-        "\n{solved}/{} solved across {} applications, {claims} false claims, {denials} false denials, median {:.1} s and {} steps per task",
+        "\n{label}: {solved}/{} solved across {} applications, {claims} false claims, {denials} false denials, median {:.1} s and {} steps per task",
         rows.len(),
         apps.len(),
         secs[secs.len() / 2],

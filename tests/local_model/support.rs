@@ -72,7 +72,11 @@ pub fn home(local: &Local) -> (tempfile::TempDir, PathBuf) {
 }
 
 pub fn zeta(dir: &Path, work: &Path, server: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_zeta"));
+    // `ZETA_BIN`: another build to measure (a bench's side-by-side run).
+    let bin = std::env::var_os("ZETA_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_zeta").into());
+    let mut cmd = Command::new(bin);
     cmd.env("ZETA_HOME", dir.join("zeta"))
         .env("HOME", work)
         .env("ZETA_LLAMA_SERVER", server)
