@@ -17,6 +17,7 @@
 //! | `asked-count` | the request asks how many and the answer gives no number | a note that the count is missing |
 //! | `written-differs` | a file asked to be written holds one short line with a value the answer gives and more, and the answer does not say the line | what the file holds |
 //! | `act-not-shown` | a window act's read-back says its change does not show, and nothing later showed it | "Not done:" with what the window shows |
+//! | `value-not-entered` | the answer to a request that acted on a window gives a value the request gave (by its shape: a digit, an `@`, quotes, a capital mid-sentence) that no act entered or chose | "Not done:" with the values |
 //! | `window-not-saved` | text landed in a window whose title names a file, and no call changed that file after | "Not saved:" with the file, after the answer |
 //! | `changes-unsaid` | never (cap 0) | what changed, when the request orders a change and the answer names none of the paths the calls touched |
 //! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |
@@ -24,11 +25,13 @@
 
 mod answers;
 mod effects;
+mod entered;
 mod second_way;
 mod window;
 
 pub use answers::{AskedCount, NamedSelf, NoValue, NothingRan, UngroundedValue};
 pub use effects::{AskedChange, AskedSource, AskedTarget, ChangesUnsaid, HeldBack, WrittenDiffers};
+pub use entered::ValueNotEntered;
 pub use second_way::SecondWay;
 pub use window::{ActNotShown, WindowNotSaved};
 
@@ -92,6 +95,7 @@ pub fn standard() -> Vec<Box<dyn Check>> {
         Box::new(AskedSource),
         Box::new(WrittenDiffers),
         Box::new(ActNotShown),
+        Box::new(ValueNotEntered),
         Box::new(WindowNotSaved),
         Box::new(UngroundedValue),
         Box::new(NoValue),

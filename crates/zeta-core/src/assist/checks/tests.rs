@@ -1129,3 +1129,223 @@ fn text_typed_into_a_files_window_holds_the_answer_until_the_file_changes() {
     press.read_back.as_mut().unwrap().action = "press".into();
     assert!(judge(&WindowNotSaved, &f, request, "Done.", vec![press]).is_none());
 }
+
+/// The values a request gives, by shape: digits, `@`, quotes, a capital mid-sentence;
+/// never a sentence's first word, an apostrophe inside a word, or a lower-case word.
+#[test]
+fn the_values_a_request_gives_are_found_by_their_shape() {
+    use super::entered::values_given;
+    for (request, want) in [
+        ("Type Lisbon into the City dialog and press OK", vec!["Lisbon", "City", "OK"]),
+        (
+            "In the Sign up form, fill in the name Ada and the email ada@example.com, then press OK",
+            vec!["Sign", "Ada", "ada@example.com", "OK"],
+        ),
+        ("Type the password hunter2 into the Unlock dialog and confirm it", vec!["hunter2", "Unlock"]),
+        ("Set the Volume slider to 65 and press OK", vec!["Volume", "65", "OK"]),
+        ("Change the text from 'draft' to \"final\", then save it", vec!["draft", "final"]),
+        ("Type Rex into the Pet dialog. Then press OK", vec!["Rex", "Pet", "OK"]),
+        ("the dialog asks: answer No", vec!["No"]),
+        ("Enter your pet's name", vec![]),
+        ("use the calculator to add 6 and 7", vec!["6", "7"]),
+    ] {
+        assert_eq!(values_given(request), want, "{request}");
+    }
+}
+
+/// `value-not-entered`, in families: a window task's answer that gives a value the
+/// request gave is held when no act entered or chose it, and passes when one did (typed,
+/// set, chosen, toggled by name, pressed by name, its window's title, a calculator's
+/// buttons spelling a number), or when the task never acted on a window.
+#[test]
+fn a_value_the_answer_gives_must_have_been_entered_in_the_window() {
+    use crate::tool::Shown;
+    let f = fixture();
+    let in_window = |element: &str, window: &str, action: &str, intended: &str, shown: Shown| {
+        let mut c = act(element, shown);
+        let rb = c.read_back.as_mut().unwrap();
+        rb.window = window.into();
+        rb.action = action.into();
+        rb.intended = intended.into();
+        c.line = format!("✓ ui_act {element}");
+        c
+    };
+    let yes = || Shown::Yes("it shows it".into());
+    let closed = || Shown::Yes("its window closed".into());
+    let ok_pressed = || {
+        in_window(
+            "button \"OK\" in \"Sign up\"",
+            "Sign up",
+            "press",
+            "press it",
+            closed(),
+        )
+    };
+    let form =
+        "In the Sign up form, fill in the name Ada and the email ada@example.com, then press OK";
+    let claim = "The Sign up form was filled in with Ada and ada@example.com, and the OK button was pressed.";
+    // Held: only OK was pressed.
+    let found = judge(&ValueNotEntered, &f, form, claim, vec![ok_pressed()]).expect("held");
+    assert!(found.message.contains("\"Ada\"") && found.message.contains("ada@example.com"));
+    assert!(!found.message.contains("\"OK\""), "{}", found.message);
+    assert!(matches!(&found.honest, Honest::Before(t) if t.starts_with("Not done:")));
+    // One typed, the other not: the other is held.
+    let typed_ada = in_window(
+        "text in \"Sign up\"",
+        "Sign up",
+        "set_text",
+        "set its text to \"Ada\"",
+        yes(),
+    );
+    let found = judge(
+        &ValueNotEntered,
+        &f,
+        form,
+        claim,
+        vec![typed_ada.clone(), ok_pressed()],
+    )
+    .expect("the email is held");
+    assert!(!found.message.contains("\"Ada\"") && found.message.contains("ada@example.com"));
+    // Both typed: it passes.
+    let typed_email = in_window(
+        "text in \"Sign up\"",
+        "Sign up",
+        "type",
+        "type \"ada@example.com\" into it",
+        yes(),
+    );
+    assert!(judge(
+        &ValueNotEntered,
+        &f,
+        form,
+        claim,
+        vec![typed_ada.clone(), typed_email, ok_pressed()]
+    )
+    .is_none());
+    // Typed, but the window showed otherwise: not entered.
+    let refused = in_window(
+        "text in \"Sign up\"",
+        "Sign up",
+        "set_text",
+        "set its text to \"ada@example.com\"",
+        Shown::No("it shows \"\"".into()),
+    );
+    assert!(judge(
+        &ValueNotEntered,
+        &f,
+        form,
+        claim,
+        vec![typed_ada, refused, ok_pressed()]
+    )
+    .is_some());
+    // Chosen and toggled by name, pressed by name.
+    let large = in_window(
+        "radio button \"Large\" in \"Size\"",
+        "Size",
+        "toggle",
+        "toggle it",
+        yes(),
+    );
+    assert!(judge(
+        &ValueNotEntered,
+        &f,
+        "Choose Large in the Size dialog",
+        "Large is chosen.",
+        vec![large]
+    )
+    .is_none());
+    let blue = in_window(
+        "combo box \"Red\" in \"Theme\"",
+        "Theme",
+        "select",
+        "choose \"Blue\"",
+        yes(),
+    );
+    assert!(judge(
+        &ValueNotEntered,
+        &f,
+        "Pick Blue in the Theme dialog",
+        "Blue is set.",
+        vec![blue]
+    )
+    .is_none());
+    let pressed_combo = in_window(
+        "combo box \"Red\" in \"Theme\"",
+        "Theme",
+        "press",
+        "press it",
+        yes(),
+    );
+    assert!(judge(
+        &ValueNotEntered,
+        &f,
+        "Pick Blue in the Theme dialog",
+        "The colour has been set to Blue.",
+        vec![pressed_combo]
+    )
+    .is_some());
+    let no = in_window(
+        "button \"No\" in \"Draft\"",
+        "Draft",
+        "press",
+        "press it",
+        closed(),
+    );
+    assert!(judge(
+        &ValueNotEntered,
+        &f,
+        "The Draft dialog asks: answer No",
+        "No was pressed in the Draft dialog.",
+        vec![no]
+    )
+    .is_none());
+    // A calculator's buttons spell the numbers.
+    let keys: Vec<CallEvidence> = ["1", "2", "×", "7", "="]
+        .iter()
+        .map(|k| {
+            in_window(
+                &format!("button \"{k}\" in \"Calculator\""),
+                "Calculator",
+                "press",
+                "press it",
+                Shown::Unclear("x".into()),
+            )
+        })
+        .collect();
+    assert!(judge(
+        &ValueNotEntered,
+        &f,
+        "Use the Calculator window to work out 12 times 7",
+        "12 times 7 is 84.",
+        keys
+    )
+    .is_none());
+    let only_seven = vec![in_window(
+        "button \"7\" in \"Calculator\"",
+        "Calculator",
+        "press",
+        "press it",
+        Shown::Unclear("x".into()),
+    )];
+    assert!(judge(
+        &ValueNotEntered,
+        &f,
+        "Use the Calculator window to work out 12 times 7",
+        "12 times 7 is 84.",
+        only_seven
+    )
+    .is_some());
+    // No act on a window: not this check's task.
+    let shell = call("✓ shell echo", false, true, "Ada", vec![]);
+    assert!(judge(&ValueNotEntered, &f, form, claim, vec![shell]).is_none());
+    // An answer that gives none of the values, or says it was not done with them... still
+    // names them: only values the answer gives are held.
+    assert!(judge(
+        &ValueNotEntered,
+        &f,
+        form,
+        "I pressed the button.",
+        vec![ok_pressed()]
+    )
+    .is_none());
+}

@@ -1,0 +1,156 @@
+//! `value-not-entered`: an answer to a request about a window that gives a value the
+//! request gave (a name, a number, an address, a choice), where no act of the task put
+//! that value in a window or chose it. Seen on dialogs nobody rehearsed: "The Sign up
+//! form was filled in with Ada and ada@example.com, and the OK button was pressed" after
+//! a press of OK alone; "You have ticked Olives and Ham" after the same.
+//!
+//! Values are found by their shape, not by a list of words: a word with a digit or an
+//! `@` (`hunter2`, `ada@example.com`, `65`), a word quoted in the request, or a
+//! capitalised word that does not begin a sentence (`Lisbon`, `Ada`, `Blue`). A value
+//! counts as entered when an act the window did not contradict holds it: in the text it
+//! typed or set, the option it chose, the element it pressed or toggled (a radio button
+//! "Large", a cell of row "Olives"), or the window it acted in (`… in "Print"`); a
+//! number also when the names of the buttons pressed, one after another, spell it (a
+//! calculator's 1, 2). Only tasks that acted on a window are judged.
+
+use super::{Case, Check, Finding, Honest};
+use crate::assist::evidence::CallEvidence;
+use crate::tool::Shown;
+
+pub struct ValueNotEntered;
+
+/// A word with the punctuation around it dropped (`"Ada",` → `Ada`), its inner marks
+/// kept (`ada@example.com`, `3.5`).
+fn bare(word: &str) -> &str {
+    word.trim_matches(|c: char| !(c.is_alphanumeric() || c == '@'))
+}
+
+/// The values a request gives, by their shape (see the module's doc).
+pub fn values_given(request: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |v: &str| {
+        if !v.is_empty() && !out.iter().any(|o| o.eq_ignore_ascii_case(v)) {
+            out.push(v.to_string());
+        }
+    };
+    // Quoted: 'draft', "call Bob".
+    for quote in ['\'', '"', '“', '‘'] {
+        let close = match quote {
+            '“' => '”',
+            '‘' => '’',
+            q => q,
+        };
+        let mut rest = request;
+        while let Some(at) = rest.find(quote) {
+            let after = &rest[at + quote.len_utf8()..];
+            let Some(end) = after.find(close) else { break };
+            // An apostrophe inside a word (don't, pet's) opens nothing.
+            let opens_word = rest[..at]
+                .chars()
+                .last()
+                .is_none_or(|c| !c.is_alphanumeric());
+            if opens_word && end > 0 && end <= 60 {
+                push(after[..end].trim());
+                rest = &after[end + close.len_utf8()..];
+            } else {
+                rest = after;
+            }
+        }
+    }
+    let mut sentence_start = true;
+    for raw in request.split_whitespace() {
+        let word = bare(raw);
+        let capital = word.chars().next().is_some_and(char::is_uppercase);
+        let marked = word.chars().any(|c| c.is_ascii_digit()) || word.contains('@');
+        let named = capital && !sentence_start && word.chars().count() > 1;
+        if marked || named {
+            push(word);
+        }
+        sentence_start = raw.ends_with(['.', '!', '?', ':', ';']) || word.is_empty();
+    }
+    out
+}
+
+/// Whether `text` holds `value` as a whole word or words, in any case.
+fn holds(text: &str, value: &str) -> bool {
+    let text = text.to_lowercase();
+    let value = value.to_lowercase();
+    text.match_indices(&value).any(|(at, _)| {
+        let before = text[..at].chars().last();
+        let after = text[at + value.len()..].chars().next();
+        before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
+/// What the task's acts put in windows or chose, as text: each act the window did not
+/// contradict (its element, its window, what it meant), and the names of the buttons
+/// pressed one after another, run together.
+fn entered(calls: &[CallEvidence]) -> (String, String) {
+    let mut acts = String::new();
+    let mut pressed = String::new();
+    for rb in calls
+        .iter()
+        .filter(|c| c.ok)
+        .filter_map(|c| c.read_back.as_ref())
+        .filter(|rb| !matches!(rb.shown, Shown::No(_)))
+    {
+        acts.push_str(&format!(
+            "{} | {} | {}\n",
+            rb.element, rb.window, rb.intended
+        ));
+        if rb.action == "press" {
+            // `button "7" in "Calculator"`: the name between the first quotes.
+            if let Some(name) = rb.element.split('"').nth(1) {
+                pressed.push_str(name.trim());
+            }
+        }
+    }
+    (acts, pressed)
+}
+
+impl ValueNotEntered {
+    /// The values the request gave and the answer gives that no act entered.
+    pub fn missing(case: &Case) -> Vec<String> {
+        if !case.evidence.calls.iter().any(|c| c.read_back.is_some()) {
+            return Vec::new();
+        }
+        let (acts, pressed) = entered(&case.evidence.calls);
+        values_given(&case.request.text)
+            .into_iter()
+            .filter(|v| holds(case.answer, v))
+            .filter(|v| !holds(&acts, v) && !pressed.to_lowercase().contains(&v.to_lowercase()))
+            .collect()
+    }
+}
+
+impl Check for ValueNotEntered {
+    fn name(&self) -> &'static str {
+        "value-not-entered"
+    }
+    fn of_effects(&self) -> bool {
+        true
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        let missing = Self::missing(case);
+        if missing.is_empty() {
+            return None;
+        }
+        let values = missing
+            .iter()
+            .map(|v| format!("\"{v}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        Some(Finding {
+            message: crate::prompts::fill(
+                crate::prompts::CHECK_VALUE_NOT_ENTERED,
+                &[("values", &values)],
+            ),
+            honest: Honest::Before(format!(
+                "Not done: no act in the window entered or chose {values}."
+            )),
+        })
+    }
+}
