@@ -5,6 +5,10 @@
 //! order pressed "Cancel" when the request said "press OK", and the dialog closed with
 //! what had been typed into it lost.
 //!
+//! A press of a label the tree gives no action is refused too (`text_only`), naming
+//! what the window has to press or tick instead (seen: a dialog's question pressed, then
+//! "I answered No").
+//!
 //! Only alternatives are held against each other: elements of one role in one row or
 //! column (a dialog's buttons, radio buttons, a column of check boxes).
 //!
@@ -78,6 +82,34 @@ pub fn refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Optio
         "the request does not ask for {} (element {n}); it names {}. Act on what it names, and leave the rest of the window as it is.",
         entry.label(),
         named.join(", ")
+    ))
+}
+
+/// Why pressing `entry` (number `n`) does nothing: a label of the tree with no action of
+/// its own is text. Said with the window's elements that are pressed or ticked.
+pub fn text_only(numbers: &Numbers, n: u32, entry: &Entry) -> Option<String> {
+    if entry.takes != Takes::Unknown
+        || entry.role != "label"
+        || !matches!(entry.key, crate::node::Key::Tree { .. })
+    {
+        return None;
+    }
+    let acts: Vec<String> = numbers
+        .all()
+        .filter(|(_, e)| {
+            e.place.window == entry.place.window && matches!(e.takes, Takes::Press | Takes::Toggle)
+        })
+        .take(12)
+        .map(|(m, e)| format!("[{m}] {}", e.label()))
+        .collect();
+    let choices = if acts.is_empty() {
+        "nothing in this window is pressed".to_string()
+    } else {
+        format!("what is pressed or ticked here: {}", acts.join(", "))
+    };
+    Some(format!(
+        "[{n}] is {}: text, which a press does nothing to; {choices}",
+        entry.label()
     ))
 }
 
@@ -185,6 +217,35 @@ mod tests {
         assert!(refused(&numbers, r[2], "On the Advanced page, tick Duplex").is_some());
         // Nameless elements are not held: nothing to match.
         assert_eq!(refused(&numbers, d[0], press_ok), None);
+    }
+
+    #[test]
+    fn a_press_of_a_label_names_what_can_be_pressed() {
+        let mut numbers = Numbers::default();
+        let place = Place {
+            window: "Draft".into(),
+            ..Place::default()
+        };
+        let mut number = |role: &str, name: &str, actions: &[&str]| {
+            let mut node = Node::new(
+                Key::Tree {
+                    bus: ":1.1".into(),
+                    path: format!("/{name}"),
+                },
+                role,
+                name,
+            );
+            node.actions = actions.iter().map(|a| a.to_string()).collect();
+            numbers.number(&node, &place)
+        };
+        let question = number("label", "Delete the draft?", &[]);
+        let no = number("push button", "No", &["click"]);
+        let link = number("label", "Help", &["activate"]);
+        let why = text_only(&numbers, question, numbers.get(question).unwrap()).expect("refused");
+        assert!(why.contains(&format!("[{no}] push button \"No\"")), "{why}");
+        assert!(text_only(&numbers, no, numbers.get(no).unwrap()).is_none());
+        // A label with an action of its own (a link) is pressed.
+        assert!(text_only(&numbers, link, numbers.get(link).unwrap()).is_none());
     }
 
     #[test]

@@ -773,10 +773,15 @@ impl UiAct {
             }
         }
         // A press or toggle of what the request does not name, where it names another
-        // of the same kind in this window: nothing is done (`asked`).
+        // of the same kind in this window: nothing is done (`asked`). A press of a
+        // label the tree gives no action (seen: a dialog's question pressed, then "I
+        // answered No"): nothing to press; the window's buttons are named instead.
         if matches!(action, Action::Press | Action::Toggle) {
             let numbers = locked(&el.0.numbers);
             if let Some(why) = crate::asked::refusal(&numbers, n, &entry, request) {
+                return Err(ElementsError::Unsupported(why));
+            }
+            if let Some(why) = crate::asked::text_only(&numbers, n, &entry) {
                 return Err(ElementsError::Unsupported(why));
             }
         }
