@@ -118,6 +118,15 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 printed.push_str(&format!("\n\n{written}"));
             }
             wrap_untrusted(&call.name, &printed)
+        } else if held
+            && self.window_task.on_screen()
+            && !super::screen::UI_TOOLS.contains(&call.name.as_str())
+        {
+            // A call held back in a task about a window already read (seen: a 1.5B
+            // model starting the dialog again with `zenity --entry …`, three times in
+            // seven tasks, instead of typing into the one on screen).
+            self.finishing.said(super::screen::WINDOW_INSTEAD);
+            format!("{}\n{}", output.content, super::screen::WINDOW_INSTEAD)
         } else {
             output.content.clone()
         };

@@ -25,6 +25,16 @@ pub enum WindowTask {
     PushedBack,
 }
 
+impl WindowTask {
+    /// The window the request is about was read for the model: it is on screen.
+    pub fn on_screen(self) -> bool {
+        matches!(self, Self::Read | Self::PushedBack)
+    }
+}
+
+/// Said with a command held back in a task about a window on screen.
+pub const WINDOW_INSTEAD: &str = "(The window the request is about is already on screen: do the request in it with ui_act, on the element numbers of its outline, not with a command.)";
+
 /// The call the loop makes to read the window first.
 pub fn first_read() -> crate::model::ToolCall {
     crate::model::ToolCall {

@@ -56,6 +56,15 @@ async fn window_task(
     small: bool,
     replies: Vec<crate::model::ModelReply>,
 ) -> (Ran, Vec<(String, Value)>) {
+    window_task_with(message, small, replies, Person::Approves).await
+}
+
+async fn window_task_with(
+    message: &str,
+    small: bool,
+    replies: Vec<crate::model::ModelReply>,
+    person: Person,
+) -> (Ran, Vec<(String, Value)>) {
     let calls: Calls = Arc::default();
     let given = Given {
         message: message.into(),
@@ -74,7 +83,7 @@ async fn window_task(
     let ran = run_given(
         settings(Auto),
         replies.into_iter().map(Ok).collect(),
-        Person::Approves,
+        person,
         given,
     )
     .await;
@@ -178,4 +187,46 @@ async fn requests_that_are_not_about_a_window_read_nothing() {
         );
         assert!(matches!(ran.outcome, AgentOutcome::Done { .. }));
     }
+}
+
+/// A command held back in a task about a window on screen says where the request is to be
+/// done: in that window, with ui_act (seen: a 1.5B model starting the dialog again with
+/// `zenity --entry …` instead of typing into it). The words are Zeta's: never the answer.
+#[tokio::test]
+async fn a_command_held_back_in_a_window_task_points_at_the_window() {
+    let (ran, _calls) = window_task_with(
+        "Type Lisbon into the City dialog and press OK",
+        true,
+        vec![
+            call(
+                "c1",
+                "touch",
+                json!({"command": "zenity --entry --title City --text Lisbon"}),
+            ),
+            text("Done."),
+        ],
+        Person::Denies,
+    )
+    .await;
+    let second = ran.model.request_text(1);
+    assert!(
+        second.contains(crate::agent_loop::screen::WINDOW_INSTEAD),
+        "the held command's result points at the window:\n{}",
+        &second[second.len().saturating_sub(1500)..]
+    );
+    // Not in a task about a window: a held command says only that it was held.
+    let (ran, _calls) = window_task_with(
+        "Create the folder ~/zeta-held-test",
+        true,
+        vec![
+            call("c1", "touch", json!({"command": "mkdir ~/zeta-held-test"})),
+            text("Done."),
+        ],
+        Person::Denies,
+    )
+    .await;
+    assert!(!ran
+        .model
+        .request_text(1)
+        .contains(crate::agent_loop::screen::WINDOW_INSTEAD));
 }
