@@ -5,6 +5,10 @@
 //! order pressed "Cancel" when the request said "press OK", and the dialog closed with
 //! what had been typed into it lost.
 //!
+//! A press of a button the request does not name, beside the window's default while the
+//! request names none of them, is said first with the default (`not_the_default`): a
+//! call that names the button in its text presses it all the same.
+//!
 //! A press of a label the tree gives no action is refused too (`text_only`), naming
 //! what the window has to press or tick instead (seen: a dialog's question pressed, then
 //! "I answered No").
@@ -58,6 +62,7 @@ fn together(a: &Entry, b: &Entry) -> bool {
 pub fn refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
     if !matches!(entry.takes, Takes::Press | Takes::Toggle)
         || entry.name.trim().is_empty()
+        || request.trim().is_empty()
         || names(request, &entry.name)
     {
         return None;
@@ -82,6 +87,42 @@ pub fn refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Optio
         "the request does not ask for {} (element {n}); it names {}. Act on what it names, and leave the rest of the window as it is.",
         entry.label(),
         named.join(", ")
+    ))
+}
+
+/// Why pressing `entry` (number `n`), a button the request does not name, is said before
+/// it is done: the request names none of its alternatives, and one of them is the
+/// window's default, the one Enter presses (a dialog's OK: what "confirm it" means
+/// there). Seen: "type the password and confirm it" answered by a press of Cancel,
+/// the next number after the field. The call that names the button in its `text` is
+/// pressed all the same (a person who asked to close the dialog without saving).
+pub fn not_the_default(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
+    if entry.takes != Takes::Press
+        || entry.default
+        || entry.name.trim().is_empty()
+        || request.trim().is_empty()
+    {
+        return None;
+    }
+    let group: Vec<(u32, &Entry)> = numbers
+        .all()
+        .filter(|(m, e)| {
+            *m != n
+                && e.takes == entry.takes
+                && e.role == entry.role
+                && e.place.window == entry.place.window
+                && together(e, entry)
+        })
+        .collect();
+    if names(request, &entry.name) || group.iter().any(|(_, e)| names(request, &e.name)) {
+        return None;
+    }
+    let (m, default) = group.iter().find(|(_, e)| e.default)?;
+    let quoted = serde_json::to_string(entry.name.trim()).ok()?;
+    Some(format!(
+        "not pressed yet: the request names neither {} (element {n}) nor the window's default, {} (element {m}), the one that confirms it. Press {m} to confirm; to press {n} all the same, call {{\"element\": {n}, \"action\": \"press\", \"text\": {quoted}}}.",
+        entry.label(),
+        default.label()
     ))
 }
 
@@ -217,6 +258,68 @@ mod tests {
         assert!(refused(&numbers, r[2], "On the Advanced page, tick Duplex").is_some());
         // Nameless elements are not held: nothing to match.
         assert_eq!(refused(&numbers, d[0], press_ok), None);
+    }
+
+    #[test]
+    fn a_press_beside_the_default_the_request_does_not_name_is_said_first() {
+        let mut numbers = Numbers::default();
+        let place = Place {
+            window: "Unlock".into(),
+            ..Place::default()
+        };
+        let mut number = |name: &str, default: bool, x: i32| {
+            let mut node = Node::new(
+                Key::Tree {
+                    bus: ":1.1".into(),
+                    path: format!("/{name}"),
+                },
+                "push button",
+                name,
+            );
+            node.actions = vec!["click".into()];
+            node.states.default = default;
+            node.bounds = Some(Bounds {
+                x,
+                y: 200,
+                width: 80,
+                height: 30,
+            });
+            numbers.number(&node, &place)
+        };
+        let cancel = number("Cancel", false, 100);
+        let ok = number("OK", true, 200);
+        let entry = |n: u32| numbers.get(n).unwrap().clone();
+        let confirm = "Type the password hunter2 into the Unlock dialog and confirm it";
+        let why = not_the_default(&numbers, cancel, &entry(cancel), confirm).expect("said");
+        assert!(
+            why.contains(&format!("(element {ok})")) && why.contains(r#""text": "Cancel""#),
+            "{why}"
+        );
+        assert!(not_the_default(&numbers, ok, &entry(ok), confirm).is_none());
+        // Outside a task (no request): nothing to hold a press against.
+        assert!(not_the_default(&numbers, cancel, &entry(cancel), " ").is_none());
+        // Named by the request, either of them: the request decides.
+        for request in ["Cancel the unlock", "press OK in the Unlock dialog"] {
+            assert!(not_the_default(&numbers, cancel, &entry(cancel), request).is_none());
+        }
+        // No default in the group: nothing to say.
+        let mut other = Numbers::default();
+        let place = Place {
+            window: "Plain".into(),
+            ..Place::default()
+        };
+        let mut node = Node::new(
+            Key::Tree {
+                bus: ":1.1".into(),
+                path: "/a".into(),
+            },
+            "push button",
+            "Close",
+        );
+        node.actions = vec!["click".into()];
+        let close = other.number(&node, &place);
+        let e = other.get(close).unwrap().clone();
+        assert!(not_the_default(&other, close, &e, confirm).is_none());
     }
 
     #[test]

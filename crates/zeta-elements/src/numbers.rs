@@ -20,6 +20,8 @@ pub struct Entry {
     pub place: Place,
     /// A combo box's or list's options, as last read (none when not read).
     pub options: Vec<String>,
+    /// The window's default button (the one Enter presses).
+    pub default: bool,
 }
 
 /// Where an element was seen: its window's title (for the approval's wording), its
@@ -110,6 +112,7 @@ impl Numbers {
                 bounds: node.bounds,
                 place: place.clone(),
                 options: node.options.clone(),
+                default: node.states.default,
             },
         );
         n

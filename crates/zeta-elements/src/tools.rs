@@ -781,6 +781,13 @@ impl UiAct {
             if let Some(why) = crate::asked::refusal(&numbers, n, &entry, request) {
                 return Err(ElementsError::Unsupported(why));
             }
+            // A press that does not name its button itself ("text"), of one the request
+            // does not name, beside the window's default: said first, with the default.
+            if args.text.is_none() {
+                if let Some(why) = crate::asked::not_the_default(&numbers, n, &entry, request) {
+                    return Err(ElementsError::Unsupported(why));
+                }
+            }
             if let Some(why) = crate::asked::text_only(&numbers, n, &entry) {
                 return Err(ElementsError::Unsupported(why));
             }
@@ -1072,6 +1079,7 @@ mod tests {
                 bounds: None,
                 place: Place::default(),
                 options: node.options.clone(),
+                default: false,
             }
         };
         let args = |action: &str, text: Option<&str>| ActArgs {
