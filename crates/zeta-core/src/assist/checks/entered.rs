@@ -11,7 +11,8 @@
 //! typed or set, the option it chose, the element it pressed or toggled (a radio button
 //! "Large", a cell of row "Olives"), or the window it acted in (`… in "Print"`); a
 //! number also when the names of the buttons pressed, one after another, spell it (a
-//! calculator's 1, 2). Only tasks that acted on a window are judged.
+//! calculator's 1, 2). Only tasks that acted on a window are judged, or that ask no
+//! question and read a window without acting in it.
 
 use super::{Case, Check, Finding, Honest};
 use crate::assist::evidence::CallEvidence;
@@ -111,7 +112,13 @@ fn entered(calls: &[CallEvidence]) -> (String, String) {
 impl ValueNotEntered {
     /// The values the request gave and the answer gives that no act entered.
     pub fn missing(case: &Case) -> Vec<String> {
-        if !case.evidence.calls.iter().any(|c| c.read_back.is_some()) {
+        // A task that acted on a window, or one not asking to be told that read a window and
+        // did nothing in it (seen: "12 times 7 is 84" for "use the Calculator window",
+        // its buttons never pressed).
+        let calls = &case.evidence.calls;
+        let acted = calls.iter().any(|c| c.read_back.is_some());
+        let read = calls.iter().any(|c| c.tool == "ui_outline" && c.ok);
+        if !(acted || read && !case.request.asks_to_be_told) {
             return Vec::new();
         }
         let (acts, pressed) = entered(&case.evidence.calls);

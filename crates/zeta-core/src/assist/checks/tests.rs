@@ -1338,6 +1338,26 @@ fn a_value_the_answer_gives_must_have_been_entered_in_the_window() {
     // No act on a window: not this check's task.
     let shell = call("✓ shell echo", false, true, "Ada", vec![]);
     assert!(judge(&ValueNotEntered, &f, form, claim, vec![shell]).is_none());
+    // A window read and nothing done in it: an order's values are held, a question's
+    // answer is not.
+    let mut read = call("✓ ui_outline", false, true, "Window \"Calculator\"", vec![]);
+    read.tool = "ui_outline".into();
+    assert!(judge(
+        &ValueNotEntered,
+        &f,
+        "Use the Calculator window to work out 12 times 7",
+        "12 times 7 is 84.",
+        vec![read.clone()]
+    )
+    .is_some());
+    assert!(judge(
+        &ValueNotEntered,
+        &f,
+        "What does the Sign up form hold?",
+        "The Sign up form holds Ada.",
+        vec![read]
+    )
+    .is_none());
     // An answer that gives none of the values, or says it was not done with them... still
     // names them: only values the answer gives are held.
     assert!(judge(
