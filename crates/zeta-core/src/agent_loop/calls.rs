@@ -126,6 +126,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             // model starting the dialog again with `zenity --entry …`, three times in
             // seven tasks, instead of typing into the one on screen).
             self.finishing.said(super::screen::WINDOW_INSTEAD);
+            // Told once, it wrote the same command again (seen): the grammar no longer
+            // offers one.
+            self.commands_closed = true;
             format!("{}\n{}", output.content, super::screen::WINDOW_INSTEAD)
         } else {
             output.content.clone()

@@ -110,3 +110,28 @@ pub fn bound_calls(offered: &[ToolSpec], names: &[&str]) -> Vec<Value> {
         })
         .collect()
 }
+
+/// `schema` without a shell command: every alternative's "command" may only be empty, and
+/// an alternative that is a command alone goes. What is left calls another tool or
+/// answers. For a task whose request is about a window on screen, after a command was
+/// held back there (seen: the same `zenity --entry …` written again after the refusal
+/// said to act in the window).
+pub fn without_commands(schema: &mut Value) {
+    let Some(any) = schema.get_mut("anyOf").and_then(Value::as_array_mut) else {
+        if schema["properties"]["command"].is_object() {
+            schema["properties"]["command"] = json!({"const": ""});
+        }
+        return;
+    };
+    any.retain(|alt| {
+        let only_command = alt["properties"]
+            .as_object()
+            .is_some_and(|p| p.len() == 1 && p.contains_key("command"));
+        !only_command
+    });
+    for alt in any.iter_mut() {
+        if alt["properties"]["command"].is_object() {
+            alt["properties"]["command"] = json!({"const": ""});
+        }
+    }
+}

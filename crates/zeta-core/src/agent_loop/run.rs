@@ -90,6 +90,10 @@ pub(super) struct Run<'a, S, M> {
     pub(super) finishing: Finishing,
     /// A request about a window, for a model that reads the screen as text (`screen`).
     pub(super) window_task: super::screen::WindowTask,
+    /// A call that was not an element call was held back while the window the request is
+    /// about was on screen: the plan's grammar offers no command from then on (see
+    /// `grammar::without_commands`).
+    pub(super) commands_closed: bool,
     /// What this task's calls change on disk, kept for undo (`crate::undo`).
     pub(super) undo: Option<crate::undo::TaskUndo>,
     /// What the task's calls left for its end (processes to end), run when it is dropped.
@@ -322,6 +326,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             window,
             finishing,
             window_task,
+            commands_closed: false,
             undo: agent
                 .undo
                 .as_ref()
@@ -405,7 +410,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 return self.cancelled();
             }
             self.inject_user_messages();
-            let format = self.protocol.format(self.finishing.expects_verdict());
+            let mut format = self.protocol.format(self.finishing.expects_verdict());
+            if self.commands_closed {
+                if let crate::model::ResponseFormat::JsonSchema(schema) = &mut format {
+                    super::grammar::without_commands(schema);
+                }
+            }
             let context_tokens = self.fit_context(&format);
             self.emit(Event::IterationStarted {
                 task_id: self.task_id(),

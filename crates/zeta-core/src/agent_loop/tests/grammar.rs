@@ -7,6 +7,7 @@
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
+use crate::agent_loop::grammar::without_commands;
 use crate::agent_loop::planner::{plan_schema_for, plan_schema_with, PlanForm};
 use crate::model::ToolSpec;
 
@@ -152,6 +153,26 @@ fn tool_comes_before_its_arguments_in_the_plain_form() {
         let args = keys.iter().position(|k| *k == "args");
         assert!(tool < args && tool.is_some(), "{keys:?}");
         assert_eq!(keys.first().map(|k| k.as_str()), Some("command"));
+    }
+}
+
+#[test]
+fn without_commands_a_plan_calls_a_tool_or_answers() {
+    for form in [PlanForm::Plain, PlanForm::Short] {
+        let mut schema = plan_schema_for(&offered(), form);
+        without_commands(&mut schema);
+        let command = match form {
+            PlanForm::Short => json!({"command": "zenity --entry"}),
+            _ => json!({"command": "zenity --entry", "reply": "", "done": false}),
+        };
+        assert!(!valid(&schema, &command), "{form:?}: {schema}");
+        let press = call(form, "ui_act", &json!({"element": 7, "action": "press"}));
+        assert!(valid(&schema, &press), "{form:?}");
+        let answer = match form {
+            PlanForm::Short => json!({"command": "", "reply": "Not done."}),
+            _ => json!({"command": "", "reply": "Not done.", "done": true}),
+        };
+        assert!(valid(&schema, &answer), "{form:?}");
     }
 }
 

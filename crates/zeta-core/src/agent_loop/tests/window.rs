@@ -65,6 +65,16 @@ async fn window_task_with(
     replies: Vec<crate::model::ModelReply>,
     person: Person,
 ) -> (Ran, Vec<(String, Value)>) {
+    window_task_in(settings(Auto), message, small, replies, person).await
+}
+
+async fn window_task_in(
+    settings: crate::settings::Settings,
+    message: &str,
+    small: bool,
+    replies: Vec<crate::model::ModelReply>,
+    person: Person,
+) -> (Ran, Vec<(String, Value)>) {
     let calls: Calls = Arc::default();
     let given = Given {
         message: message.into(),
@@ -81,7 +91,7 @@ async fn window_task_with(
         ..Given::default()
     };
     let ran = run_given(
-        settings(Auto),
+        settings,
         replies.into_iter().map(Ok).collect(),
         person,
         given,
@@ -229,4 +239,32 @@ async fn a_command_held_back_in_a_window_task_points_at_the_window() {
         .model
         .request_text(1)
         .contains(crate::agent_loop::screen::WINDOW_INSTEAD));
+}
+
+/// In the planner protocol, once a call was held back there, the plan's grammar offers no
+/// command: the model told once wrote the same command again (seen).
+#[tokio::test]
+async fn after_a_held_call_in_a_window_task_the_plan_offers_no_command() {
+    let mut s = settings(Auto);
+    s.provider.protocol = crate::settings::Protocol::Json;
+    let plan = |command: &str| {
+        text(&json!({"command": command, "reasoning": "r", "reply": "", "done": false}).to_string())
+    };
+    let tool = json!({"command": "", "reasoning": "r", "reply": "", "done": false,
+                      "tool": "touch", "args": {"command": "zenity --entry"}});
+    let (ran, _calls) = window_task_in(
+        s,
+        "Type Lisbon into the City dialog and press OK",
+        false,
+        vec![text(&tool.to_string()), plan(""), plan("")],
+        Person::Denies,
+    )
+    .await;
+    let requests = ran.model.requests.lock().unwrap();
+    let schema = |n: usize| match &requests[n].format {
+        crate::model::ResponseFormat::JsonSchema(schema) => schema.clone(),
+        other => panic!("no schema: {other:?}"),
+    };
+    assert_eq!(schema(0)["properties"]["command"]["type"], json!("string"));
+    assert_eq!(schema(1)["properties"]["command"], json!({"const": ""}));
 }
