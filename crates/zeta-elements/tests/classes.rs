@@ -128,12 +128,23 @@ async fn a_typed_number_counts_once_committed_and_one_out_of_range_is_not_shown(
         "{r:?}"
     );
     assert!(r.content.contains("committed"), "{}", r.content);
+    // A slider takes no text: a number is set through its Value.
+    let volume = number_of(&outline, "slider \"Volume\"");
+    let r = tools
+        .act(json!({"element": volume, "action": "set_text", "text": "65"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert!(
+        matches!(shown(&r), Shown::Yes(s) if s.contains("65")),
+        "{r:?}"
+    );
     let ok = number_of(&outline, "button \"OK\"");
     let r = tools.act(json!({"element": ok, "action": "press"})).await;
     assert!(r.ok, "{}", r.content);
     assert_eq!(shown(&r), &Shown::Yes("its window closed".into()));
     let got = written(dir.path());
     assert_eq!(got["copies"], 7, "{got}");
+    assert_eq!(got["volume"], 65, "{got}");
     assert_eq!(got["title"], "", "nothing typed went astray: {got}");
 }
 

@@ -2,7 +2,8 @@
 """A GTK3 settings window for Zeta's accessibility tests, built from the widget classes
 ordinary settings dialogs use and the outline must carry through:
 
-- a notebook with two pages, "General" (a Copies spin button and a Title entry) and
+- a notebook with two pages, "General" (a Copies spin button, a Title entry and a Volume
+  slider) and
   "Advanced" (a Verbose check box and a plug-in list whose Enabled cells are toggles);
 - a "Set label…" button that opens a modal dialog with gtk_dialog_run (the call does not
   return until the dialog closes), holding a Label entry and OK / Cancel;
@@ -47,6 +48,13 @@ title_label.set_mnemonic_widget(title_entry)
 title_entry.get_accessible().set_name("Title")
 general.attach(title_label, 0, 1, 1, 1)
 general.attach(title_entry, 1, 1, 1, 1)
+volume_label = Gtk.Label(label="Volume")
+volume = Gtk.Scale.new_with_range(Gtk.Orientation.HORIZONTAL, 0, 100, 1)
+volume.set_value(50)
+volume.set_hexpand(True)
+volume.get_accessible().set_name("Volume")
+general.attach(volume_label, 0, 2, 1, 1)
+general.attach(volume, 1, 2, 1, 1)
 notebook.append_page(general, Gtk.Label(label="General"))
 
 advanced = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=8, margin=12)
@@ -92,6 +100,7 @@ def ask_label(_button):
 def write():
     data = {
         "copies": copies.get_value_as_int(),
+        "volume": int(volume.get_value()),
         "title": title_entry.get_text(),
         "verbose": verbose.get_active(),
         "plugins": [row[1] for row in plugins if row[0]],

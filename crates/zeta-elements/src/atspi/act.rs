@@ -320,6 +320,12 @@ pub async fn act(
                 }
             }
             if !node.states.editable {
+                // A number for what holds a value and takes no text (a slider, a
+                // progress-like scale): set through its Value (seen: "set the Volume
+                // slider to 65" refused as text, then the slider pressed).
+                if let Some(how) = commit(&conn, bus, path, node, text, who).await? {
+                    return Ok(how.replacen("committed it as", "set it to", 1));
+                }
                 return Err(ElementsError::Unsupported(format!(
                     "{label} does not take text"
                 )));
