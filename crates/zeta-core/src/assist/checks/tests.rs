@@ -1335,6 +1335,23 @@ fn a_value_the_answer_gives_must_have_been_entered_in_the_window() {
         only_seven
     )
     .is_some());
+    // The name of a window acted in is no value, even when every act there failed.
+    let mut failed = in_window(
+        "menu \"Edit\" in \"todo.txt - Mousepad\"",
+        "todo.txt - Mousepad",
+        "press",
+        "press it",
+        Shown::No("it is gone".into()),
+    );
+    failed.ok = false;
+    let found = judge(
+        &ValueNotEntered,
+        &f,
+        "In the Mousepad window, add the line eggs",
+        "Added eggs in Mousepad.",
+        vec![failed],
+    );
+    assert!(found.is_none_or(|f| !f.message.contains("Mousepad")));
     // No act on a window: not this check's task.
     let shell = call("✓ shell echo", false, true, "Ada", vec![]);
     assert!(judge(&ValueNotEntered, &f, form, claim, vec![shell]).is_none());
