@@ -179,7 +179,14 @@ impl Finishing {
         for hint in &hints {
             self.said(hint);
         }
-        self.own.elsewhere(&own::without_hints(&call.output));
+        // A call that did not run printed nothing: what came back is the gate's message,
+        // Zeta's own words (seen: a denial's "Do not retry it as it is; ask the user or
+        // take another way." given back as the whole answer).
+        if call.ran {
+            self.own.elsewhere(&own::without_hints(&call.output));
+        } else {
+            self.said(&call.output);
+        }
         self.evidence.push(call);
     }
 

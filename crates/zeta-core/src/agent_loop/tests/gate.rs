@@ -204,3 +204,27 @@ async fn a_malformed_change_is_not_said_to_be_disallowed() {
         "{reply}"
     );
 }
+
+/// What a call that did not run brought back is the gate's message, Zeta's own words: a
+/// model that gives it back as its answer (seen: "… Do not retry it as it is; ask the user
+/// or take another way." as the whole answer) has it left out, and the person reads what
+/// the task did instead.
+#[tokio::test]
+async fn a_refusal_given_back_as_the_answer_is_not_the_answer() {
+    let replies = vec![
+        call("c1", "touch", json!({"command": "$CMD -rf build"})),
+        text("The user denied it. Do not retry it as it is; ask the user or take another way."),
+    ];
+    let ran = run_task(settings(Auto), replies, Person::Denies).await;
+    assert!(ran.runs.is_empty());
+    match ran.outcome {
+        AgentOutcome::Done { reply } => {
+            assert!(!reply.contains("Do not retry it"), "{reply}");
+            assert!(
+                reply.contains("Not done") || reply.contains("not allowed"),
+                "{reply}"
+            );
+        }
+        other => panic!("the task did not finish: {other:?}"),
+    }
+}
