@@ -466,12 +466,18 @@ async fn a_claim_of_an_act_that_failed_is_said_not_done() {
     let run = s.zeta_run("type Kitchen as the label in Zeta agent failed act");
     let task = done_task(&run);
     let results = tool_results(&s);
-    assert!(results[1].contains("does not take text"), "{}", results[1]);
+    assert!(
+        results[1].contains("does not take text"),
+        "{}\n{}",
+        results[0],
+        results[1]
+    );
     let reply = task["reply"].as_str().unwrap_or_default();
     assert!(
         reply.starts_with("Not done: the window does not show it.")
             && reply.contains("it was not done: label"),
-        "{reply}"
+        "{reply}\n{}",
+        results[0]
     );
     s.assert_invariants();
 }

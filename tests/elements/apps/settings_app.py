@@ -2,11 +2,11 @@
 """A GTK3 settings window for Zeta's accessibility tests, built from the widget classes
 ordinary settings dialogs use and the outline must carry through:
 
-- a notebook with two pages, "General" (a Copies spin button, a Title entry and a Volume
-  slider) and
+- a notebook with two pages, "General" (a Copies spin button and a Title entry) and
   "Advanced" (a Verbose check box and a plug-in list whose Enabled cells are toggles);
 - a "Set label…" button that opens a modal dialog with gtk_dialog_run (the call does not
-  return until the dialog closes), holding a Label entry and OK / Cancel;
+  return until the dialog closes), holding a Label entry, a Volume slider (0–100) and
+  OK / Cancel;
 - Apply, which writes the settings as the widgets hold them (the spin button's committed
   value, not its text), as JSON, to the file named by the first argument, and OK, which
   does the same and closes the window.
@@ -22,7 +22,7 @@ from gi.repository import Gtk  # noqa: E402
 
 out_path = sys.argv[1] if len(sys.argv) > 1 else "/tmp/zeta-settings.json"
 title = sys.argv[2] if len(sys.argv) > 2 else "Zeta settings test"
-state = {"label": ""}
+state = {"label": "", "volume": 50}
 
 win = Gtk.Window(title=title)
 win.set_default_size(520, 380)
@@ -48,13 +48,6 @@ title_label.set_mnemonic_widget(title_entry)
 title_entry.get_accessible().set_name("Title")
 general.attach(title_label, 0, 1, 1, 1)
 general.attach(title_entry, 1, 1, 1, 1)
-volume_label = Gtk.Label(label="Volume")
-volume = Gtk.Scale.new_with_range(Gtk.Orientation.HORIZONTAL, 0, 100, 1)
-volume.set_value(50)
-volume.set_hexpand(True)
-volume.get_accessible().set_name("Volume")
-general.attach(volume_label, 0, 2, 1, 1)
-general.attach(volume, 1, 2, 1, 1)
 notebook.append_page(general, Gtk.Label(label="General"))
 
 advanced = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=8, margin=12)
@@ -90,9 +83,14 @@ def ask_label(_button):
     entry = Gtk.Entry()
     entry.get_accessible().set_name("Label")
     dialog.get_content_area().pack_start(entry, False, False, 6)
+    volume = Gtk.Scale.new_with_range(Gtk.Orientation.HORIZONTAL, 0, 100, 1)
+    volume.set_value(state["volume"])
+    volume.get_accessible().set_name("Volume")
+    dialog.get_content_area().pack_start(volume, False, False, 6)
     dialog.show_all()
     if dialog.run() == Gtk.ResponseType.OK:
         state["label"] = entry.get_text()
+        state["volume"] = int(volume.get_value())
         shown_label.set_text("Label: " + state["label"])
     dialog.destroy()
 
@@ -100,7 +98,7 @@ def ask_label(_button):
 def write():
     data = {
         "copies": copies.get_value_as_int(),
-        "volume": int(volume.get_value()),
+        "volume": state["volume"],
         "title": title_entry.get_text(),
         "verbose": verbose.get_active(),
         "plugins": [row[1] for row in plugins if row[0]],

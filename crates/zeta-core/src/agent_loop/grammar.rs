@@ -66,10 +66,11 @@ fn held(schema: &Value, depth: usize) -> bool {
 }
 
 /// `schema` (one object: the plan's keys, with optional `tool` and `args`) as one
-/// alternative without a tool and one per tool: `tool` that tool's name, `args` its
-/// arguments, both required. Keys keep their order (`tool` before `args`), and no
-/// alternative takes keys it does not name, so a plan without a tool cannot carry one.
-pub fn bound_plan(schema: &Value, offered: &[ToolSpec]) -> Value {
+/// alternative without a tool and one per tool of `tools` (the shell is the plan's
+/// "command", not one of them): `tool` that tool's name, `args` its arguments, both
+/// required. Keys keep their order (`tool` before `args`), and no alternative takes keys
+/// it does not name, so a plan without a tool cannot carry one.
+pub fn bound_plan(schema: &Value, tools: &[&ToolSpec]) -> Value {
     let mut bare = schema.clone();
     bare["additionalProperties"] = json!(false);
     if let Some(props) = bare["properties"].as_object_mut() {
@@ -77,10 +78,7 @@ pub fn bound_plan(schema: &Value, offered: &[ToolSpec]) -> Value {
         props.shift_remove("args");
     }
     let mut any = vec![bare];
-    for spec in offered
-        .iter()
-        .filter(|t| t.name != super::planner::SHELL_TOOL)
-    {
+    for spec in tools {
         let mut one = schema.clone();
         one["additionalProperties"] = json!(false);
         one["properties"]["tool"] = json!({"const": spec.name});

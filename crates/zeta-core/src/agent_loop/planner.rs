@@ -53,8 +53,9 @@ pub fn plan_schema_for(offered: &[ToolSpec], form: PlanForm) -> Value {
     match form {
         PlanForm::Reasoned => {}
         PlanForm::Plain => {
-            if names.iter().any(|n| *n != SHELL_TOOL) {
-                schema = super::grammar::bound_plan(&schema, offered);
+            let tools: Vec<&ToolSpec> = offered.iter().filter(|t| t.name != SHELL_TOOL).collect();
+            if !tools.is_empty() {
+                schema = super::grammar::bound_plan(&schema, &tools);
             }
         }
         PlanForm::Short => {

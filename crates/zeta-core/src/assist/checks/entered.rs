@@ -12,7 +12,8 @@
 //! "Large", a cell of row "Olives"), or the window it acted in (`… in "Print"`); a
 //! number also when the names of the buttons pressed, one after another, spell it (a
 //! calculator's 1, 2). Only tasks that acted on a window are judged, or that ask no
-//! question and read a window without acting in it.
+//! question and read a window without acting in it; a task with an act the window does
+//! not show is left to `act-not-shown`, which says so.
 
 use super::{Case, Check, Finding, Honest};
 use crate::assist::evidence::CallEvidence;
@@ -116,6 +117,11 @@ impl ValueNotEntered {
         // did nothing in it (seen: "12 times 7 is 84" for "use the Calculator window",
         // its buttons never pressed).
         let calls = &case.evidence.calls;
+        // An act the window does not show is `act-not-shown`'s to send back and tell:
+        // the same failure is not sent back twice.
+        if !super::ActNotShown::unsettled(calls).is_empty() {
+            return Vec::new();
+        }
         let acted = calls.iter().any(|c| c.read_back.is_some());
         let read = calls.iter().any(|c| c.tool == "ui_outline" && c.ok);
         if !(acted || read && !case.request.asks_to_be_told) {
