@@ -74,8 +74,8 @@ pub fn bound_plan(schema: &Value, tools: &[&ToolSpec]) -> Value {
     let mut bare = schema.clone();
     bare["additionalProperties"] = json!(false);
     if let Some(props) = bare["properties"].as_object_mut() {
-        props.shift_remove("tool");
-        props.shift_remove("args");
+        drop_key(props, "tool");
+        drop_key(props, "args");
     }
     let mut any = vec![bare];
     for spec in tools {
@@ -131,5 +131,17 @@ pub fn without_commands(schema: &mut Value) {
         if alt["properties"]["command"].is_object() {
             alt["properties"]["command"] = json!({"const": ""});
         }
+    }
+}
+
+/// `map` without `key`, the others in their order (`Map::remove` moves the last key into
+/// the gap when serde_json keeps keys in order, and the grammar writes keys in the
+/// schema's order: "args" would come before "tool").
+pub fn drop_key(map: &mut serde_json::Map<String, Value>, key: &str) {
+    if map.contains_key(key) {
+        *map = std::mem::take(map)
+            .into_iter()
+            .filter(|(k, _)| k != key)
+            .collect();
     }
 }

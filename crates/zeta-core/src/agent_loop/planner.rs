@@ -84,7 +84,7 @@ pub fn plan_schema_with(tools: &[&str], form: PlanForm) -> Value {
     };
     if form == PlanForm::Plain {
         if let Some(props) = schema["properties"].as_object_mut() {
-            props.shift_remove("reasoning");
+            super::grammar::drop_key(props, "reasoning");
         }
         if let Some(required) = schema["required"].as_array_mut() {
             required.retain(|k| k != "reasoning");
@@ -168,8 +168,8 @@ fn full_plan_schema(tools: &[&str]) -> Value {
         // Shell only: seed 000's four keys.
         let mut schema = full_plan_schema(&["-"]);
         if let Some(props) = schema["properties"].as_object_mut() {
-            props.shift_remove("tool");
-            props.shift_remove("args");
+            super::grammar::drop_key(props, "tool");
+            super::grammar::drop_key(props, "args");
         }
         return schema;
     }

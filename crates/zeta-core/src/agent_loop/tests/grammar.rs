@@ -140,23 +140,6 @@ fn plans_without_a_tool_are_as_before() {
 }
 
 #[test]
-fn tool_comes_before_its_arguments_in_the_plain_form() {
-    // The server's grammar writes keys in the schema's order: the model names the tool,
-    // then writes what that tool takes.
-    let plain = plan_schema_for(&offered(), PlanForm::Plain);
-    for alternative in plain["anyOf"].as_array().into_iter().flatten().skip(1) {
-        let keys: Vec<&String> = alternative["properties"]
-            .as_object()
-            .map(|p| p.keys().collect())
-            .unwrap_or_default();
-        let tool = keys.iter().position(|k| *k == "tool");
-        let args = keys.iter().position(|k| *k == "args");
-        assert!(tool < args && tool.is_some(), "{keys:?}");
-        assert_eq!(keys.first().map(|k| k.as_str()), Some("command"));
-    }
-}
-
-#[test]
 fn without_commands_a_plan_calls_a_tool_or_answers() {
     for form in [PlanForm::Plain, PlanForm::Short] {
         let mut schema = plan_schema_for(&offered(), form);
