@@ -57,6 +57,22 @@ fn together(a: &Entry, b: &Entry) -> bool {
     row || column
 }
 
+/// The alternatives of `entry` (number `n`): the other elements of its window that take
+/// the same act, have its role, and stand with it in a row or column (`together`).
+fn alternatives<'a>(
+    numbers: &'a Numbers,
+    n: u32,
+    entry: &'a Entry,
+) -> impl Iterator<Item = (u32, &'a Entry)> + 'a {
+    numbers.all().filter(move |(m, e)| {
+        *m != n
+            && e.takes == entry.takes
+            && e.role == entry.role
+            && e.place.window == entry.place.window
+            && together(e, entry)
+    })
+}
+
 /// Why acting on `entry` (number `n`) is not what `request` asks, when it names other
 /// elements of the same kind in the same window: `None` when the act may go ahead.
 pub fn refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
@@ -67,17 +83,8 @@ pub fn refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Optio
     {
         return None;
     }
-    let named: Vec<String> = numbers
-        .all()
-        .filter(|(m, e)| {
-            *m != n
-                && e.takes == entry.takes
-                && e.role == entry.role
-                && together(e, entry)
-                && e.place.window == entry.place.window
-                && !e.name.trim().is_empty()
-                && names(request, &e.name)
-        })
+    let named: Vec<String> = alternatives(numbers, n, entry)
+        .filter(|(_, e)| !e.name.trim().is_empty() && names(request, &e.name))
         .map(|(m, e)| format!("{} (element {m})", e.label()))
         .collect();
     if named.is_empty() {
@@ -104,16 +111,7 @@ pub fn not_the_default(numbers: &Numbers, n: u32, entry: &Entry, request: &str) 
     {
         return None;
     }
-    let group: Vec<(u32, &Entry)> = numbers
-        .all()
-        .filter(|(m, e)| {
-            *m != n
-                && e.takes == entry.takes
-                && e.role == entry.role
-                && e.place.window == entry.place.window
-                && together(e, entry)
-        })
-        .collect();
+    let group: Vec<(u32, &Entry)> = alternatives(numbers, n, entry).collect();
     if names(request, &entry.name) || group.iter().any(|(_, e)| names(request, &e.name)) {
         return None;
     }
