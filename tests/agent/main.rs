@@ -570,6 +570,33 @@ async fn guardrails_end_the_loop_honestly() {
         "{task}"
     );
     assert_eq!(s.requests().len(), 5);
+    // A change the loop stopped while the model was still trying: one file of two went,
+    // then four calls failed. Whatever the answer claims, the person reads first that it
+    // is not finished, and why.
+    let mut turns = vec![run("rm ~/scratch/a.tmp".to_string())];
+    turns.extend((1..=4).map(|i| run(format!("rm ~/scratch/missing-{i}.tmp"))));
+    turns.push(answer("I deleted the .tmp files in ~/scratch."));
+    let s = Setup::new(
+        Wire::Anthropic,
+        Proto::Native,
+        script(&turns, Proto::Native),
+    )
+    .await;
+    let scratch = s.home.path().join("scratch");
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    for name in ["a.tmp", "b.tmp"] {
+        std::fs::write(scratch.join(name), "x").expect("tmp file");
+    }
+    let task = finished_task(&s.zeta_run("delete the .tmp files in ~/scratch"));
+    assert_eq!(task["status"], "done", "{task}");
+    assert!(
+        task["reply"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("I did not finish this: I stopped after 4 tool calls failed in a row."),
+        "{task}"
+    );
+    assert!(scratch.join("b.tmp").exists(), "nothing else ran");
     // The JSON planner: the answer request bounds its reply, and an answer cut off by the
     // token cap is shown as far as it was written, not as raw JSON.
     let fails: Vec<Turn> = (1..=4).map(|i| run(format!("exit {i}"))).collect();

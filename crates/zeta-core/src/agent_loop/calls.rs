@@ -218,6 +218,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         not_run: &[ToolCall],
     ) -> AgentOutcome {
         tracing::info!(task = self.task_id(), "{why}; asking for an answer instead");
+        self.finishing.stopped(why);
         for call in not_run {
             let content = "[Zeta] Not run: the calls before it failed.".to_string();
             let message = self.protocol.result_turn(call, "✗", content);

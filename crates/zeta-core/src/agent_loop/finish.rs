@@ -88,6 +88,8 @@ pub(super) struct Finishing {
     last_written: Option<String>,
     /// A call was held back (denied, refused, not approved).
     held_back: bool,
+    /// Why the loop stopped the task while the model was still acting (`stopped`).
+    stopped: Option<String>,
     /// A question the model asked that nobody answered, said with the answer.
     unanswered: Option<String>,
     nobody_answers: bool,
@@ -121,6 +123,7 @@ impl Finishing {
             under_check: UnderCheck::Nothing,
             last_written: None,
             held_back: false,
+            stopped: None,
             unanswered: None,
             nobody_answers: false,
             own,
@@ -164,6 +167,12 @@ impl Finishing {
             Some(own) => watch.leaving_out(own),
             None => watch,
         }
+    }
+
+    /// The loop stopped the task for `why` (its calls kept failing, the step limit)
+    /// while the model was still acting: the answer it writes now is judged knowing it.
+    pub fn stopped(&mut self, why: &str) {
+        self.stopped = Some(why.to_string());
     }
 
     /// A call of the task went as `call` says.
@@ -276,6 +285,7 @@ impl Finishing {
             answer,
             evidence: &self.evidence,
             held_back: self.held_back,
+            stopped: self.stopped.as_deref(),
             env: &self.env,
         }
     }
@@ -297,6 +307,7 @@ impl Finishing {
             answer,
             evidence: &self.evidence,
             held_back: self.held_back,
+            stopped: self.stopped.as_deref(),
             env: &self.env,
         };
         let judged = self.finisher.judge(&case);

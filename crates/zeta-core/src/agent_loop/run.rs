@@ -534,6 +534,10 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             return self.cancelled();
         }
         self.inject_user_messages();
+        let max = self.ctx.settings.effective_max_iterations();
+        self.finishing.stopped(&format!(
+            "I stopped at the limit of {max} steps for one task."
+        ));
         self.tell(prompt::MAX_ITERATIONS_PROMPT.to_string());
         match self.answer_now().await {
             Ok(answer) => {

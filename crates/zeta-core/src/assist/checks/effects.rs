@@ -100,7 +100,8 @@ impl Check for AskedChange {
 pub struct AskedTarget;
 
 impl AskedTarget {
-    fn unmet(case: &Case) -> Vec<(String, bool)> {
+    /// Each target that does not show what the request asks, with whether it wants text.
+    pub(super) fn unmet(case: &Case) -> Vec<(String, bool)> {
         let mut facts = Vec::new();
         for target in &case.request.targets {
             let text = &target.text;

@@ -19,6 +19,7 @@
 //! | `act-not-shown` | a window act's read-back says its change does not show, and nothing later showed it | "Not done:" with what the window shows |
 //! | `value-not-entered` | the answer to a request that acted on a window gives a value the request gave (by its shape: a digit, an `@`, quotes, a capital mid-sentence) that no act entered or chose | "Not done:" with the values |
 //! | `window-not-saved` | text landed in a window whose title names a file, and no call changed that file after | "Not saved:" with the file, after the answer |
+//! | `stopped-short` | never (cap 0) | "I did not finish this:" and why, when the loop stopped the task (calls kept failing, the step limit) and the request orders a change its targets (if any) do not all show |
 //! | `changes-unsaid` | never (cap 0) | what changed, when the request orders a change and the answer names none of the paths the calls touched |
 //! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |
 //! | `second-way` | a question about files or values is answered from one way of computing it: no program (Python) printed what it found | what the program printed, when one did |
@@ -27,12 +28,14 @@ mod answers;
 mod effects;
 mod entered;
 mod second_way;
+mod stopped;
 mod window;
 
 pub use answers::{AskedCount, NamedSelf, NoValue, NothingRan, UngroundedValue};
 pub use effects::{AskedChange, AskedSource, AskedTarget, ChangesUnsaid, HeldBack, WrittenDiffers};
 pub use entered::ValueNotEntered;
 pub use second_way::SecondWay;
+pub use stopped::StoppedShort;
 pub use window::{ActNotShown, WindowNotSaved};
 
 use super::evidence::{printed_text, Evidence};
@@ -46,6 +49,9 @@ pub struct Case<'a> {
     pub evidence: &'a Evidence,
     /// A call of the task was held back (denied, refused, not approved).
     pub held_back: bool,
+    /// Why the loop stopped the task before the model finished (its calls kept failing,
+    /// the step limit), in words for the person.
+    pub stopped: Option<&'a str>,
     pub env: &'a ShellEnv,
 }
 
@@ -101,6 +107,7 @@ pub fn standard() -> Vec<Box<dyn Check>> {
         Box::new(NoValue),
         Box::new(AskedCount),
         Box::new(SecondWay),
+        Box::new(StoppedShort),
         Box::new(ChangesUnsaid),
     ]
 }
