@@ -13,6 +13,9 @@
 //! what the window has to press or tick instead (seen: a dialog's question pressed, then
 //! "I answered No").
 //!
+//! A press of an element with no action that holds others (a tab list, a panel) is
+//! refused too (`holds_others`), naming what it holds: a press would click its centre.
+//!
 //! Only alternatives are held against each other: elements of one role in one row or
 //! column (a dialog's buttons, radio buttons, a column of check boxes).
 //!
@@ -20,6 +23,7 @@
 //! words of the request, in any case: no list of words is kept here. Where the request
 //! names no element of that kind ("confirm it"), every act goes through as before.
 
+use crate::node::{Bounds, Key};
 use crate::numbers::{Entry, Numbers, Takes};
 
 /// A name as words: lower case, a mnemonic's underscore, a trailing colon or ellipsis and
@@ -36,12 +40,19 @@ fn words(text: &str) -> Vec<String> {
 
 /// Whether `request` holds `name`'s words in a row.
 pub fn names(request: &str, name: &str) -> bool {
+    named_at(request, name).is_some()
+}
+
+/// Where `request` first holds `name`'s words in a row: the index of the first word.
+pub fn named_at(request: &str, name: &str) -> Option<usize> {
     let name = words(&name.replace('_', ""));
     if name.is_empty() {
-        return false;
+        return None;
     }
     let request = words(request);
-    request.windows(name.len()).any(|w| w == name.as_slice())
+    request
+        .windows(name.len())
+        .position(|w| w == name.as_slice())
 }
 
 /// Whether two elements are alternatives of one group: in a row (a dialog's buttons, a
@@ -76,7 +87,11 @@ fn alternatives<'a>(
 /// Why acting on `entry` (number `n`) is not what `request` asks, when it names other
 /// elements of the same kind in the same window: `None` when the act may go ahead.
 pub fn refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
-    if !matches!(entry.takes, Takes::Press | Takes::Toggle)
+    // What the tree gives no action is pressed by a click (a GTK page tab, a list
+    // row): held the same way. Words read off the screen (OCR) are not: a calculator's
+    // keys are pressed whatever the request names.
+    let clicked = entry.takes == Takes::Unknown && matches!(entry.key, Key::Tree { .. });
+    if !(matches!(entry.takes, Takes::Press | Takes::Toggle) || clicked)
         || entry.name.trim().is_empty()
         || request.trim().is_empty()
         || names(request, &entry.name)
@@ -124,6 +139,56 @@ pub fn not_the_default(numbers: &Numbers, n: u32, entry: &Entry, request: &str) 
     ))
 }
 
+/// Whether `inner` lies within `outer` and is smaller.
+fn within(inner: &Bounds, outer: &Bounds) -> bool {
+    inner.x >= outer.x
+        && inner.y >= outer.y
+        && inner.x + inner.width <= outer.x + outer.width
+        && inner.y + inner.height <= outer.y + outer.height
+        && inner.width * inner.height < outer.width * outer.height
+}
+
+/// Elements listed at most where a refusal names what a window holds.
+const LISTED: usize = 12;
+
+/// Why pressing `entry` (number `n`) is refused: the tree gives it no action, and other
+/// numbered elements of its window lie within it (a page tab list, a panel, a table).
+/// A press would click its centre, which is whatever element or gap lies there (seen: a
+/// model walking the numbers from 1 clicked the tab list first). Said with what it
+/// holds, to act on by their own numbers: those `shown` in the window's last outline
+/// (a page behind another tab holds its elements still, out of sight).
+pub fn holds_others(
+    numbers: &Numbers,
+    n: u32,
+    entry: &Entry,
+    shown: &dyn Fn(u32) -> bool,
+) -> Option<String> {
+    if entry.takes != Takes::Unknown || !matches!(entry.key, Key::Tree { .. }) {
+        return None;
+    }
+    let outer = entry.bounds?;
+    let inside: Vec<String> = numbers
+        .all()
+        .filter(|(m, e)| {
+            *m != n
+                && e.place.window == entry.place.window
+                && !e.name.trim().is_empty()
+                && shown(*m)
+                && e.bounds.is_some_and(|b| within(&b, &outer))
+        })
+        .take(LISTED)
+        .map(|(m, e)| format!("[{m}] {}", e.label()))
+        .collect();
+    if inside.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "not pressed: [{n}] is {}, which holds other elements and has no action of its own (a press would click whatever lies at its centre); it holds {}. Act on the one the request means, by its own number.",
+        entry.label(),
+        inside.join(", ")
+    ))
+}
+
 /// Why pressing `entry` (number `n`) does nothing: a label of the tree with no action of
 /// its own is text. Said with the window's elements that are pressed or ticked.
 pub fn text_only(numbers: &Numbers, n: u32, entry: &Entry) -> Option<String> {
@@ -138,7 +203,7 @@ pub fn text_only(numbers: &Numbers, n: u32, entry: &Entry) -> Option<String> {
         .filter(|(_, e)| {
             e.place.window == entry.place.window && matches!(e.takes, Takes::Press | Takes::Toggle)
         })
-        .take(12)
+        .take(LISTED)
         .map(|(m, e)| format!("[{m}] {}", e.label()))
         .collect();
     let choices = if acts.is_empty() {
@@ -155,7 +220,7 @@ pub fn text_only(numbers: &Numbers, n: u32, entry: &Entry) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::node::{Bounds, Key, Node};
+    use crate::node::Node;
     use crate::numbers::Place;
 
     /// A window's elements, numbered as an outline numbers them: (role, name, checkable,
@@ -368,5 +433,117 @@ mod tests {
         ] {
             assert_eq!(names(request, name), yes, "{request:?} names {name:?}");
         }
+    }
+
+    /// A GTK settings window as its tree reads: a tab list holding two tabs that have no
+    /// action of their own, a field on the page, and Apply and OK in a row below.
+    fn settings(numbers: &mut Numbers) -> Vec<u32> {
+        let place = Place {
+            window: "Options".into(),
+            ..Place::default()
+        };
+        [
+            ("page tab list", "", 74, 74, 492, 281, false),
+            ("page tab", "General", 95, 78, 51, 30, false),
+            ("text", "Title", 143, 170, 168, 34, false),
+            ("page tab", "Advanced", 178, 78, 64, 30, false),
+            ("push button", "Set label…", 74, 392, 104, 34, true),
+            ("push button", "Apply", 434, 392, 71, 34, true),
+            ("push button", "OK", 513, 392, 53, 34, true),
+        ]
+        .into_iter()
+        .map(|(role, name, x, y, width, height, acts)| {
+            let mut node = Node::new(
+                Key::Tree {
+                    bus: ":1.1".into(),
+                    path: format!("/{role}/{name}"),
+                },
+                role,
+                name,
+            );
+            if acts {
+                node.actions = vec!["click".into()];
+            }
+            node.states.editable = role == "text";
+            node.bounds = Some(Bounds {
+                x,
+                y,
+                width,
+                height,
+            });
+            numbers.number(&node, &place)
+        })
+        .collect()
+    }
+
+    #[test]
+    fn a_model_walking_the_numbers_of_a_settings_window_presses_only_what_the_request_names() {
+        let mut numbers = Numbers::default();
+        let w = settings(&mut numbers);
+        let request =
+            "In the Options window, open the Advanced tab, tick Verbose, then press Apply";
+        let entry = |n: u32| numbers.get(n).expect("numbered").clone();
+        // Element by element, as a 1.5B model called them (CI, 2026-11-28): the tab
+        // list's centre, the other tab, the button that opens a dialog, OK.
+        let every = |_: u32| true;
+        let list = holds_others(&numbers, w[0], &entry(w[0]), &every).expect("the tab list");
+        assert!(
+            list.contains(&format!("[{}] page tab \"Advanced\"", w[3])),
+            "{list}"
+        );
+        let general = refusal(&numbers, w[1], &entry(w[1]), request).expect("General");
+        assert!(
+            general.contains(&format!("(element {})", w[3])),
+            "{general}"
+        );
+        assert!(
+            refusal(&numbers, w[4], &entry(w[4]), request).is_some(),
+            "Set label"
+        );
+        assert!(
+            refusal(&numbers, w[6], &entry(w[6]), request).is_some(),
+            "OK"
+        );
+        // What it names goes through; a tab holds nothing, a field is no alternative.
+        for n in [w[3], w[5], w[2]] {
+            assert_eq!(refusal(&numbers, n, &entry(n), request), None, "{n}");
+            assert_eq!(holds_others(&numbers, n, &entry(n), &every), None, "{n}");
+        }
+        // Outside a task the tab list is still no place to click; the tabs are pressed.
+        assert_eq!(refusal(&numbers, w[1], &entry(w[1]), ""), None);
+    }
+
+    #[test]
+    fn words_read_off_the_screen_are_pressed_whatever_the_request_names() {
+        let mut numbers = Numbers::default();
+        let place = Place {
+            window: "Calculator".into(),
+            ..Place::default()
+        };
+        let keys: Vec<u32> = ["3", "4", "x"]
+            .iter()
+            .enumerate()
+            .map(|(i, word)| {
+                let mut node = Node::new(Key::Word { run: 1, index: i }, "word", *word);
+                node.bounds = Some(Bounds {
+                    x: 10 + 40 * i as i32,
+                    y: 100,
+                    width: 30,
+                    height: 30,
+                });
+                numbers.number(&node, &place)
+            })
+            .collect();
+        let entry = numbers.get(keys[2]).expect("numbered").clone();
+        assert_eq!(
+            refusal(
+                &numbers,
+                keys[2],
+                &entry,
+                "compute 3 times 4 in the calculator"
+            ),
+            None
+        );
+        assert_eq!(holds_others(&numbers, keys[2], &entry, &|_| true), None);
     }
 }

@@ -23,6 +23,7 @@ pub mod outline;
 pub mod readback;
 pub mod tools;
 pub mod typed;
+pub mod walk;
 
 pub use atspi::Desktop;
 pub use error::ElementsError;

@@ -36,6 +36,8 @@ struct Shared {
     numbers: Mutex<Numbers>,
     /// The last outline of each window (by its key), to tell what an action changed.
     last: Mutex<HashMap<Key, Outline>>,
+    /// The presses of the current request (`walk`).
+    walk: Mutex<crate::walk::Walk>,
     ocr_runs: AtomicU64,
 }
 
@@ -50,6 +52,7 @@ impl Elements {
             input,
             numbers: Mutex::default(),
             last: Mutex::default(),
+            walk: Mutex::default(),
             ocr_runs: AtomicU64::new(0),
         }))
     }
@@ -778,6 +781,8 @@ impl UiAct {
         // answered No"): nothing to press; the window's buttons are named instead.
         if matches!(action, Action::Press | Action::Toggle) {
             let numbers = locked(&el.0.numbers);
+            // Noted before anything refuses it: a refused press is part of a walk too.
+            let walking = locked(&el.0.walk).press(&numbers, n, &entry, request);
             if let Some(why) = crate::asked::refusal(&numbers, n, &entry, request) {
                 return Err(ElementsError::Unsupported(why));
             }
@@ -789,6 +794,15 @@ impl UiAct {
                 }
             }
             if let Some(why) = crate::asked::text_only(&numbers, n, &entry) {
+                return Err(ElementsError::Unsupported(why));
+            }
+            let last = locked(&el.0.last);
+            let outline = entry.place.root.as_ref().and_then(|root| last.get(root));
+            let shown = |m: u32| outline.is_none_or(|o| o.lines.contains_key(&m));
+            if let Some(why) = crate::asked::holds_others(&numbers, n, &entry, &shown) {
+                return Err(ElementsError::Unsupported(why));
+            }
+            if let Some(why) = walking {
                 return Err(ElementsError::Unsupported(why));
             }
         }
@@ -900,6 +914,17 @@ impl UiAct {
             Shown::No(what) => format!("NOT SHOWN: you meant to {intended}, but {what}.\n"),
             Shown::Unclear(what) => format!("Not confirmed on screen: {what}.\n"),
         });
+        // What the request names in this window, and which of it has been acted on.
+        let named = {
+            let numbers = locked(&el.0.numbers);
+            let mut walk = locked(&el.0.walk);
+            walk.done(n, request);
+            walk.named(&numbers, own, request)
+        };
+        if let Some(named) = named {
+            report.push_str(&named);
+            report.push('\n');
+        }
         let read_back = Box::new(ReadBack {
             element: format!("{label} in \"{own}\""),
             window: own.clone(),

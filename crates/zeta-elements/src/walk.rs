@@ -1,0 +1,306 @@
+//! A model walking a window's numbers: presses on element after element in the order of
+//! their numbers (1, 2, 3, …), whatever each one is. Seen on a settings window nobody
+//! rehearsed (CI, 2026-11-28): a 1.5B model pressed elements 1 to 23 in turn, the tab
+//! list, the fields, a button that opens a dialog, every plug-in's toggle, and then said
+//! what it had meant to do. A person does not act that way; a request names what it
+//! wants. After three presses in a row on numbers that follow one another, across
+//! elements of different kinds, the next press of an element the request does not name
+//! is refused, with the elements it does name in the request's own order.
+//!
+//! Presses over one kind of element (ticking every box of a list) are no walk: a request
+//! may ask for all of them. Text set into fields is not held either.
+//!
+//! After each act the model reads which elements the request names and which of them an
+//! act went through on (`named`): facts of the window and the task, not advice.
+
+use crate::asked::named_at;
+use crate::numbers::{Entry, Numbers};
+
+/// Presses in a row on following numbers before the next is held.
+const STEPS: usize = 3;
+/// The greatest gap between two numbers of a walk (an element without an act between).
+const STRIDE: u32 = 2;
+/// Presses kept.
+const KEPT: usize = 8;
+
+/// The presses of the current request, as numbers and roles, and the elements acts
+/// went through on.
+#[derive(Debug, Default)]
+pub struct Walk {
+    request: String,
+    presses: Vec<(u32, String)>,
+    done: Vec<u32>,
+}
+
+/// The elements of `window` that `request` names, each once, in the request's order,
+/// with their numbers.
+fn named_in(numbers: &Numbers, window: &str, request: &str) -> Vec<(u32, String)> {
+    let mut named: Vec<(usize, u32, String)> = numbers
+        .all()
+        .filter(|(_, e)| e.place.window == window && !e.name.trim().is_empty())
+        .filter_map(|(m, e)| named_at(request, &e.name).map(|at| (at, m, e.label())))
+        .collect();
+    named.sort();
+    let mut seen = std::collections::HashSet::new();
+    named
+        .into_iter()
+        .filter(|(_, _, label)| seen.insert(label.clone()))
+        .map(|(_, m, label)| (m, label))
+        .collect()
+}
+
+impl Walk {
+    /// A press of `entry` (number `n`) for `request`: noted, and the reason it is held
+    /// when it carries on a walk over elements the request does not name.
+    pub fn press(
+        &mut self,
+        numbers: &Numbers,
+        n: u32,
+        entry: &Entry,
+        request: &str,
+    ) -> Option<String> {
+        if request.trim().is_empty() {
+            return None;
+        }
+        self.for_request(request);
+        let walking = self.walking(n, &entry.role);
+        self.presses.push((n, entry.role.clone()));
+        if self.presses.len() > KEPT {
+            self.presses.remove(0);
+        }
+        if !walking || named_at(request, &entry.name).is_some() {
+            return None;
+        }
+        let named = named_in(numbers, &entry.place.window, request);
+        let walked: Vec<String> = self.presses.iter().map(|(m, _)| m.to_string()).collect();
+        let instead = if named.is_empty() {
+            "act only on what the request asks for".to_string()
+        } else {
+            let named: Vec<String> = named
+                .into_iter()
+                .map(|(m, label)| format!("[{m}] {label}"))
+                .collect();
+            format!(
+                "the request names, in its order: {}; act on those",
+                named.join(", ")
+            )
+        };
+        Some(format!(
+            "not pressed: [{n}] is {}, which the request does not name, and the presses so far go through the elements one after another by number ({}). Do not press elements in turn; {instead}.",
+            entry.label(),
+            walked.join(", ")
+        ))
+    }
+
+    /// Starts again for another request.
+    fn for_request(&mut self, request: &str) {
+        if self.request != request {
+            self.request = request.to_string();
+            self.presses.clear();
+            self.done.clear();
+        }
+    }
+
+    /// An act on element `n` went through for `request`.
+    pub fn done(&mut self, n: u32, request: &str) {
+        self.for_request(request);
+        if !self.done.contains(&n) {
+            self.done.push(n);
+        }
+    }
+
+    /// The elements of `window` the request names, with whether an act went through on
+    /// each, in the request's order: said after each act, so a model that lost its
+    /// place reads what the request still names. `None` outside a task, or when the
+    /// request names nothing in the window.
+    pub fn named(&self, numbers: &Numbers, window: &str, request: &str) -> Option<String> {
+        if request.trim().is_empty() || self.request != request {
+            return None;
+        }
+        let named = named_in(numbers, window, request);
+        if named.is_empty() {
+            return None;
+        }
+        let each: Vec<String> = named
+            .into_iter()
+            .map(|(m, label)| {
+                let state = if self.done.contains(&m) {
+                    "acted on"
+                } else {
+                    "not acted on yet"
+                };
+                format!("[{m}] {label} ({state})")
+            })
+            .collect();
+        Some(format!("The request names: {}.", each.join(", ")))
+    }
+
+    /// The last `STEPS` presses follow one another up to `n`, over elements of more than
+    /// one kind (with `role`'s).
+    fn walking(&self, n: u32, role: &str) -> bool {
+        let Some(last) = self.presses.len().checked_sub(STEPS) else {
+            return false;
+        };
+        let run = &self.presses[last..];
+        let numbers: Vec<u32> = run.iter().map(|(m, _)| *m).chain([n]).collect();
+        let follow = numbers
+            .windows(2)
+            .all(|w| w[1] > w[0] && w[1] - w[0] <= STRIDE);
+        let kinds = run.iter().any(|(_, r)| r != role);
+        follow && kinds
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::node::{Key, Node};
+    use crate::numbers::Place;
+
+    /// A window's elements, numbered in order: (role, name) each.
+    fn window(numbers: &mut Numbers, elements: &[(&str, &str)]) -> Vec<u32> {
+        let place = Place {
+            window: "Options".into(),
+            ..Place::default()
+        };
+        elements
+            .iter()
+            .enumerate()
+            .map(|(i, (role, name))| {
+                let mut node = Node::new(
+                    Key::Tree {
+                        bus: ":1.1".into(),
+                        path: format!("/{i}"),
+                    },
+                    *role,
+                    *name,
+                );
+                node.actions = vec!["click".into()];
+                numbers.number(&node, &place)
+            })
+            .collect()
+    }
+
+    /// Presses `ns` in turn: the numbers that were held.
+    fn held(walk: &mut Walk, numbers: &Numbers, ns: &[u32], request: &str) -> Vec<u32> {
+        ns.iter()
+            .copied()
+            .filter(|n| {
+                let entry = numbers.get(*n).expect("numbered").clone();
+                walk.press(numbers, *n, &entry, request).is_some()
+            })
+            .collect()
+    }
+
+    const SETTINGS: &[(&str, &str)] = &[
+        ("page tab list", ""),
+        ("page tab", "General"),
+        ("spin button", "Copies"),
+        ("text", "Title"),
+        ("page tab", "Advanced"),
+        ("label", "Label: (none)"),
+        ("push button", "Set label…"),
+        ("push button", "Apply"),
+        ("push button", "OK"),
+        ("check box", "Verbose"),
+    ];
+    const REQUEST: &str =
+        "In the Options window, open the Advanced tab, tick Verbose, then press Apply";
+
+    #[test]
+    fn a_walk_over_the_numbers_is_held_at_the_first_element_the_request_does_not_name() {
+        let mut numbers = Numbers::default();
+        let w = window(&mut numbers, SETTINGS);
+        let mut walk = Walk::default();
+        // The walk the model took: every element from 1. What the request names goes
+        // through (Advanced, Apply, Verbose); the rest is held from the fourth press.
+        let all: Vec<u32> = w.clone();
+        assert_eq!(
+            held(&mut walk, &numbers, &all, REQUEST),
+            vec![w[3], w[5], w[6], w[8]]
+        );
+        let mut walk = Walk::default();
+        for n in &w[..3] {
+            let entry = numbers.get(*n).expect("numbered").clone();
+            assert_eq!(walk.press(&numbers, *n, &entry, REQUEST), None);
+        }
+        let entry = numbers.get(w[3]).expect("numbered").clone();
+        let why = walk.press(&numbers, w[3], &entry, REQUEST).expect("held");
+        assert!(
+            why.contains(&format!(
+                "in its order: [{}] page tab \"Advanced\", [{}] check box \"Verbose\", [{}] push button \"Apply\"",
+                w[4], w[9], w[7]
+            )),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn presses_that_skip_about_ticks_down_a_list_or_no_request_are_no_walk() {
+        let mut numbers = Numbers::default();
+        let w = window(&mut numbers, SETTINGS);
+        // What the request names, in any order, with the odd other element between.
+        let mut walk = Walk::default();
+        let named = [w[4], w[9], w[7], w[2], w[1]];
+        assert_eq!(
+            held(&mut walk, &numbers, &named, REQUEST),
+            Vec::<u32>::new()
+        );
+        // Every box of a list, in turn: one kind of element.
+        let mut list = Numbers::default();
+        let boxes = window(
+            &mut list,
+            &[
+                ("check box", "Olives"),
+                ("check box", "Ham"),
+                ("check box", "Cheese"),
+                ("check box", "Onion"),
+                ("check box", "Basil"),
+                ("push button", "OK"),
+            ],
+        );
+        let mut walk = Walk::default();
+        assert_eq!(
+            held(
+                &mut walk,
+                &list,
+                &boxes,
+                "tick every topping, then press OK"
+            ),
+            Vec::<u32>::new()
+        );
+        // Outside a task nothing is held.
+        let mut walk = Walk::default();
+        assert_eq!(held(&mut walk, &numbers, &w, ""), Vec::<u32>::new());
+        // A new request starts again.
+        let mut walk = Walk::default();
+        held(&mut walk, &numbers, &w[..3], "something else");
+        assert_eq!(
+            held(&mut walk, &numbers, &w[3..4], REQUEST),
+            Vec::<u32>::new()
+        );
+    }
+
+    #[test]
+    fn after_each_act_the_model_reads_what_the_request_names_and_what_was_acted_on() {
+        let mut numbers = Numbers::default();
+        let w = window(&mut numbers, SETTINGS);
+        let mut walk = Walk::default();
+        walk.done(w[4], REQUEST);
+        walk.done(w[2], REQUEST);
+        assert_eq!(
+            walk.named(&numbers, "Options", REQUEST).as_deref(),
+            Some(
+                format!(
+                    "The request names: [{}] page tab \"Advanced\" (acted on), [{}] check box \"Verbose\" (not acted on yet), [{}] push button \"Apply\" (not acted on yet).",
+                    w[4], w[9], w[7]
+                )
+                .as_str()
+            )
+        );
+        // Another window, another request, or none: nothing to say.
+        assert_eq!(walk.named(&numbers, "Other", REQUEST), None);
+        assert_eq!(walk.named(&numbers, "Options", "press OK"), None);
+        assert_eq!(walk.named(&numbers, "Options", ""), None);
+    }
+}
