@@ -121,6 +121,7 @@ impl Walk {
         if named.is_empty() {
             return None;
         }
+        let all_done = named.iter().all(|(m, _)| self.done.contains(m));
         let each: Vec<String> = named
             .into_iter()
             .map(|(m, label)| {
@@ -132,7 +133,13 @@ impl Walk {
                 format!("[{m}] {label} ({state})")
             })
             .collect();
-        Some(format!("The request names: {}.", each.join(", ")))
+        let mut said = format!("The request names: {}.", each.join(", "));
+        if all_done {
+            said.push_str(
+                " Every element it names has been acted on: if the window now shows what the request asks for, answer the user; if not, act on what is left.",
+            );
+        }
+        Some(said)
     }
 
     /// The last `STEPS` presses follow one another up to `n`, over elements of more than
@@ -299,6 +306,14 @@ mod tests {
             )
         );
         // Another window, another request, or none: nothing to say.
+        // Once every one has been: the model is told so.
+        walk.done(w[9], REQUEST);
+        walk.done(w[7], REQUEST);
+        let all = walk.named(&numbers, "Options", REQUEST).expect("said");
+        assert!(
+            all.contains("Every element it names has been acted on"),
+            "{all}"
+        );
         assert_eq!(walk.named(&numbers, "Other", REQUEST), None);
         assert_eq!(walk.named(&numbers, "Options", "press OK"), None);
         assert_eq!(walk.named(&numbers, "Options", ""), None);

@@ -112,27 +112,31 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             program: crate::assist::evidence::runs_program(&call.name, &call.arguments),
         });
         self.steps.push(line);
-        let content = if executed.ran {
+        // A call away from the window in a task about a window already read: held back
+        // (seen: a 1.5B model starting the dialog again with `zenity --entry …`, three
+        // times in seven tasks, instead of typing into the one on screen), or failed
+        // before anything was done in the window (seen: `echo 'Verbose is now ticked.' >
+        // ~/.config/…` for "tick Verbose"). The model is pointed back at the window,
+        // and, told once, it wrote the same command again (seen): the grammar no longer
+        // offers one.
+        let away = self.window_task.on_screen()
+            && !super::screen::UI_TOOLS.contains(&call.name.as_str())
+            && !asks::is_own(&call.name)
+            && (held || executed.ran && !output.ok && !self.finishing.acted_in_window());
+        let mut content = if executed.ran {
             let mut printed = self.compress(&call, &output.content);
             if let Some(written) = &written {
                 printed.push_str(&format!("\n\n{written}"));
             }
             wrap_untrusted(&call.name, &printed)
-        } else if held
-            && self.window_task.on_screen()
-            && !super::screen::UI_TOOLS.contains(&call.name.as_str())
-        {
-            // A call held back in a task about a window already read (seen: a 1.5B
-            // model starting the dialog again with `zenity --entry …`, three times in
-            // seven tasks, instead of typing into the one on screen).
-            self.finishing.said(super::screen::WINDOW_INSTEAD);
-            // Told once, it wrote the same command again (seen): the grammar no longer
-            // offers one.
-            self.commands_closed = true;
-            format!("{}\n{}", output.content, super::screen::WINDOW_INSTEAD)
         } else {
             output.content.clone()
         };
+        if away {
+            self.finishing.said(super::screen::WINDOW_INSTEAD);
+            self.commands_closed = true;
+            content = format!("{content}\n{}", super::screen::WINDOW_INSTEAD);
+        }
         let mut result = self.protocol.result_turn(&call, mark, content.clone());
         result.images = output.images;
         self.last_result = Some((content, output.content.clone()));

@@ -175,6 +175,14 @@ impl Finishing {
         self.stopped = Some(why.to_string());
     }
 
+    /// An act on a window went through in this task (a call with a read-back ran).
+    pub fn acted_in_window(&self) -> bool {
+        self.evidence
+            .calls
+            .iter()
+            .any(|c| c.ran && c.read_back.is_some())
+    }
+
     /// A call of the task went as `call` says.
     pub fn observed(&mut self, call: CallEvidence) {
         if call.held && call.changes {

@@ -98,7 +98,8 @@ impl Model for Scripted {
     }
 }
 
-/// A tool that changes things, hands `command` to the shell judge, and counts its runs.
+/// A tool that changes things, hands `command` to the shell judge, and counts its runs;
+/// a command that starts with `false` fails.
 pub struct Touch {
     pub runs: Arc<Mutex<Vec<Value>>>,
 }
@@ -126,8 +127,18 @@ impl Tool for Touch {
             .to_string()]
     }
     fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+        // A command that starts with `false` fails, as in a shell.
+        let fails = arguments["command"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("false"));
         self.runs.lock().unwrap().push(arguments);
-        Box::pin(async { ToolOutput::ok("done", "done") })
+        Box::pin(async move {
+            if fails {
+                ToolOutput::error("exit code 1")
+            } else {
+                ToolOutput::ok("done", "done")
+            }
+        })
     }
 }
 

@@ -45,7 +45,15 @@ impl Tool for Ui {
         let out = if self.name == "ui_outline" {
             ToolOutput::ok(OUTLINE, "read \"Zeta form\": 2 elements")
         } else {
-            ToolOutput::ok("done; [1] text \"Name\" = \"hello\"", "acted")
+            let mut out = ToolOutput::ok("done; [1] text \"Name\" = \"hello\"", "acted");
+            out.read_back = Some(Box::new(crate::tool::ReadBack {
+                element: "text \"Name\" in \"Zeta form\"".into(),
+                window: "Zeta form".into(),
+                action: "set_text".into(),
+                intended: "set its text to \"hello\"".into(),
+                shown: crate::tool::Shown::Yes("[1] text \"Name\" = \"hello\"".into()),
+            }));
+            out
         };
         Box::pin(async move { out })
     }
@@ -239,6 +247,50 @@ async fn a_command_held_back_in_a_window_task_points_at_the_window() {
         .model
         .request_text(1)
         .contains(crate::agent_loop::screen::WINDOW_INSTEAD));
+}
+
+/// A command that fails before anything was done in the window points at the window too
+/// (seen: `echo 'Verbose is now ticked.' > ~/.config/…` for "tick Verbose"); one that
+/// fails after an act went through in the window (checking a file the application wrote)
+/// is the model's own business.
+#[tokio::test]
+async fn a_command_that_fails_before_any_act_in_a_window_task_points_at_the_window() {
+    let request = "Type Lisbon into the City field of the Zeta form window";
+    let (ran, _calls) = window_task(
+        request,
+        true,
+        vec![
+            call("c1", "touch", json!({"command": "false > ~/.config/city"})),
+            text("Done."),
+        ],
+    )
+    .await;
+    let second = ran.model.request_text(1);
+    assert!(
+        second.contains(crate::agent_loop::screen::WINDOW_INSTEAD),
+        "{}",
+        &second[second.len().saturating_sub(1500)..]
+    );
+    let (ran, _calls) = window_task(
+        request,
+        true,
+        vec![
+            call(
+                "c1",
+                "ui_act",
+                json!({"element": 1, "action": "set_text", "text": "Lisbon"}),
+            ),
+            call("c2", "touch", json!({"command": "false ~/city.txt"})),
+            text("Typed Lisbon into City."),
+        ],
+    )
+    .await;
+    let third = ran.model.request_text(2);
+    assert!(
+        third.contains("exit code 1") && !third.contains(crate::agent_loop::screen::WINDOW_INSTEAD),
+        "{}",
+        &third[third.len().saturating_sub(1500)..]
+    );
 }
 
 /// In the planner protocol, once a call was held back there, the plan's grammar offers no
