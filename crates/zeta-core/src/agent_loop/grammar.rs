@@ -110,8 +110,8 @@ pub fn bound_calls(offered: &[ToolSpec], names: &[&str]) -> Vec<Value> {
 }
 
 /// `schema` without a shell command: every alternative's "command" may only be empty, and
-/// an alternative that is a command alone goes. What is left calls another tool or
-/// answers. For a task whose request is about a window on screen, after a command was
+/// an alternative that is a command alone goes, and the one without a tool is the answer
+/// ("done" true). What is left calls another tool or answers. For a task whose request is about a window on screen, after a command was
 /// held back there (seen: the same `zenity --entry …` written again after the refusal
 /// said to act in the window).
 pub fn without_commands(schema: &mut Value) {
@@ -130,6 +130,12 @@ pub fn without_commands(schema: &mut Value) {
     for alt in any.iter_mut() {
         if alt["properties"]["command"].is_object() {
             alt["properties"]["command"] = json!({"const": ""});
+        }
+        // Without a tool and without a command, a plan can only be the answer (seen: an
+        // empty command with "done": false, unreadable, and the task stalled).
+        let answers = alt["properties"]["tool"].is_null() && alt["properties"]["done"].is_object();
+        if answers {
+            alt["properties"]["done"] = json!({"const": true});
         }
     }
 }

@@ -107,7 +107,8 @@ pub(super) struct Run<'a, S, M> {
 /// The task's own tools (an MCP server's, chosen for its request) are offered to every
 /// model.
 /// A request about a window on screen (`screen::about_windows`) also gets the element
-/// tools: without them a text-only model cannot operate a window at all.
+/// tools: without them a text-only model cannot operate a window at all; it does not get
+/// `update_settings`, Zeta's own settings, which are no window's.
 fn planner_tools(
     specs: &[ToolSpec],
     own: &[String],
@@ -122,7 +123,11 @@ fn planner_tools(
     ];
     let shell_only = capabilities.small;
     let offered = |name: &str| {
-        SMALL.contains(&name)
+        // Zeta's own settings are not the window's: offered in a task about a window,
+        // the 1.5B model called `update_settings({"verbose": true})` for "tick Verbose"
+        // in an application's options window (CI, most runs of the task).
+        let own_settings = name == "update_settings";
+        SMALL.contains(&name) && !(about_windows && own_settings)
             || own.iter().any(|o| o == name)
             || about_windows && super::screen::UI_TOOLS.contains(&name)
             || code_actions && name == "run_code"
@@ -890,10 +895,17 @@ mod tests {
 
     #[test]
     fn a_small_model_gets_the_element_tools_only_for_a_request_about_a_window() {
-        let all: Vec<ToolSpec> = ["shell", "read_file", "ui_outline", "ui_act", "mouse"]
-            .into_iter()
-            .map(spec)
-            .collect();
+        let all: Vec<ToolSpec> = [
+            "shell",
+            "read_file",
+            "ui_outline",
+            "ui_act",
+            "mouse",
+            "update_settings",
+        ]
+        .into_iter()
+        .map(spec)
+        .collect();
         let small = Capabilities {
             native_tools: false,
             images: false,
@@ -930,14 +942,14 @@ mod tests {
             prompt.contains(crate::prompts::CODE_RULE.trim()),
             "{prompt}"
         );
-        assert_eq!(names(false, small), ["shell"]);
+        assert_eq!(names(false, small), ["shell", "update_settings"]);
         let large = Capabilities {
             small: false,
             ..small
         };
         assert_eq!(
             names(false, large).len(),
-            5,
+            6,
             "a larger model gets every tool"
         );
     }

@@ -156,6 +156,11 @@ fn without_commands_a_plan_calls_a_tool_or_answers() {
             _ => json!({"command": "", "reply": "Not done.", "done": true}),
         };
         assert!(valid(&schema, &answer), "{form:?}");
+        // Neither a call nor an answer: nothing the grammar lets through.
+        if form == PlanForm::Plain {
+            let stall = json!({"command": "", "reply": "", "done": false});
+            assert!(!valid(&schema, &stall), "{form:?}: {schema}");
+        }
     }
 }
 
