@@ -421,10 +421,10 @@ fn window_task(dir: &Path, work: &Path, local: &support::Local) {
         .any(|s| tab.reply.starts_with(s));
     eprintln!(
         "tab task: {}",
-        if done {
-            "done"
-        } else {
-            "not done, and said so"
+        match (done, said_not_done) {
+            (true, _) => "done",
+            (false, true) => "not done, and said so",
+            (false, false) => "not done, and the reply does not say so",
         }
     );
     assert!(
