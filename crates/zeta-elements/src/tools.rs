@@ -571,6 +571,9 @@ fn read_as(
             Takes::Toggle => "toggle",
             Takes::Press => "press",
             Takes::Text if args.text.is_some() => "set_text",
+            // What the tree gives no action is pressed by a click (a page tab); a label
+            // is text.
+            Takes::Unknown if entry.role != "label" => "press",
             _ => return None,
         };
         return Some((
@@ -761,6 +764,25 @@ impl UiAct {
             .map_err(ElementsError::Stale)?
             .clone();
         let label = entry.label();
+        // Text that is an action's name, which the request does not give (seen:
+        // `{"action": "set_text", "text": "activate"}` on field after field of a settings
+        // window): the call meant an act, not the text. Nothing is typed.
+        if let Action::SetText(text) | Action::Type(text) = &action {
+            let is_action = parse_action(&ActArgs {
+                element: n,
+                action: text.clone(),
+                text: Some(String::new()),
+                option: Some(String::new()),
+            })
+            .is_ok();
+            if is_action && !request.trim().is_empty() && !crate::asked::names(request, text) {
+                return Err(ElementsError::Unsupported(format!(
+                    "not typed: {:?} is the name of an action, not text the request gives for [{n}] {label}; to act on it, the call is {{\"element\": {n}, \"action\": {:?}}}",
+                    text.trim(),
+                    text.trim().to_lowercase()
+                )));
+            }
+        }
         // A press that names what it means to press, and names another element than
         // the number's: the call contradicts itself (seen: the field's number with
         // "Save"). Nothing is done; the model is told what the number is.
@@ -1198,6 +1220,11 @@ mod tests {
         let (read, _) = read_as(&none, &button, &args("Push Button", None)).expect("a press");
         assert_eq!(read.action, "press");
         assert!(read_as(&none, &label, &args("label", None)).is_none());
+        // A page tab, which the tree gives no action: its role is read as a press (seen:
+        // `"action": "page tab"` on the tab the request names).
+        let tab = entry(Default::default(), vec![], "page tab", "Advanced");
+        let (read, said) = read_as(&none, &tab, &args("page tab", None)).expect("read");
+        assert_eq!(read.action, "press", "{said}");
         let said = the_call_it_takes(1, &combo, &args("Purple", None));
         assert!(
             said.contains("Red | Green | Blue") && said.contains(r#""action": "select""#),
@@ -1250,6 +1277,57 @@ mod tests {
             json!({"element": 99, "action": "type", "text": "rm -rf ~"}),
         ] {
             assert!(act.commands(&call).is_empty(), "{call}");
+        }
+    }
+
+    /// Text that is an action's name, not given by the request, is not typed (seen:
+    /// "activate" set into field after field of a settings window); the request's own
+    /// word is, and outside a task nothing is held.
+    #[tokio::test]
+    async fn an_actions_name_given_as_text_is_not_typed() {
+        let elements = Elements::new(
+            Desktop::at_address("unix:path=/nonexistent"),
+            InputState::default(),
+        );
+        let act = UiAct(elements.clone());
+        let field = numbered(&elements, "text", "settings_app.py", "Options");
+        let request =
+            "In the Options window, open the Advanced tab, tick Verbose, then press Apply";
+        for (action, text) in [
+            ("set_text", "activate"),
+            ("type", "Check"),
+            ("set_text", " toggle "),
+            ("type", "scroll_into_view"),
+        ] {
+            let args = ActArgs {
+                element: field,
+                action: action.into(),
+                text: Some(text.into()),
+                option: None,
+            };
+            match act.act(args, request).await {
+                Err(ElementsError::Unsupported(why)) => {
+                    assert!(why.starts_with("not typed:"), "{why}")
+                }
+                other => panic!("{action} {text:?}: {:?}", other.map(|o| o.0)),
+            }
+        }
+        // The request gives the word, or there is no request: it goes on to the window
+        // (which this desktop does not have).
+        for (text, request) in [
+            ("press", "type 'press' into the Title field"),
+            ("activate", ""),
+            ("Lisbon", request),
+        ] {
+            let args = ActArgs {
+                element: field,
+                action: "set_text".into(),
+                text: Some(text.into()),
+                option: None,
+            };
+            if let Err(ElementsError::Unsupported(why)) = act.act(args, request).await {
+                assert!(!why.starts_with("not typed:"), "{text:?}: {why}");
+            }
         }
     }
 }
