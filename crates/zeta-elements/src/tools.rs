@@ -827,6 +827,11 @@ impl UiAct {
             if let Some(why) = walking {
                 return Err(ElementsError::Unsupported(why));
             }
+            if args.text.is_none() {
+                if let Some(why) = locked(&el.0.walk).ahead(&numbers, n, &entry, request) {
+                    return Err(ElementsError::Unsupported(why));
+                }
+            }
         }
         if matches!(entry.key, Key::Word { .. }) {
             let how = self.act_on_word(&entry, &action).await?;

@@ -10,11 +10,15 @@
 //! Presses over one kind of element (ticking every box of a list) are no walk: a request
 //! may ask for all of them. Text set into fields is not held either.
 //!
+//! A press of a button the request names, while it names before it elements that take
+//! an act of their own and none went through on them yet, is said first (`ahead`): a
+//! button ends what is before it.
+//!
 //! After each act the model reads which elements the request names and which of them an
 //! act went through on (`named`): facts of the window and the task, not advice.
 
 use crate::asked::named_at;
-use crate::numbers::{Entry, Numbers};
+use crate::numbers::{Entry, Numbers, Takes};
 
 /// Presses in a row on following numbers before the next is held.
 const STEPS: usize = 3;
@@ -99,6 +103,50 @@ impl Walk {
             self.presses.clear();
             self.done.clear();
         }
+    }
+
+    /// Why a press of `entry` (number `n`), a button the request names, is said before
+    /// it is done: the request names, before it, elements of its window that take an
+    /// act of their own (a field, a box to tick, a tab) and no act went through on
+    /// them yet. A button ends what is before it (a dialog's OK, Apply); seen: OK
+    /// pressed on an empty form, Apply before Verbose was ticked. A call that names the
+    /// button in its `text` is pressed all the same (the box was ticked already).
+    pub fn ahead(&self, numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
+        if entry.takes != Takes::Press || request.trim().is_empty() || self.request != request {
+            return None;
+        }
+        let at = named_at(request, &entry.name)?;
+        let mut before: Vec<(usize, String)> = numbers
+            .all()
+            .filter(|(m, e)| {
+                *m != n
+                    && e.place.window == entry.place.window
+                    && !self.done.contains(m)
+                    && match e.takes {
+                        Takes::Text | Takes::Toggle => true,
+                        Takes::Unknown => e.role != "label",
+                        Takes::Press => false,
+                    }
+            })
+            .filter_map(|(m, e)| {
+                named_at(request, &e.name)
+                    .filter(|w| *w < at)
+                    .map(|w| (w, format!("[{m}] {}", e.label())))
+            })
+            .collect();
+        if before.is_empty() {
+            return None;
+        }
+        before.sort();
+        let before: Vec<String> = before.into_iter().map(|(_, label)| label).collect();
+        let quoted = serde_json::to_string(entry.name.trim()).ok()?;
+        Some(format!(
+            "not pressed yet: the request names {} before {}, and no act went through on {} yet. Act on {} first; to press [{n}] all the same, call {{\"element\": {n}, \"action\": \"press\", \"text\": {quoted}}}.",
+            before.join(", "),
+            entry.label(),
+            if before.len() == 1 { "it" } else { "them" },
+            if before.len() == 1 { "it" } else { "them" },
+        ))
     }
 
     /// An act on element `n` went through for `request`.
@@ -317,5 +365,76 @@ mod tests {
         assert_eq!(walk.named(&numbers, "Other", REQUEST), None);
         assert_eq!(walk.named(&numbers, "Options", "press OK"), None);
         assert_eq!(walk.named(&numbers, "Options", ""), None);
+    }
+
+    /// The settings window with roles as GTK gives them: tabs take no action, the check
+    /// box toggles, the field takes text.
+    fn gtk(numbers: &mut Numbers) -> Vec<u32> {
+        let place = Place {
+            window: "Options".into(),
+            ..Place::default()
+        };
+        [
+            ("page tab", "Advanced", false, false, false),
+            ("text", "Title", false, true, false),
+            ("check box", "Verbose", true, false, true),
+            ("push button", "Apply", false, false, true),
+            ("label", "Apply changes now", false, false, false),
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, (role, name, checkable, editable, acts))| {
+            let mut node = Node::new(
+                Key::Tree {
+                    bus: ":1.1".into(),
+                    path: format!("/gtk/{i}"),
+                },
+                role,
+                name,
+            );
+            node.states.checkable = checkable;
+            node.states.editable = editable;
+            if acts {
+                node.actions = vec!["click".into()];
+            }
+            numbers.number(&node, &place)
+        })
+        .collect()
+    }
+
+    #[test]
+    fn a_button_the_request_names_after_what_is_not_done_yet_is_said_first() {
+        let mut numbers = Numbers::default();
+        let w = gtk(&mut numbers);
+        let entry = |n: u32| numbers.get(n).expect("numbered").clone();
+        let mut walk = Walk::default();
+        // A press noted for the request (as `press` does first).
+        walk.press(&numbers, w[3], &entry(w[3]), REQUEST);
+        let why = walk
+            .ahead(&numbers, w[3], &entry(w[3]), REQUEST)
+            .expect("Apply before the tab and Verbose");
+        assert!(
+            why.contains(&format!(
+                "names [{}] page tab \"Advanced\", [{}] check box \"Verbose\" before push button \"Apply\"",
+                w[0], w[2]
+            )) && why.contains(r#""text": "Apply""#),
+            "{why}"
+        );
+        walk.done(w[0], REQUEST);
+        assert!(walk.ahead(&numbers, w[3], &entry(w[3]), REQUEST).is_some());
+        walk.done(w[2], REQUEST);
+        assert_eq!(walk.ahead(&numbers, w[3], &entry(w[3]), REQUEST), None);
+        // What is not a named button is not held; nor is anything outside a task, or a
+        // request that names the button first.
+        let mut fresh = Walk::default();
+        fresh.done(w[1], REQUEST);
+        assert_eq!(fresh.ahead(&numbers, w[2], &entry(w[2]), REQUEST), None);
+        let first = "Press Apply, then tick Verbose";
+        fresh.done(w[1], first);
+        assert_eq!(fresh.ahead(&numbers, w[3], &entry(w[3]), first), None);
+        assert_eq!(
+            Walk::default().ahead(&numbers, w[3], &entry(w[3]), ""),
+            None
+        );
     }
 }
