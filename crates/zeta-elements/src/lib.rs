@@ -15,6 +15,7 @@
 pub mod asked;
 pub mod atspi;
 pub mod error;
+pub mod labels;
 pub mod marks;
 pub mod node;
 pub mod numbers;

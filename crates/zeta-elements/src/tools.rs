@@ -74,6 +74,7 @@ impl Elements {
     async fn read_window(&self, w: &Window, options: &Options) -> Result<Outline, ElementsError> {
         let mut root = tree(&self.0.desktop, &w.key, &w.app).await?;
         crate::atspi::origin::place(&self.0.desktop, &mut root, Some(&w.key), &w.title).await;
+        crate::labels::name_fields(&mut root);
         let place = Place {
             window: w.title.clone(),
             app: w.app.clone(),
@@ -217,6 +218,7 @@ impl UiOutline {
                 &window.window,
             )
             .await;
+            crate::labels::name_fields(&mut root);
             let title = format!(
                 "Inside [{n}] {} in \"{}\":",
                 entry.label(),

@@ -107,8 +107,8 @@ impl Walk {
 
     /// Why a press of `entry` (number `n`), a button the request names, is said before
     /// it is done: the request names, before it, elements of its window that take an
-    /// act of their own (a field, a box to tick, a tab) and no act went through on
-    /// them yet. A button ends what is before it (a dialog's OK, Apply); seen: OK
+    /// act of their own (a field, a box to tick, a tab, a list's row: not another
+    /// button) and no act went through on them yet. A button ends what is before it (a dialog's OK, Apply); seen: OK
     /// pressed on an empty form, Apply before Verbose was ticked. A call that names the
     /// button in its `text` is pressed all the same (the box was ticked already).
     pub fn ahead(&self, numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
@@ -125,7 +125,9 @@ impl Walk {
                     && match e.takes {
                         Takes::Text | Takes::Toggle => true,
                         Takes::Unknown => e.role != "label",
-                        Takes::Press => false,
+                        // Another kind of element that is pressed (a list's row, a
+                        // tab); buttons beside it are alternatives ("Yes or No").
+                        Takes::Press => e.role != entry.role,
                     }
             })
             .filter_map(|(m, e)| {
@@ -429,6 +431,31 @@ mod tests {
         let mut fresh = Walk::default();
         fresh.done(w[1], REQUEST);
         assert_eq!(fresh.ahead(&numbers, w[2], &entry(w[2]), REQUEST), None);
+        // Another button named first is an alternative, not a step before.
+        let either = "Press Apply or Verbose";
+        let mut other = Numbers::default();
+        let place = Place {
+            window: "Options".into(),
+            ..Place::default()
+        };
+        let buttons: Vec<u32> = ["Verbose", "Apply"]
+            .iter()
+            .map(|name| {
+                let mut node = Node::new(
+                    Key::Tree {
+                        bus: ":1.1".into(),
+                        path: format!("/b/{name}"),
+                    },
+                    "push button",
+                    *name,
+                );
+                node.actions = vec!["click".into()];
+                other.number(&node, &place)
+            })
+            .collect();
+        let apply = other.get(buttons[1]).expect("numbered").clone();
+        fresh.done(buttons[0] + 100, either);
+        assert_eq!(fresh.ahead(&other, buttons[1], &apply, either), None);
         let first = "Press Apply, then tick Verbose";
         fresh.done(w[1], first);
         assert_eq!(fresh.ahead(&numbers, w[3], &entry(w[3]), first), None);
@@ -436,5 +463,33 @@ mod tests {
             Walk::default().ahead(&numbers, w[3], &entry(w[3]), ""),
             None
         );
+    }
+
+    #[test]
+    fn a_lists_rows_the_request_names_before_ok_hold_ok_until_acted_on() {
+        // zenity's checklist: rows whose cells are pressed, then Cancel and OK.
+        let mut numbers = Numbers::default();
+        let w = window(
+            &mut numbers,
+            &[
+                ("table cell", "Olives"),
+                ("table cell", "Ham"),
+                ("table cell", "Onion"),
+                ("push button", "Cancel"),
+                ("push button", "OK"),
+            ],
+        );
+        let request = "In the Toppings dialog, tick Olives and Ham, then press OK";
+        let ok = numbers.get(w[4]).expect("numbered").clone();
+        let mut walk = Walk::default();
+        walk.press(&numbers, w[4], &ok, request);
+        let why = walk.ahead(&numbers, w[4], &ok, request).expect("held");
+        assert!(
+            why.contains("\"Olives\"") && why.contains("\"Ham\"") && !why.contains("Onion"),
+            "{why}"
+        );
+        walk.done(w[0], request);
+        walk.done(w[1], request);
+        assert_eq!(walk.ahead(&numbers, w[4], &ok, request), None);
     }
 }

@@ -5,7 +5,8 @@ ordinary settings dialogs use and the outline must carry through:
 - a notebook with two pages, "General" (a Copies spin button and a Title entry) and
   "Advanced" (a Verbose check box and a plug-in list whose Enabled cells are toggles);
 - a "Set label…" button that opens a modal dialog with gtk_dialog_run (the call does not
-  return until the dialog closes), holding a Label entry, a Volume slider (0–100) and
+  return until the dialog closes), holding an entry with "Label:" beside it (no name of
+  its own), a Volume slider (0–100) and
   OK / Cancel;
 - Apply, which writes the settings as the widgets hold them (the spin button's committed
   value, not its text), as JSON, to the file named by the first argument, and OK, which
@@ -80,9 +81,13 @@ def ask_label(_button):
     dialog = Gtk.Dialog(title="Set label", transient_for=win, modal=True)
     dialog.add_buttons("Cancel", Gtk.ResponseType.CANCEL, "OK", Gtk.ResponseType.OK)
     dialog.set_default_response(Gtk.ResponseType.OK)
+    # The entry has no name of its own, as in a form built of a label and an entry side
+    # by side (zenity --forms): Zeta names it by the label a person reads beside it.
+    row = Gtk.Box(orientation=Gtk.Orientation.HORIZONTAL, spacing=12)
+    row.pack_start(Gtk.Label(label="Label:"), False, False, 6)
     entry = Gtk.Entry()
-    entry.get_accessible().set_name("Label")
-    dialog.get_content_area().pack_start(entry, False, False, 6)
+    row.pack_start(entry, True, True, 6)
+    dialog.get_content_area().pack_start(row, False, False, 6)
     volume = Gtk.Scale.new_with_range(Gtk.Orientation.HORIZONTAL, 0, 100, 1)
     volume.set_value(state["volume"])
     volume.get_accessible().set_name("Volume")

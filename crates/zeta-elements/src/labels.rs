@@ -1,0 +1,140 @@
+//! Nameless fields named by the label a person reads beside them. A form built as a grid
+//! of labels and entries (zenity's `--forms`, many dialogs) gives its entries no name in
+//! the tree: the outline showed `text (editable)` three times under "Name", "Email" and
+//! "Age", and a small model typed into the wrong one or none. By place on screen, a
+//! field's label is the nearest one that ends to its left on the same line, else the
+//! nearest one just above it; the field takes that label's text as its name (a trailing
+//! colon dropped), and the outline's rule that drops a label repeating a field's name
+//! then shows the pair as one line.
+
+use crate::node::{Bounds, Node};
+
+/// How far above a field its label may end, in pixels.
+const ABOVE: i32 = 40;
+/// How far a label may reach past a field's left edge and still be to its left.
+const OVERLAP: i32 = 4;
+
+/// Names the nameless editable fields under `root` by their labels.
+pub fn name_fields(root: &mut Node) {
+    let labels: Vec<(Bounds, String)> = root
+        .walk()
+        .into_iter()
+        .filter(|n| n.role == "label" && !n.is_interactive())
+        .filter_map(|n| {
+            let text = n.value.as_deref().unwrap_or(&n.name).trim();
+            let text = text.trim_end_matches(':').trim();
+            let b = n.bounds.filter(|b| b.is_visible())?;
+            (!text.is_empty() && !text.contains('\n')).then(|| (b, text.to_string()))
+        })
+        .collect();
+    if labels.is_empty() {
+        return;
+    }
+    name_below(root, &labels);
+}
+
+fn name_below(node: &mut Node, labels: &[(Bounds, String)]) {
+    let field = node.states.editable || node.abilities.editable_text;
+    if field && node.name.trim().is_empty() {
+        if let Some(b) = node.bounds.filter(|b| b.is_visible()) {
+            if let Some(label) = label_of(&b, labels) {
+                node.name = label;
+            }
+        }
+    }
+    for child in &mut node.children {
+        name_below(child, labels);
+    }
+}
+
+/// The label of a field at `f`: the nearest that ends to its left on its line, else the
+/// nearest that ends just above it and overlaps it across.
+fn label_of(f: &Bounds, labels: &[(Bounds, String)]) -> Option<String> {
+    let (_, fy) = f.centre();
+    let left = labels
+        .iter()
+        .filter(|(l, _)| {
+            let (_, ly) = l.centre();
+            l.x + l.width <= f.x + OVERLAP && ly >= f.y && ly < f.y + f.height
+        })
+        .min_by_key(|(l, _)| f.x - (l.x + l.width));
+    if let Some((_, text)) = left {
+        return Some(text.clone());
+    }
+    labels
+        .iter()
+        .filter(|(l, _)| {
+            let gap = f.y - (l.y + l.height);
+            (0..=ABOVE).contains(&gap) && l.x < f.x + f.width && l.x + l.width > f.x
+        })
+        .min_by_key(|(l, _)| (f.y - (l.y + l.height), (l.centre().1 - fy).abs()))
+        .map(|(_, text)| text.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::node::Key;
+
+    fn node(id: &str, role: &str, name: &str, (x, y, width, height): (i32, i32, i32, i32)) -> Node {
+        let mut n = Node::new(
+            Key::Tree {
+                bus: ":1.1".into(),
+                path: format!("/{id}"),
+            },
+            role,
+            name,
+        );
+        n.bounds = Some(Bounds {
+            x,
+            y,
+            width,
+            height,
+        });
+        n.states.editable = role == "text";
+        n
+    }
+
+    fn names(root: &Node) -> Vec<String> {
+        root.walk()
+            .into_iter()
+            .filter(|n| n.role == "text")
+            .map(|n| n.name.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_grid_of_labels_and_entries_names_each_entry_by_the_label_on_its_line() {
+        let mut form = node("form", "panel", "", (0, 0, 400, 300));
+        form.children = vec![
+            node("l1", "label", "Sign up", (10, 10, 300, 20)),
+            node("l2", "label", "Name:", (10, 50, 60, 20)),
+            node("e1", "text", "", (80, 45, 200, 30)),
+            node("l3", "label", "Email", (10, 90, 60, 20)),
+            node("e2", "text", "", (80, 85, 200, 30)),
+            node("e3", "text", "Already named", (80, 125, 200, 30)),
+            node("l4", "label", "Age", (10, 130, 60, 20)),
+            // A field under its label, and one with no label near it.
+            node("l5", "label", "Comment", (10, 180, 100, 20)),
+            node("e4", "text", "", (10, 205, 300, 30)),
+            node("e5", "text", "", (300, 270, 80, 20)),
+        ];
+        name_fields(&mut form);
+        assert_eq!(
+            names(&form),
+            ["Name", "Email", "Already named", "Comment", ""]
+        );
+    }
+
+    #[test]
+    fn a_label_to_the_right_or_far_above_names_nothing() {
+        let mut form = node("form", "panel", "", (0, 0, 400, 300));
+        form.children = vec![
+            node("e1", "text", "", (10, 100, 200, 30)),
+            node("l1", "label", "units", (220, 105, 60, 20)),
+            node("l2", "label", "Title", (10, 0, 60, 20)),
+        ];
+        name_fields(&mut form);
+        assert_eq!(names(&form), [""]);
+    }
+}
