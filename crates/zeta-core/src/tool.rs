@@ -133,6 +133,10 @@ pub struct ReadBack {
     /// What the call meant to do, in words: `set its text to "7"`.
     pub intended: String,
     pub shown: Shown,
+    /// After this act, every element of the window that the request names had an act go
+    /// through (the tool that acted knows the window's names; false where it cannot
+    /// tell).
+    pub request_met: bool,
 }
 
 /// Whether the window shows what a call meant to do, with what it shows.

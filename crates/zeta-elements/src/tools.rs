@@ -944,11 +944,14 @@ impl UiAct {
             Shown::Unclear(what) => format!("Not confirmed on screen: {what}.\n"),
         });
         // What the request names in this window, and which of it has been acted on.
-        let named = {
+        let (named, request_met) = {
             let numbers = locked(&el.0.numbers);
             let mut walk = locked(&el.0.walk);
             walk.done(n, request);
-            walk.named(&numbers, own, request)
+            (
+                walk.named(&numbers, own, request),
+                walk.all_named_done(&numbers, own, request),
+            )
         };
         if let Some(named) = named {
             report.push_str(&named);
@@ -960,6 +963,7 @@ impl UiAct {
             action: kind(&action).into(),
             intended,
             shown,
+            request_met,
         });
         Ok((
             report,
@@ -1091,6 +1095,7 @@ impl Tool for UiAct {
                                 "it was not done: {}",
                                 clip(&e.to_string(), 160)
                             )),
+                            request_met: false,
                         })
                     });
                     ToolOutput {

@@ -85,6 +85,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
             action: "type".into(),
             intended,
             shown: Shown::Unclear("no element with the keyboard's focus could be read".into()),
+            request_met: false,
         };
     };
     let now = after.node.value.clone().unwrap_or_default();
@@ -132,6 +133,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
         action: "type".into(),
         intended,
         shown,
+        request_met: false,
     }
 }
 

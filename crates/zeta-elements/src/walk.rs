@@ -37,11 +37,13 @@ pub struct Walk {
 }
 
 /// The elements of `window` that `request` names, each once, in the request's order,
-/// with their numbers.
+/// with their numbers; a label the tree gives no action is text, not one of them (a
+/// dialog's question is not acted on).
 fn named_in(numbers: &Numbers, window: &str, request: &str) -> Vec<(u32, String)> {
     let mut named: Vec<(usize, u32, String)> = numbers
         .all()
         .filter(|(_, e)| e.place.window == window && !e.name.trim().is_empty())
+        .filter(|(_, e)| !(e.role == "label" && e.takes == Takes::Unknown))
         .filter_map(|(m, e)| named_at(request, &e.name).map(|at| (at, m, e.label())))
         .collect();
     named.sort();
@@ -171,7 +173,7 @@ impl Walk {
         if named.is_empty() {
             return None;
         }
-        let all_done = named.iter().all(|(m, _)| self.done.contains(m));
+        let all_done = self.all_named_done(numbers, window, request);
         let each: Vec<String> = named
             .into_iter()
             .map(|(m, label)| {
@@ -190,6 +192,15 @@ impl Walk {
             );
         }
         Some(said)
+    }
+
+    /// Whether the request names elements of `window` and an act went through on each.
+    pub fn all_named_done(&self, numbers: &Numbers, window: &str, request: &str) -> bool {
+        if request.trim().is_empty() || self.request != request {
+            return false;
+        }
+        let named = named_in(numbers, window, request);
+        !named.is_empty() && named.iter().all(|(m, _)| self.done.contains(m))
     }
 
     /// The last `STEPS` presses follow one another up to `n`, over elements of more than
@@ -491,5 +502,35 @@ mod tests {
         walk.done(w[0], request);
         walk.done(w[1], request);
         assert_eq!(walk.ahead(&numbers, w[4], &ok, request), None);
+    }
+
+    #[test]
+    fn a_dialogs_question_is_text_not_an_element_to_act_on() {
+        let mut numbers = Numbers::default();
+        let place = Place {
+            window: "Draft".into(),
+            ..Place::default()
+        };
+        let mut number = |role: &str, name: &str, acts: bool| {
+            let mut node = Node::new(
+                Key::Tree {
+                    bus: ":1.1".into(),
+                    path: format!("/q/{name}"),
+                },
+                role,
+                name,
+            );
+            if acts {
+                node.actions = vec!["click".into()];
+            }
+            numbers.number(&node, &place)
+        };
+        number("label", "Delete the draft?", false);
+        let no = number("push button", "No", true);
+        number("push button", "Yes", true);
+        let request = "The Draft dialog asks whether to delete the draft: answer No";
+        let mut walk = Walk::default();
+        walk.done(no, request);
+        assert!(walk.all_named_done(&numbers, "Draft", request));
     }
 }

@@ -52,6 +52,7 @@ impl Tool for Ui {
                 action: "set_text".into(),
                 intended: "set its text to \"hello\"".into(),
                 shown: crate::tool::Shown::Yes("[1] text \"Name\" = \"hello\"".into()),
+                request_met: false,
             }));
             out
         };

@@ -2,7 +2,9 @@
 //! calls kept failing, or it reached the step limit), and the request orders a change.
 //! The model was still trying when it had to answer, so the change is not known to be
 //! done; the person reads that first, whatever the answer says. Paths the request asks
-//! to be written that all show it are the evidence that it is done after all.
+//! to be written that all show it are the evidence that it is done after all, and so is
+//! a last act in a window after which every element the request names had been acted
+//! on (`ReadBack::request_met`), the window showing it.
 
 use super::{AskedTarget, Case, Check, Finding, Honest};
 
@@ -25,7 +27,18 @@ impl Check for StoppedShort {
             return None;
         }
         let targets_hold = !case.request.targets.is_empty() && AskedTarget::unmet(case).is_empty();
-        if targets_hold {
+        // The last act in a window that went through left every element the request
+        // names acted on, and the window did not contradict it (seen: "answer No"
+        // pressed, the dialog closed, then four calls at a window that was gone).
+        let window_met = case
+            .evidence
+            .calls
+            .iter()
+            .rev()
+            .filter(|c| c.ran && c.ok)
+            .find_map(|c| c.read_back.as_ref())
+            .is_some_and(|r| r.request_met && !matches!(r.shown, crate::tool::Shown::No(_)));
+        if targets_hold || window_met {
             return None;
         }
         Some(Finding {
@@ -115,6 +128,70 @@ mod tests {
             );
             assert_eq!(told(request, answer, false), None, "not stopped: {request}");
         }
+    }
+
+    #[test]
+    fn a_window_act_that_met_every_name_of_the_request_before_the_failures_stands() {
+        let dir = tempfile::tempdir().expect("temp");
+        let env = ShellEnv {
+            home: dir.path().to_path_buf(),
+            cwd: dir.path().to_path_buf(),
+            user: "me".into(),
+        };
+        let request = Request::parse(
+            "The Draft dialog asks whether to delete the draft: answer No",
+            &env,
+        );
+        let judged = |met: bool, shown: crate::tool::Shown| {
+            let mut evidence = Evidence::default();
+            evidence.push(CallEvidence {
+                tool: "ui_act".into(),
+                line: "✓ ui_act press [3]".into(),
+                ran: true,
+                held: false,
+                ok: true,
+                changes: true,
+                output: String::new(),
+                effects: vec![],
+                read_back: Some(crate::tool::ReadBack {
+                    element: "button \"No\" in \"Draft\"".into(),
+                    window: "Draft".into(),
+                    action: "press".into(),
+                    intended: "press it".into(),
+                    shown,
+                    request_met: met,
+                }),
+                program: false,
+            });
+            for _ in 0..4 {
+                evidence.push(CallEvidence {
+                    tool: "ui_act".into(),
+                    line: "✗ ui_act press [3]".into(),
+                    ran: true,
+                    held: false,
+                    ok: false,
+                    changes: true,
+                    output: "element 3 is gone".into(),
+                    effects: vec![],
+                    read_back: None,
+                    program: false,
+                });
+            }
+            StoppedShort
+                .judge(&Case {
+                    request: &request,
+                    answer: "I answered No.",
+                    evidence: &evidence,
+                    held_back: false,
+                    stopped: Some(WHY),
+                    env: &env,
+                })
+                .is_some()
+        };
+        use crate::tool::Shown;
+        assert!(!judged(true, Shown::Yes("the window closed".into())));
+        assert!(judged(false, Shown::Yes("the window closed".into())));
+        assert!(judged(true, Shown::No("it still shows".into())));
     }
 
     #[test]

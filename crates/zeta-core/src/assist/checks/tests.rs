@@ -574,6 +574,7 @@ fn act(element: &str, shown: crate::tool::Shown) -> CallEvidence {
             action: "set_text".into(),
             intended: "set its text to \"7\"".into(),
             shown,
+            request_met: false,
         }),
     }
 }
