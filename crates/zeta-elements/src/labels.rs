@@ -1,4 +1,5 @@
-//! Nameless fields named by the label a person reads beside them. A form built as a grid
+//! Nameless fields (text, a slider, a combo box) named by the label a person reads beside
+//! them. A form built as a grid
 //! of labels and entries (zenity's `--forms`, many dialogs) gives its entries no name in
 //! the tree: the outline showed `text (editable)` three times under "Name", "Email" and
 //! "Age", and a small model typed into the wrong one or none. By place on screen, a
@@ -34,7 +35,12 @@ pub fn name_fields(root: &mut Node) {
 }
 
 fn name_below(node: &mut Node, labels: &[(Bounds, String)]) {
-    let field = node.states.editable || node.abilities.editable_text;
+    // What takes a value: text, a number on a slider or spin button, a combo box's
+    // choice (a scroll bar's value is where a view is scrolled to, no field's).
+    let field = node.states.editable
+        || node.abilities.editable_text
+        || node.abilities.value && node.role != "scroll bar"
+        || node.role == "combo box";
     if field && node.name.trim().is_empty() {
         if let Some(b) = node.bounds.filter(|b| b.is_visible()) {
             if let Some(label) = label_of(&b, labels) {
@@ -119,11 +125,26 @@ mod tests {
             node("e4", "text", "", (10, 205, 300, 30)),
             node("e5", "text", "", (300, 270, 80, 20)),
         ];
+        let mut slider = node("s1", "slider", "", (80, 240, 200, 20));
+        slider.abilities.value = true;
+        let mut scroll = node("s2", "scroll bar", "", (80, 240, 200, 20));
+        scroll.abilities.value = true;
+        form.children
+            .push(node("l6", "label", "Volume", (10, 240, 60, 20)));
+        form.children.push(slider);
+        form.children.push(scroll);
         name_fields(&mut form);
         assert_eq!(
             names(&form),
             ["Name", "Email", "Already named", "Comment", ""]
         );
+        let named: Vec<(&str, &str)> = form
+            .walk()
+            .into_iter()
+            .filter(|n| n.role == "slider" || n.role == "scroll bar")
+            .map(|n| (n.role.as_str(), n.name.as_str()))
+            .collect();
+        assert_eq!(named, [("slider", "Volume"), ("scroll bar", "")]);
     }
 
     #[test]
