@@ -139,6 +139,14 @@ pub struct ReadBack {
     pub request_met: bool,
 }
 
+impl ReadBack {
+    /// After this act every element the request names had been acted on, and the window
+    /// did not contradict the act: the request met in the window, as far as it can tell.
+    pub fn met(&self) -> bool {
+        self.request_met && !matches!(self.shown, Shown::No(_))
+    }
+}
+
 /// Whether the window shows what a call meant to do, with what it shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Shown {

@@ -139,6 +139,24 @@ pub fn not_the_default(numbers: &Numbers, n: u32, entry: &Entry, request: &str) 
     ))
 }
 
+/// The one element of `entry`'s row that is ticked, for a toggle of `entry`, which is
+/// not (seen: a list's row named by its text cell, "Olives", toggled, while its box is
+/// the nameless cell beside it): the box's number and entry. `None` where the row holds
+/// no box or more than one, or `entry` has no place on screen.
+pub fn box_of_row<'a>(numbers: &'a Numbers, n: u32, entry: &Entry) -> Option<(u32, &'a Entry)> {
+    let b = entry.bounds?;
+    let centre = b.y + b.height / 2;
+    let mut boxes = numbers.all().filter(|(m, e)| {
+        *m != n
+            && e.takes == Takes::Toggle
+            && e.place.window == entry.place.window
+            && e.bounds
+                .is_some_and(|o| centre >= o.y && centre < o.y + o.height)
+    });
+    let one = boxes.next()?;
+    boxes.next().is_none().then_some(one)
+}
+
 /// Whether `inner` lies within `outer` and is smaller.
 fn within(inner: &Bounds, outer: &Bounds) -> bool {
     inner.x >= outer.x

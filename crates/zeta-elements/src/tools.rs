@@ -761,10 +761,26 @@ impl UiAct {
                 }));
             }
         };
-        let entry = locked(&el.0.numbers)
+        let mut entry = locked(&el.0.numbers)
             .get(n)
             .map_err(ElementsError::Stale)?
             .clone();
+        // A toggle of what cannot be ticked, in a row that holds one box: that box is
+        // toggled, and the report says so.
+        let mut n = n;
+        let mut read_toggle = None;
+        if matches!(action, Action::Toggle) && entry.takes != crate::numbers::Takes::Toggle {
+            let numbers = locked(&el.0.numbers);
+            if let Some((m, row_box)) = crate::asked::box_of_row(&numbers, n, &entry) {
+                read_toggle = Some(format!(
+                    "[{n}] {} cannot be ticked; the box of its row is [{m}] {}, and that was toggled.\n",
+                    entry.label(),
+                    row_box.label()
+                ));
+                n = m;
+                entry = row_box.clone();
+            }
+        }
         let label = entry.label();
         // Text that is an action's name, which the request does not give (seen:
         // `{"action": "set_text", "text": "activate"}` on field after field of a settings
@@ -864,7 +880,8 @@ impl UiAct {
         };
         let titles_before = x11_titles().await;
         let how = act(&el.0.desktop, &entry, &node, &action, &el.0.input).await?;
-        let mut report = format!("Did: {} [{n}] {label}: {how}.\n", verb(&action));
+        let mut report = read_toggle.unwrap_or_default();
+        report.push_str(&format!("Did: {} [{n}] {label}: {how}.\n", verb(&action)));
         let mut watched = readback::Windows::default();
         let mut bus_gone = false;
         if let Some(root) = entry.place.root.clone() {
@@ -948,6 +965,8 @@ impl UiAct {
             let numbers = locked(&el.0.numbers);
             let mut walk = locked(&el.0.walk);
             walk.done(n, request);
+            // The row's text cell the call named, when its box was toggled for it.
+            walk.done(args.element, request);
             (
                 walk.named(&numbers, own, request),
                 walk.all_named_done(&numbers, own, request),

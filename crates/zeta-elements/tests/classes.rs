@@ -174,10 +174,26 @@ async fn a_hidden_page_opens_by_its_tab_and_a_lists_toggle_cells_are_told_apart(
         .await;
     assert!(r.ok, "{}", r.content);
     assert_eq!(shown(&r), &Shown::Yes("it is now checked".into()));
+    // A row named by its text cell, toggled: the text cannot be ticked, the row's box is.
+    let gamma = number_of(&outline, "table cell \"Gamma\"");
+    let r = tools
+        .act(json!({"element": gamma, "action": "toggle"}))
+        .await;
+    assert!(
+        r.ok && r.content.contains("the box of its row is"),
+        "{}",
+        r.content
+    );
+    assert_eq!(shown(&r), &Shown::Yes("it is now checked".into()));
 
     let outline = tools.outline("Zeta settings pages").await;
     assert!(
         outline.contains("table cell (row \"Beta\", column \"Enabled\") (checked")
+            && outline.lines().any(|l| {
+                l.contains("table cell (row \"Gamma\", column \"Enabled\")")
+                    && l.contains("checked")
+                    && !l.contains("unchecked")
+            })
             && outline.contains("table cell (row \"Alpha\", column \"Enabled\") (unchecked)"),
         "{outline}"
     );
@@ -188,7 +204,7 @@ async fn a_hidden_page_opens_by_its_tab_and_a_lists_toggle_cells_are_told_apart(
     assert!(r.ok, "{}", r.content);
     let got = written(dir.path());
     assert_eq!(got["verbose"], true, "{got}");
-    assert_eq!(got["plugins"], json!(["Beta"]), "{got}");
+    assert_eq!(got["plugins"], json!(["Beta", "Gamma"]), "{got}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

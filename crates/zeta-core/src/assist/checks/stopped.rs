@@ -37,7 +37,7 @@ impl Check for StoppedShort {
             .rev()
             .filter(|c| c.ran && c.ok)
             .find_map(|c| c.read_back.as_ref())
-            .is_some_and(|r| r.request_met && !matches!(r.shown, crate::tool::Shown::No(_)));
+            .is_some_and(crate::tool::ReadBack::met);
         if targets_hold || window_met {
             return None;
         }

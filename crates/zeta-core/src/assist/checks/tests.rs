@@ -654,7 +654,31 @@ fn an_act_the_window_does_not_show_holds_the_answer_until_settled() {
     let mut ok = act("button \"OK\" in \"Print\"", Shown::No("it is gone".into()));
     ok.ok = false;
     ok.read_back.as_mut().unwrap().action = "press".into();
-    assert!(judge(&ActNotShown, &f, request, "Pressed OK.", vec![cancel, ok]).is_some());
+    assert!(judge(
+        &ActNotShown,
+        &f,
+        request,
+        "Pressed OK.",
+        vec![cancel.clone(), ok.clone()]
+    )
+    .is_some());
+    // The same failed press after an act that met the request in the window (every
+    // element it names acted on, the window not contradicting it) did nothing: it
+    // stands out of the way (seen: "answer No" pressed, then Yes refused).
+    let mut met = cancel;
+    met.read_back.as_mut().unwrap().request_met = true;
+    assert!(judge(
+        &ActNotShown,
+        &f,
+        request,
+        "Pressed Cancel.",
+        vec![met.clone(), ok.clone()]
+    )
+    .is_none());
+    // Not an act that failed: an act after it that does not show still holds.
+    let mut shown_not = ok;
+    shown_not.ok = true;
+    assert!(judge(&ActNotShown, &f, request, "Done.", vec![met, shown_not]).is_some());
 }
 
 /// `written-differs`, in families: what commands leave in a file the request asks a

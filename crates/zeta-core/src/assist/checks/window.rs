@@ -5,7 +5,8 @@
 //! while an act's change does not show, and nothing later showed it (the same element's
 //! change shown; for an act that failed, an act of the same kind in the same window that
 //! worked) or acted on the window another way, goes back once with what the window
-//! shows; at the cap the person reads that it was not done.
+//! shows; at the cap the person reads that it was not done. An act that failed after
+//! one that met the request in its window (`ReadBack::met`) did nothing and is left out.
 //!
 //! And `window-not-saved`: text that landed in a window whose title names a file (an
 //! editor's), while no call of the task changed that file: the window shows the change,
@@ -39,6 +40,19 @@ impl ActNotShown {
             else {
                 continue;
             };
+            // An act that failed after one that met the request in this window (seen:
+            // "answer No" pressed, the dialog closed, then a press of Yes refused): it
+            // did nothing, and what the request asked shows already.
+            let met_before = calls[..i].iter().any(|e| {
+                e.ran
+                    && e.ok
+                    && e.read_back
+                        .as_ref()
+                        .is_some_and(|r| r.met() && r.window == rb.window)
+            });
+            if !c.ok && met_before {
+                continue;
+            }
             let later = &calls[i + 1..];
             let settled = later.iter().any(|l| {
                 l.ran && BLIND_INPUT.contains(&l.tool.as_str())
