@@ -6,7 +6,9 @@
 //! field's label is the nearest one that ends to its left on the same line, else the
 //! nearest one just above it; the field takes that label's text as its name (a trailing
 //! colon dropped), and the outline's rule that drops a label repeating a field's name
-//! then shows the pair as one line.
+//! then shows the pair as one line. A text area (taller than one line) and a message (a
+//! long label) take no part: the GUI bench's Mousepad page was named by the warning bar
+//! above it.
 
 use crate::node::{Bounds, Node};
 
@@ -14,6 +16,12 @@ use crate::node::{Bounds, Node};
 const ABOVE: i32 = 40;
 /// How far a label may reach past a field's left edge and still be to its left.
 const OVERLAP: i32 = 4;
+/// A field of one line is at most this tall; a taller one is a text area (an editor's
+/// page), which a message above it does not name.
+const ONE_LINE: i32 = 60;
+/// A label longer than this is a message ("Warning: you are using the root account…"),
+/// not a field's name.
+const LABEL_CHARS: usize = 40;
 
 /// Names the nameless editable fields under `root` by their labels.
 pub fn name_fields(root: &mut Node) {
@@ -25,7 +33,8 @@ pub fn name_fields(root: &mut Node) {
             let text = n.value.as_deref().unwrap_or(&n.name).trim();
             let text = text.trim_end_matches(':').trim();
             let b = n.bounds.filter(|b| b.is_visible())?;
-            (!text.is_empty() && !text.contains('\n')).then(|| (b, text.to_string()))
+            let short = text.chars().count() <= LABEL_CHARS;
+            (!text.is_empty() && short && !text.contains('\n')).then(|| (b, text.to_string()))
         })
         .collect();
     if labels.is_empty() {
@@ -42,7 +51,10 @@ fn name_below(node: &mut Node, labels: &[(Bounds, String)]) {
         || node.abilities.value && node.role != "scroll bar"
         || node.role == "combo box";
     if field && node.name.trim().is_empty() {
-        if let Some(b) = node.bounds.filter(|b| b.is_visible()) {
+        if let Some(b) = node
+            .bounds
+            .filter(|b| b.is_visible() && b.height <= ONE_LINE)
+        {
             if let Some(label) = label_of(&b, labels) {
                 node.name = label;
             }
@@ -145,6 +157,24 @@ mod tests {
             .map(|n| (n.role.as_str(), n.name.as_str()))
             .collect();
         assert_eq!(named, [("slider", "Volume"), ("scroll bar", "")]);
+    }
+
+    #[test]
+    fn an_editors_page_under_a_message_is_not_named_by_it() {
+        let mut window = node("w", "frame", "", (0, 0, 600, 500));
+        window.children = vec![
+            node(
+                "bar",
+                "label",
+                "Warning: you are using the root account. You may harm your system.",
+                (10, 60, 500, 20),
+            ),
+            node("page", "text", "", (10, 90, 580, 400)),
+            node("l", "label", "Find", (10, 30, 40, 20)),
+            node("find", "text", "", (60, 25, 200, 30)),
+        ];
+        name_fields(&mut window);
+        assert_eq!(names(&window), ["", "Find"]);
     }
 
     #[test]
