@@ -37,13 +37,14 @@ pub struct Walk {
 }
 
 /// The elements of `window` that `request` names, each once, in the request's order,
-/// with their numbers; a label the tree gives no action is text, not one of them (a
-/// dialog's question is not acted on).
+/// with their numbers; a label is text, not one of them (a dialog's question is not
+/// acted on), even where the toolkit gives it actions of its own (Qt's labels have
+/// "ShowMenu" and "SetFocus").
 fn named_in(numbers: &Numbers, window: &str, request: &str) -> Vec<(u32, String)> {
     let mut named: Vec<(usize, u32, String)> = numbers
         .all()
         .filter(|(_, e)| e.place.window == window && !e.name.trim().is_empty())
-        .filter(|(_, e)| !(e.role == "label" && e.takes == Takes::Unknown))
+        .filter(|(_, e)| e.role != "label")
         .filter_map(|(m, e)| named_at(request, &e.name).map(|at| (at, m, e.label())))
         .collect();
     named.sort();
@@ -124,9 +125,9 @@ impl Walk {
                 *m != n
                     && e.place.window == entry.place.window
                     && !self.done.contains(m)
+                    && e.role != "label"
                     && match e.takes {
-                        Takes::Text | Takes::Toggle => true,
-                        Takes::Unknown => e.role != "label",
+                        Takes::Text | Takes::Toggle | Takes::Unknown => true,
                         // Another kind of element that is pressed (a list's row, a
                         // tab); buttons beside it are alternatives ("Yes or No").
                         Takes::Press => e.role != entry.role,
@@ -526,11 +527,20 @@ mod tests {
             numbers.number(&node, &place)
         };
         number("label", "Delete the draft?", false);
+        // Qt's question label has actions of its own.
+        number("label", "Start the backup now?", true);
         let no = number("push button", "No", true);
         number("push button", "Yes", true);
         let request = "The Draft dialog asks whether to delete the draft: answer No";
         let mut walk = Walk::default();
         walk.done(no, request);
         assert!(walk.all_named_done(&numbers, "Draft", request));
+        let qt = "The Backup dialog asks: Start the backup now? Answer No";
+        let entry = numbers.get(no).expect("numbered").clone();
+        let mut walk = Walk::default();
+        walk.press(&numbers, no, &entry, qt);
+        assert_eq!(walk.ahead(&numbers, no, &entry, qt), None);
+        walk.done(no, qt);
+        assert!(walk.all_named_done(&numbers, "Draft", qt));
     }
 }
