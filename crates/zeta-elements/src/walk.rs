@@ -167,14 +167,8 @@ impl Walk {
     /// place reads what the request still names. `None` outside a task, or when the
     /// request names nothing in the window.
     pub fn named(&self, numbers: &Numbers, window: &str, request: &str) -> Option<String> {
-        if request.trim().is_empty() || self.request != request {
-            return None;
-        }
-        let named = named_in(numbers, window, request);
-        if named.is_empty() {
-            return None;
-        }
-        let all_done = self.all_named_done(numbers, window, request);
+        let named = self.named_now(numbers, window, request)?;
+        let all_done = named.iter().all(|(m, _)| self.done.contains(m));
         let each: Vec<String> = named
             .into_iter()
             .map(|(m, label)| {
@@ -197,11 +191,22 @@ impl Walk {
 
     /// Whether the request names elements of `window` and an act went through on each.
     pub fn all_named_done(&self, numbers: &Numbers, window: &str, request: &str) -> bool {
+        self.named_now(numbers, window, request)
+            .is_some_and(|named| named.iter().all(|(m, _)| self.done.contains(m)))
+    }
+
+    /// The elements of `window` the current `request` names; `None` outside a task, for
+    /// another request, or when it names none.
+    fn named_now(
+        &self,
+        numbers: &Numbers,
+        window: &str,
+        request: &str,
+    ) -> Option<Vec<(u32, String)>> {
         if request.trim().is_empty() || self.request != request {
-            return false;
+            return None;
         }
-        let named = named_in(numbers, window, request);
-        !named.is_empty() && named.iter().all(|(m, _)| self.done.contains(m))
+        Some(named_in(numbers, window, request)).filter(|named| !named.is_empty())
     }
 
     /// The last `STEPS` presses follow one another up to `n`, over elements of more than

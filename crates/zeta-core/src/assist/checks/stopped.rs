@@ -57,6 +57,22 @@ mod tests {
 
     const WHY: &str = "I stopped after 4 tool calls failed in a row.";
 
+    /// A call that changes things, as `line` says, that worked or not.
+    fn call(tool: &str, line: &str, ok: bool, output: &str) -> CallEvidence {
+        CallEvidence {
+            tool: tool.into(),
+            line: line.into(),
+            ran: true,
+            held: false,
+            ok,
+            changes: true,
+            output: output.into(),
+            effects: vec![],
+            read_back: None,
+            program: false,
+        }
+    }
+
     /// What the check tells for `request`, answered `answer` after calls that failed, when
     /// the loop stopped the task (`stopped`) or not.
     fn told(request: &str, answer: &str, stopped: bool) -> Option<Honest> {
@@ -71,30 +87,16 @@ mod tests {
         let mut evidence = Evidence::default();
         // One call wrote ~/done.txt before the calls that failed.
         evidence.push(CallEvidence {
-            tool: "shell".into(),
-            line: "✓ shell echo 42 > ~/done.txt".into(),
-            ran: true,
-            held: false,
-            ok: true,
-            changes: true,
-            output: String::new(),
             effects: vec![Effect::Created(dir.path().join("done.txt"))],
-            read_back: None,
-            program: false,
+            ..call("shell", "✓ shell echo 42 > ~/done.txt", true, "")
         });
         for element in 20..24 {
-            evidence.push(CallEvidence {
-                tool: "ui_act".into(),
-                line: format!("✗ ui_act click [{element}]"),
-                ran: true,
-                held: false,
-                ok: false,
-                changes: true,
-                output: format!("there is no element {element}"),
-                effects: vec![],
-                read_back: None,
-                program: false,
-            });
+            evidence.push(call(
+                "ui_act",
+                &format!("✗ ui_act click [{element}]"),
+                false,
+                &format!("there is no element {element}"),
+            ));
         }
         StoppedShort
             .judge(&Case {
@@ -145,14 +147,6 @@ mod tests {
         let judged = |met: bool, shown: crate::tool::Shown| {
             let mut evidence = Evidence::default();
             evidence.push(CallEvidence {
-                tool: "ui_act".into(),
-                line: "✓ ui_act press [3]".into(),
-                ran: true,
-                held: false,
-                ok: true,
-                changes: true,
-                output: String::new(),
-                effects: vec![],
                 read_back: Some(crate::tool::ReadBack {
                     element: "button \"No\" in \"Draft\"".into(),
                     window: "Draft".into(),
@@ -161,21 +155,15 @@ mod tests {
                     shown,
                     request_met: met,
                 }),
-                program: false,
+                ..call("ui_act", "✓ ui_act press [3]", true, "")
             });
             for _ in 0..4 {
-                evidence.push(CallEvidence {
-                    tool: "ui_act".into(),
-                    line: "✗ ui_act press [3]".into(),
-                    ran: true,
-                    held: false,
-                    ok: false,
-                    changes: true,
-                    output: "element 3 is gone".into(),
-                    effects: vec![],
-                    read_back: None,
-                    program: false,
-                });
+                evidence.push(call(
+                    "ui_act",
+                    "✗ ui_act press [3]",
+                    false,
+                    "element 3 is gone",
+                ));
             }
             StoppedShort
                 .judge(&Case {
