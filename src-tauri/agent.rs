@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use zeta_core::assist::windows::ShownWindow;
 use zeta_core::store::memory::MemoryStore;
 use zeta_core::store::scheduler::Scheduler;
 use zeta_core::{AgentLoop, Confinement, CoreError, ZetaHome};
@@ -132,6 +133,16 @@ pub fn configured_agent(
                 .collect(),
         )
         .with_environment(Arc::new(move || environment::snapshot(&snapshot_dir)))
+        // The windows on screen when a task starts: the one its request names.
+        .with_on_screen(Arc::new(|| {
+            zeta_tools::windows::windows()
+                .into_iter()
+                .map(|w| ShownWindow {
+                    title: w.title,
+                    app: w.app,
+                })
+                .collect()
+        }))
         .with_confinement(Confinement {
             zeta_home: home.root().to_path_buf(),
             enforced: confine::support() == confine::Support::Available,

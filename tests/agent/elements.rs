@@ -551,3 +551,61 @@ async fn typing_is_read_back_from_the_focused_field() {
     );
     s.assert_invariants();
 }
+
+/// A request names a window by its title alone, in words that are no window's
+/// ("Put … in Parcel"): the small model is handed that window's outline first, though
+/// another window is active, and an answer with nothing done in it goes back once, then
+/// is said not done; the form saved nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_window_the_request_names_is_read_first_and_an_answer_with_nothing_done_there_says_so() {
+    let test =
+        "a_window_the_request_names_is_read_first_and_an_answer_with_nothing_done_there_says_so";
+    if !desktop(test) {
+        return;
+    }
+    let parcel = form("Parcel", true).await;
+    // Started after it: the active window, the one read were the request not naming one.
+    let other_dir = tempfile::tempdir().expect("temp dir");
+    let _other = start_form(&other_dir.path().join("other.json"), "Lunch order", true)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let claim = "I put Ada in as the name in Parcel and saved it.";
+    let s = Setup::small(
+        script(&[answer(claim), answer(claim)], Proto::Json),
+        json!({}),
+    )
+    .await;
+    let run = s
+        .small_command(&[
+            "run",
+            "--json",
+            "--approve",
+            "all",
+            "Put Ada in as the name in Parcel, then save it",
+        ])
+        .output()
+        .expect("zeta run");
+    let task = done_task(&run);
+    s.stop_small();
+    let requests = s.requests();
+    assert_eq!(requests.len(), 2, "sent back once, then it stands");
+    let first = text_of(&requests[0]);
+    assert!(
+        first.contains("\\\"Parcel\\\"")
+            && first.contains("button \\\"Save\\\"")
+            && !first.contains("Lunch order\\\":"),
+        "the named window's outline comes first: {first}"
+    );
+    let second = text_of(&requests[1]);
+    assert!(
+        second.contains("Nothing has been done in the window \\\"Parcel\\\" yet"),
+        "{second}"
+    );
+    let reply = task["reply"].as_str().unwrap_or_default();
+    assert!(
+        reply.starts_with("Not done: nothing was done in the window \"Parcel\"")
+            && reply.contains(claim),
+        "{reply}"
+    );
+    assert!(!parcel.out.exists(), "the form saved nothing");
+    s.assert_invariants();
+}

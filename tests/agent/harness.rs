@@ -102,6 +102,39 @@ impl Setup {
         Self { home, server }
     }
 
+    /// Zeta's own small local model, answered by `steps`: the local provider (`extra`
+    /// merged in) with a fake weights file, its server the fake llama-server in front of
+    /// the scripted one (`small_command`).
+    pub async fn small(steps: Vec<Step>, extra: Value) -> Self {
+        let mut settings = json!({"verify": "never", "provider": {"kind": "local", "baseUrl": "", "model": "m.gguf", "stream": false, "keepWarmSecs": 0}});
+        if let Value::Object(extra) = extra {
+            for (k, v) in extra {
+                settings[k] = v;
+            }
+        }
+        let s = Self::with_settings(Wire::OpenAi, Proto::Json, steps, settings).await;
+        std::fs::create_dir_all(s.home.path().join("models")).expect("models");
+        std::fs::write(s.home.path().join("models/m.gguf"), b"GGUF fake weights").expect("model");
+        s
+    }
+
+    /// `zeta ARGS` for a `small` setup: the local model served by the fake llama-server.
+    pub fn small_command(&self, args: &[&str]) -> Command {
+        let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agent/fake-llama-server");
+        let mut cmd = self.command(args);
+        cmd.env("ZETA_LLAMA_SERVER", &fake)
+            .env("FAKE_LLAMA_UPSTREAM", self.server.openai_base_url());
+        cmd
+    }
+
+    /// Ends the local model's keeper and server (`keepWarmSecs` 0 ends them with the
+    /// home; a test that is done ends them now).
+    pub fn stop_small(&self) {
+        if let Some(pid) = zeta_llm::local::shared::keeper_pid(self.home.path()) {
+            let _ = zeta_llm::local::shared::stop_keeper(pid);
+        }
+    }
+
     /// `zeta run --json --approve all TASK` against this home: the scenarios are about the
     /// loop, and in `auto` mode a task that has read untrusted input (command output, a
     /// file) asks before its next change; here the user says yes.

@@ -159,29 +159,25 @@ async fn a_small_model_is_shown_zetas_skill_nearest_its_request_only_when_they_a
     let Some(model) = zeta_test_support::skills::model("a small model and skills") else {
         return;
     };
-    let s = Setup::with_settings(
-        Wire::OpenAi,
-        Proto::Json,
+    let s = Setup::small(
         script(
-            &[answer("You have 12 GB free."), answer("You have 12 GB free.")],
+            &[
+                answer("You have 12 GB free."),
+                answer("You have 12 GB free."),
+            ],
             Proto::Json,
         ),
-        json!({"verify": "never", "provider": {"kind": "local", "baseUrl": "", "model": "m.gguf", "stream": false, "keepWarmSecs": 0}}),
+        json!({}),
     )
     .await;
-    std::fs::create_dir_all(s.home.path().join("models")).expect("models");
-    std::fs::write(s.home.path().join("models/m.gguf"), b"GGUF fake weights").expect("model");
-    let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agent/fake-llama-server");
     let ask = |offer: &str| {
-        s.command(&[
+        s.small_command(&[
             "run",
             "--json",
             "--approve",
             "none",
             "how much room is left on my drive?",
         ])
-        .env("ZETA_LLAMA_SERVER", &fake)
-        .env("FAKE_LLAMA_UPSTREAM", s.server.openai_base_url())
         .env("ZETA_SKILLS_MODEL", &model)
         .env("ZETA_SKILLS_SMALL", offer)
         .output()
@@ -207,7 +203,5 @@ async fn a_small_model_is_shown_zetas_skill_nearest_its_request_only_when_they_a
     let list = skills_json(&s);
     assert_eq!(skill(&list, "disk-space")["used"], 1, "{list}");
     // Keeper and server end with the home (keepWarmSecs 0).
-    if let Some(pid) = zeta_llm::local::shared::keeper_pid(s.home.path()) {
-        let _ = zeta_llm::local::shared::stop_keeper(pid);
-    }
+    s.stop_small();
 }

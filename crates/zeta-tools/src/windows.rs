@@ -26,6 +26,9 @@ impl Rect {
 #[derive(Debug, Clone, PartialEq)]
 pub struct XWindow {
     pub title: String,
+    /// Its program as the display server knows it: X11's `WM_CLASS` (instance and class,
+    /// "mousepad Mousepad"), or the Wayland app id; empty when unknown.
+    pub app: String,
     pub bounds: Rect,
 }
 
@@ -52,6 +55,7 @@ pub fn windows() -> Vec<XWindow> {
                 .filter(|w| !w.title.is_empty())
                 .map(|w| XWindow {
                     title: w.title,
+                    app: w.app,
                     bounds: Rect {
                         x: w.x,
                         y: w.y,
@@ -82,7 +86,8 @@ pub fn windows() -> Vec<XWindow> {
             .find_map(|w| title(&conn, w).map(|t| (w, t)));
         if let Some((w, title)) = titled {
             if let Some(bounds) = place(&conn, w, root) {
-                out.push(XWindow { title, bounds });
+                let app = class(&conn, w).unwrap_or_default();
+                out.push(XWindow { title, app, bounds });
             }
         }
     }
@@ -174,6 +179,23 @@ fn title(conn: &impl Connection, w: Window) -> Option<String> {
         }
     }
     None
+}
+
+/// `WM_CLASS`'s two names (instance, class) joined by a space, the same one once.
+fn class(conn: &impl Connection, w: Window) -> Option<String> {
+    let reply = conn
+        .get_property(false, w, AtomEnum::WM_CLASS, AtomEnum::STRING, 0, 256)
+        .ok()?
+        .reply()
+        .ok()?;
+    let mut names: Vec<String> = Vec::new();
+    for part in reply.value.split(|b| *b == 0) {
+        let name = String::from_utf8_lossy(part).trim().to_string();
+        if !name.is_empty() && !names.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
+            names.push(name);
+        }
+    }
+    (!names.is_empty()).then(|| names.join(" "))
 }
 
 fn place(conn: &impl Connection, w: Window, root: Window) -> Option<Rect> {

@@ -90,6 +90,8 @@ pub(super) struct Finishing {
     held_back: bool,
     /// Why the loop stopped the task while the model was still acting (`stopped`).
     stopped: Option<String>,
+    /// The window on screen the task is about, read for the model (`on_screen`).
+    window: Option<String>,
     /// A question the model asked that nobody answered, said with the answer.
     unanswered: Option<String>,
     nobody_answers: bool,
@@ -124,6 +126,7 @@ impl Finishing {
             last_written: None,
             held_back: false,
             stopped: None,
+            window: None,
             unanswered: None,
             nobody_answers: false,
             own,
@@ -173,6 +176,12 @@ impl Finishing {
     /// while the model was still acting: the answer it writes now is judged knowing it.
     pub fn stopped(&mut self, why: &str) {
         self.stopped = Some(why.to_string());
+    }
+
+    /// The task is about the window titled `title` ("" for the active one), read for the
+    /// model: it is on screen.
+    pub fn on_screen(&mut self, title: &str) {
+        self.window = Some(title.to_string());
     }
 
     /// An act on a window went through in this task (a call with a read-back ran).
@@ -294,6 +303,7 @@ impl Finishing {
             evidence: &self.evidence,
             held_back: self.held_back,
             stopped: self.stopped.as_deref(),
+            window: self.window.as_deref(),
             env: &self.env,
         }
     }
@@ -302,9 +312,6 @@ impl Finishing {
     /// back, or `None` when it stands.
     pub fn check(&mut self, answer: &str, calls_run: usize) -> Option<String> {
         self.heard(answer);
-        if self.checks_wanted == Checks::Never {
-            return None;
-        }
         // A question went unanswered: the answer cannot be complete, and a check would
         // only push the model to guess (seen: it renamed a file to a name it made up).
         if self.nobody_answers && calls_run > 0 {
@@ -316,9 +323,19 @@ impl Finishing {
             evidence: &self.evidence,
             held_back: self.held_back,
             stopped: self.stopped.as_deref(),
+            window: self.window.as_deref(),
             env: &self.env,
         };
-        let judged = self.finisher.judge(&case);
+        // Where a model gets no checks, only those that are part of doing its kind of
+        // task (`Check::part_of_the_task`).
+        let judged = if self.checks_wanted == Checks::Never {
+            match self.finisher.judge_where(&case, |c| c.part_of_the_task()) {
+                Judged::Back { check, message } => Judged::Back { check, message },
+                _ => return None,
+            }
+        } else {
+            self.finisher.judge(&case)
+        };
         match judged {
             Judged::Back { check, message } => {
                 if check == checks::SecondWay.name() {

@@ -90,6 +90,9 @@ pub struct AgentLoop<S> {
     memory: Option<crate::store::memory::MemoryStore>,
     /// Describes the computer for the system prompt (seed 001), gathered per task.
     environment: Option<Environment>,
+    /// Lists the windows on screen when a task starts: which one the request names
+    /// (`assist::windows`).
+    on_screen: Option<crate::assist::windows::OnScreen>,
     /// Where the full text of compressed tool outputs is kept (`<dir>/task-<id>/<call>.txt`).
     outputs_dir: Option<PathBuf>,
     /// Where tool processes may write (`policy::writable`); `None`: no write checks.
@@ -135,6 +138,7 @@ impl<S: ModelSource> AgentLoop<S> {
             session: SessionCounts::default(),
             memory: None,
             environment: None,
+            on_screen: None,
             outputs_dir: None,
             confinement: None,
             undo: None,
@@ -196,6 +200,13 @@ impl<S: ModelSource> AgentLoop<S> {
     /// each task, and each finished task adds a line to the summary.
     pub fn with_memory(mut self, memory: crate::store::memory::MemoryStore) -> Self {
         self.memory = Some(memory);
+        self
+    }
+
+    /// Lists the windows on screen at the start of each task, for the one its request
+    /// names.
+    pub fn with_on_screen(mut self, on_screen: crate::assist::windows::OnScreen) -> Self {
+        self.on_screen = Some(on_screen);
         self
     }
 

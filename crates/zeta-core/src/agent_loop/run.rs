@@ -90,6 +90,9 @@ pub(super) struct Run<'a, S, M> {
     pub(super) finishing: Finishing,
     /// A request about a window, for a model that reads the screen as text (`screen`).
     pub(super) window_task: super::screen::WindowTask,
+    /// The title of the window on screen the request names (`assist::windows`): the one
+    /// read first.
+    pub(super) named_window: Option<String>,
     /// A call that was not an element call was held back while the window the request is
     /// about was on screen: the plan's grammar offers no command from then on (see
     /// `grammar::without_commands`).
@@ -169,10 +172,21 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         // parsed once.
         let env = crate::policy::ShellEnv::current(&agent.workdir);
         let request = crate::assist::request::Request::parse(&ctx.task.message, &env);
-        // A request about a window on screen, not one about a file it names that exists
-        // ("Replace every window with harbor in ~/budget.txt").
-        let about_windows =
-            super::screen::about_windows(&ctx.task.message) && !request.names_existing_file();
+        // The window on screen the request names, when the element tools can read it:
+        // the evidence that the request is about a window.
+        let named_window = agent
+            .on_screen
+            .as_ref()
+            .filter(|_| tools.get(super::screen::UI_TOOLS[0]).is_some())
+            .and_then(|list| {
+                let shown = list();
+                crate::assist::windows::named(&ctx.task.message, &shown).map(|w| w.title.clone())
+            });
+        // A request about a window on screen: one it names, or one whose words are about
+        // windows and not about a file it names that exists ("Replace every window with
+        // harbor in ~/budget.txt").
+        let about_windows = named_window.is_some()
+            || super::screen::about_windows(&ctx.task.message) && !request.names_existing_file();
         let native = match ctx.settings.provider.protocol {
             Protocol::Tools => true,
             Protocol::Json => false,
@@ -331,6 +345,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             window,
             finishing,
             window_task,
+            named_window,
             commands_closed: false,
             undo: agent
                 .undo
@@ -395,13 +410,17 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         };
         if self.window_task == super::screen::WindowTask::ReadFirst {
             // The window, read for the model: its first step starts from the numbers.
-            let call = super::screen::first_read();
+            let call = super::screen::first_read(self.named_window.as_deref());
             let turn = self
                 .protocol
                 .assistant_turn(String::new(), std::slice::from_ref(&call));
             self.messages.push(turn);
             match self.run_call(call).await {
-                Ok(()) => self.window_task = super::screen::WindowTask::Read,
+                Ok(()) => {
+                    self.window_task = super::screen::WindowTask::Read;
+                    let title = self.named_window.clone().unwrap_or_default();
+                    self.finishing.on_screen(&title);
+                }
                 Err(Halt::Ends(outcome)) => return outcome,
                 Err(Halt::Repeating(_) | Halt::AskingAgain(_)) => {
                     self.window_task = super::screen::WindowTask::No
@@ -450,18 +469,6 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             };
             match step {
                 Step::Final(text) => {
-                    if self.window_task == super::screen::WindowTask::Read
-                        && super::screen::asks_to_act(&self.ctx.task.message)
-                        && !super::screen::acted(&self.steps)
-                    {
-                        // Answered a request about a window without acting in it (seen:
-                        // a 1.5B model saying it typed and pressed Save with no call).
-                        self.window_task = super::screen::WindowTask::PushedBack;
-                        let json = !self.protocol.streams_text();
-                        self.messages.push(Message::assistant(reply.text));
-                        self.tell(super::screen::act_first_prompt(json));
-                        continue;
-                    }
                     let check = self.finishing.check(&text, self.steps.len());
                     self.flush_checks();
                     if let Some(check) = check {

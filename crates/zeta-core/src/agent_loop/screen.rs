@@ -19,52 +19,33 @@ pub enum WindowTask {
     /// The window is read for the model before its first step (one `ui_outline` call made
     /// by the loop), so a small model starts from the numbers instead of a guess.
     ReadFirst,
-    /// Read; nothing acted on yet: an answer now is sent back once.
+    /// Read: the window is on screen (an answer before any act in it is held by the
+    /// `window-untouched` check).
     Read,
-    /// Sent back once for answering before acting; the next answer stands.
-    PushedBack,
 }
 
 impl WindowTask {
     /// The window the request is about was read for the model: it is on screen.
     pub fn on_screen(self) -> bool {
-        matches!(self, Self::Read | Self::PushedBack)
+        self == Self::Read
     }
 }
 
 /// Said with a command held back in a task about a window on screen.
 pub const WINDOW_INSTEAD: &str = "(The window the request is about is already on screen: do the request in it with ui_act, on the element numbers of its outline, not with a command.)";
 
-/// The call the loop makes to read the window first.
-pub fn first_read() -> crate::model::ToolCall {
+/// The call the loop makes to read the window first: the one titled `title` (the
+/// request names it), or the active one.
+pub fn first_read(title: Option<&str>) -> crate::model::ToolCall {
+    let arguments = match title {
+        Some(t) => serde_json::json!({ "window": t }),
+        None => serde_json::json!({}),
+    };
     crate::model::ToolCall {
         id: "zeta-read-window".into(),
         name: UI_TOOLS[0].into(),
-        arguments: serde_json::json!({}),
+        arguments,
     }
-}
-
-/// Whether a step line (`✓ ui_act {…}`) acted on the screen and succeeded.
-pub fn acted(steps: &[String]) -> bool {
-    steps.iter().any(|s| {
-        ["✓ ui_act", "✓ mouse", "✓ keyboard"]
-            .iter()
-            .any(|p| s.starts_with(p))
-    })
-}
-
-/// Sent back when the model answers a request about a window before acting in it.
-pub fn act_first_prompt(json: bool) -> String {
-    let how = if json {
-        "{\"command\": \"\", \"tool\": \"ui_act\", \"args\": {\"element\": 1, \"action\": \"set_text\", \"text\": \"...\"}, \"done\": false}"
-    } else {
-        "call ui_act with the element's number and an action"
-    };
-    format!(
-        "Nothing has been done in the window yet: the request is not done. Act on the \
-         window now with ui_act, one element at a time, using the numbers in the outline \
-         (press a button; set_text for a field; select an option; toggle a check box): {how}"
-    )
 }
 
 /// Element calls a small model wrote as a shell command (seen: `ui_act(1, 'type', 'hello')
@@ -224,48 +205,6 @@ fn outline_arguments(args: &[Arg]) -> Option<serde_json::Value> {
         }
     }
     Some(serde_json::Value::Object(out))
-}
-
-/// Whether a request about a window asks for something to be done in it (typed, pressed,
-/// ticked, chosen…), not only read: only then is an answer given before acting sent back.
-pub fn asks_to_act(request: &str) -> bool {
-    const VERBS: [&str; 32] = [
-        "click",
-        "double-click",
-        "right-click",
-        "press",
-        "push",
-        "type",
-        "enter",
-        "write",
-        "fill",
-        "tick",
-        "untick",
-        "check",
-        "uncheck",
-        "select",
-        "choose",
-        "pick",
-        "toggle",
-        "enable",
-        "disable",
-        "turn",
-        "switch",
-        "set",
-        "close",
-        "open",
-        "save",
-        "submit",
-        "scroll",
-        "drag",
-        "change",
-        "clear",
-        "make",
-        "use",
-    ];
-    let text = request.to_lowercase();
-    text.split(|c: char| !c.is_alphanumeric() && c != '-')
-        .any(|w| VERBS.contains(&w))
 }
 
 /// Whether `request` is about operating something on screen, from its words: a control
@@ -509,32 +448,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn only_requests_to_do_something_in_a_window_ask_to_act() {
-        let acting = ABOUT_WINDOWS.iter().filter(|r| asks_to_act(r)).count();
-        let reading = [
-            "what does the window on the left say?",
-            "read me what's in the calculator window",
-            "what is on screen right now?",
-            "which buttons does the dialog have?",
-            "what does the error window say?",
-        ];
-        for r in reading {
-            assert!(!asks_to_act(r), "{r}");
-        }
-        // Every request in the list but the reading ones asks for an action.
-        let read_in_list = ABOUT_WINDOWS.iter().filter(|r| reading.contains(r)).count();
-        assert_eq!(
-            acting,
-            ABOUT_WINDOWS.len() - read_in_list,
-            "{:?}",
-            ABOUT_WINDOWS
-                .iter()
-                .filter(|r| !asks_to_act(r) && !reading.contains(r))
-                .collect::<Vec<_>>()
-        );
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //! - [`notes`]: first-turn notes behind one trait (ask first, how named files
 //!   begin).
 //! - [`profile`]: which help a model gets (none for a model that needs none).
+//! - [`windows`]: which window on screen the request names (the evidence that it is
+//!   about a window).
 //!
 //! Nothing here reads the answer's phrasing to decide what it claims: the checks hold the
 //! request's asks and the answer's values against the evidence.
@@ -20,3 +22,4 @@ pub mod notes;
 pub mod profile;
 pub mod request;
 pub mod values;
+pub mod windows;

@@ -183,7 +183,9 @@ async fn an_answer_without_acting_goes_back_once_and_then_says_nothing_was_done(
     assert_eq!(ran.model.requests.lock().unwrap().len(), 2);
     match ran.outcome {
         AgentOutcome::Done { reply } => assert!(
-            reply.starts_with("I did not do this: nothing changed") && !reply.contains("Done."),
+            reply.starts_with(
+                "Not done: nothing was done in the window; no act on it went through."
+            ) && reply.contains("There is no Subscribe box"),
             "{reply}"
         ),
         other => panic!("the task did not finish: {other:?}"),

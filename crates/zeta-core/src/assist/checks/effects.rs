@@ -65,8 +65,9 @@ impl Check for AskedChange {
             return None;
         }
         // A change asked of a window is judged by what the window shows after each act
-        // (`act-not-shown`), not by files: no file changes when a label is typed.
-        if e.calls.iter().any(|c| c.read_back.is_some()) {
+        // (`act-not-shown`), or by whether anything was done in it (`window-untouched`),
+        // not by files: no file changes when a label is typed.
+        if case.window.is_some() || e.calls.iter().any(|c| c.read_back.is_some()) {
             return None;
         }
         // Paths it asks to be written that do not show it are `asked-target`'s, which

@@ -122,6 +122,10 @@ impl ValueNotEntered {
         if !super::ActNotShown::unsettled(calls).is_empty() {
             return Vec::new();
         }
+        // Nothing done at all in the window the task is about is `window-untouched`'s.
+        if case.window.is_some() && !super::WindowUntouched::acted(calls) {
+            return Vec::new();
+        }
         let acted = calls.iter().any(|c| c.read_back.is_some());
         let read = calls.iter().any(|c| c.tool == "ui_outline" && c.ok);
         if !(acted || read && !case.request.asks_to_be_told) {

@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | `nothing-ran` | nothing ran yet | (the answer stands) |
 //! | `named-self` | it names the assistant where no output did | (the answer stands) |
+//! | `window-untouched` | the task is about a window on screen, the request orders a change or names no question, and no act on a window went through nor any call changed a file | "Not done:" nothing was done in the window |
 //! | `held-back` | the request orders a change, a change was not allowed, and nothing changed | "Not done:" and the call |
 //! | `asked-change` | the request orders a change, its targets (if any) hold, and no call changed anything | what ran, and that nothing changed, instead of the answer |
 //! | `asked-target` | a path the request asks to be written is not | "Not done:" with the facts |
@@ -36,7 +37,7 @@ pub use effects::{AskedChange, AskedSource, AskedTarget, ChangesUnsaid, HeldBack
 pub use entered::ValueNotEntered;
 pub use second_way::SecondWay;
 pub use stopped::StoppedShort;
-pub use window::{ActNotShown, WindowNotSaved};
+pub use window::{ActNotShown, WindowNotSaved, WindowUntouched};
 
 use super::evidence::{printed_text, Evidence};
 use super::request::Request;
@@ -52,6 +53,9 @@ pub struct Case<'a> {
     /// Why the loop stopped the task before the model finished (its calls kept failing,
     /// the step limit), in words for the person.
     pub stopped: Option<&'a str>,
+    /// The title of the window on screen the task is about, read for the model before
+    /// its first step ("" when the request names none and the active one was read).
+    pub window: Option<&'a str>,
     pub env: &'a ShellEnv,
 }
 
@@ -88,6 +92,12 @@ pub trait Check: Send + Sync {
     fn of_effects(&self) -> bool {
         false
     }
+    /// It sends an answer back even where a model gets no checks (`verify: never`): it
+    /// is part of how a task of its kind is done (a window task is done in the window),
+    /// not a second look at the answer.
+    fn part_of_the_task(&self) -> bool {
+        false
+    }
 }
 
 /// The checks every model gets, in the order they are judged.
@@ -95,6 +105,7 @@ pub fn standard() -> Vec<Box<dyn Check>> {
     vec![
         Box::new(NothingRan),
         Box::new(NamedSelf),
+        Box::new(WindowUntouched),
         Box::new(HeldBack),
         Box::new(AskedChange),
         Box::new(AskedTarget),
@@ -215,8 +226,16 @@ impl Finisher {
     /// The first failing check under its cap sends the answer back; the failing checks
     /// past their caps say what the person is told.
     pub fn judge(&mut self, case: &Case) -> Judged {
+        self.judge_where(case, |_| true)
+    }
+
+    /// The same, with only the checks `which` keeps.
+    pub fn judge_where(&mut self, case: &Case, which: impl Fn(&dyn Check) -> bool) -> Judged {
         let mut honest = Vec::new();
         for (i, check) in self.checks.iter().enumerate() {
+            if !which(check.as_ref()) {
+                continue;
+            }
             let Some(finding) = check.judge(case) else {
                 continue;
             };

@@ -105,6 +105,7 @@ mod tests {
                 evidence: &evidence,
                 held_back: false,
                 stopped: stopped.then_some(WHY),
+                window: None,
                 env: &env,
             })
             .map(|f| f.honest)
@@ -172,6 +173,7 @@ mod tests {
                     evidence: &evidence,
                     held_back: false,
                     stopped: Some(WHY),
+                    window: None,
                     env: &env,
                 })
                 .is_some()

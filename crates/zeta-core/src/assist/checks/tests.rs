@@ -39,6 +39,18 @@ fn judge(
     answer: &str,
     calls: Vec<CallEvidence>,
 ) -> Option<Finding> {
+    judge_in(check, f, request, answer, calls, None)
+}
+
+/// `judge`, in a task about the window titled `window` (read for the model), or none.
+fn judge_in(
+    check: &dyn Check,
+    f: &Fixture,
+    request: &str,
+    answer: &str,
+    calls: Vec<CallEvidence>,
+    window: Option<&str>,
+) -> Option<Finding> {
     let request = Request::parse(request, &f.env);
     let mut evidence = Evidence::default();
     calls.into_iter().for_each(|c| evidence.push(c));
@@ -48,6 +60,7 @@ fn judge(
         evidence: &evidence,
         held_back: false,
         stopped: None,
+        window,
         env: &f.env,
     })
 }
@@ -518,6 +531,7 @@ fn the_finisher_sends_back_up_to_each_cap_then_tells_the_person() {
         evidence: &evidence,
         held_back: false,
         stopped: None,
+        window: None,
         env: &f.env,
     };
     // The caps of one check (`second-way` would ask for a program after it).
@@ -1408,4 +1422,162 @@ fn a_value_the_answer_gives_must_have_been_entered_in_the_window() {
         vec![ok_pressed()]
     )
     .is_none());
+}
+
+/// `window-untouched` for `request`, answered with a claim after `calls`, in a task about
+/// the window titled `window` (read for the model), or about none.
+fn untouched(
+    f: &Fixture,
+    request: &str,
+    window: Option<&str>,
+    calls: Vec<CallEvidence>,
+) -> Option<Finding> {
+    let claim = "Done: the button was pressed and the value is set.";
+    judge_in(&WindowUntouched, f, request, claim, calls, window)
+}
+
+fn read_window() -> CallEvidence {
+    CallEvidence {
+        tool: "ui_outline".into(),
+        changes: false,
+        ..call(
+            "✓ ui_outline {}",
+            false,
+            true,
+            "[1] push button \"OK\"",
+            vec![],
+        )
+    }
+}
+
+/// Orders for a window, of several shapes (none of them the words it was built from).
+const WINDOW_ORDERS: &[&str] = &[
+    "Press Dismiss in the Reminder message",
+    "With the Calculator app, compute 100 minus 58",
+    "Use the MATE calculator to work out 23 times 4",
+    "In FeatherPad, add the line pears after apples and save the file",
+    "Pick Cherry in the Fruit dialog and press OK",
+    "Can you set Copies to 3 in the Print window?",
+    "Make the FeatherPad document say on instead of off",
+    "Enter 4217 as the room code in the Code dialog",
+    "please turn on Dark mode in Settings",
+];
+
+#[test]
+fn an_order_for_a_window_answered_with_nothing_done_in_it_goes_back_then_is_said_not_done() {
+    let f = fixture();
+    // What a model did instead of acting: read only; worked it out with a command; a
+    // command that changed no file; a command that failed.
+    let instead: Vec<Vec<CallEvidence>> = vec![
+        vec![read_window()],
+        vec![
+            read_window(),
+            call("✓ shell echo '100-58' | bc", false, true, "42", vec![]),
+        ],
+        vec![
+            read_window(),
+            call("✓ shell rm -f ~/reminder", true, true, "", vec![]),
+        ],
+        vec![
+            read_window(),
+            call("✗ shell xcalc 6 + 7", true, false, "Usage: xcalc", vec![]),
+        ],
+        vec![
+            read_window(),
+            CallEvidence {
+                tool: "ui_act".into(),
+                ..call(
+                    "✗ ui_act press [9]",
+                    true,
+                    false,
+                    "there is no element 9",
+                    vec![],
+                )
+            },
+        ],
+    ];
+    let mut misses = Vec::new();
+    for request in WINDOW_ORDERS {
+        for calls in &instead {
+            match untouched(&f, request, Some("Reminder"), calls.clone()) {
+                Some(found) => assert_eq!(
+                    found.honest,
+                    Honest::Before(
+                        "Not done: nothing was done in the window \"Reminder\"; no act on it went through."
+                            .into()
+                    )
+                ),
+                None => misses.push(format!("{request:?} after {:?}", calls.last().map(|c| &c.line))),
+            }
+        }
+    }
+    assert!(
+        misses.is_empty(),
+        "{} misses:\n{}",
+        misses.len(),
+        misses.join("\n")
+    );
+    // A known miss: an order whose only verb is no change verb, beside words that ask to
+    // be told ("asks whether"), reads as a question (`Request::only_asks`).
+    assert!(untouched(
+        &f,
+        "The Backup dialog asks whether to start the backup now: answer No",
+        Some("Backup"),
+        vec![read_window()]
+    )
+    .is_none());
+}
+
+#[test]
+fn an_act_that_went_through_a_file_changed_a_question_or_no_window_leave_the_answer() {
+    let f = fixture();
+    let pressed = act(
+        "button \"Dismiss\" in \"Reminder\"",
+        crate::tool::Shown::Yes("gone".into()),
+    );
+    let typed = CallEvidence {
+        tool: "keyboard".into(),
+        ..call("✓ keyboard type 42", true, true, "typed", vec![])
+    };
+    let edited = call(
+        "✓ shell sed -i s/off/on/ ~/mode.txt",
+        true,
+        true,
+        "",
+        vec![Effect::Changed(p(&f, "mode.txt"))],
+    );
+    let mut alarms = Vec::new();
+    for request in WINDOW_ORDERS {
+        for done in [&pressed, &typed, &edited] {
+            if untouched(
+                &f,
+                request,
+                Some("Reminder"),
+                vec![read_window(), done.clone()],
+            )
+            .is_some()
+            {
+                alarms.push(format!("{request:?} after {}", done.line));
+            }
+        }
+        // Not a task about a window on screen (it was not read for the model).
+        if untouched(&f, request, None, vec![read_window()]).is_some() {
+            alarms.push(format!("{request:?} with no window"));
+        }
+    }
+    for question in [
+        "What does the Reminder message say?",
+        "which buttons does the Print dialog have?",
+        "Tell me what the Calculator shows",
+    ] {
+        if untouched(&f, question, Some("Reminder"), vec![read_window()]).is_some() {
+            alarms.push(format!("{question:?}"));
+        }
+    }
+    assert!(
+        alarms.is_empty(),
+        "{} false alarms:\n{}",
+        alarms.len(),
+        alarms.join("\n")
+    );
 }

@@ -8,6 +8,15 @@
 //! shows; at the cap the person reads that it was not done. An act that failed after
 //! one that met the request in its window (`ReadBack::met`) did nothing and is left out.
 //!
+//! `window-untouched`: a task about a window on screen (the request names it, or is about
+//! one, and it was read for the model) that orders something done, answered while no
+//! act on any window went through and no call changed a file: whatever the answer says
+//! was done, nothing was (seen: "You pressed Dismiss in the Reminder message" after a
+//! command only; "The 'Undo' button was clicked" with no act; a calculator's sum worked
+//! out with `bc`). The answer goes back once; at the cap the person reads that nothing
+//! was done in the window. A change made to files another way (an editor's file edited
+//! with `sed`) is left to the checks of files.
+//!
 //! And `window-not-saved`: text that landed in a window whose title names a file (an
 //! editor's), while no call of the task changed that file: the window shows the change,
 //! the file does not hold it. The answer goes back once (save it if the request asks for
@@ -119,6 +128,62 @@ impl Check for ActNotShown {
                 &[("facts", &facts)],
             ),
             honest: Honest::Before(format!("Not done: the window does not show it.\n{facts}")),
+        })
+    }
+}
+
+/// A task about a window on screen where nothing was done.
+pub struct WindowUntouched;
+
+impl WindowUntouched {
+    /// An act on a window went through: an element tool's act, or input aimed at one.
+    pub fn acted(calls: &[CallEvidence]) -> bool {
+        calls.iter().any(|c| {
+            c.ran
+                && c.ok
+                && (c.read_back.is_some()
+                    || c.tool == "ui_act"
+                    || BLIND_INPUT.contains(&c.tool.as_str()))
+        })
+    }
+}
+
+impl Check for WindowUntouched {
+    fn name(&self) -> &'static str {
+        "window-untouched"
+    }
+    fn of_effects(&self) -> bool {
+        true
+    }
+    fn part_of_the_task(&self) -> bool {
+        true
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        let window = case.window?;
+        // A question about the window is answered by reading it.
+        if case.request.only_asks() {
+            return None;
+        }
+        let calls = &case.evidence.calls;
+        if Self::acted(calls) || calls.iter().any(|c| !c.effects.is_empty()) {
+            return None;
+        }
+        let named = if window.is_empty() {
+            "the window".to_string()
+        } else {
+            format!("the window \"{}\"", crate::text::clip(window, 80))
+        };
+        Some(Finding {
+            message: crate::prompts::fill(
+                crate::prompts::CHECK_WINDOW_UNTOUCHED,
+                &[("window", &named)],
+            ),
+            honest: Honest::Before(format!(
+                "Not done: nothing was done in {named}; no act on it went through."
+            )),
         })
     }
 }
