@@ -233,8 +233,9 @@ pub trait Tool: Send + Sync {
     /// `{"element": 1, "action": "hello"}` on a text field): the arguments it means, and
     /// a sentence saying how it was read. The loop replaces the call with them before
     /// anything judges, shows or runs it, so what is judged is what runs; `None` (the
-    /// default) leaves the call as written.
-    fn read_as(&self, _arguments: &Value) -> Option<(Value, String)> {
+    /// default) leaves the call as written. `request` is the person's request the call
+    /// serves (the words a call may take from).
+    fn read_as(&self, _arguments: &Value, _request: &str) -> Option<(Value, String)> {
         None
     }
     /// The command lines this call would hand to a shell, checked against the blocked

@@ -533,6 +533,7 @@ fn read_as(
     numbers: &crate::numbers::Numbers,
     entry: &crate::numbers::Entry,
     args: &ActArgs,
+    request: &str,
 ) -> Option<(ActArgs, String)> {
     use crate::numbers::Takes;
     let words = args.action.trim();
@@ -592,8 +593,15 @@ fn read_as(
             ),
         ));
     }
+    // The words are the text the request gives, and the call's `text` is not (seen:
+    // `{"action": "ada", "text": "text"}` for "type ada into Name", the field's own
+    // role or name as its text): the request's words are the value.
+    let value_in_action = args
+        .text
+        .as_deref()
+        .is_some_and(|t| crate::asked::names(request, words) && !crate::asked::names(request, t));
     match entry.takes {
-        Takes::Text if args.text.is_none() && !names_other => Some((
+        Takes::Text if (args.text.is_none() || value_in_action) && !names_other => Some((
             ActArgs {
                 element: n,
                 action: "set_text".into(),
@@ -1021,14 +1029,14 @@ impl Tool for UiAct {
     /// A call whose action is not one, read as the one call its element allows (see
     /// `read_as`), before the gate judges it: text read as set_text into a terminal is
     /// judged as the command line it becomes.
-    fn read_as(&self, arguments: &Value) -> Option<(Value, String)> {
+    fn read_as(&self, arguments: &Value, request: &str) -> Option<(Value, String)> {
         let args: ActArgs = serde_json::from_value(arguments.clone()).ok()?;
         if parse_action(&args).is_ok() {
             return None;
         }
         let numbers = locked(&self.0 .0.numbers);
         let entry = numbers.get(args.element).ok()?;
-        let (read, note) = read_as(&numbers, entry, &args)?;
+        let (read, note) = read_as(&numbers, entry, &args, request)?;
         let mut arguments = json!({"element": read.element, "action": read.action});
         if let Some(text) = read.text {
             arguments["text"] = json!(text);
@@ -1215,7 +1223,7 @@ mod tests {
         // (Words naming another element of the window: the real form, tests/tree.rs.)
         let none = crate::numbers::Numbers::default();
         let (read, note) =
-            read_as(&none, &field, &args(" hello ", None)).expect("read as set_text");
+            read_as(&none, &field, &args(" hello ", None), "").expect("read as set_text");
         assert_eq!(
             (read.action.as_str(), read.text.as_deref()),
             ("set_text", Some("hello"))
@@ -1224,37 +1232,64 @@ mod tests {
             note.contains(r#"read as {"element": 1, "action": "set_text", "text": "hello"}"#),
             "{note}"
         );
-        let (read, _) = read_as(&none, &button, &args("save", None)).expect("read as a press");
+        let (read, _) = read_as(&none, &button, &args("save", None), "").expect("read as a press");
         assert_eq!((read.action.as_str(), read.text), ("press", None));
         // Nothing else: a field with a text of its own, a button named otherwise, a check
         // box, an element the tree says nothing of, an empty action.
-        assert!(read_as(&none, &field, &args("write", Some("hi there"))).is_none());
-        assert!(read_as(&none, &button, &args("Cancel", None)).is_none());
-        assert!(read_as(&none, &tick, &args("on", None)).is_none());
-        assert!(read_as(&none, &label, &args("Hint", None)).is_none());
-        assert!(read_as(&none, &field, &args("  ", None)).is_none());
+        assert!(read_as(&none, &field, &args("write", Some("hi there")), "").is_none());
+        // The value written as the action, a placeholder as the text (seen: `{"action":
+        // "ada", "text": "text"}`): the words the request gives are the value; the
+        // request giving the text, or neither, leaves the call as it is.
+        let (read, note) = read_as(
+            &none,
+            &field,
+            &args("ada", Some("text")),
+            "Type ada into the Name field and press OK",
+        )
+        .expect("read as set_text");
+        assert_eq!(
+            (read.action.as_str(), read.text.as_deref()),
+            ("set_text", Some("ada"))
+        );
+        assert!(note.contains(r#""text": "ada""#), "{note}");
+        for (action, text) in [("ada", "ada lovelace"), ("bob", "text"), ("write", "ada")] {
+            assert!(
+                read_as(
+                    &none,
+                    &field,
+                    &args(action, Some(text)),
+                    "Type ada lovelace into the Name field",
+                )
+                .is_none(),
+                "{action} {text}"
+            );
+        }
+        assert!(read_as(&none, &button, &args("Cancel", None), "").is_none());
+        assert!(read_as(&none, &tick, &args("on", None), "").is_none());
+        assert!(read_as(&none, &label, &args("Hint", None), "").is_none());
+        assert!(read_as(&none, &field, &args("  ", None), "").is_none());
 
         // A combo box's own option named as the action is chosen; another word is not,
         // and its error lists the options.
         let mut combo = entry(Default::default(), vec!["press".into()], "combo box", "Red");
         combo.options = vec!["Red".into(), "Green".into(), "Blue".into()];
-        let (read, note) = read_as(&none, &combo, &args("blue", None)).expect("read as select");
+        let (read, note) = read_as(&none, &combo, &args("blue", None), "").expect("read as select");
         assert_eq!(
             (read.action.as_str(), read.option.as_deref()),
             ("select", Some("Blue"))
         );
         assert!(note.contains("one of the options"), "{note}");
-        assert!(read_as(&none, &combo, &args("Purple", None)).is_none());
+        assert!(read_as(&none, &combo, &args("Purple", None), "").is_none());
         // The element's own role as the action: the act its kind takes.
-        let (read, _) = read_as(&none, &tick, &args("check_box", None)).expect("a toggle");
+        let (read, _) = read_as(&none, &tick, &args("check_box", None), "").expect("a toggle");
         assert_eq!(read.action, "toggle");
-        let (read, _) = read_as(&none, &button, &args("Push Button", None)).expect("a press");
+        let (read, _) = read_as(&none, &button, &args("Push Button", None), "").expect("a press");
         assert_eq!(read.action, "press");
-        assert!(read_as(&none, &label, &args("label", None)).is_none());
+        assert!(read_as(&none, &label, &args("label", None), "").is_none());
         // A page tab, which the tree gives no action: its role is read as a press (seen:
         // `"action": "page tab"` on the tab the request names).
         let tab = entry(Default::default(), vec![], "page tab", "Advanced");
-        let (read, said) = read_as(&none, &tab, &args("page tab", None)).expect("read");
+        let (read, said) = read_as(&none, &tab, &args("page tab", None), "").expect("read");
         assert_eq!(read.action, "press", "{said}");
         let said = the_call_it_takes(1, &combo, &args("Purple", None));
         assert!(

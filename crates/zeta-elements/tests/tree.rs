@@ -49,7 +49,7 @@ impl Tools {
     }
     /// As the loop runs a call: read as its tool reads it first, told how.
     async fn act_as_read(&self, args: Value) -> ToolOutput {
-        match self.act.read_as(&args) {
+        match self.act.read_as(&args, &self.ctx.request) {
             Some((read, note)) => {
                 let mut out = self.act.run(read, &self.ctx).await;
                 out.content = format!("{note}\n{}", out.content);
@@ -213,7 +213,7 @@ async fn a_call_with_the_text_or_the_name_as_its_action_is_read_as_its_element_a
     // into the Name field), but read as a press of the one button they name (below).
     let read = tools
         .act
-        .read_as(&json!({"element": name, "action": "Save"}))
+        .read_as(&json!({"element": name, "action": "Save"}), "")
         .map(|(read, _)| read);
     assert_eq!(read, Some(json!({"element": save, "action": "press"})));
     let r = tools

@@ -31,7 +31,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let read_as = self
             .tools
             .get(&call.name)
-            .and_then(|t| t.read_as(&call.arguments));
+            .and_then(|t| t.read_as(&call.arguments, &self.ctx.task.message));
         let read_as = read_as.map(|(arguments, note)| {
             tracing::info!(task = self.task_id(), tool = %call.name, "call read as: {note}");
             call.arguments = arguments;
