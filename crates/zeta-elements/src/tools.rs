@@ -486,6 +486,17 @@ fn parse_action(a: &ActArgs) -> Result<Action, String> {
     })
 }
 
+/// `word` is the name of an action ("type", "set_text", "click").
+fn is_action_name(word: &str) -> bool {
+    parse_action(&ActArgs {
+        element: 0,
+        action: word.to_string(),
+        text: Some(String::new()),
+        option: Some(String::new()),
+    })
+    .is_ok()
+}
+
 /// What element `n` is and the call its kind takes, for a call whose action was not
 /// one. For a field that takes text, the call's own words (its `text`, else the word
 /// it wrote as the action) are shown as the text, said as "if": they are the model's,
@@ -593,13 +604,14 @@ fn read_as(
             ),
         ));
     }
-    // The words are the text the request gives, and the call's `text` is not (seen:
-    // `{"action": "ada", "text": "text"}` for "type ada into Name", the field's own
-    // role or name as its text): the request's words are the value.
-    let value_in_action = args
-        .text
-        .as_deref()
-        .is_some_and(|t| crate::asked::names(request, words) && !crate::asked::names(request, t));
+    // The words are the text the request gives, and the call's `text` is not, or is an
+    // action's name (seen: `{"action": "ada", "text": "text"}` for "type ada into
+    // Name"; `{"action": "hunter2", "text": "type"}` for "Type the password hunter2
+    // …"): the request's words are the value.
+    let value_in_action = args.text.as_deref().is_some_and(|t| {
+        crate::asked::names(request, words)
+            && (!crate::asked::names(request, t) || is_action_name(t))
+    });
     match entry.takes {
         Takes::Text if (args.text.is_none() || value_in_action) && !names_other => Some((
             ActArgs {
@@ -794,14 +806,10 @@ impl UiAct {
         // `{"action": "set_text", "text": "activate"}` on field after field of a settings
         // window): the call meant an act, not the text. Nothing is typed.
         if let Action::SetText(text) | Action::Type(text) = &action {
-            let is_action = parse_action(&ActArgs {
-                element: n,
-                action: text.clone(),
-                text: Some(String::new()),
-                option: Some(String::new()),
-            })
-            .is_ok();
-            if is_action && !request.trim().is_empty() && !crate::asked::names(request, text) {
+            if is_action_name(text)
+                && !request.trim().is_empty()
+                && !crate::asked::names(request, text)
+            {
                 return Err(ElementsError::Unsupported(format!(
                     "not typed: {:?} is the name of an action, not text the request gives for [{n}] {label}; to act on it, the call is {{\"element\": {n}, \"action\": {:?}}}",
                     text.trim(),
@@ -1252,6 +1260,14 @@ mod tests {
             ("set_text", Some("ada"))
         );
         assert!(note.contains(r#""text": "ada""#), "{note}");
+        let (read, _) = read_as(
+            &none,
+            &field,
+            &args("hunter2", Some("type")),
+            "Type the password hunter2 into the Unlock dialog and confirm it",
+        )
+        .expect("read as set_text");
+        assert_eq!(read.text.as_deref(), Some("hunter2"));
         for (action, text) in [("ada", "ada lovelace"), ("bob", "text"), ("write", "ada")] {
             assert!(
                 read_as(

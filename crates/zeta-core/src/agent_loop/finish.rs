@@ -26,7 +26,7 @@ use zeta_protocol::CheckResult;
 
 mod own;
 
-pub(super) use own::rules_of;
+pub(super) use own::{examples_of, rules_of};
 
 use super::planner::{Step, Verdict};
 use super::prompt;
@@ -176,6 +176,11 @@ impl Finishing {
     /// while the model was still acting: the answer it writes now is judged knowing it.
     pub fn stopped(&mut self, why: &str) {
         self.stopped = Some(why.to_string());
+    }
+
+    /// A worked example's answer in the model's prompt (`OwnWords::example`).
+    pub fn example(&mut self, reply: &str) {
+        self.own.example(reply);
     }
 
     /// The task is about the window titled `title` ("" for the active one), read for the
@@ -485,6 +490,27 @@ impl Finishing {
                 unmarked
             }
             None => text,
+        };
+        // A worked example's answer said again, in a task that gave none of it.
+        let text = {
+            let mut sources: Vec<String> = self.evidence.printed();
+            sources.push(self.request.text.clone());
+            let sources: Vec<&str> = sources.iter().map(String::as_str).collect();
+            match self.own.strip_examples(&text, &sources) {
+                Some(kept) => {
+                    self.record.push(CheckRecord {
+                        check: "internal-text",
+                        result: CheckResult::Told,
+                        detail: "a worked example's answer from Zeta's prompt was left out".into(),
+                    });
+                    if kept.trim().is_empty() {
+                        checks::account(&self.evidence)
+                    } else {
+                        kept
+                    }
+                }
+                None => text,
+            }
         };
         let mut text = match self.own.strip(&text) {
             Some(kept) => {

@@ -296,7 +296,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         // as the assistant, nor the computer's facts): an answer that says them again
         // answers nothing (seen: "Read the error and adapt it. Do not repeat a failing
         // step unchanged." as the whole answer).
-        finishing.said(&super::finish::rules_of(&protocol.system_prompt("")));
+        let bare_system = protocol.system_prompt("");
+        finishing.said(&super::finish::rules_of(&bare_system));
+        for reply in super::finish::examples_of(&bare_system) {
+            finishing.example(&reply);
+        }
         if protocol.offers(super::screen::UI_TOOLS[0], &specs) {
             finishing.said(super::screen::SCREEN_RULE);
         }

@@ -22,6 +22,8 @@ const QUOTED_WORDS: usize = 3;
 pub(in crate::agent_loop) struct OwnWords {
     runs: HashSet<String>,
     other: HashSet<String>,
+    /// The worked examples' answers (`example`), each with its runs.
+    examples: Vec<(String, HashSet<String>)>,
 }
 
 impl OwnWords {
@@ -63,6 +65,36 @@ impl OwnWords {
         }
     }
 
+    /// A worked example's answer in Zeta's prompt ("There are 3 .txt files in ~/docs; I
+    /// wrote 3 into ~/count.txt."): said again with values and paths the task did not
+    /// give, Zeta's words (`strip_examples`).
+    pub fn example(&mut self, reply: &str) {
+        let runs = words(reply)
+            .windows(COPIED_WORDS)
+            .map(|r| r.join(" "))
+            .collect();
+        self.examples.push((reply.to_string(), runs));
+    }
+
+    /// `answer` without the sentences it took from a worked example's answer that give
+    /// a value or path none of `sources` (the request, what the calls printed) gives:
+    /// the example said again, not the task's answer (seen in a window task: "There are
+    /// 3 large files in ~/docs; I wrote 3 into ~/count.txt." for "Choose Large in the
+    /// Size dialog"). In the task of the example, a right answer that reads like it
+    /// stays. `None` when it took none.
+    pub fn strip_examples(&self, answer: &str, sources: &[&str]) -> Option<String> {
+        let runs: HashSet<&String> = self.examples.iter().flat_map(|(_, r)| r.iter()).collect();
+        if runs.is_empty() {
+            return None;
+        }
+        self.strip_where(answer, |sentence| {
+            words(sentence)
+                .windows(COPIED_WORDS)
+                .any(|r| runs.contains(&r.join(" ")))
+                && !given(sentence, sources)
+        })
+    }
+
     /// The sentence shares a run with Zeta's words, or is a shell hint (`(next: …)`).
     fn copied(&self, sentence: &str) -> bool {
         sentence.trim_start().starts_with("(next:")
@@ -74,6 +106,12 @@ impl OwnWords {
     /// `answer` without the sentences it took from Zeta's words, or `None` when it took
     /// none.
     pub fn strip(&self, answer: &str) -> Option<String> {
+        self.strip_where(answer, |sentence| self.copied(sentence))
+    }
+
+    /// `answer` without its sentences that are `copied` (and the shell's hints), or
+    /// `None` when none is.
+    fn strip_where(&self, answer: &str, copied: impl Fn(&str) -> bool) -> Option<String> {
         let mut changed = false;
         let mut kept: Vec<String> = Vec::new();
         for line in answer.lines() {
@@ -82,7 +120,7 @@ impl OwnWords {
                 continue;
             }
             let pieces = split_sentences(line);
-            let left: Vec<&str> = pieces.iter().copied().filter(|p| !self.copied(p)).collect();
+            let left: Vec<&str> = pieces.iter().copied().filter(|p| !copied(p)).collect();
             if left.len() != pieces.len() {
                 changed = true;
             }
@@ -90,6 +128,27 @@ impl OwnWords {
         }
         changed.then(|| kept.join("\n").trim().to_string())
     }
+}
+
+/// Every value and path `sentence` gives is in `sources`.
+fn given(sentence: &str, sources: &[&str]) -> bool {
+    let paths = crate::assist::request::path_words(sentence);
+    crate::assist::values::ungrounded(sentence, sources).is_empty()
+        && paths
+            .iter()
+            .all(|(_, p)| sources.iter().any(|s| s.contains(p.as_str())))
+}
+
+/// The worked examples' answers in a system prompt: the `"reply"` of each `You:` line
+/// that has one.
+pub(in crate::agent_loop) fn examples_of(system: &str) -> Vec<String> {
+    system
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("You:"))
+        .filter_map(|step| serde_json::from_str::<serde_json::Value>(step.trim()).ok())
+        .filter_map(|v| v.get("reply").and_then(|r| r.as_str()).map(str::to_string))
+        .filter(|r| !r.trim().is_empty())
+        .collect()
 }
 
 /// The words of `text`, lower case: its runs of letters and digits.
@@ -366,6 +425,71 @@ mod tests {
                     .is_some(),
                 "{name}"
             );
+        }
+    }
+
+    /// A worked example's answer said again in a task that gave none of its values and
+    /// paths is the example's, and left out; in the example's own task (its paths in
+    /// the request, its count printed), a right answer that reads like it stays.
+    #[test]
+    fn a_worked_examples_answer_is_left_out_only_where_the_task_did_not_give_it() {
+        let snapshots = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/agent_loop/tests/snapshots"
+        );
+        let like = "There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.";
+        for name in [
+            "planner-small.txt",
+            "planner-large.txt",
+            "planner-small-window.txt",
+        ] {
+            let system = std::fs::read_to_string(format!("{snapshots}/{name}")).expect("prompt");
+            let mut own = OwnWords::default();
+            for reply in examples_of(&system) {
+                own.example(&reply);
+            }
+            assert!(!own.examples.is_empty(), "{name}");
+            for request in [
+                "Count the .txt files in ~/docs and write the number into ~/count.txt",
+                "how many .txt files are in ~/docs? put the count into ~/count.txt",
+            ] {
+                let sources = [request, "3\n", "3\n"];
+                assert_eq!(
+                    own.strip_examples(like, &sources),
+                    None,
+                    "{name}: {request}"
+                );
+                // The same style, the task's own count.
+                let five = "There are 5 .txt files in ~/docs; I wrote 5 into ~/count.txt.";
+                assert_eq!(own.strip_examples(five, &[request, "5\n"]), None);
+            }
+            for (request, printed) in [
+                (
+                    "Choose Large in the Size dialog and press OK",
+                    "[3] radio button \"Large\"",
+                ),
+                (
+                    "Press Dismiss in the Reminder message",
+                    "read \"Reminder\": 2 words",
+                ),
+            ] {
+                let sources = [request, printed];
+                assert_eq!(
+                    own.strip_examples(&format!("{like} The window closed."), &sources)
+                        .as_deref(),
+                    Some("The window closed."),
+                    "{name}: {request}"
+                );
+                assert_eq!(
+                    own.strip_examples(
+                        "There are 3 large files in ~/docs; I wrote 3 into ~/count.txt.",
+                        &sources
+                    ),
+                    Some(String::new()),
+                    "{name}: {request}"
+                );
+                assert_eq!(own.strip_examples("I pressed Large.", &sources), None);
+            }
         }
     }
 
