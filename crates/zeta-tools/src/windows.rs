@@ -191,7 +191,8 @@ fn class(conn: &impl Connection, w: Window) -> Option<String> {
     let mut names: Vec<String> = Vec::new();
     for part in reply.value.split(|b| *b == 0) {
         let name = String::from_utf8_lossy(part).trim().to_string();
-        if !name.is_empty() && !names.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
+        // Both forms stay ("featherpad FeatherPad"): the class's capitals name it.
+        if !name.is_empty() && !names.contains(&name) {
             names.push(name);
         }
     }

@@ -550,3 +550,37 @@ async fn text_typed_into_a_terminal_is_judged_as_the_command_it_becomes() {
     std::thread::sleep(Duration::from_millis(300));
     assert!(keyboard.commands(&json!({"text": "rm -rf ~"})).is_empty());
 }
+
+/// The window list gives each window's title and both names of its program (`WM_CLASS`:
+/// xterm's instance and class, and one set with `-class`), which is how a request names
+/// a window by its program (`assist::windows`).
+#[tokio::test]
+async fn the_window_list_names_each_windows_program() {
+    let Some(_g) = display_or_skip("the_window_list_names_each_windows_program") else {
+        return;
+    };
+    let _plain = Proc(
+        Command::new("xterm")
+            .args(["-title", "zeta-listed plain"])
+            .spawn()
+            .expect("xterm"),
+    );
+    let _classed = Proc(
+        Command::new("xterm")
+            .args(["-title", "zeta-listed classed", "-class", "FeatherTerm"])
+            .spawn()
+            .expect("xterm"),
+    );
+    wait_for_window("zeta-listed plain");
+    wait_for_window("zeta-listed classed");
+    let listed = zeta_tools::windows::windows();
+    let app_of = |title: &str| {
+        listed
+            .iter()
+            .find(|w| w.title == title)
+            .map(|w| w.app.clone())
+            .unwrap_or_else(|| panic!("{title:?} not listed: {listed:?}"))
+    };
+    assert_eq!(app_of("zeta-listed plain"), "xterm XTerm");
+    assert_eq!(app_of("zeta-listed classed"), "xterm FeatherTerm");
+}
