@@ -174,19 +174,24 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         let request = crate::assist::request::Request::parse(&ctx.task.message, &env);
         // The window on screen the request names, when the element tools can read it:
         // the evidence that the request is about a window.
+        // Words about windows ("button", "dialog", "tick"), not about a file the request
+        // names that exists ("Replace every window with harbor in ~/budget.txt").
+        let worded =
+            super::screen::about_windows(&ctx.task.message) && !request.names_existing_file();
         let named_window = agent
             .on_screen
             .as_ref()
             .filter(|_| tools.get(super::screen::UI_TOOLS[0]).is_some())
             .and_then(|list| {
+                use crate::assist::windows::{named, named_loosely};
                 let shown = list();
-                crate::assist::windows::named(&ctx.task.message, &shown).map(|w| w.title.clone())
+                let message = &ctx.task.message;
+                named(message, &shown)
+                    .or_else(|| worded.then(|| named_loosely(message, &shown)).flatten())
+                    .map(|w| w.title.clone())
             });
-        // A request about a window on screen: one it names, or one whose words are about
-        // windows and not about a file it names that exists ("Replace every window with
-        // harbor in ~/budget.txt").
-        let about_windows = named_window.is_some()
-            || super::screen::about_windows(&ctx.task.message) && !request.names_existing_file();
+        // A request about a window on screen: one it names, or one its words are about.
+        let about_windows = named_window.is_some() || worded;
         let native = match ctx.settings.provider.protocol {
             Protocol::Tools => true,
             Protocol::Json => false,

@@ -15,7 +15,9 @@
 //! "Update the packages" does not name a window titled "Update", "in the Update dialog"
 //! does. A plain lowercase name is left out: a program's ("code" in "count the lines of
 //! code") or a title's part (an editor's project folder in "main.rs - zeta - Code"). A
-//! word holding a `/` is a path, no window's name ("~/Mail").
+//! word holding a `/` is a path, no window's name ("~/Mail"). Where the request's words
+//! are about a window already ("In the xedit window, …"), a program's name counts in
+//! any case (`named_loosely`).
 
 use std::sync::Arc;
 
@@ -86,8 +88,10 @@ fn name_of(text: &str) -> Option<Name> {
     Some(Name { words, as_written })
 }
 
-/// The names of a window: its title's parts and its program's names.
-fn names(w: &ShownWindow) -> Vec<Name> {
+/// The names of a window: its title's parts and its program's names. `loosely`: the
+/// request's words are about a window already, and a program's name is its name in any
+/// case ("the xedit window": `xedit Xedit`).
+fn names(w: &ShownWindow, loosely: bool) -> Vec<Name> {
     let mut out: Vec<Name> = Vec::new();
     let mut parts = vec![w.title.as_str()];
     for sep in [" - ", " — ", " – ", " | ", ": "] {
@@ -113,7 +117,11 @@ fn names(w: &ShownWindow) -> Vec<Name> {
         } else {
             program
         };
-        out.extend(name_of(program).filter(capitalised_if_plain));
+        let name = name_of(program).map(|n| Name {
+            as_written: n.as_written && !loosely,
+            ..n
+        });
+        out.extend(name.filter(capitalised_if_plain));
     }
     out.dedup();
     out
@@ -147,10 +155,25 @@ fn found(name: &Name, request: &[(String, bool)]) -> Option<usize> {
 /// The window of `shown` the request names (the longest name written wins; among equals,
 /// the topmost window), leaving out Zeta's own windows.
 pub fn named<'a>(request: &str, shown: &'a [ShownWindow]) -> Option<&'a ShownWindow> {
+    named_as(request, shown, false)
+}
+
+/// The same for a request whose words are about a window already ("In the xedit window,
+/// type …"): a program's name is its name in any case ("xedit" for `xedit Xedit`), as
+/// it is not when the words say nothing of windows ("count the lines of code").
+pub fn named_loosely<'a>(request: &str, shown: &'a [ShownWindow]) -> Option<&'a ShownWindow> {
+    named_as(request, shown, true)
+}
+
+fn named_as<'a>(request: &str, shown: &'a [ShownWindow], loosely: bool) -> Option<&'a ShownWindow> {
     let words = request_words(request);
     let mut best: Option<(usize, &ShownWindow)> = None;
     for w in shown.iter().filter(|w| !is_zeta(w)) {
-        let Some(length) = names(w).iter().filter_map(|n| found(n, &words)).max() else {
+        let Some(length) = names(w, loosely)
+            .iter()
+            .filter_map(|n| found(n, &words))
+            .max()
+        else {
             continue;
         };
         // Bottom to top: a later window of the same length is above.

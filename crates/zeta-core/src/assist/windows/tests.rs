@@ -214,3 +214,28 @@ fn any_text_and_any_titles_are_read_without_a_panic() {
         let _ = named(request, &shown);
     }
 }
+
+/// Words about a window ("the xedit window") make a program's lowercase name its name;
+/// without them it stays a word ("lines of code").
+#[test]
+fn a_programs_lowercase_name_names_its_window_where_the_words_are_about_a_window() {
+    let shown = vec![
+        w("main.rs - zeta - Visual Studio Code", "code Code"),
+        w("memo.txt", "xedit Xedit"),
+        w("Calculator", "xcalc XCalc"),
+    ];
+    let request = "In the xedit window, type call Bob into the text and press its Save button";
+    assert_eq!(named(request, &shown), None);
+    assert_eq!(named_loosely(request, &shown), Some(&shown[1]));
+    assert_eq!(
+        named_loosely("type hello into the code window", &shown),
+        Some(&shown[0])
+    );
+    assert_eq!(
+        named("count the lines of code in this project", &shown),
+        None
+    );
+    // A title's plain lowercase part stays a word either way.
+    let terminal = vec![w("me@box: ~/src - bash", "xterm XTerm")];
+    assert_eq!(named_loosely("close the bash window", &terminal), None);
+}
