@@ -577,25 +577,43 @@ impl Finishing {
             .filter_map(|c| c.judge(&self.case(&text)).map(|f| (c.name(), f.honest)))
             .collect();
         let mut text = text;
+        // What is said before the answer, in the checks' order.
+        let mut before: Vec<String> = Vec::new();
         for (check, honest) in findings {
-            let (detail, told, instead) = match honest {
+            let detail = match honest {
                 Honest::Stands => continue,
-                Honest::Before(t) => (t.clone(), format!("{t}\n\n{text}"), false),
-                Honest::After(t) => (t.clone(), format!("{text}\n\n{t}"), false),
-                Honest::Instead(t) => (t.clone(), t, true),
+                Honest::Before(t) => {
+                    before.push(t.clone());
+                    t
+                }
+                Honest::After(t) => {
+                    text = format!("{text}\n\n{t}");
+                    t
+                }
+                // Said instead of the answer (and of what was to be said before it): the
+                // other checks judged an answer that is gone.
+                Honest::Instead(t) => {
+                    before.clear();
+                    text = t.clone();
+                    self.record.push(CheckRecord {
+                        check,
+                        result: CheckResult::Told,
+                        detail: crate::text::clip(&t, 300),
+                    });
+                    break;
+                }
             };
             self.record.push(CheckRecord {
                 check,
                 result: CheckResult::Told,
                 detail: crate::text::clip(&detail, 300),
             });
-            text = told;
-            // Said instead of the answer: the other checks judged an answer that is gone.
-            if instead {
-                break;
-            }
         }
-        text
+        if before.is_empty() {
+            text
+        } else {
+            format!("{}\n\n{text}", before.join("\n\n"))
+        }
     }
 }
 

@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | `nothing-ran` | nothing ran yet | (the answer stands) |
 //! | `named-self` | it names the assistant where no output did | (the answer stands) |
+//! | `stopped-short` | never (cap 0) | "I did not finish this:" and why, when the loop stopped the task (calls kept failing, the step limit) and the request orders a change its targets (if any) do not all show |
 //! | `window-untouched` | the task is about a window on screen, the request orders a change or names no question, and no act on a window went through nor any call changed a file | "Not done:" nothing was done in the window |
 //! | `held-back` | the request orders a change, a change was not allowed, and nothing changed | "Not done:" and the call |
 //! | `asked-change` | the request orders a change, its targets (if any) hold, and no call changed anything | what ran, and that nothing changed, instead of the answer |
@@ -20,7 +21,6 @@
 //! | `act-not-shown` | a window act's read-back says its change does not show, and nothing later showed it | "Not done:" with what the window shows |
 //! | `value-not-entered` | the answer to a request that acted on a window gives a value the request gave (by its shape: a digit, an `@`, quotes, a capital mid-sentence) that no act entered or chose | "Not done:" with the values |
 //! | `window-not-saved` | text landed in a window whose title names a file, and no call changed that file after | "Not saved:" with the file, after the answer |
-//! | `stopped-short` | never (cap 0) | "I did not finish this:" and why, when the loop stopped the task (calls kept failing, the step limit) and the request orders a change its targets (if any) do not all show |
 //! | `changes-unsaid` | never (cap 0) | what changed, when the request orders a change and the answer names none of the paths the calls touched |
 //! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |
 //! | `second-way` | a question about files or values is answered from one way of computing it: no program (Python) printed what it found | what the program printed, when one did |
@@ -105,6 +105,8 @@ pub fn standard() -> Vec<Box<dyn Check>> {
     vec![
         Box::new(NothingRan),
         Box::new(NamedSelf),
+        // Never sends back (cap 0); first of what the person is told before the answer.
+        Box::new(StoppedShort),
         Box::new(WindowUntouched),
         Box::new(HeldBack),
         Box::new(AskedChange),
@@ -118,7 +120,6 @@ pub fn standard() -> Vec<Box<dyn Check>> {
         Box::new(NoValue),
         Box::new(AskedCount),
         Box::new(SecondWay),
-        Box::new(StoppedShort),
         Box::new(ChangesUnsaid),
     ]
 }
