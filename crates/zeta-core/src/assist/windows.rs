@@ -17,7 +17,8 @@
 //! code") or a title's part (an editor's project folder in "main.rs - zeta - Code"). A
 //! word holding a `/` is a path, no window's name ("~/Mail"). Where the request's words
 //! are about a window already ("In the xedit window, …"), a program's name counts in
-//! any case (`named_loosely`).
+//! any case (`named_loosely`). A plain title word in any case names its window beside a
+//! part of the program's name ("the MATE calculator": "Calculator" of `mate-calc`).
 
 use std::sync::Arc;
 
@@ -173,6 +174,7 @@ fn named_as<'a>(request: &str, shown: &'a [ShownWindow], loosely: bool) -> Optio
             .iter()
             .filter_map(|n| found(n, &words))
             .max()
+            .or_else(|| title_and_program(w, &words))
         else {
             continue;
         };
@@ -182,6 +184,28 @@ fn named_as<'a>(request: &str, shown: &'a [ShownWindow], loosely: bool) -> Optio
         }
     }
     best.map(|(_, w)| w)
+}
+
+/// A plain title part written in any case beside a part of the program's name: two
+/// names of one window ("Use the MATE calculator" for "Calculator" of `mate-calc`; "the
+/// GNOME calculator" for `gnome-calculator`), where either alone is a word ("update").
+/// The letters of both, or `None`.
+fn title_and_program(w: &ShownWindow, request: &[(String, bool)]) -> Option<usize> {
+    let lower: Vec<String> = request.iter().map(|(w, _)| w.to_lowercase()).collect();
+    let has = |word: &str| lower.iter().any(|w| w == word);
+    let title = names(w, false)
+        .into_iter()
+        .filter(|n| n.as_written && n.words.len() == 1)
+        .map(|n| n.words[0].to_lowercase())
+        .find(|t| has(t))?;
+    let program = w
+        .app
+        .split_whitespace()
+        .flat_map(|p| p.split(['-', '_', '.']))
+        .map(str::to_lowercase)
+        .filter(|p| p.chars().count() >= 3 && p.chars().all(char::is_alphabetic) && *p != title)
+        .find(|p| has(p))?;
+    Some(title.chars().count() + program.chars().count())
 }
 
 /// Zeta's own windows ("Zeta", "Zeta — confirm", its program `zeta`): never the one a

@@ -239,3 +239,28 @@ fn a_programs_lowercase_name_names_its_window_where_the_words_are_about_a_window
     let terminal = vec![w("me@box: ~/src - bash", "xterm XTerm")];
     assert_eq!(named_loosely("close the bash window", &terminal), None);
 }
+
+/// A title word in any case names its window beside a part of its program's name; alone
+/// it does not.
+#[test]
+fn a_title_word_and_a_part_of_the_programs_name_together_name_a_window() {
+    let shown = vec![
+        w("Calculator", "mate-calc Mate-calc"),
+        w("Update", "gxmessage Gxmessage"),
+    ];
+    assert_eq!(
+        named("Use the MATE calculator to work out 23 times 4", &shown),
+        Some(&shown[0])
+    );
+    assert_eq!(
+        named("use the calculator to work out 23 times 4", &shown),
+        None
+    );
+    assert_eq!(named("update the packages", &shown), None);
+    let gnome = vec![w("Calculator", "gnome-calculator")];
+    assert_eq!(
+        named("work out 5% of 80 in the GNOME calculator", &gnome),
+        Some(&gnome[0])
+    );
+    assert_eq!(named("how do I install gnome extensions?", &gnome), None);
+}
