@@ -211,6 +211,39 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         }
     }
 
+    /// The request was met in `window` and an act at it failed since (`Finishing::
+    /// met_then_failed`): the model is told so and asked once, with nothing it could
+    /// call, to answer (`not_run`: the rest of its turn). Without an answer, the task
+    /// ends with `stopped_before_finishing`.
+    pub(super) async fn answer_when_done_in(
+        &mut self,
+        window: &str,
+        not_run: &[ToolCall],
+    ) -> AgentOutcome {
+        let why = format!(
+            "every element the request names in \"{window}\" was acted on, and an act after \
+             that failed"
+        );
+        tracing::info!(task = self.task_id(), "{why}; asking for an answer instead");
+        for call in not_run {
+            let content = "[Zeta] Not run: the request was already done in the window.".to_string();
+            let message = self.protocol.result_turn(call, "✗", content);
+            self.messages.push(message);
+        }
+        self.tell(crate::prompts::fill(
+            prompt::ANSWER_WHEN_DONE_IN_WINDOW,
+            &[("window", window)],
+        ));
+        match self.answer_now().await {
+            Ok(Some(answer)) => {
+                let answer = self.final_answer(answer);
+                self.finish(answer)
+            }
+            Ok(None) => self.stopped_before_finishing(&why),
+            Err(outcome) => outcome,
+        }
+    }
+
     /// Calls failed `why` (too many in a row; `not_run`: the rest of the model's turn):
     /// the model is asked once, with nothing it could call, to answer from what it has:
     /// what it found, what did not work, what it would need (a question nobody could

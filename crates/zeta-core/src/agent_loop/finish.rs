@@ -189,6 +189,31 @@ impl Finishing {
         self.window = Some(title.to_string());
     }
 
+    /// The request was met in a window, and an act aimed at it since failed (its element
+    /// or the window is gone, a press held): the window whose acts met the request.
+    /// Seen: OK pressed after both boxes the request names were ticked, the dialog
+    /// closed, then four presses at numbers of the window that was gone.
+    pub fn met_then_failed(&self) -> Option<String> {
+        let calls = &self.evidence.calls;
+        let (last, earlier) = calls.split_last()?;
+        let failed = last.ran && !last.ok && super::screen::UI_TOOLS.contains(&last.tool.as_str());
+        if !failed {
+            return None;
+        }
+        earlier
+            .iter()
+            .rev()
+            .filter(|c| c.ran && c.ok)
+            .find_map(|c| c.read_back.as_ref())
+            .filter(|rb| rb.met())
+            .filter(|rb| {
+                last.read_back
+                    .as_ref()
+                    .is_some_and(|l| l.window == rb.window)
+            })
+            .map(|rb| rb.window.clone())
+    }
+
     /// An act on a window went through in this task (a call with a read-back ran).
     pub fn acted_in_window(&self) -> bool {
         self.evidence

@@ -522,6 +522,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                                 return self.answer_after_failures(&why, &calls[n + 1..]).await;
                             }
                         }
+                        if let Some(window) = self.finishing.met_then_failed() {
+                            return self.answer_when_done_in(&window, &calls[n + 1..]).await;
+                        }
                     }
                 }
             }

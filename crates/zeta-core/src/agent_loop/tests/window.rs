@@ -44,6 +44,30 @@ impl Tool for Ui {
             .push((self.name.to_string(), arguments));
         let out = if self.name == "ui_outline" {
             ToolOutput::ok(OUTLINE, "read \"Zeta form\": 2 elements")
+        } else if arguments_element(&self.calls) == Some(9) {
+            // A number of the window after it closed.
+            let mut out = ToolOutput::error("ui_act: element 9 in \"Zeta form\" is gone");
+            out.read_back = Some(Box::new(crate::tool::ReadBack {
+                element: "button \"Cancel\" in \"Zeta form\"".into(),
+                window: "Zeta form".into(),
+                action: "press".into(),
+                intended: "press it".into(),
+                shown: crate::tool::Shown::No("it was not done: the window is gone".into()),
+                request_met: false,
+            }));
+            out
+        } else if arguments_element(&self.calls) == Some(2) {
+            // Save pressed: everything the request names has been acted on.
+            let mut out = ToolOutput::ok("done; the window closed", "acted");
+            out.read_back = Some(Box::new(crate::tool::ReadBack {
+                element: "push button \"Save\" in \"Zeta form\"".into(),
+                window: "Zeta form".into(),
+                action: "press".into(),
+                intended: "press it".into(),
+                shown: crate::tool::Shown::Yes("the window closed".into()),
+                request_met: true,
+            }));
+            out
         } else {
             let mut out = ToolOutput::ok("done; [1] text \"Name\" = \"hello\"", "acted");
             out.read_back = Some(Box::new(crate::tool::ReadBack {
@@ -58,6 +82,11 @@ impl Tool for Ui {
         };
         Box::pin(async move { out })
     }
+}
+
+/// The element of the last call recorded.
+fn arguments_element(calls: &Calls) -> Option<u64> {
+    calls.lock().unwrap().last()?.1.get("element")?.as_u64()
 }
 
 async fn window_task(
@@ -322,4 +351,43 @@ async fn after_a_held_call_in_a_window_task_the_plan_offers_no_command() {
     };
     assert_eq!(schema(0)["properties"]["command"]["type"], json!("string"));
     assert_eq!(schema(1)["properties"]["command"], json!({"const": ""}));
+}
+
+/// Once an act met the request in its window (Save pressed after the name was typed, the
+/// window closed), an act at the window that fails ends the walk: the model is told the
+/// request is done there and answers; nothing more is called.
+#[tokio::test]
+async fn an_act_that_fails_after_the_request_was_met_in_the_window_ends_with_the_answer() {
+    let (ran, calls) = window_task(
+        "type 'hello' into the Name field and press Save",
+        true,
+        vec![
+            call(
+                "c1",
+                "ui_act",
+                json!({"element": 1, "action": "set_text", "text": "hello"}),
+            ),
+            call("c2", "ui_act", json!({"element": 2, "action": "press"})),
+            // Wandering on (seen: presses at numbers of a dialog that had closed).
+            call("c3", "ui_act", json!({"element": 9, "action": "press"})),
+            // Asked with nothing it could call, it answers.
+            text("I typed hello and pressed Save."),
+        ],
+    )
+    .await;
+    let names: Vec<u64> = calls
+        .iter()
+        .filter_map(|(_, a)| a.get("element").and_then(Value::as_u64))
+        .collect();
+    assert_eq!(names, [1, 2, 9], "nothing after the failed act: {calls:?}");
+    let last = ran.model.requests.lock().unwrap().len() - 1;
+    let asked = ran.model.request_text(last);
+    assert!(
+        asked.contains("The request is done in the window \"Zeta form\""),
+        "{asked}"
+    );
+    match ran.outcome {
+        AgentOutcome::Done { reply } => assert_eq!(reply, "I typed hello and pressed Save."),
+        other => panic!("the task did not finish: {other:?}"),
+    }
 }
