@@ -121,9 +121,7 @@ mod tests {
                 "code_rule",
                 "example_1a",
                 "example_1b",
-                "example_2a",
-                "example_2b",
-                "example_2c",
+                "example_2",
                 "ask_example"
             ]
         );
