@@ -172,12 +172,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         // parsed once.
         let env = crate::policy::ShellEnv::current(&agent.workdir);
         let request = crate::assist::request::Request::parse(&ctx.task.message, &env);
-        // The window on screen the request names, when the element tools can read it:
-        // the evidence that the request is about a window.
         // Words about windows ("button", "dialog", "tick"), not about a file the request
         // names that exists ("Replace every window with harbor in ~/budget.txt").
         let worded =
             super::screen::about_windows(&ctx.task.message) && !request.names_existing_file();
+        // The window on screen the request names, when the element tools can read it:
+        // the evidence that the request is about a window.
         let named_window = agent
             .on_screen
             .as_ref()
