@@ -121,7 +121,9 @@ mod tests {
                 "code_rule",
                 "example_1a",
                 "example_1b",
-                "example_2",
+                "example_2a",
+                "example_2b",
+                "example_2c",
                 "ask_example"
             ]
         );

@@ -149,13 +149,9 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String 
     let step = |command: &str, why: &str, reply: &str, done: bool| {
         plan(&format!("\"command\": \"{command}\""), why, reply, done)
     };
-    // A task about a window (the plain form) gets no example of files or of asking: a
-    // small model copied them into dialog tasks (the GUI bench: "echo 3 > ~/count.txt",
-    // example 2's reply as the answer, "which meeting" asked of a dialog).
-    let about_files = form != PlanForm::Plain;
     // A small model asks only when it has seen it done: one short example, with the
     // answer coming back as the tool's result.
-    let ask_example = if about_files && tools.iter().any(|t| t.name == "ask_user") {
+    let ask_example = if tools.iter().any(|t| t.name == "ask_user") {
         format!(
             "\nExample 3. User: Show me the notes of my meeting.\nYou: {}\nUser: ✓ ask_user\\nThe user answered: the budget meeting\nYou: {}",
             plan(
@@ -214,14 +210,6 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String 
             true,
         ),
     ];
-    let example_2 = if about_files {
-        format!(
-            "\nExample 2. User: Count the .txt files in ~/docs and write the number into ~/count.txt\nYou: {}\nUser: ✓ shell\\n3\nYou: {}\nUser: ✓ shell\\n3\nYou: {}",
-            examples[2], examples[3], examples[4]
-        )
-    } else {
-        String::new()
-    };
     crate::prompts::fill(
         crate::prompts::PLANNER,
         &[
@@ -236,7 +224,9 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String 
             ("code_rule", code_rule),
             ("example_1a", &examples[0]),
             ("example_1b", &examples[1]),
-            ("example_2", &example_2),
+            ("example_2a", &examples[2]),
+            ("example_2b", &examples[3]),
+            ("example_2c", &examples[4]),
             ("ask_example", &ask_example),
         ],
     )
@@ -589,21 +579,9 @@ mod tests {
             parameters: serde_json::json!({"type": "object", "properties": {"question": {}}}),
         };
         let soul = default_soul_text(Soul::AutomationAgent);
-        // A window task's plain form shows no question asked, nor files counted (a small
-        // model copied both into dialog tasks).
-        let window = planner_prompt(soul, std::slice::from_ref(&ask), PlanForm::Plain);
-        assert!(
-            window.contains("Example 1.")
-                && !window.contains("Example 2.")
-                && !window.contains("Example 3."),
-            "{window}"
-        );
-        for form in [PlanForm::Short, PlanForm::Reasoned] {
+        for form in [PlanForm::Short, PlanForm::Plain, PlanForm::Reasoned] {
             let with = planner_prompt(soul, std::slice::from_ref(&ask), form);
-            assert!(
-                with.contains("Example 2.") && with.contains("Example 3."),
-                "{with}"
-            );
+            assert!(with.contains("Example 3."), "{with}");
             let asked = if form == PlanForm::Short {
                 r#"{"command": "ask_user('Which meeting do you mean?')"}"#
             } else {

@@ -438,7 +438,11 @@ mod tests {
             "/src/agent_loop/tests/snapshots"
         );
         let like = "There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.";
-        for name in ["planner-small.txt", "planner-large.txt"] {
+        for name in [
+            "planner-small.txt",
+            "planner-large.txt",
+            "planner-small-window.txt",
+        ] {
             let system = std::fs::read_to_string(format!("{snapshots}/{name}")).expect("prompt");
             let mut own = OwnWords::default();
             for reply in examples_of(&system) {
