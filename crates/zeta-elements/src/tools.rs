@@ -792,6 +792,8 @@ impl UiAct {
         // toggled, and the report says so.
         let mut n = n;
         let mut read_toggle = None;
+        // The row's name, when its box is toggled for it: what the act entered.
+        let mut row_of_box = None;
         if matches!(action, Action::Toggle) && entry.takes != crate::numbers::Takes::Toggle {
             let numbers = locked(&el.0.numbers);
             if let Some((m, row_box)) = crate::asked::box_of_row(&numbers, n, &entry) {
@@ -800,6 +802,7 @@ impl UiAct {
                     entry.label(),
                     row_box.label()
                 ));
+                row_of_box = Some(entry.name.clone());
                 n = m;
                 entry = row_box.clone();
             }
@@ -973,7 +976,16 @@ impl UiAct {
             again(&el.0.desktop, &entry).await
         };
         let shown = readback::judge(&action, &node, after.as_ref(), &watched);
-        let intended = readback::intended(&action);
+        // A row's box toggled for its name says the row (seen: "Olives" ticked through
+        // its box, then "no act entered Olives" said of a list done right).
+        let intended = match &row_of_box {
+            Some(row) => format!(
+                "{} (the box of the row \"{}\")",
+                readback::intended(&action),
+                clip(row, 60)
+            ),
+            None => readback::intended(&action),
+        };
         report.push_str(&match &shown {
             Shown::Yes(what) => format!("Shown: {what}.\n"),
             Shown::No(what) => format!("NOT SHOWN: you meant to {intended}, but {what}.\n"),

@@ -185,6 +185,12 @@ async fn a_hidden_page_opens_by_its_tab_and_a_lists_toggle_cells_are_told_apart(
         r.content
     );
     assert_eq!(shown(&r), &Shown::Yes("it is now checked".into()));
+    // The record says the row, what the act entered (the answer checks read it).
+    let intended = r.read_back.as_ref().map(|rb| rb.intended.clone());
+    assert_eq!(
+        intended.as_deref(),
+        Some("toggle it (the box of the row \"Gamma\")")
+    );
 
     let outline = tools.outline("Zeta settings pages").await;
     assert!(
