@@ -137,6 +137,9 @@ pub struct ReadBack {
     /// through (the tool that acted knows the window's names; false where it cannot
     /// tell).
     pub request_met: bool,
+    /// The act closed its window (a dialog answered): the window the element was in is
+    /// gone from the screen.
+    pub closed: bool,
 }
 
 impl ReadBack {

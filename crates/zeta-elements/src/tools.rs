@@ -1014,6 +1014,7 @@ impl UiAct {
             intended,
             shown,
             request_met,
+            closed: watched.own_closed,
         });
         Ok((
             report,
@@ -1146,6 +1147,7 @@ impl Tool for UiAct {
                                 clip(&e.to_string(), 160)
                             )),
                             request_met: false,
+                            closed: false,
                         })
                     });
                     ToolOutput {

@@ -86,6 +86,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
             intended,
             shown: Shown::Unclear("no element with the keyboard's focus could be read".into()),
             request_met: false,
+            closed: false,
         };
     };
     let now = after.node.value.clone().unwrap_or_default();
@@ -134,6 +135,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
         intended,
         shown,
         request_met: false,
+        closed: false,
     }
 }
 

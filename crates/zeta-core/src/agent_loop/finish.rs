@@ -189,10 +189,12 @@ impl Finishing {
         self.window = Some(title.to_string());
     }
 
-    /// The request was met in a window, and an act aimed at it since failed (its element
-    /// or the window is gone, a press held): the window whose acts met the request.
-    /// Seen: OK pressed after both boxes the request names were ticked, the dialog
-    /// closed, then four presses at numbers of the window that was gone.
+    /// The request was met in a window by an act that closed it (a dialog answered),
+    /// and an act aimed at that window since failed: the window. Seen: OK pressed after
+    /// both boxes the request names were ticked, the dialog closed, then four presses at
+    /// numbers of the window that was gone. A window still open is never said done
+    /// (seen: the password typed, then a press of Cancel refused, and "confirm it" is
+    /// no element the request names).
     pub fn met_then_failed(&self) -> Option<String> {
         let calls = &self.evidence.calls;
         let (last, earlier) = calls.split_last()?;
@@ -205,7 +207,7 @@ impl Finishing {
             .rev()
             .filter(|c| c.ran && c.ok)
             .find_map(|c| c.read_back.as_ref())
-            .filter(|rb| rb.met())
+            .filter(|rb| rb.met() && rb.closed)
             .filter(|rb| {
                 last.read_back
                     .as_ref()

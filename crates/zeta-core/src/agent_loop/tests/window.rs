@@ -54,6 +54,20 @@ impl Tool for Ui {
                 intended: "press it".into(),
                 shown: crate::tool::Shown::No("it was not done: the window is gone".into()),
                 request_met: false,
+                closed: false,
+            }));
+            out
+        } else if arguments_element(&self.calls) == Some(5) {
+            // Apply pressed: everything the request names acted on, the window still open.
+            let mut out = ToolOutput::ok("done; Apply pressed", "acted");
+            out.read_back = Some(Box::new(crate::tool::ReadBack {
+                element: "push button \"Apply\" in \"Zeta form\"".into(),
+                window: "Zeta form".into(),
+                action: "press".into(),
+                intended: "press it".into(),
+                shown: crate::tool::Shown::Unclear("nothing changed that can be seen".into()),
+                request_met: true,
+                closed: false,
             }));
             out
         } else if arguments_element(&self.calls) == Some(2) {
@@ -66,6 +80,7 @@ impl Tool for Ui {
                 intended: "press it".into(),
                 shown: crate::tool::Shown::Yes("the window closed".into()),
                 request_met: true,
+                closed: true,
             }));
             out
         } else {
@@ -77,6 +92,7 @@ impl Tool for Ui {
                 intended: "set its text to \"hello\"".into(),
                 shown: crate::tool::Shown::Yes("[1] text \"Name\" = \"hello\"".into()),
                 request_met: false,
+                closed: false,
             }));
             out
         };
@@ -390,4 +406,41 @@ async fn an_act_that_fails_after_the_request_was_met_in_the_window_ends_with_the
         AgentOutcome::Done { reply } => assert_eq!(reply, "I typed hello and pressed Save."),
         other => panic!("the task did not finish: {other:?}"),
     }
+}
+
+/// A window still open is never said done: after Apply met the request (the window
+/// open), an act that fails leaves the model to go on.
+#[tokio::test]
+async fn a_failed_act_after_the_request_was_met_in_a_window_still_open_is_not_the_end() {
+    let (ran, calls) = window_task(
+        "type 'hello' into the Name field and press Apply",
+        true,
+        vec![
+            call(
+                "c1",
+                "ui_act",
+                json!({"element": 1, "action": "set_text", "text": "hello"}),
+            ),
+            call("c2", "ui_act", json!({"element": 5, "action": "press"})),
+            call("c3", "ui_act", json!({"element": 9, "action": "press"})),
+            text("I typed hello and pressed Apply."),
+        ],
+    )
+    .await;
+    assert_eq!(calls.len(), 4, "{calls:?}");
+    let requests = ran.model.requests.lock().unwrap().len();
+    for n in 0..requests {
+        assert!(
+            !ran.model
+                .request_text(n)
+                .contains("The request is done in the window"),
+            "{}",
+            ran.model.request_text(n)
+        );
+    }
+    assert!(
+        matches!(ran.outcome, AgentOutcome::Done { .. }),
+        "{:?}",
+        ran.outcome
+    );
 }

@@ -155,6 +155,7 @@ mod tests {
                     intended: "press it".into(),
                     shown,
                     request_met: met,
+                    closed: false,
                 }),
                 ..call("ui_act", "✓ ui_act press [3]", true, "")
             });

@@ -589,6 +589,7 @@ fn act(element: &str, shown: crate::tool::Shown) -> CallEvidence {
             intended: "set its text to \"7\"".into(),
             shown,
             request_met: false,
+            closed: false,
         }),
     }
 }
