@@ -24,6 +24,8 @@ pub const ADMITS: &[&str] = &[
     "wasn't",
     "is not done",
     "not able",
+    // Zeta's `window-not-saved`: the text is in the window, the file does not hold it.
+    "not saved",
 ];
 
 /// The answer says something was not done.
