@@ -23,9 +23,6 @@ pub struct Options {
     /// Show only elements whose role, name or value contains this (case-insensitive),
     /// with no budget on how deep they are.
     pub find: Option<String>,
-    /// Show each element's place on screen (`@x,y wxh`): for a model that sees the marked
-    /// screenshot beside the outline. Otherwise none (`describe`).
-    pub places: bool,
 }
 
 impl Default for Options {
@@ -34,7 +31,6 @@ impl Default for Options {
             budget: 40,
             list_items: 8,
             find: None,
-            places: false,
         }
     }
 }
@@ -171,20 +167,10 @@ pub fn describe(n: &Node) -> String {
     if !n.actions.is_empty() {
         s.push_str(&format!(" [{}]", n.actions.join(", ")));
     }
-    // No place on screen: ui_act acts at the element's place itself, and a number the
-    // model reads is then only ever an element's (seen on the GUI bench: the 1.5B model
-    // wrote Mousepad's place, `@359,167`, as the element and the action, four calls in a
-    // row, for a window of 10 elements). A model that sees the marks gets them
-    // (`Options::places`, `place`).
+    if let Some(b) = n.bounds.filter(|b| b.is_visible()) {
+        s.push_str(&format!(" @{},{} {}x{}", b.x, b.y, b.width, b.height));
+    }
     s
-}
-
-/// An element's place on screen, " @x,y wxh" (empty when it shows nowhere).
-pub fn place(n: &Node) -> String {
-    n.bounds
-        .filter(|b| b.is_visible())
-        .map(|b| format!(" @{},{} {}x{}", b.x, b.y, b.width, b.height))
-        .unwrap_or_default()
 }
 
 struct Renderer<'a> {
@@ -200,14 +186,9 @@ impl Renderer<'_> {
     fn line(&mut self, depth: usize, n: &Node) -> u32 {
         let number = self.numbers.number(n, self.place);
         let text = describe(n);
-        let at = if self.options.places {
-            place(n)
-        } else {
-            String::new()
-        };
         self.out
             .text
-            .push_str(&format!("{}[{number}] {text}{at}\n", "  ".repeat(depth)));
+            .push_str(&format!("{}[{number}] {text}\n", "  ".repeat(depth)));
         self.out.lines.insert(number, text);
         self.out.shown += 1;
         number
@@ -413,18 +394,6 @@ mod tests {
         let (out, _) = render(&root, &Options::default());
         assert_eq!(
             out.text,
-            "W:\n[1] text \"Name\" = \"\" (editable)\n[2] button \"Save\" [click]\n"
-        );
-        // Places only for a model that sees the marks beside the outline.
-        let (seen, _) = render(
-            &root,
-            &Options {
-                places: true,
-                ..Options::default()
-            },
-        );
-        assert_eq!(
-            seen.text,
             "W:\n[1] text \"Name\" = \"\" (editable) @10,50 50x20\n[2] button \"Save\" [click] @10,90 50x20\n"
         );
     }

@@ -81,11 +81,9 @@ impl Elements {
             root: Some(w.key.clone()),
             region: None,
         };
-        // No place on screen, as for its elements, but for a model that sees the marks
-        // (`Options::places`).
         let size = w
             .bounds
-            .filter(|b| b.is_visible() && options.places)
+            .filter(|b| b.is_visible())
             .map(|b| format!(" at {},{} {}x{}", b.x, b.y, b.width, b.height))
             .unwrap_or_default();
         let title = format!("Window \"{}\" ({}){size}:", w.title, w.app);
@@ -202,7 +200,6 @@ impl UiOutline {
         let options = Options {
             budget: args.max.unwrap_or(40).clamp(5, 400),
             find: args.find.clone(),
-            places: args.marks,
             ..Options::default()
         };
         let el = &self.0;
