@@ -211,37 +211,33 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         }
     }
 
-    /// The request was met in `window` and an act at it failed since (`Finishing::
-    /// met_then_failed`): the model is told so and asked once, with nothing it could
-    /// call, to answer (`not_run`: the rest of its turn). Without an answer, the task
-    /// ends with `stopped_before_finishing`.
+    /// The request was met in `window` by an act that closed it, and an act at it failed
+    /// since (`Finishing::met_then_failed`): the task ends with what was done there, from
+    /// the read-backs (`not_run`: the rest of the model's turn). The model is not asked:
+    /// told that the request was done, it said Zeta's words back (seen on the GUI bench),
+    /// and those are no answer.
     pub(super) async fn answer_when_done_in(
         &mut self,
         window: &str,
         not_run: &[ToolCall],
     ) -> AgentOutcome {
-        let why = format!(
-            "every element the request names in \"{window}\" was acted on, and an act after \
-             that failed"
+        tracing::info!(
+            task = self.task_id(),
+            "the request was met in \"{window}\", which closed, and an act at it failed since; \
+             the task ends with what was done there"
         );
-        tracing::info!(task = self.task_id(), "{why}; asking for an answer instead");
         for call in not_run {
             let content = "[Zeta] Not run: the request was already done in the window.".to_string();
             let message = self.protocol.result_turn(call, "✗", content);
             self.messages.push(message);
         }
-        self.tell(crate::prompts::fill(
-            prompt::ANSWER_WHEN_DONE_IN_WINDOW,
-            &[("window", window)],
-        ));
-        match self.answer_now().await {
-            Ok(Some(answer)) => {
-                let answer = self.final_answer(answer);
-                self.finish(answer)
-            }
-            Ok(None) => self.stopped_before_finishing(&why),
-            Err(outcome) => outcome,
-        }
+        let done = self.finishing.acts_in(window);
+        let answer = format!(
+            "Done in the window \"{window}\", which closed after the last of these:\n{}",
+            done.join("\n")
+        );
+        let answer = self.final_answer(answer);
+        self.finish(answer)
     }
 
     /// Calls failed `why` (too many in a row; `not_run`: the rest of the model's turn):

@@ -216,6 +216,19 @@ impl Finishing {
             .map(|rb| rb.window.clone())
     }
 
+    /// The acts in `window` that went through and that it did not contradict, one a
+    /// line ("- table cell "Large" in "Size": press it").
+    pub fn acts_in(&self, window: &str) -> Vec<String> {
+        self.evidence
+            .calls
+            .iter()
+            .filter(|c| c.ran && c.ok)
+            .filter_map(|c| c.read_back.as_ref())
+            .filter(|rb| rb.window == window && !matches!(rb.shown, crate::tool::Shown::No(_)))
+            .map(|rb| format!("- {}: {}", rb.element, rb.intended))
+            .collect()
+    }
+
     /// An act on a window went through in this task (a call with a read-back ran).
     pub fn acted_in_window(&self) -> bool {
         self.evidence

@@ -389,9 +389,6 @@ pub fn resumed_note(
 /// next reply can only be the answer.
 /// Sent when calls failed too many times in a row: no more calls, an honest answer.
 pub const ANSWER_AFTER_FAILURES: &str = include_str!("../../prompts/answer_after_failures.md");
-/// Said when the request was met in a window and a later act at it failed.
-pub const ANSWER_WHEN_DONE_IN_WINDOW: &str =
-    include_str!("../../prompts/answer_when_done_in_window.md");
 
 /// Sent instead of running a question asked after one went unanswered.
 pub const ANSWER_NOBODY_ANSWERS: &str = include_str!("../../prompts/answer_nobody_answers.md");
