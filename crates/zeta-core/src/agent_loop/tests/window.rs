@@ -42,57 +42,73 @@ impl Tool for Ui {
             .lock()
             .unwrap()
             .push((self.name.to_string(), arguments));
+        use crate::tool::Shown;
+        // What each element's act does in the form, as (ok, printed, element, action,
+        // intended, shown, request_met, closed).
         let out = if self.name == "ui_outline" {
             ToolOutput::ok(OUTLINE, "read \"Zeta form\": 2 elements")
-        } else if arguments_element(&self.calls) == Some(9) {
-            // A number of the window after it closed.
-            let mut out = ToolOutput::error("ui_act: element 9 in \"Zeta form\" is gone");
-            out.read_back = Some(Box::new(crate::tool::ReadBack {
-                element: "button \"Cancel\" in \"Zeta form\"".into(),
-                window: "Zeta form".into(),
-                action: "press".into(),
-                intended: "press it".into(),
-                shown: crate::tool::Shown::No("it was not done: the window is gone".into()),
-                request_met: false,
-                closed: false,
-            }));
-            out
-        } else if arguments_element(&self.calls) == Some(5) {
-            // Apply pressed: everything the request names acted on, the window still open.
-            let mut out = ToolOutput::ok("done; Apply pressed", "acted");
-            out.read_back = Some(Box::new(crate::tool::ReadBack {
-                element: "push button \"Apply\" in \"Zeta form\"".into(),
-                window: "Zeta form".into(),
-                action: "press".into(),
-                intended: "press it".into(),
-                shown: crate::tool::Shown::Unclear("nothing changed that can be seen".into()),
-                request_met: true,
-                closed: false,
-            }));
-            out
-        } else if arguments_element(&self.calls) == Some(2) {
-            // Save pressed: everything the request names has been acted on.
-            let mut out = ToolOutput::ok("done; the window closed", "acted");
-            out.read_back = Some(Box::new(crate::tool::ReadBack {
-                element: "push button \"Save\" in \"Zeta form\"".into(),
-                window: "Zeta form".into(),
-                action: "press".into(),
-                intended: "press it".into(),
-                shown: crate::tool::Shown::Yes("the window closed".into()),
-                request_met: true,
-                closed: true,
-            }));
-            out
         } else {
-            let mut out = ToolOutput::ok("done; [1] text \"Name\" = \"hello\"", "acted");
+            let (ok, printed, element, action, intended, shown, met, closed) =
+                match arguments_element(&self.calls) {
+                    // A number of the window after it closed.
+                    Some(9) => (
+                        false,
+                        "ui_act: element 9 in \"Zeta form\" is gone",
+                        "button \"Cancel\"",
+                        "press",
+                        "press it",
+                        Shown::No("it was not done: the window is gone".into()),
+                        false,
+                        false,
+                    ),
+                    // Apply pressed: everything the request names acted on, the window
+                    // still open.
+                    Some(5) => (
+                        true,
+                        "done; Apply pressed",
+                        "push button \"Apply\"",
+                        "press",
+                        "press it",
+                        Shown::Unclear("nothing changed that can be seen".into()),
+                        true,
+                        false,
+                    ),
+                    // Save pressed: everything the request names acted on, the window
+                    // closed.
+                    Some(2) => (
+                        true,
+                        "done; the window closed",
+                        "push button \"Save\"",
+                        "press",
+                        "press it",
+                        Shown::Yes("the window closed".into()),
+                        true,
+                        true,
+                    ),
+                    _ => (
+                        true,
+                        "done; [1] text \"Name\" = \"hello\"",
+                        "text \"Name\"",
+                        "set_text",
+                        "set its text to \"hello\"",
+                        Shown::Yes("[1] text \"Name\" = \"hello\"".into()),
+                        false,
+                        false,
+                    ),
+                };
+            let mut out = if ok {
+                ToolOutput::ok(printed, "acted")
+            } else {
+                ToolOutput::error(printed)
+            };
             out.read_back = Some(Box::new(crate::tool::ReadBack {
-                element: "text \"Name\" in \"Zeta form\"".into(),
+                element: format!("{element} in \"Zeta form\""),
                 window: "Zeta form".into(),
-                action: "set_text".into(),
-                intended: "set its text to \"hello\"".into(),
-                shown: crate::tool::Shown::Yes("[1] text \"Name\" = \"hello\"".into()),
-                request_met: false,
-                closed: false,
+                action: action.into(),
+                intended: intended.into(),
+                shown,
+                request_met: met,
+                closed,
             }));
             out
         };
