@@ -241,6 +241,13 @@ pub trait Tool: Send + Sync {
     fn read_as(&self, _arguments: &Value, _request: &str) -> Option<(Value, String)> {
         None
     }
+    /// The arguments this tool takes at this moment, where what it last showed makes them
+    /// narrower than its spec's (the element tool: the numbers of the elements shown, each
+    /// with the acts it takes). A constrained model's grammar is built from them before
+    /// each step (`agent_loop::grammar::bind_now`); `None` (the default) keeps the spec's.
+    fn arguments_now(&self) -> Option<Value> {
+        None
+    }
     /// The command lines this call would hand to a shell, checked against the blocked
     /// list before anything runs (see `policy::blocked`).
     fn commands(&self, _arguments: &Value) -> Vec<String> {

@@ -411,14 +411,7 @@ mod tests {
             ..Place::default()
         };
         let mut number = |role: &str, name: &str, actions: &[&str]| {
-            let mut node = Node::new(
-                Key::Tree {
-                    bus: ":1.1".into(),
-                    path: format!("/{name}"),
-                },
-                role,
-                name,
-            );
+            let mut node = Node::at(&format!("/{name}"), role, name);
             node.actions = actions.iter().map(|a| a.to_string()).collect();
             numbers.number(&node, &place)
         };

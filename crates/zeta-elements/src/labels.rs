@@ -92,17 +92,9 @@ fn label_of(f: &Bounds, labels: &[(Bounds, String)]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::node::Key;
 
     fn node(id: &str, role: &str, name: &str, (x, y, width, height): (i32, i32, i32, i32)) -> Node {
-        let mut n = Node::new(
-            Key::Tree {
-                bus: ":1.1".into(),
-                path: format!("/{id}"),
-            },
-            role,
-            name,
-        );
+        let mut n = Node::at(&format!("/{id}"), role, name);
         n.bounds = Some(Bounds {
             x,
             y,

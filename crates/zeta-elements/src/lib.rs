@@ -8,12 +8,14 @@
 //! - [`atspi`]: the accessibility bus: reading windows and trees, acting on elements.
 //! - [`ocr`]: tesseract over a screenshot, as the same kind of elements.
 //! - [`readback`]: whether an act shows in the window after it.
+//! - [`bound`]: the calls `ui_act` takes now, for a constrained model's grammar.
 //! - [`tools`]: the two tools.
 //! - [`typed`]: the keyboard tool's typing read back from the focused field.
 //! - [`error`]: what failed, in words a person can act on.
 
 pub mod asked;
 pub mod atspi;
+pub mod bound;
 pub mod error;
 pub mod labels;
 pub mod marks;

@@ -101,6 +101,19 @@ impl Node {
         }
     }
 
+    /// An element of the accessibility tree at `path` of a test's application.
+    #[cfg(test)]
+    pub fn at(path: &str, role: &str, name: &str) -> Self {
+        Self::new(
+            Key::Tree {
+                bus: ":1.1".into(),
+                path: path.into(),
+            },
+            role,
+            name,
+        )
+    }
+
     /// Something a person can act on: it has an action, takes text, or takes focus.
     pub fn is_interactive(&self) -> bool {
         !self.actions.is_empty()

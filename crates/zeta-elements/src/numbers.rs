@@ -22,6 +22,10 @@ pub struct Entry {
     pub options: Vec<String>,
     /// The window's default button (the one Enter presses).
     pub default: bool,
+    /// It holds a number set through its Value (a slider, a spin button).
+    pub value: bool,
+    /// A person can act on it (`Node::is_interactive`): not text alone.
+    pub interactive: bool,
 }
 
 /// Where an element was seen: its window's title (for the approval's wording), its
@@ -113,6 +117,8 @@ impl Numbers {
                 place: place.clone(),
                 options: node.options.clone(),
                 default: node.states.default,
+                value: node.abilities.value,
+                interactive: node.is_interactive(),
             },
         );
         n

@@ -38,6 +38,9 @@ struct Shared {
     last: Mutex<HashMap<Key, Outline>>,
     /// The presses of the current request (`walk`).
     walk: Mutex<crate::walk::Walk>,
+    /// The numbers the model was last shown: the last outline's, with what the windows
+    /// it acted on showed after (`bound`).
+    shown: Mutex<Vec<u32>>,
     ocr_runs: AtomicU64,
 }
 
@@ -53,6 +56,7 @@ impl Elements {
             numbers: Mutex::default(),
             last: Mutex::default(),
             walk: Mutex::default(),
+            shown: Mutex::default(),
             ocr_runs: AtomicU64::new(0),
         }))
     }
@@ -427,6 +431,7 @@ impl Tool for UiOutline {
                 Ok(read) => read,
                 Err(e) => return ToolOutput::error(format!("ui_outline: {e}")),
             };
+            *locked(&self.0 .0.shown) = read.shown.clone();
             let mut out = ToolOutput::ok(read.text.clone(), read.summary.clone());
             if marks && !ctx.images_supported {
                 out.content
@@ -915,6 +920,15 @@ impl UiAct {
             };
             match el.settled(&w, before.as_ref()).await {
                 Ok(after) => {
+                    // What the window shows now can be acted on next (a page's fields
+                    // once its tab is pressed).
+                    let mut shown = locked(&el.0.shown);
+                    for m in after.lines.keys() {
+                        if !shown.contains(m) {
+                            shown.push(*m);
+                        }
+                    }
+                    drop(shown);
                     let changed = before
                         .as_ref()
                         .map(|b| changes(b, &after))
@@ -956,6 +970,8 @@ impl UiAct {
         };
         if watched.own_closed {
             report.push_str(&format!("The window \"{own}\" closed.\n"));
+            let numbers = locked(&el.0.numbers);
+            locked(&el.0.shown).retain(|m| numbers.get(*m).is_ok_and(|e| e.place.window != *own));
         }
         for t in &watched.opened {
             report.push_str(&format!(
@@ -1050,6 +1066,11 @@ impl Tool for UiAct {
     /// A call whose action is not one, read as the one call its element allows (see
     /// `read_as`), before the gate judges it: text read as set_text into a terminal is
     /// judged as the command line it becomes.
+    /// The calls the elements last shown take (`bound`).
+    fn arguments_now(&self) -> Option<Value> {
+        let shown = locked(&self.0 .0.shown).clone();
+        crate::bound::arguments(&locked(&self.0 .0.numbers), &shown)
+    }
     fn read_as(&self, arguments: &Value, request: &str) -> Option<(Value, String)> {
         let args: ActArgs = serde_json::from_value(arguments.clone()).ok()?;
         if parse_action(&args).is_ok() {
@@ -1169,14 +1190,7 @@ mod tests {
     #[test]
     fn a_call_whose_action_is_not_one_is_shown_the_call_its_element_takes() {
         let entry = |states: crate::node::States, actions: Vec<String>, role: &str, name: &str| {
-            let mut node = Node::new(
-                Key::Tree {
-                    bus: ":1.9".into(),
-                    path: format!("/{name}"),
-                },
-                role,
-                name,
-            );
+            let mut node = Node::at(&format!("/{name}"), role, name);
             node.states = states;
             node.actions = actions;
             crate::numbers::Entry {
@@ -1188,6 +1202,8 @@ mod tests {
                 place: Place::default(),
                 options: node.options.clone(),
                 default: false,
+                value: false,
+                interactive: node.is_interactive(),
             }
         };
         let args = |action: &str, text: Option<&str>| ActArgs {

@@ -403,14 +403,7 @@ mod tests {
         .into_iter()
         .enumerate()
         .map(|(i, (role, name, checkable, editable, acts))| {
-            let mut node = Node::new(
-                Key::Tree {
-                    bus: ":1.1".into(),
-                    path: format!("/gtk/{i}"),
-                },
-                role,
-                name,
-            );
+            let mut node = Node::at(&format!("/gtk/{i}"), role, name);
             node.states.checkable = checkable;
             node.states.editable = editable;
             if acts {

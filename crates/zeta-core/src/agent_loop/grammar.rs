@@ -140,6 +140,21 @@ pub fn without_commands(schema: &mut Value) {
     }
 }
 
+/// `schema` with the arguments of tool `tool` as `args` wherever a plan alternative
+/// calls it by name (the small model's forms, `bound_plan` and `bound_calls`): what the
+/// tool takes now (`Tool::arguments_now`), e.g. the numbers of the elements last shown.
+/// A plan with one open "args" (a larger model's) is left as it is.
+pub fn bind_now(schema: &mut Value, tool: &str, args: &Value) {
+    let Some(any) = schema.get_mut("anyOf").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for alt in any.iter_mut() {
+        if alt["properties"]["tool"]["const"].as_str() == Some(tool) {
+            alt["properties"]["args"] = args.clone();
+        }
+    }
+}
+
 /// `map` without `key`, the others in their order (`Map::remove` moves the last key into
 /// the gap when serde_json keeps keys in order, and the grammar writes keys in the
 /// schema's order: "args" would come before "tool").

@@ -444,9 +444,14 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             }
             self.inject_user_messages();
             let mut format = self.protocol.format(self.finishing.expects_verdict());
-            if self.commands_closed {
-                if let crate::model::ResponseFormat::JsonSchema(schema) = &mut format {
+            if let crate::model::ResponseFormat::JsonSchema(schema) = &mut format {
+                if self.commands_closed {
                     super::grammar::without_commands(schema);
+                }
+                for name in self.tools.names() {
+                    if let Some(args) = self.tools.get(name).and_then(|t| t.arguments_now()) {
+                        super::grammar::bind_now(schema, name, &args);
+                    }
                 }
             }
             let context_tokens = self.fit_context(&format);

@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use crate::agent_loop::grammar::without_commands;
+use crate::agent_loop::grammar::{bind_now, without_commands};
 use crate::agent_loop::planner::{plan_schema_for, plan_schema_with, PlanForm};
 use crate::model::ToolSpec;
 
@@ -162,6 +162,43 @@ fn without_commands_a_plan_calls_a_tool_or_answers() {
             assert!(!valid(&schema, &stall), "{form:?}: {schema}");
         }
     }
+}
+
+/// A tool's arguments bound now (`Tool::arguments_now`) replace its spec's in both small
+/// forms, leave the other tools and the answer as they were, and leave a larger
+/// model's open plan alone.
+#[test]
+fn arguments_bound_now_replace_the_spec_s_for_that_tool_only() {
+    let now = json!({"type": "object", "properties": {
+        "action": {"const": "press"}, "element": {"enum": [4, 9]}
+    }, "required": ["action", "element"], "additionalProperties": false});
+    for form in [PlanForm::Plain, PlanForm::Short] {
+        let mut schema = plan_schema_for(&offered(), form);
+        bind_now(&mut schema, "ui_act", &now);
+        let press = |n: u32| call(form, "ui_act", &json!({"action": "press", "element": n}));
+        assert!(valid(&schema, &press(9)), "{form:?}");
+        assert!(!valid(&schema, &press(7)), "{form:?}: 7 was not shown");
+        let typed = call(
+            form,
+            "ui_act",
+            &json!({"action": "set_text", "element": 4, "text": "ada"}),
+        );
+        assert!(!valid(&schema, &typed), "{form:?}: 4 takes no text now");
+        let read = call(form, "ui_outline", &json!({"window": "City"}));
+        assert!(valid(&schema, &read), "{form:?}: the other tools stand");
+        let answer = match form {
+            PlanForm::Short => json!({"command": "", "reply": "Done."}),
+            _ => json!({"command": "", "reply": "Done.", "done": true}),
+        };
+        assert!(valid(&schema, &answer), "{form:?}");
+    }
+    let mut reasoned = plan_schema_for(&offered(), PlanForm::Reasoned);
+    let before = reasoned.clone();
+    bind_now(&mut reasoned, "ui_act", &now);
+    assert_eq!(
+        reasoned, before,
+        "a larger model's plan keeps its open arguments"
+    );
 }
 
 fn scalar() -> impl Strategy<Value = Value> {

@@ -34,6 +34,25 @@ impl Tool for Ui {
     fn has_side_effects(&self) -> bool {
         self.name == "ui_act"
     }
+    /// After the outline was read: the name field takes text, Save is pressed.
+    fn arguments_now(&self) -> Option<Value> {
+        let read = self
+            .calls
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|(n, _)| n == "ui_outline");
+        (self.name == "ui_act" && read).then(|| {
+            json!({"anyOf": [
+                {"type": "object", "properties": {"action": {"const": "set_text"},
+                 "element": {"enum": [1]}, "text": {"type": "string"}},
+                 "required": ["action", "element", "text"], "additionalProperties": false},
+                {"type": "object", "properties": {"action": {"const": "press"},
+                 "element": {"enum": [2]}},
+                 "required": ["action", "element"], "additionalProperties": false}
+            ]})
+        })
+    }
     fn taints(&self, _arguments: &Value, _output: &ToolOutput) -> bool {
         self.name == "ui_outline"
     }
@@ -383,6 +402,45 @@ async fn after_a_held_call_in_a_window_task_the_plan_offers_no_command() {
     };
     assert_eq!(schema(0)["properties"]["command"]["type"], json!("string"));
     assert_eq!(schema(1)["properties"]["command"], json!({"const": ""}));
+}
+
+/// A small model's plan may call `ui_act` only as the elements read allow (the tool's
+/// `arguments_now`), from the first step after the window was read; the spec's open
+/// arguments before.
+#[tokio::test]
+async fn a_small_model_s_element_calls_are_bound_to_the_elements_read() {
+    let mut s = settings(Auto);
+    s.provider.protocol = crate::settings::Protocol::Json;
+    let answer = json!({"command": "", "reply": "Not done.", "done": true});
+    let (ran, calls) = window_task_in(
+        s,
+        "Type hello into the Name field of the Zeta form window",
+        true,
+        vec![text(&answer.to_string()), text(&answer.to_string())],
+        Person::Approves,
+    )
+    .await;
+    assert_eq!(calls.first().map(|c| c.0.as_str()), Some("ui_outline"));
+    let requests = ran.model.requests.lock().unwrap();
+    let crate::model::ResponseFormat::JsonSchema(schema) = &requests[0].format else {
+        panic!("no schema: {:?}", requests[0].format);
+    };
+    let valid = |args: Value| {
+        let plan =
+            json!({"command": "", "reply": "", "done": false, "tool": "ui_act", "args": args});
+        jsonschema::validator_for(schema).is_ok_and(|v| v.is_valid(&plan))
+    };
+    assert!(valid(
+        json!({"action": "set_text", "element": 1, "text": "hello"})
+    ));
+    assert!(valid(json!({"action": "press", "element": 2})));
+    for wrong in [
+        json!({"action": "hello", "element": 1}),
+        json!({"action": "set_text", "element": 2, "text": "hello"}),
+        json!({"action": "press", "element": 7}),
+    ] {
+        assert!(!valid(wrong.clone()), "{wrong}: {schema}");
+    }
 }
 
 /// Once an act met the request in its window (Save pressed after the name was typed, the
