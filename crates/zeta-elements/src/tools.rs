@@ -825,6 +825,11 @@ impl UiAct {
                 )));
             }
         }
+        if let Action::SetText(text) | Action::Type(text) = &action {
+            if let Some(why) = locked(&el.0.walk).named_text(n, &entry, text, request) {
+                return Err(ElementsError::Unsupported(why));
+            }
+        }
         // A press that names what it means to press, and names another element than
         // the number's: the call contradicts itself (seen: the field's number with
         // "Save"). Nothing is done; the model is told what the number is.
@@ -1008,9 +1013,11 @@ impl UiAct {
         let (named, request_met) = {
             let numbers = locked(&el.0.numbers);
             let mut walk = locked(&el.0.walk);
-            walk.done(n, request);
+            walk.acted(n, &entry, &action, request);
             // The row's text cell the call named, when its box was toggled for it.
-            walk.done(args.element, request);
+            if row_of_box.is_some() {
+                walk.done(args.element, request);
+            }
             (
                 walk.named(&numbers, own, request),
                 walk.all_named_done(&numbers, own, request),

@@ -18,6 +18,7 @@
 //! act went through on (`named`): facts of the window and the task, not advice.
 
 use crate::asked::named_at;
+use crate::atspi::act::Action;
 use crate::numbers::{Entry, Numbers, Takes};
 
 /// Presses in a row on following numbers before the next is held.
@@ -34,6 +35,30 @@ pub struct Walk {
     request: String,
     presses: Vec<(u32, String)>,
     done: Vec<u32>,
+    /// Texts held once for starting with their field's name (`named_text`).
+    held: Vec<(u32, String)>,
+}
+
+/// Whether `action` does to `entry` what its kind is for, so that the element counts as
+/// acted on: text or a value into what takes them, a choice into what lists options, a
+/// press or a toggle of anything else (an OCR word: any act). Read from the element's
+/// kind, not the request. Seen: the slider "Volume" pressed, then OK, and "Set the
+/// Volume slider to 65 and press OK" counted as met with 55 still set.
+pub fn fulfils(entry: &Entry, action: &Action) -> bool {
+    if matches!(entry.key, crate::node::Key::Word { .. }) {
+        return true;
+    }
+    let enters = matches!(
+        action,
+        Action::SetText(_) | Action::Type(_) | Action::Select(_)
+    );
+    if entry.takes == Takes::Text || entry.value {
+        enters
+    } else if !entry.options.is_empty() {
+        matches!(action, Action::Select(_))
+    } else {
+        matches!(action, Action::Press | Action::Toggle | Action::Select(_))
+    }
 }
 
 /// The elements of `window` that `request` names, each once, in the request's order,
@@ -105,6 +130,7 @@ impl Walk {
             self.request = request.to_string();
             self.presses.clear();
             self.done.clear();
+            self.held.clear();
         }
     }
 
@@ -160,6 +186,52 @@ impl Walk {
         if !self.done.contains(&n) {
             self.done.push(n);
         }
+    }
+
+    /// Element `n` (`entry`) acted on with `action` for `request`: noted as done when
+    /// the act is what its kind is for (`fulfils`).
+    pub fn acted(&mut self, n: u32, entry: &Entry, action: &Action, request: &str) {
+        self.for_request(request);
+        if fulfils(entry, action) {
+            self.done(n, request);
+        }
+    }
+
+    /// Why text for field `n` (`entry`) is held once: it begins with the field's own
+    /// name and then more (seen: "password hunter2" typed into the field "Password" for
+    /// "Type the password hunter2 into the Unlock dialog"). A field's name is not part of
+    /// its text; the same call made again goes through, for a text that does begin so.
+    pub fn named_text(
+        &mut self,
+        n: u32,
+        entry: &Entry,
+        text: &str,
+        request: &str,
+    ) -> Option<String> {
+        self.for_request(request);
+        let name = entry.name.trim();
+        let text = text.trim();
+        if name.chars().count() < 3 || !text.is_char_boundary(name.len().min(text.len())) {
+            return None;
+        }
+        let (head, rest) = text.split_at(name.len().min(text.len()));
+        let rest_starts = rest.starts_with(|c: char| c.is_whitespace() || c == ':' || c == '=');
+        let rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ':' || c == '=');
+        if !head.eq_ignore_ascii_case(name) || !rest_starts || rest.is_empty() {
+            return None;
+        }
+        let call = (n, text.to_string());
+        if self.held.contains(&call) {
+            return None;
+        }
+        self.held.push(call);
+        let meant = serde_json::to_string(rest).unwrap_or_default();
+        Some(format!(
+            "not typed: {:?} begins with the name of [{n}] {} itself, which is not part of its text. If the text to put in it is {meant}, the call is {{\"action\": \"set_text\", \"element\": {n}, \"text\": {meant}}}; to type {:?} as written, make the same call again",
+            text,
+            entry.label(),
+            text
+        ))
     }
 
     /// The elements of `window` the request names, with whether an act went through on
@@ -540,5 +612,115 @@ mod tests {
         assert_eq!(walk.ahead(&numbers, no, &entry, qt), None);
         walk.done(no, qt);
         assert!(walk.all_named_done(&numbers, "Draft", qt));
+    }
+
+    /// An element of `role` ("text" takes text, "slider" a value, "combo box" lists
+    /// options, "check box" ticks, the rest are pressed).
+    fn one(role: &str, name: &str) -> Entry {
+        let mut node = Node::at(&format!("/{role}"), role, name);
+        match role {
+            "text" => node.states.editable = true,
+            "slider" => node.abilities.value = true,
+            "check box" => node.states.checkable = true,
+            "combo box" => {
+                node.actions = vec!["press".into()];
+                node.options = vec!["Red".into(), "Blue".into()];
+            }
+            _ => node.actions = vec!["click".into()],
+        }
+        let mut numbers = Numbers::default();
+        let n = numbers.number(&node, &Place::default());
+        numbers.get(n).expect("numbered").clone()
+    }
+
+    /// Only the act an element's kind is for counts as done on it: a press of a slider
+    /// or a field, or of a combo box (which opens it), is not; every kind × every act.
+    #[test]
+    fn an_element_is_acted_on_only_by_the_act_its_kind_is_for() {
+        let text = || "x".to_string();
+        let acts = [
+            ("press", Action::Press),
+            ("toggle", Action::Toggle),
+            ("focus", Action::Focus),
+            ("scroll", Action::ScrollIntoView),
+            ("set_text", Action::SetText(text())),
+            ("type", Action::Type(text())),
+            ("select", Action::Select("Blue".into())),
+        ];
+        // (role, the acts that fulfil it)
+        let kinds: &[(&str, &[&str])] = &[
+            ("text", &["set_text", "type", "select"]),
+            ("slider", &["set_text", "type", "select"]),
+            ("combo box", &["select"]),
+            ("check box", &["press", "toggle", "select"]),
+            ("push button", &["press", "toggle", "select"]),
+        ];
+        let mut wrong = Vec::new();
+        for (role, fit) in kinds {
+            let entry = one(role, "It");
+            for (name, action) in &acts {
+                if fulfils(&entry, action) != fit.contains(name) {
+                    wrong.push(format!("{role} × {name}"));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:?}");
+        // Through the walk: the slider pressed is still "not acted on yet".
+        let mut numbers = Numbers::default();
+        let place = Place {
+            window: "Volume".into(),
+            ..Place::default()
+        };
+        let mut slider = Node::at("/s", "slider", "Volume");
+        slider.abilities.value = true;
+        let mut ok = Node::at("/ok", "push button", "OK");
+        ok.actions = vec!["click".into()];
+        let (s, o) = (numbers.number(&slider, &place), numbers.number(&ok, &place));
+        let request = "Set the Volume slider to 65 and press OK";
+        let mut walk = Walk::default();
+        for (n, action) in [(s, Action::Press), (o, Action::Press)] {
+            let entry = numbers.get(n).expect("numbered").clone();
+            walk.acted(n, &entry, &action, request);
+        }
+        assert!(!walk.all_named_done(&numbers, "Volume", request));
+        let entry = numbers.get(s).expect("numbered").clone();
+        walk.acted(s, &entry, &Action::SetText("65".into()), request);
+        assert!(walk.all_named_done(&numbers, "Volume", request));
+    }
+
+    /// Text that begins with its field's own name and then more is held once, with the
+    /// call without the name; the same call again goes through. Families of names,
+    /// separators and values; and texts that only share a start are not held.
+    #[test]
+    fn text_beginning_with_its_field_s_name_is_held_once() {
+        let mut missed = Vec::new();
+        for name in ["Password", "Name", "Email", "Room code", "City"] {
+            let field = one("text", name);
+            for sep in [" ", ": ", ":", " = ", "  "] {
+                for value in ["hunter2", "Ada Lovelace", "4217", "x"] {
+                    let text = format!("{}{sep}{value}", name.to_lowercase());
+                    let mut walk = Walk::default();
+                    match walk.named_text(3, &field, &text, "the request") {
+                        Some(why) if why.contains(&format!("\"text\": \"{value}\"")) => {}
+                        other => missed.push(format!("{text:?}: {other:?}")),
+                    }
+                    if walk.named_text(3, &field, &text, "the request").is_some() {
+                        missed.push(format!("{text:?}: held twice"));
+                    }
+                }
+            }
+            // Not held: the value alone, the name alone, a word that only starts alike.
+            for text in [
+                "hunter2".to_string(),
+                name.to_string(),
+                format!("{}s", name.to_lowercase()),
+                format!("{}ville", name),
+            ] {
+                if let Some(why) = Walk::default().named_text(3, &field, &text, "r") {
+                    missed.push(format!("false alarm {text:?}: {why}"));
+                }
+            }
+        }
+        assert!(missed.is_empty(), "{}", missed.join("\n"));
     }
 }
