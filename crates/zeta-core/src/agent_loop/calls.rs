@@ -71,6 +71,14 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             }
         } else if asks::is_own(&call.name) {
             self.own_tool(&call).await
+        } else if let Some(why) = self.starts_window_again(&call) {
+            Executed {
+                output: ToolOutput::error(why),
+                decision: CallDecision::Skipped,
+                decided_by: Decider::Policy,
+                ran: false,
+                audited: false,
+            }
         } else {
             self.execute(&call, Consent::None).await
         };
@@ -147,6 +155,23 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         self.guard
             .after_call(output.ok)
             .map_err(|tripped| Halt::Failing(tripped.0))
+    }
+
+    /// Why a command is not run: in a task about a window on screen, it starts that
+    /// window's program again (its `WM_CLASS` or app id), which would open a second
+    /// window beside the one the request is about (seen: `yad --entry …` for "Enter 4217
+    /// as the room code in the Code dialog", waiting 30 s on a new dialog).
+    fn starts_window_again(&self, call: &ToolCall) -> Option<String> {
+        let title = self.named_window.as_deref()?;
+        if call.name != super::planner::SHELL_TOOL || !self.window_task.on_screen() {
+            return None;
+        }
+        let command = call.arguments.get("command").and_then(Value::as_str)?;
+        let (programs, _) = crate::policy::shell::programs(command);
+        let program = super::screen::starts_again(&programs, &self.named_program)?;
+        Some(format!(
+            "Not run: the window \"{title}\" of {program} is already on screen, and this command would start {program} again."
+        ))
     }
 
     /// A call identical to the one just made is not run again: it gets the earlier

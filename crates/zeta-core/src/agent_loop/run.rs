@@ -93,6 +93,9 @@ pub(super) struct Run<'a, S, M> {
     /// The title of the window on screen the request names (`assist::windows`): the one
     /// read first.
     pub(super) named_window: Option<String>,
+    /// That window's program names (`ShownWindow::app`): a command starting one of them
+    /// again is held (`screen::starts_again`).
+    pub(super) named_program: String,
     /// A call that was not an element call was held back while the window the request is
     /// about was on screen: the plan's grammar offers no command from then on (see
     /// `grammar::without_commands`).
@@ -188,8 +191,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 let message = &ctx.task.message;
                 named(message, &shown)
                     .or_else(|| worded.then(|| named_loosely(message, &shown)).flatten())
-                    .map(|w| w.title.clone())
+                    .cloned()
             });
+        let (named_window, named_program) = match named_window {
+            Some(w) => (Some(w.title), w.app),
+            None => (None, String::new()),
+        };
         // A request about a window on screen: one it names, or one its words are about.
         let about_windows = named_window.is_some() || worded;
         let native = match ctx.settings.provider.protocol {
@@ -355,6 +362,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             finishing,
             window_task,
             named_window,
+            named_program,
             commands_closed: false,
             undo: agent
                 .undo

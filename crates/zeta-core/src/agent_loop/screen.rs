@@ -34,6 +34,17 @@ impl WindowTask {
 /// Said with a command held back in a task about a window on screen.
 pub const WINDOW_INSTEAD: &str = "(The window the request is about is already on screen: do the request in it with ui_act, on the element numbers of its outline, not with a command.)";
 
+/// The one of `programs` (a command's, by path or name) that is one of `app`'s names
+/// (a window's program, space-separated: "yad Yad"), in any case.
+pub fn starts_again(programs: &[String], app: &str) -> Option<String> {
+    programs.iter().find_map(|p| {
+        let name = p.rsplit('/').next().unwrap_or(p);
+        app.split_whitespace()
+            .any(|a| !a.is_empty() && a.eq_ignore_ascii_case(name))
+            .then(|| name.to_string())
+    })
+}
+
 /// The call the loop makes to read the window first: the one titled `title` (the
 /// request names it), or the active one.
 pub fn first_read(title: Option<&str>) -> crate::model::ToolCall {

@@ -11,3 +11,4 @@ mod prompts;
 mod scripted;
 mod small;
 mod window;
+mod window_program;

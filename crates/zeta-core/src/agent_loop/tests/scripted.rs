@@ -198,6 +198,8 @@ pub struct Given {
     pub knowledge: Option<Arc<dyn crate::assist::notes::Knowledge>>,
     /// Tools registered beside `touch`.
     pub tools: Vec<Arc<dyn Tool>>,
+    /// The windows on screen when the task starts.
+    pub on_screen: Vec<crate::assist::windows::ShownWindow>,
 }
 
 impl Default for Given {
@@ -208,6 +210,7 @@ impl Default for Given {
             small: false,
             knowledge: None,
             tools: Vec::new(),
+            on_screen: Vec::new(),
         }
     }
 }
@@ -249,6 +252,8 @@ pub async fn run_given(
         Some(knowledge) => agent.with_knowledge(knowledge),
         None => agent,
     };
+    let shown = given.on_screen;
+    let agent = agent.with_on_screen(Arc::new(move || shown.clone()));
     let (events, mut seen) = broadcast::channel(256);
     let (approve, approvals) = mpsc::unbounded_channel();
     let (_cancel_tx, cancel) = CancelToken::new();
@@ -344,6 +349,15 @@ fn task() -> Task {
 }
 
 /// Settings with `mode` and the native protocol.
+/// A test tool's spec: `name`, any arguments.
+pub fn open_spec(name: &str) -> crate::model::ToolSpec {
+    crate::model::ToolSpec {
+        name: name.into(),
+        description: format!("{name} (test)"),
+        parameters: serde_json::json!({"type": "object"}),
+    }
+}
+
 pub fn settings(mode: crate::policy::PermissionMode) -> Settings {
     let mut s = Settings::default();
     s.permissions.mode = mode;

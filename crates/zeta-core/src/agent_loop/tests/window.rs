@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 
-use super::scripted::{call, run_given, settings, text, Given, Person, Ran};
+use super::scripted::{call, open_spec, run_given, settings, text, Given, Person, Ran};
 use crate::agent::AgentOutcome;
 use crate::model::ToolSpec;
 use crate::policy::PermissionMode::Auto;
@@ -25,11 +25,7 @@ struct Ui {
 
 impl Tool for Ui {
     fn spec(&self) -> ToolSpec {
-        ToolSpec {
-            name: self.name.into(),
-            description: format!("{} (test)", self.name),
-            parameters: json!({"type": "object"}),
-        }
+        open_spec(self.name)
     }
     fn has_side_effects(&self) -> bool {
         self.name == "ui_act"
