@@ -1,5 +1,6 @@
 //! Prints what `ui_outline` gives for a window, its size in elements and tokens, and the
-//! time it took: `cargo run -p zeta-elements --example outline -- [WINDOW] [--ocr] [--max N]`.
+//! time it took: `cargo run -p zeta-elements --example outline -- [WINDOW] [--ocr] [--max N]
+//! [--expand N]` (`--expand`: then what is inside element N of that outline).
 //! For trying applications by hand (which share a usable tree, and how large it is).
 
 use std::time::Instant;
@@ -14,6 +15,7 @@ use zeta_tools::input::InputState;
 async fn main() {
     let mut args = std::env::args().skip(1);
     let mut call = json!({});
+    let mut expand = None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--ocr" => call["source"] = json!("ocr"),
@@ -23,13 +25,18 @@ async fn main() {
                     .and_then(|n| n.parse::<u32>().ok())
                     .unwrap_or(40))
             }
+            "--expand" => expand = args.next().and_then(|n| n.parse::<u32>().ok()),
             window => call["window"] = json!(window),
         }
     }
     let tools = Elements::new(Desktop::default(), InputState::default()).tools();
     let ctx = ToolContext::detached(std::env::temp_dir());
     let started = Instant::now();
-    let out = tools[0].run(call, &ctx).await;
+    let mut out = tools[0].run(call, &ctx).await;
+    if let Some(n) = expand {
+        println!("{}", out.content);
+        out = tools[0].run(json!({ "expand": n }), &ctx).await;
+    }
     let took = started.elapsed();
     println!("{}", out.content);
     let elements = numbers_in(&out.content).len();

@@ -106,6 +106,8 @@ pub(super) struct Finishing {
     /// the program printed something that does not bear it out (a small model's program
     /// is no better than its command: it may not replace an answer, only put it in doubt).
     checked_second_way: Option<String>,
+    /// The answer went back for a check that an act answers: the next step calls a tool.
+    act_next: bool,
     /// Zeta's own folder: what changes there is no effect of a call (`own_home`).
     own_home: Option<std::path::PathBuf>,
 }
@@ -133,6 +135,7 @@ impl Finishing {
             record: Vec::new(),
             off: Vec::new(),
             checked_second_way: None,
+            act_next: false,
             own_home: None,
         }
     }
@@ -332,6 +335,12 @@ impl Finishing {
     }
 
     /// The next reply is a verdict (planner protocol), not a step.
+    /// Whether the next step must call a tool (an act answers the check that sent the
+    /// answer back: `Check::answered_by_acting`); asked once, then false.
+    pub fn take_act_next(&mut self) -> bool {
+        std::mem::take(&mut self.act_next)
+    }
+
     pub fn expects_verdict(&self) -> bool {
         matches!(self.under_check, UnderCheck::AwaitingVerdict { .. })
     }
@@ -386,6 +395,7 @@ impl Finishing {
                 if check == checks::SecondWay.name() {
                     self.checked_second_way = Some(answer.to_string());
                 }
+                self.act_next = self.finisher.answered_by_acting(check);
                 let message = if check == "nothing-ran" {
                     prompt::nothing_run_prompt(self.planner)
                 } else {

@@ -140,6 +140,21 @@ pub fn without_commands(schema: &mut Value) {
     }
 }
 
+/// `schema` with only the alternatives that call a tool other than the shell (the
+/// element tools, a question): no command, no answer. For the one step after a check
+/// that an act answers sent the answer back (seen: the same answer written again in
+/// most window tasks of the GUI bench, with nothing done in the window). A schema with
+/// no such alternative is left as it is.
+pub fn only_calls(schema: &mut Value) {
+    let Some(any) = schema.get_mut("anyOf").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let calls = |alt: &Value| alt["properties"]["tool"]["const"].is_string();
+    if any.iter().any(calls) {
+        any.retain(calls);
+    }
+}
+
 /// `schema` with the arguments of tool `tool` as `args` wherever a plan alternative
 /// calls it by name (the small model's forms, `bound_plan` and `bound_calls`): what the
 /// tool takes now (`Tool::arguments_now`), e.g. the numbers of the elements last shown.

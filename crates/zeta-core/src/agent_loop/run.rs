@@ -456,6 +456,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 if self.commands_closed {
                     super::grammar::without_commands(schema);
                 }
+                if self.finishing.take_act_next() {
+                    super::grammar::only_calls(schema);
+                }
                 for name in self.tools.names() {
                     if let Some(args) = self.tools.get(name).and_then(|t| t.arguments_now()) {
                         super::grammar::bind_now(schema, name, &args);

@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use crate::agent_loop::grammar::{bind_now, without_commands};
+use crate::agent_loop::grammar::{bind_now, only_calls, without_commands};
 use crate::agent_loop::planner::{plan_schema_for, plan_schema_with, PlanForm};
 use crate::model::ToolSpec;
 
@@ -199,6 +199,37 @@ fn arguments_bound_now_replace_the_spec_s_for_that_tool_only() {
         reasoned, before,
         "a larger model's plan keeps its open arguments"
     );
+}
+
+/// `only_calls` leaves the tool alternatives alone: no command and no answer, in both
+/// small forms; a schema with no tool to call is left as it was.
+#[test]
+fn only_calls_takes_a_tool_call_and_nothing_else() {
+    for form in [PlanForm::Plain, PlanForm::Short] {
+        let mut schema = plan_schema_for(&offered(), form);
+        only_calls(&mut schema);
+        let (command, answer) = match form {
+            PlanForm::Short => (
+                json!({"command": "ls"}),
+                json!({"command": "", "reply": "x"}),
+            ),
+            _ => (
+                json!({"command": "ls", "reply": "", "done": false}),
+                json!({"command": "", "reply": "x", "done": true}),
+            ),
+        };
+        assert!(!valid(&schema, &command), "{form:?}");
+        assert!(!valid(&schema, &answer), "{form:?}");
+        let press = call(form, "ui_act", &json!({"element": 7, "action": "press"}));
+        assert!(valid(&schema, &press), "{form:?}");
+        let read = call(form, "ui_outline", &json!({}));
+        assert!(valid(&schema, &read), "{form:?}");
+    }
+    let shell_only = vec![offered().remove(0)];
+    let mut schema = plan_schema_for(&shell_only, PlanForm::Short);
+    let before = schema.clone();
+    only_calls(&mut schema);
+    assert_eq!(schema, before, "nothing to call: left as it was");
 }
 
 fn scalar() -> impl Strategy<Value = Value> {

@@ -226,6 +226,47 @@ async fn a_small_model_starts_from_the_window_read_and_is_sent_back_when_it_answ
     }
 }
 
+/// In the planner protocol, the step after an answer went back for nothing done in the
+/// window may only call a tool (no answer, no command); the step after that act may
+/// answer again.
+#[tokio::test]
+async fn after_nothing_was_done_in_the_window_the_next_plan_calls_a_tool() {
+    let mut s = settings(Auto);
+    s.provider.protocol = crate::settings::Protocol::Json;
+    let answer = json!({"command": "", "reply": "I typed hello.", "done": true});
+    let press = json!({"command": "", "reply": "", "done": false, "tool": "ui_act",
+                       "args": {"action": "press", "element": 2}});
+    let (ran, _calls) = window_task_in(
+        s,
+        "type 'hello' into the Name field and press Save",
+        true,
+        vec![
+            text(&answer.to_string()),
+            text(&press.to_string()),
+            text(&answer.to_string()),
+        ],
+        Person::Approves,
+    )
+    .await;
+    let requests = ran.model.requests.lock().unwrap();
+    assert_eq!(requests.len(), 3, "answer, act, answer");
+    let takes = |n: usize, plan: &Value| match &requests[n].format {
+        crate::model::ResponseFormat::JsonSchema(schema) => {
+            jsonschema::validator_for(schema).is_ok_and(|v| v.is_valid(plan))
+        }
+        other => panic!("no schema: {other:?}"),
+    };
+    let command = json!({"command": "ls", "reply": "", "done": false});
+    assert!(takes(0, &answer) && takes(0, &command));
+    assert!(
+        !takes(1, &answer),
+        "no answer in the step after the send-back"
+    );
+    assert!(!takes(1, &command), "no command either");
+    assert!(takes(1, &press), "an act");
+    assert!(takes(2, &answer), "after the act, an answer again");
+}
+
 #[tokio::test]
 async fn a_question_about_a_window_is_answered_from_the_read_without_being_sent_back() {
     let (ran, calls) = window_task(

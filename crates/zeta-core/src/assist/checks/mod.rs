@@ -98,6 +98,11 @@ pub trait Check: Send + Sync {
     fn part_of_the_task(&self) -> bool {
         false
     }
+    /// Its send-back asks for an act on the window and words cannot stand in for one:
+    /// the next step may only call a tool (`Finisher::answered_by_acting`).
+    fn answered_by_acting(&self) -> bool {
+        false
+    }
 }
 
 /// The checks every model gets, in the order they are judged.
@@ -256,6 +261,13 @@ impl Finisher {
         } else {
             Judged::Honest(honest)
         }
+    }
+
+    /// Whether the check `name` is answered by an act, not by words.
+    pub fn answered_by_acting(&self, name: &str) -> bool {
+        self.checks
+            .iter()
+            .any(|c| c.name() == name && c.answered_by_acting())
     }
 
     /// Whether `name` has sent an answer back in this task.
