@@ -4,8 +4,9 @@
 //!
 //! - `ask-user-as-command`: `ask_user('Which file?')` written as a shell command is the
 //!   question.
-//! - `element-calls-as-command`: `ui_act(1, 'press') && ui_act(4, 'type', 'hi')` written
-//!   as a shell command are the element calls (`screen::calls_written_as_command`).
+//! - `element-calls-as-command`: `ui_act(1, 'press') && ui_act(4, 'type', 'hi')` (or the
+//!   shell's way, `ui_act press 1`) written as a shell command are the element calls
+//!   (`screen::calls_written_as_command`).
 //! - `cut-exec`: `find … -exec mv {} dir/ \` (a `\;` no JSON string can hold) gets its
 //!   `;` back (`terminate_exec`).
 //! - `offer-of-help`: an `ask_user` that only offers help ("How can I assist you

@@ -63,16 +63,27 @@ pub fn first_read(title: Option<&str>) -> crate::model::ToolCall {
 /// && ui_act(4, 'click')` run through bash): the calls it meant, in order, when the whole
 /// command is nothing but such calls (joined by `&&`, `;` or new lines); `None` for
 /// anything else, which stays a shell command. Arguments may be positional (element,
-/// action, then the text or option) or named (`element=1, action="press"`).
+/// action, then the text or option) or named (`element=1, action="press"`), in
+/// parentheses or as a shell's words (seen: `ui_act press 1`, exit 127).
 pub fn calls_written_as_command(command: &str, id: &str) -> Option<Vec<crate::model::ToolCall>> {
     let mut calls = Vec::new();
     let mut rest = command.trim();
     while !rest.is_empty() {
-        let name = UI_TOOLS
-            .iter()
-            .find(|n| rest.starts_with(*n) && rest[n.len()..].trim_start().starts_with('('))?;
-        let open = rest.find('(')?;
-        let (args, after) = split_args(&rest[open + 1..])?;
+        let name = UI_TOOLS.iter().find(|n| {
+            rest.starts_with(*n)
+                && rest[n.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| c.is_whitespace() || c == '(')
+        })?;
+        let tail = &rest[name.len()..];
+        let (args, after) = if tail.trim_start().starts_with('(') {
+            let open = rest.find('(')?;
+            split_args(&rest[open + 1..])?
+        } else {
+            // The shell's way (seen: `ui_act press 1`): words up to `&&`, `;` or a line's end.
+            split_words(tail)?
+        };
         let arguments = if *name == "ui_act" {
             act_arguments(&args)?
         } else {
@@ -92,6 +103,32 @@ pub fn calls_written_as_command(command: &str, id: &str) -> Option<Vec<crate::mo
     (!calls.is_empty()).then_some(calls)
 }
 
+/// Arguments written as a shell writes them, `words 'quoted words' name=value`, up to
+/// `&&`, `;` or a new line outside quotes, and what follows that.
+fn split_words(text: &str) -> Option<(Vec<Arg>, &str)> {
+    let mut read = Reading::default();
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\'' | '"' => {
+                read.word.clear();
+                let value = quoted(&mut chars, c)?;
+                read.push(Arg::Text(value));
+            }
+            '=' if read.pending.is_none() && !read.word.is_empty() => {
+                read.pending = Some(std::mem::take(&mut read.word));
+            }
+            ';' | '\n' => return Some((read.done(), &text[i + 1..])),
+            '&' if chars.peek().is_some_and(|(_, d)| *d == '&') => {
+                return Some((read.done(), &text[i + 2..]))
+            }
+            c if c.is_whitespace() => read.end_word(),
+            c => read.word.push(c),
+        }
+    }
+    Some((read.done(), ""))
+}
+
 /// An argument as written: a number, a quoted string, or `name=value`.
 #[derive(Debug, Clone, PartialEq)]
 enum Arg {
@@ -100,55 +137,69 @@ enum Arg {
     Named(String, Box<Arg>),
 }
 
+/// The arguments read so far, the name waiting for its value, and the word being read.
+#[derive(Default)]
+struct Reading {
+    args: Vec<Arg>,
+    pending: Option<String>,
+    word: String,
+}
+
+impl Reading {
+    fn push(&mut self, arg: Arg) {
+        self.args.push(match self.pending.take() {
+            Some(n) => Arg::Named(n, Box::new(arg)),
+            None => arg,
+        });
+    }
+
+    /// The word read, as a number or text, when there is one.
+    fn end_word(&mut self) {
+        let w = std::mem::take(&mut self.word);
+        let w = w.trim();
+        if !w.is_empty() {
+            self.push(match w.parse::<u32>() {
+                Ok(n) => Arg::Number(n),
+                Err(_) => Arg::Text(w.to_string()),
+            });
+        }
+    }
+
+    fn done(mut self) -> Vec<Arg> {
+        self.end_word();
+        self.args
+    }
+}
+
+/// The text up to the closing `quote`; `None` when it never closes.
+fn quoted(chars: &mut impl Iterator<Item = (usize, char)>, quote: char) -> Option<String> {
+    let mut value = String::new();
+    for (_, d) in chars {
+        if d == quote {
+            return Some(value);
+        }
+        value.push(d);
+    }
+    None
+}
+
 /// The arguments up to the closing parenthesis, and what follows it.
 fn split_args(text: &str) -> Option<(Vec<Arg>, &str)> {
-    let mut args = Vec::new();
-    let mut chars = text.char_indices().peekable();
-    let mut pending_name: Option<String> = None;
-    let mut word = String::new();
+    let mut read = Reading::default();
+    let mut chars = text.char_indices();
     while let Some((i, c)) = chars.next() {
         match c {
             '\'' | '"' => {
-                let mut value = String::new();
-                let mut closed = false;
-                for (_, d) in chars.by_ref() {
-                    if d == c {
-                        closed = true;
-                        break;
-                    }
-                    value.push(d);
-                }
-                if !closed {
-                    return None;
-                }
-                let arg = Arg::Text(value);
-                args.push(match pending_name.take() {
-                    Some(n) => Arg::Named(n, Box::new(arg)),
-                    None => arg,
-                });
+                let value = quoted(&mut chars, c)?;
+                read.push(Arg::Text(value));
             }
             '=' | ':' => {
-                pending_name = Some(word.trim().to_string()).filter(|w| !w.is_empty());
-                word.clear();
+                read.pending = Some(read.word.trim().to_string()).filter(|w| !w.is_empty());
+                read.word.clear();
             }
-            ',' | ')' => {
-                let w = word.trim();
-                if !w.is_empty() {
-                    let arg = match w.parse::<u32>() {
-                        Ok(n) => Arg::Number(n),
-                        Err(_) => Arg::Text(w.to_string()),
-                    };
-                    args.push(match pending_name.take() {
-                        Some(n) => Arg::Named(n, Box::new(arg)),
-                        None => arg,
-                    });
-                }
-                word.clear();
-                if c == ')' {
-                    return Some((args, &text[i + 1..]));
-                }
-            }
-            c => word.push(c),
+            ',' => read.end_word(),
+            ')' => return Some((read.done(), &text[i + 1..])),
+            c => read.word.push(c),
         }
     }
     None
@@ -395,9 +446,64 @@ mod tests {
             calls("ui_outline('Mousepad')"),
             Some(vec![("ui_outline".into(), json!({"window": "Mousepad"}))])
         );
+        // The shell's way, words after the name (seen: `ui_act press 1`).
+        for (command, expected) in [
+            ("ui_act press 1", json!({"element": 1, "action": "press"})),
+            ("ui_act 1 press", json!({"element": 1, "action": "press"})),
+            (
+                "ui_act 3 set_text 'call Bob'",
+                json!({"element": 3, "action": "set_text", "text": "call Bob"}),
+            ),
+            (
+                "ui_act set_text 3 \"a; b && c\"",
+                json!({"element": 3, "action": "set_text", "text": "a; b && c"}),
+            ),
+            (
+                "ui_act element=2 action=toggle",
+                json!({"element": 2, "action": "toggle"}),
+            ),
+            (
+                "ui_act select 4 Green;",
+                json!({"element": 4, "action": "select", "option": "Green"}),
+            ),
+            (
+                "  ui_act\tpress   7  ",
+                json!({"element": 7, "action": "press"}),
+            ),
+        ] {
+            assert_eq!(
+                calls(command),
+                Some(vec![("ui_act".into(), expected)]),
+                "{command}"
+            );
+        }
+        assert_eq!(
+            calls("ui_act type 1 hello && ui_act press 4"),
+            Some(vec![
+                (
+                    "ui_act".into(),
+                    json!({"element": 1, "action": "type", "text": "hello"})
+                ),
+                ("ui_act".into(), json!({"element": 4, "action": "press"})),
+            ])
+        );
+        assert_eq!(
+            calls("ui_outline"),
+            Some(vec![("ui_outline".into(), json!({}))])
+        );
+        assert_eq!(
+            calls("ui_outline Calculator"),
+            Some(vec![("ui_outline".into(), json!({"window": "Calculator"}))])
+        );
         // Anything else stays a shell command.
         for command in [
             "ls -la",
+            "ui_act press 1 && rm -rf ~/x",
+            "ui_act press 1; ls",
+            "ui_act press",
+            "ui_act",
+            "ui_act press 'unterminated 1",
+            "ui_actor press 1",
             "ui_act(1, 'press') && rm -rf ~/x",
             "echo ui_act(1)",
             "ui_act(1, 'type', 'unterminated)",
