@@ -44,10 +44,13 @@ impl Act {
     fn taken_by(self, numbers: &Numbers, n: u32, e: &Entry) -> bool {
         let word = matches!(e.key, Key::Word { .. });
         match self {
-            // A text field is focused by set_text itself; text alone has nothing to press.
+            // A text field is focused by set_text itself; text alone, or what only holds
+            // others, has nothing to press (the tool refuses both: `asked::text_only`,
+            // `asked::holds_others`). A page tab or a list's row without an action of its
+            // own is pressed by a click.
             Act::Press => {
                 word || matches!(e.takes, Takes::Press | Takes::Toggle)
-                    || (e.takes == Takes::Unknown && e.interactive)
+                    || (e.takes == Takes::Unknown && (e.interactive || !text_or_group(&e.role)))
             }
             Act::SetText => word || e.takes == Takes::Text || e.value,
             Act::Type => word || e.takes == Takes::Text || e.role == "terminal",
@@ -58,6 +61,16 @@ impl Act {
             }
         }
     }
+}
+
+/// Roles that are text alone or only hold others.
+fn text_or_group(role: &str) -> bool {
+    crate::node::is_container(role)
+        || crate::node::is_list(role)
+        || matches!(
+            role,
+            "label" | "heading" | "paragraph" | "caption" | "menu bar" | "status bar"
+        )
 }
 
 /// The arguments `ui_act` takes for the elements `shown` (those still numbered): one
@@ -87,10 +100,12 @@ pub fn arguments(numbers: &Numbers, shown: &[u32]) -> Option<Value> {
         any.push(object(properties, &required));
     }
     for (n, e) in &live {
-        if e.options.is_empty() {
+        // A combo box whose options were not read (a Qt one, closed) still chooses one:
+        // the tool looks its options up when it acts.
+        if e.options.is_empty() && e.role != "combo box" {
             continue;
         }
-        let option = if e.options.len() <= MAX_OPTIONS {
+        let option = if !e.options.is_empty() && e.options.len() <= MAX_OPTIONS {
             json!({"enum": e.options})
         } else {
             json!({"type": "string"})

@@ -43,7 +43,8 @@ pub struct Walk {
 /// acted on: text or a value into what takes them, a choice into what lists options, a
 /// press or a toggle of anything else (an OCR word: any act). Read from the element's
 /// kind, not the request. Seen: the slider "Volume" pressed, then OK, and "Set the
-/// Volume slider to 65 and press OK" counted as met with 55 still set.
+/// Volume slider to 65 and press OK" counted as met with 55 still set; kdialog's combo
+/// box pressed, then OK, and "Pick Cherry" said done with nothing chosen.
 pub fn fulfils(entry: &Entry, action: &Action) -> bool {
     if matches!(entry.key, crate::node::Key::Word { .. }) {
         return true;
@@ -54,7 +55,8 @@ pub fn fulfils(entry: &Entry, action: &Action) -> bool {
     );
     if entry.takes == Takes::Text || entry.value {
         enters
-    } else if !entry.options.is_empty() {
+    } else if !entry.options.is_empty() || entry.role == "combo box" {
+        // A press only opens it (its options may not be read yet: a Qt combo box).
         matches!(action, Action::Select(_))
     } else {
         matches!(action, Action::Press | Action::Toggle | Action::Select(_))
@@ -626,6 +628,11 @@ mod tests {
                 node.actions = vec!["press".into()];
                 node.options = vec!["Red".into(), "Blue".into()];
             }
+            // Its options not read: a press action alone.
+            "qt combo box" => {
+                node.role = "combo box".into();
+                node.actions = vec!["showmenu".into(), "press".into()];
+            }
             _ => node.actions = vec!["click".into()],
         }
         let mut numbers = Numbers::default();
@@ -652,6 +659,7 @@ mod tests {
             ("text", &["set_text", "type", "select"]),
             ("slider", &["set_text", "type", "select"]),
             ("combo box", &["select"]),
+            ("qt combo box", &["select"]),
             ("check box", &["press", "toggle", "select"]),
             ("push button", &["press", "toggle", "select"]),
         ];

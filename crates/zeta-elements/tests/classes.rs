@@ -321,3 +321,53 @@ async fn kitchen_applied(tools: &Tools, window: &str, dir: &Path) {
     assert!(r.ok, "{}", r.content);
     assert_eq!(written(dir)["label"], "Kitchen");
 }
+
+/// What a constrained model may call (`Tool::arguments_now`) follows the real window:
+/// the elements the outline shows, each with the acts its kind takes; a hidden page's
+/// elements once its tab is pressed; nothing of the window once it closed.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_calls_a_constrained_model_may_make_follow_the_window() {
+    let test = "the_calls_a_constrained_model_may_make_follow_the_window";
+    let Some((_app, _dir, _serial)) = settings(test, "Zeta settings bound").await else {
+        return;
+    };
+    let tools = Tools::new();
+    let takes = |call: Value| {
+        let schema = tools
+            .act
+            .arguments_now()
+            .unwrap_or_else(|| panic!("nothing bound for {call}"));
+        jsonschema::validator_for(&schema)
+            .unwrap_or_else(|e| panic!("{e}: {schema}"))
+            .is_valid(&call)
+    };
+    let outline = tools.outline("Zeta settings bound").await;
+    let copies = number_of(&outline, "spin button \"Copies\"");
+    let advanced = number_of(&outline, "page tab \"Advanced\"");
+    let label = number_of(&outline, "label \"Label: (none)\"");
+    assert!(takes(
+        json!({"action": "set_text", "element": copies, "text": "7"})
+    ));
+    assert!(!takes(json!({"action": "toggle", "element": copies})));
+    assert!(takes(json!({"action": "press", "element": advanced})));
+    assert!(
+        !takes(json!({"action": "press", "element": label})),
+        "text alone"
+    );
+    assert!(!takes(json!({"action": "7", "element": copies})));
+    let r = tools
+        .act(json!({"element": advanced, "action": "press"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    let outline = tools.outline("Zeta settings bound").await;
+    let verbose = number_of(&outline, "check box \"Verbose\"");
+    assert!(takes(json!({"action": "toggle", "element": verbose})));
+    let ok = number_of(&outline, "button \"OK\"");
+    let r = tools.act(json!({"element": ok, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(
+        tools.act.arguments_now(),
+        None,
+        "the window closed: none of its elements can be called"
+    );
+}

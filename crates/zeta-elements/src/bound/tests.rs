@@ -211,13 +211,53 @@ fn only_the_numbers_shown_and_still_there_are_offered() {
     ));
 }
 
-/// Nothing to act on (text alone, or nothing shown): no schema, and the tool's own
-/// arguments stand.
+/// Nothing to act on (text alone, what only holds others, or nothing shown): no schema,
+/// and the tool's own arguments stand.
 #[test]
 fn a_window_of_text_alone_binds_nothing() {
-    let (numbers, shown) = window(&[element("label", "Done.", 10), element("heading", "Hi", 40)]);
+    let (numbers, shown) = window(&[
+        element("label", "Done.", 10),
+        element("heading", "Hi", 40),
+        element("page tab list", "", 70),
+        element("menu bar", "", 100),
+        element("table", "", 130),
+        element("filler", "", 160),
+    ]);
     assert_eq!(arguments(&numbers, &shown), None);
     assert_eq!(arguments(&numbers, &[]), None);
+}
+
+/// What the tree gives no action and no focus, yet a click opens or picks (a GTK3
+/// notebook's tab, a table's cell), is pressed.
+#[test]
+fn a_tab_or_cell_without_an_action_is_pressed() {
+    let (numbers, shown) = window(&[
+        Node::at("/tab", "page tab", "Advanced"),
+        Node::at("/cell", "table cell", "Beta"),
+    ]);
+    let Some(schema) = arguments(&numbers, &shown) else {
+        panic!("no schema");
+    };
+    for n in &shown {
+        assert!(allows(&schema, json!({"action": "press", "element": n})));
+        assert!(!allows(&schema, json!({"action": "toggle", "element": n})));
+    }
+}
+
+/// A combo box whose options were not read chooses any option by name; one whose
+/// options were read, only those.
+#[test]
+fn a_combo_box_without_options_read_chooses_by_name() {
+    let mut closed = element("combo box", "Pick a fruit", 10);
+    closed.options.clear();
+    let (numbers, shown) = window(&[closed, element("combo box", "Colour", 40)]);
+    let Some(schema) = arguments(&numbers, &shown) else {
+        panic!("no schema");
+    };
+    let select = |n: u32, option: &str| json!({"action": "select", "element": n, "option": option});
+    assert!(allows(&schema, select(shown[0], "Cherry")));
+    assert!(allows(&schema, select(shown[1], "Green")));
+    assert!(!allows(&schema, select(shown[1], "Cherry")));
 }
 
 /// A row's text cell toggles the one box of its row; a cell in a row without one does
