@@ -19,6 +19,8 @@ const GET_TREE: u32 = 4;
 /// A window sway shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Window {
+    /// sway's id of it: the same while the window lives, whatever its title.
+    pub id: u64,
     pub title: String,
     /// Its Wayland app id, or X11 class under XWayland.
     pub app: String,
@@ -33,6 +35,8 @@ pub struct Window {
 
 #[derive(Debug, Deserialize)]
 struct Node {
+    #[serde(default)]
+    id: u64,
     #[serde(default)]
     name: Option<String>,
     #[serde(default)]
@@ -118,6 +122,7 @@ fn walk(node: &Node, out: &mut Vec<Window>) {
             height: node.rect.height,
         });
         out.push(Window {
+            id: node.id,
             title: node.name.clone().unwrap_or_default(),
             app: node
                 .app_id

@@ -25,6 +25,7 @@ use crate::numbers::{Entry, Numbers, Place};
 use crate::ocr;
 use crate::outline::{changes, clip, outline, tokens, Options, Outline};
 use crate::readback;
+use zeta_tools::windows::Fate;
 
 /// What both tools share.
 #[derive(Clone)]
@@ -907,7 +908,7 @@ impl UiAct {
             }
             Err(e) => return Err(e),
         };
-        let titles_before = x11_titles().await;
+        let windows_before = x11_windows().await;
         let how = act(&el.0.desktop, &entry, &node, &action, &el.0.input).await?;
         let mut report = read_toggle.unwrap_or_default();
         report.push_str(&format!("Did: {} [{n}] {label}: {how}.\n", verb(&action)));
@@ -965,13 +966,20 @@ impl UiAct {
                 Err(e) => report.push_str(&format!("(could not read the window again: {e})\n")),
             }
         }
-        let titles_after = x11_titles().await;
-        watched.opened = zeta_tools::windows::opened(&titles_before, &titles_after);
+        let windows_after = x11_windows().await;
+        // Windows are followed by their id: an editor's "notes.txt" that became
+        // "*notes.txt" once its text changed did not close (seen: "The window closed" and
+        // "A new window opened" after set_text in l3afpad).
+        watched.opened = zeta_tools::windows::opened_windows(&windows_before, &windows_after);
         let own = &entry.place.window;
-        watched.own_closed = if titles_before.contains(own) {
-            !titles_after.contains(own)
-        } else {
-            bus_gone
+        watched.own_closed = match zeta_tools::windows::fate(&windows_before, &windows_after, own) {
+            Fate::Closed => true,
+            Fate::Kept => false,
+            Fate::Retitled(now) => {
+                report.push_str(&format!("Its window's title is now \"{now}\".\n"));
+                false
+            }
+            Fate::Unknown => bus_gone,
         };
         if watched.own_closed {
             report.push_str(&format!("The window \"{own}\" closed.\n"));
@@ -1044,9 +1052,9 @@ impl UiAct {
     }
 }
 
-/// The titles of the X server's windows, bottom to top (none without one).
-async fn x11_titles() -> Vec<String> {
-    tokio::task::spawn_blocking(zeta_tools::windows::titles)
+/// The display server's windows, bottom to top (none without one).
+async fn x11_windows() -> Vec<zeta_tools::windows::XWindow> {
+    tokio::task::spawn_blocking(zeta_tools::windows::windows)
         .await
         .unwrap_or_default()
 }

@@ -25,6 +25,9 @@ impl Rect {
 /// A mapped top-level window with a title (an X11 window, or one sway shows).
 #[derive(Debug, Clone, PartialEq)]
 pub struct XWindow {
+    /// The display server's id of it (X11's window, sway's container): the same while
+    /// the window lives, whatever its title; 0 when unknown.
+    pub id: u64,
     pub title: String,
     /// Its program as the display server knows it: X11's `WM_CLASS` (instance and class,
     /// "mousepad Mousepad"), or the Wayland app id; empty when unknown.
@@ -54,6 +57,7 @@ pub fn windows() -> Vec<XWindow> {
                 .into_iter()
                 .filter(|w| !w.title.is_empty())
                 .map(|w| XWindow {
+                    id: w.id,
                     title: w.title,
                     app: w.app,
                     bounds: Rect {
@@ -87,7 +91,12 @@ pub fn windows() -> Vec<XWindow> {
         if let Some((w, title)) = titled {
             if let Some(bounds) = place(&conn, w, root) {
                 let app = class(&conn, w).unwrap_or_default();
-                out.push(XWindow { title, app, bounds });
+                out.push(XWindow {
+                    id: u64::from(w),
+                    title,
+                    app,
+                    bounds,
+                });
             }
         }
     }
@@ -219,6 +228,60 @@ pub fn titles() -> Vec<String> {
     windows().into_iter().map(|w| w.title).collect()
 }
 
+/// What became of the window titled `title` in `before`, seen in `after`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fate {
+    /// It is there, with the same title.
+    Kept,
+    /// It is there with another title (an editor's "*notes.txt" once edited).
+    Retitled(String),
+    Closed,
+    /// It was not in `before`.
+    Unknown,
+}
+
+/// What became of the window titled `title`: followed by its id where the display
+/// server gives one (a title that changed is the same window), else by its title.
+pub fn fate(before: &[XWindow], after: &[XWindow], title: &str) -> Fate {
+    let Some(was) = before.iter().find(|w| w.title == title) else {
+        return Fate::Unknown;
+    };
+    let now = if was.id != 0 {
+        after.iter().find(|w| w.id == was.id)
+    } else {
+        after.iter().find(|w| w.title == title)
+    };
+    match now {
+        Some(w) if w.title == title => Fate::Kept,
+        Some(w) => Fate::Retitled(w.title.clone()),
+        None => Fate::Closed,
+    }
+}
+
+/// The titles of the windows in `after` that were not in `before`: by id where the
+/// display server gives one (a window retitled did not open), else by title (as many
+/// times).
+pub fn opened_windows(before: &[XWindow], after: &[XWindow]) -> Vec<String> {
+    let known: Vec<&XWindow> = after.iter().filter(|w| w.id != 0).collect();
+    let unknown_ids: Vec<String> = after
+        .iter()
+        .filter(|w| w.id == 0)
+        .map(|w| w.title.clone())
+        .collect();
+    let mut out: Vec<String> = known
+        .into_iter()
+        .filter(|w| !before.iter().any(|b| b.id == w.id))
+        .map(|w| w.title.clone())
+        .collect();
+    let before_unknown: Vec<String> = before
+        .iter()
+        .filter(|w| w.id == 0)
+        .map(|w| w.title.clone())
+        .collect();
+    out.extend(opened(&before_unknown, &unknown_ids));
+    out
+}
+
 /// Titles in `after` that `before` did not hold (as many times).
 pub fn opened(before: &[String], after: &[String]) -> Vec<String> {
     let mut left: Vec<&String> = before.iter().collect();
@@ -237,6 +300,39 @@ pub fn opened(before: &[String], after: &[String]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Followed by id where there is one, by title where there is none.
+    #[test]
+    fn a_window_is_followed_by_its_id_else_its_title() {
+        let w = |id: u64, title: &str| XWindow {
+            id,
+            title: title.into(),
+            app: String::new(),
+            bounds: Rect {
+                x: 0,
+                y: 0,
+                width: 10,
+                height: 10,
+            },
+        };
+        let before = [w(7, "notes.txt"), w(0, "Reminder"), w(9, "Code")];
+        let after = [w(7, "*notes.txt"), w(0, "Reminder"), w(11, "Code")];
+        assert_eq!(
+            fate(&before, &after, "notes.txt"),
+            Fate::Retitled("*notes.txt".into())
+        );
+        assert_eq!(fate(&before, &after, "Reminder"), Fate::Kept);
+        assert_eq!(
+            fate(&before, &after, "Code"),
+            Fate::Closed,
+            "another window, same title"
+        );
+        assert_eq!(fate(&before, &after, "Nowhere"), Fate::Unknown);
+        assert_eq!(fate(&before, &after[..1], "Reminder"), Fate::Closed);
+        assert_eq!(opened_windows(&before, &after), ["Code"]);
+        let popup = [w(0, "Reminder"), w(0, "Reminder")];
+        assert_eq!(opened_windows(&before, &popup), ["Reminder"]);
+    }
 
     #[test]
     fn one_window_seen_twice_is_alike_two_windows_are_not() {

@@ -584,3 +584,54 @@ async fn the_window_list_names_each_windows_program() {
     assert_eq!(app_of("zeta-listed plain"), "xterm XTerm");
     assert_eq!(app_of("zeta-listed classed"), "xterm FeatherTerm");
 }
+
+/// A window that changes its title is the same window (followed by its id): an editor's
+/// "notes.txt" that becomes "*notes.txt" once edited did not close and nothing opened;
+/// once it is gone, it closed.
+#[tokio::test]
+async fn a_retitled_window_is_the_same_window_and_a_closed_one_is_gone() {
+    let Some(_g) = display_or_skip("a_retitled_window_is_the_same_window_and_a_closed_one_is_gone")
+    else {
+        return;
+    };
+    use zeta_tools::windows::{fate, opened_windows, Fate};
+    let mut term = Proc(
+        Command::new("xterm")
+            .args([
+                "-title",
+                "zeta-retitle before",
+                "-e",
+                "sh",
+                "-c",
+                "read _ < /dev/tty; printf '\\033]2;zeta-retitle after\\007'; sleep 30",
+            ])
+            .spawn()
+            .expect("xterm"),
+    );
+    let id = wait_for_window("zeta-retitle before");
+    let before = zeta_tools::windows::windows();
+    xdotool(&["windowactivate", "--sync", &id]);
+    xdotool(&["key", "--window", &id, "Return"]);
+    wait_for_window("zeta-retitle after");
+    let after = zeta_tools::windows::windows();
+    assert_eq!(
+        fate(&before, &after, "zeta-retitle before"),
+        Fate::Retitled("zeta-retitle after".into()),
+        "{before:?} → {after:?}"
+    );
+    assert!(
+        opened_windows(&before, &after).is_empty(),
+        "nothing opened: {after:?}"
+    );
+    let _ = term.0.kill();
+    let _ = term.0.wait();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let gone = loop {
+        let now = zeta_tools::windows::windows();
+        if !now.iter().any(|w| w.title == "zeta-retitle after") || Instant::now() > deadline {
+            break now;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(fate(&after, &gone, "zeta-retitle after"), Fate::Closed);
+}

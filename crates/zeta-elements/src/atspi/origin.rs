@@ -88,6 +88,7 @@ mod tests {
 
     fn shown(title: &str, x: i32, y: i32, width: i32, height: i32) -> XWindow {
         XWindow {
+            id: 0,
             title: title.into(),
             app: String::new(),
             bounds: Rect {
