@@ -569,23 +569,11 @@ async fn a_window_the_request_names_is_read_first_and_an_answer_with_nothing_don
     let _other = start_form(&other_dir.path().join("other.json"), "Lunch order", true)
         .unwrap_or_else(|e| panic!("{e}"));
     let claim = "I put Ada in as the name in Parcel and saved it.";
-    let s = Setup::small(
-        script(&[answer(claim), answer(claim)], Proto::Json),
-        json!({}),
+    let (s, task) = small_task(
+        &[answer(claim), answer(claim)],
+        "Put Ada in as the name in Parcel, then save it",
     )
     .await;
-    let run = s
-        .small_command(&[
-            "run",
-            "--json",
-            "--approve",
-            "all",
-            "Put Ada in as the name in Parcel, then save it",
-        ])
-        .output()
-        .expect("zeta run");
-    let task = done_task(&run);
-    s.stop_small();
     let requests = s.requests();
     assert_eq!(requests.len(), 2, "sent back once, then it stands");
     let first = text_of(&requests[0]);
@@ -608,4 +596,67 @@ async fn a_window_the_request_names_is_read_first_and_an_answer_with_nothing_don
     );
     assert!(!parcel.out.exists(), "the form saved nothing");
     s.assert_invariants();
+}
+
+/// The small model's plan grammar, in the real app: from the first step after the window
+/// was read, `ui_act` takes only the calls the window's elements take (the field text,
+/// the button a press), so a name written as the action is no plan the server lets
+/// through.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_small_model_s_element_calls_are_bound_to_the_window_read() {
+    let test = "the_small_model_s_element_calls_are_bound_to_the_window_read";
+    if !desktop(test) {
+        return;
+    }
+    let _parcel = form("Parcel", true).await;
+    let (s, _task) = small_task(
+        &[answer("Not done."), answer("Not done.")],
+        "Put Ada in as the name in Parcel, then save it",
+    )
+    .await;
+    let requests = s.requests();
+    let first = &requests[0].body;
+    let schema = &first["response_format"]["json_schema"]["schema"];
+    let outline: String = first["messages"]
+        .as_array()
+        .map(|m| m.iter().filter_map(|m| m["content"].as_str()).collect())
+        .unwrap_or_default();
+    let number = |needle: &str| {
+        zeta_elements::outline::number_of(&outline, needle)
+            .unwrap_or_else(|| panic!("no {needle:?} in {outline}"))
+    };
+    let (name, save) = (number("text \"Name\""), number("button \"Save\""));
+    let takes = |args: Value| {
+        let plan =
+            json!({"command": "", "reply": "", "done": false, "tool": "ui_act", "args": args});
+        jsonschema::validator_for(schema)
+            .unwrap_or_else(|e| panic!("{e}: {schema}"))
+            .is_valid(&plan)
+    };
+    assert!(takes(
+        json!({"action": "set_text", "element": name, "text": "Ada"})
+    ));
+    assert!(takes(json!({"action": "press", "element": save})));
+    assert!(
+        !takes(json!({"action": "Ada", "element": name})),
+        "{schema}"
+    );
+    assert!(!takes(
+        json!({"action": "set_text", "element": save, "text": "Ada"})
+    ));
+    s.assert_invariants();
+}
+
+/// `request` run to its end by the real `zeta` with the local small model's path (a fake
+/// llama-server playing `turns`, the JSON plan): the setup, its server stopped, and the
+/// task.
+async fn small_task(turns: &[Turn], request: &str) -> (Setup, Value) {
+    let s = Setup::small(script(turns, Proto::Json), json!({})).await;
+    let run = s
+        .small_command(&["run", "--json", "--approve", "all", request])
+        .output()
+        .expect("zeta run");
+    let task = done_task(&run);
+    s.stop_small();
+    (s, task)
 }

@@ -140,6 +140,14 @@ pub fn without_commands(schema: &mut Value) {
     }
 }
 
+/// Whether `schema` binds each tool's arguments to it (the small model's forms).
+pub fn binds_calls(schema: &Value) -> bool {
+    schema["anyOf"].as_array().is_some_and(|any| {
+        any.iter()
+            .any(|alt| alt["properties"]["tool"]["const"].is_string())
+    })
+}
+
 /// `schema` with only the alternatives that call a tool other than the shell (the
 /// element tools, a question): no command, no answer. For the one step after a check
 /// that an act answers sent the answer back (seen: the same answer written again in

@@ -100,6 +100,9 @@ pub(super) struct Run<'a, S, M> {
     /// about was on screen: the plan's grammar offers no command from then on (see
     /// `grammar::without_commands`).
     pub(super) commands_closed: bool,
+    /// The next plan may only call a tool: the last one wrote a call its tool does not
+    /// take now as a command (`unbound_call`).
+    pub(super) call_next: bool,
     /// What this task's calls change on disk, kept for undo (`crate::undo`).
     pub(super) undo: Option<crate::undo::TaskUndo>,
     /// What the task's calls left for its end (processes to end), run when it is dropped.
@@ -364,6 +367,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             named_window,
             named_program,
             commands_closed: false,
+            call_next: false,
             undo: agent
                 .undo
                 .as_ref()
@@ -456,7 +460,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 if self.commands_closed {
                     super::grammar::without_commands(schema);
                 }
-                if self.finishing.take_act_next() {
+                let call_next = std::mem::take(&mut self.call_next);
+                if self.finishing.take_act_next() || call_next {
                     super::grammar::only_calls(schema);
                 }
                 for name in self.tools.names() {
@@ -465,6 +470,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                     }
                 }
             }
+            // Calls bound by the grammar: one written another way is checked here.
+            let bound = matches!(&format, crate::model::ResponseFormat::JsonSchema(s)
+                if super::grammar::binds_calls(s));
             let context_tokens = self.fit_context(&format);
             self.emit(Event::IterationStarted {
                 task_id: self.task_id(),
@@ -510,6 +518,13 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                     return self.finish(text);
                 }
                 Step::Calls(calls) => {
+                    if let Some(why) = bound.then(|| self.unbound_call(&calls)).flatten() {
+                        tracing::info!(task = self.task_id(), "call not run: {why}");
+                        self.messages.push(Message::assistant(reply.text));
+                        self.tell(why);
+                        self.call_next = true;
+                        continue;
+                    }
                     let assistant = self.protocol.assistant_turn(reply.text, &calls);
                     self.messages.push(assistant);
                     for (n, call) in calls.iter().enumerate() {
@@ -622,6 +637,23 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
 
     /// Sends the model a message of Zeta's own (a hint, a prompt), which no answer may
     /// carry.
+    /// Why a call is not run: its tool takes narrower arguments now (`Tool::arguments_now`)
+    /// and these are not among them. Only a call the grammar did not write gets here: one
+    /// written inside a command (seen: `ui_act(1, 'Ada')` on the label of a form, run as
+    /// `{"action": "Ada"}`); the model then writes it as a call, which the grammar binds.
+    fn unbound_call(&self, calls: &[crate::model::ToolCall]) -> Option<String> {
+        calls.iter().find_map(|call| {
+            let now = self.tools.get(&call.name)?.arguments_now()?;
+            let takes = jsonschema::validator_for(&now).is_ok_and(|v| v.is_valid(&call.arguments));
+            (!takes).then(|| {
+                format!(
+                    "Not run: {} {} was written inside a command, and it is not a call {} takes now. Write it as a tool call instead: {{\"tool\": \"{}\", \"args\": {{…}}}}, on a number of the outline.",
+                    call.name, call.arguments, call.name, call.name
+                )
+            })
+        })
+    }
+
     pub(super) fn tell(&mut self, text: String) {
         self.finishing.said(&text);
         self.messages.push(Message::user(text));

@@ -480,6 +480,53 @@ async fn a_small_model_s_element_calls_are_bound_to_the_elements_read() {
     }
 }
 
+/// A call written inside a command is not run when its tool does not take it now (the
+/// grammar never checked it): the model is told, and its next plan may only call a
+/// tool, which the grammar binds. One it takes runs as before.
+#[tokio::test]
+async fn a_call_written_as_a_command_that_the_elements_do_not_take_is_not_run() {
+    let mut s = settings(Auto);
+    s.provider.protocol = crate::settings::Protocol::Json;
+    let plan = |command: &str| json!({"command": command, "reply": "", "done": false}).to_string();
+    let set = json!({"command": "", "reply": "", "done": false, "tool": "ui_act",
+                     "args": {"action": "set_text", "element": 1, "text": "hello"}});
+    let answer = json!({"command": "", "reply": "Typed hello.", "done": true});
+    let (ran, calls) = window_task_in(
+        s,
+        "type 'hello' into the Name field of the Zeta form window",
+        true,
+        vec![
+            text(&plan("ui_act(1, 'hello')")),
+            text(&set.to_string()),
+            text(&plan("ui_act(2, 'press')")),
+            text(&answer.to_string()),
+        ],
+        Person::Approves,
+    )
+    .await;
+    let acts: Vec<&Value> = calls
+        .iter()
+        .filter(|(n, _)| n == "ui_act")
+        .map(|(_, a)| a)
+        .collect();
+    assert_eq!(
+        acts,
+        [
+            &json!({"action": "set_text", "element": 1, "text": "hello"}),
+            &json!({"element": 2, "action": "press"})
+        ],
+        "the unbound call did not run; the bound ones did"
+    );
+    let second = ran.model.request_text(1);
+    assert!(second.contains("Not run: ui_act"), "{second}");
+    let requests = ran.model.requests.lock().unwrap();
+    let crate::model::ResponseFormat::JsonSchema(schema) = &requests[1].format else {
+        panic!("no schema");
+    };
+    let command = json!({"command": "ls", "reply": "", "done": false});
+    assert!(!jsonschema::validator_for(schema).is_ok_and(|v| v.is_valid(&command)));
+}
+
 /// Once an act met the request in its window (Save pressed after the name was typed, the
 /// window closed), an act at the window that fails ends the walk with what was done
 /// there, from the read-backs; nothing more is called, and the model is not asked.
