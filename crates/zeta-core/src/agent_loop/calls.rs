@@ -59,6 +59,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 .get(&call.name)
                 .is_some_and(|t| t.changes_things(&call.arguments));
         let watch = changes.then(|| self.finishing.watch(&call.arguments));
+        // Not run because it would start the window's program again: no change held
+        // back from the person, only the model pointed at the window.
+        let again = self.starts_window_again(&call);
         let executed = if call.name == plan::NAME {
             let result = self.run_plan(&call).await;
             Executed {
@@ -71,9 +74,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             }
         } else if asks::is_own(&call.name) {
             self.own_tool(&call).await
-        } else if let Some(why) = self.starts_window_again(&call) {
+        } else if let Some(why) = &again {
             Executed {
-                output: ToolOutput::error(why),
+                output: ToolOutput::error(why.clone()),
                 decision: CallDecision::Skipped,
                 decided_by: Decider::Policy,
                 ran: false,
@@ -97,6 +100,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         };
         // Held back by a person or the settings; a call too malformed to run is not.
         let held = !ran
+            && again.is_none()
             && matches!(
                 executed.decision,
                 CallDecision::AskedDenied
@@ -130,7 +134,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let away = self.window_task.on_screen()
             && !super::screen::UI_TOOLS.contains(&call.name.as_str())
             && !asks::is_own(&call.name)
-            && (held || executed.ran && !output.ok && !self.finishing.acted_in_window());
+            && (held
+                || again.is_some()
+                || executed.ran && !output.ok && !self.finishing.acted_in_window());
         let mut content = if executed.ran {
             let mut printed = self.compress(&call, &output.content);
             if let Some(written) = &written {

@@ -57,11 +57,21 @@ async fn with_command(command: &str) -> (Vec<Value>, String, Value) {
         .collect();
     let mut s = settings(Auto);
     s.provider.protocol = crate::settings::Protocol::Json;
+    // As a small model is checked: held-back changes are told to the person.
+    s.verify = crate::settings::Verify::Auto;
     let plan = json!({"command": command, "reply": "", "done": false});
     let answer = json!({"command": "", "reply": "Not done.", "done": true});
+    let outline =
+        json!({"command": "", "reply": "", "done": false, "tool": "ui_outline", "args": {}});
     let ran_task = run_given(
         s,
-        vec![Ok(text(&plan.to_string())), Ok(text(&answer.to_string()))],
+        vec![
+            Ok(text(&plan.to_string())),
+            Ok(text(&answer.to_string())),
+            Ok(text(&outline.to_string())),
+            Ok(text(&answer.to_string())),
+            Ok(text(&answer.to_string())),
+        ],
         Person::Approves,
         Given {
             message: "Enter 4217 as the room code in the Code dialog and press OK".into(),
@@ -81,6 +91,11 @@ async fn with_command(command: &str) -> (Vec<Value>, String, Value) {
         _ => Value::Null,
     };
     let ran = ran.lock().unwrap().clone();
+    let crate::agent::AgentOutcome::Done { reply } = &ran_task.outcome else {
+        panic!("{command}: {:?}", ran_task.outcome);
+    };
+    // Zeta chose not to run it: no change of the person's was held back.
+    assert!(!reply.contains("not allowed"), "{command}: {reply}");
     (ran, second, format)
 }
 
