@@ -55,6 +55,37 @@ pub fn named_at(request: &str, name: &str) -> Option<usize> {
         .position(|w| w == name.as_slice())
 }
 
+/// Where `request` names element `e` (`named_at`). An element named as its window is
+/// titled is named only where the request tells it from the window: the name said twice,
+/// or once beside the last word of the element's role, as the tree gives it ("the Volume
+/// slider" names the slider "Volume" of the window "Volume"; "the Size dialog" names the
+/// window, not its column header "Size" — seen: OK held until that header was pressed,
+/// sorting the list).
+pub fn names_element(request: &str, e: &Entry) -> Option<usize> {
+    let at = named_at(request, &e.name)?;
+    if !e.name.trim().eq_ignore_ascii_case(e.place.window.trim()) || mentions(request, &e.name) > 1
+    {
+        return Some(at);
+    }
+    let role = e.role.split_whitespace().last()?.to_lowercase();
+    let said = words(request);
+    let after = at + words(&e.name.replace('_', "")).len();
+    let beside = said.get(after) == Some(&role) || at > 0 && said.get(at - 1) == Some(&role);
+    beside.then_some(at)
+}
+
+/// How many times `request` holds `name`'s words in a row.
+pub fn mentions(request: &str, name: &str) -> usize {
+    let name = words(&name.replace('_', ""));
+    if name.is_empty() {
+        return 0;
+    }
+    words(request)
+        .windows(name.len())
+        .filter(|w| *w == name.as_slice())
+        .count()
+}
+
 /// Whether two elements are alternatives of one group: in a row (a dialog's buttons, a
 /// tab strip) or a column (radio buttons, a list of check boxes), by where they show.
 /// A button elsewhere in the window (one that opens the dialog a named button is in)
@@ -556,5 +587,76 @@ mod tests {
             None
         );
         assert_eq!(holds_others(&numbers, keys[2], &entry, &|_| true), None);
+    }
+
+    /// An element named as its window is titled, against requests that name the window
+    /// and requests that name the element (twice, or beside its role's last word).
+    #[test]
+    fn an_element_titled_as_its_window_is_named_only_apart_from_the_window() {
+        let cases = [
+            (
+                "Size",
+                "table column header",
+                "Choose Large in the Size dialog and press OK",
+                false,
+            ),
+            (
+                "Size",
+                "table column header",
+                "In the Size dialog, sort by the Size header",
+                true,
+            ),
+            (
+                "Volume",
+                "slider",
+                "Set the Volume slider to 65 and press OK",
+                true,
+            ),
+            (
+                "Volume",
+                "slider",
+                "In the Volume window, set it to 65",
+                false,
+            ),
+            (
+                "Print",
+                "push button",
+                "In the Print dialog, press the Print button",
+                true,
+            ),
+            (
+                "Print",
+                "push button",
+                "Press Print in the Print dialog",
+                true,
+            ),
+            ("Theme", "combo box", "Pick Blue in the Theme dialog", false),
+            ("Theme", "combo box", "Set the Theme box to Blue", true),
+            (
+                "Reminder",
+                "push button",
+                "Press Dismiss in the Reminder message",
+                false,
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (title, role, request, named) in cases {
+            let mut numbers = Numbers::default();
+            let place = Place {
+                window: title.into(),
+                ..Place::default()
+            };
+            let n = numbers.number(&Node::at("/e", role, title), &place);
+            let entry = numbers.get(n).expect("numbered");
+            if names_element(request, entry).is_some() != named {
+                wrong.push(format!("{request:?} ({role} {title:?}): named {}", !named));
+            }
+        }
+        // Named otherwise than as its window: as before.
+        let mut numbers = Numbers::default();
+        let n = numbers.number(&Node::at("/ok", "push button", "OK"), &Place::default());
+        let ok = numbers.get(n).expect("numbered");
+        assert_eq!(names_element("press OK", ok), Some(1));
+        assert!(wrong.is_empty(), "{wrong:#?}");
     }
 }

@@ -17,7 +17,7 @@
 //! After each act the model reads which elements the request names and which of them an
 //! act went through on (`named`): facts of the window and the task, not advice.
 
-use crate::asked::named_at;
+use crate::asked::{named_at, names_element};
 use crate::atspi::act::Action;
 use crate::numbers::{Entry, Numbers, Takes};
 
@@ -66,13 +66,14 @@ pub fn fulfils(entry: &Entry, action: &Action) -> bool {
 /// The elements of `window` that `request` names, each once, in the request's order,
 /// with their numbers; a label is text, not one of them (a dialog's question is not
 /// acted on), even where the toolkit gives it actions of its own (Qt's labels have
-/// "ShowMenu" and "SetFocus").
+/// "ShowMenu" and "SetFocus"); nor one named as its window is titled where the request
+/// only names the window (`asked::names_element`).
 fn named_in(numbers: &Numbers, window: &str, request: &str) -> Vec<(u32, String)> {
     let mut named: Vec<(usize, u32, String)> = numbers
         .all()
         .filter(|(_, e)| e.place.window == window && !e.name.trim().is_empty())
         .filter(|(_, e)| e.role != "label")
-        .filter_map(|(m, e)| named_at(request, &e.name).map(|at| (at, m, e.label())))
+        .filter_map(|(m, e)| names_element(request, e).map(|at| (at, m, e.label())))
         .collect();
     named.sort();
     let mut seen = std::collections::HashSet::new();
@@ -162,7 +163,7 @@ impl Walk {
                     }
             })
             .filter_map(|(m, e)| {
-                named_at(request, &e.name)
+                names_element(request, e)
                     .filter(|w| *w < at)
                     .map(|w| (w, format!("[{m}] {}", e.label())))
             })
@@ -575,6 +576,36 @@ mod tests {
         walk.done(w[0], request);
         walk.done(w[1], request);
         assert_eq!(walk.ahead(&numbers, w[4], &ok, request), None);
+    }
+
+    /// An element named as its window is titled is not named by the request's naming
+    /// of the window; said twice, it is.
+    #[test]
+    fn the_windows_own_title_names_the_window_not_an_element_of_it() {
+        let mut numbers = Numbers::default();
+        let place = Place {
+            window: "Size".into(),
+            ..Place::default()
+        };
+        let mut number = |role: &str, name: &str| {
+            let mut node = Node::at(&format!("/{name}"), role, name);
+            node.actions = vec!["click".into()];
+            numbers.number(&node, &place)
+        };
+        let (header, large, ok) = (
+            number("table column header", "Size"),
+            number("table cell", "Large"),
+            number("push button", "OK"),
+        );
+        let request = "Choose Large in the Size dialog and press OK";
+        let mut walk = Walk::default();
+        walk.done(large, request);
+        let entry = numbers.get(ok).expect("numbered").clone();
+        assert_eq!(walk.ahead(&numbers, ok, &entry, request), None);
+        let twice = "In the Size dialog, sort by Size and press OK";
+        walk.done(large, twice);
+        let why = walk.ahead(&numbers, ok, &entry, twice).expect("held");
+        assert!(why.contains(&format!("[{header}]")), "{why}");
     }
 
     #[test]
