@@ -262,11 +262,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             let message = self.protocol.result_turn(call, "✗", content);
             self.messages.push(message);
         }
-        let done = self.finishing.acts_in(window);
-        let answer = format!(
-            "Done in the window \"{window}\", which closed after the last of these:\n{}",
-            done.join("\n")
-        );
+        let answer = self.finishing.done_in(window);
         let answer = self.final_answer(answer);
         self.finish(answer)
     }

@@ -219,6 +219,32 @@ impl Finishing {
             .map(|rb| rb.window.clone())
     }
 
+    /// What was done in `window`, which closed: its acts that went through, one a line.
+    pub fn done_in(&self, window: &str) -> String {
+        format!(
+            "Done in the window \"{window}\", which closed after the last of these:\n{}",
+            self.acts_in(window).join("\n")
+        )
+    }
+
+    /// What the task did, for the person, when the model's answer cannot be shown: where
+    /// the last act on a window met the request and closed it, what was done there (seen:
+    /// "I could not give a complete answer" after Large was chosen and OK pressed); else
+    /// the calls and the last output (`checks::account`).
+    fn account(&self) -> String {
+        let last_act = self
+            .evidence
+            .calls
+            .iter()
+            .rev()
+            .filter(|c| c.ran && c.ok)
+            .find_map(|c| c.read_back.as_ref());
+        match last_act {
+            Some(rb) if rb.met() && rb.closed => self.done_in(&rb.window),
+            _ => checks::account(&self.evidence),
+        }
+    }
+
     /// The acts in `window` that went through and that it did not contradict, one a
     /// line ("- table cell "Large" in "Size": press it").
     pub fn acts_in(&self, window: &str) -> Vec<String> {
@@ -554,7 +580,7 @@ impl Finishing {
                         detail: "a worked example's answer from Zeta's prompt was left out".into(),
                     });
                     if kept.trim().is_empty() {
-                        checks::account(&self.evidence)
+                        self.account()
                     } else {
                         kept
                     }
@@ -571,7 +597,7 @@ impl Finishing {
                 });
                 // What is left gives no value: what the task found says more.
                 if crate::assist::values::values(&kept).is_empty() {
-                    checks::account(&self.evidence)
+                    self.account()
                 } else {
                     kept
                 }

@@ -509,3 +509,58 @@ fn a_file_the_request_asks_to_be_written_is_read_back() {
     std::fs::write(&count, "x".repeat(100_000)).expect("write");
     assert_eq!(f.written_now(&[Effect::Changed(count)]), None);
 }
+
+/// An answer that is only Zeta's own words, after the last act on a window met the
+/// request and closed it: the person reads what was done there, not "I could not give a
+/// complete answer"; with the window still open, the account of the calls as before.
+#[test]
+fn an_unshowable_answer_after_a_window_was_done_says_what_was_done_there() {
+    use crate::tool::{ReadBack, Shown};
+    let home = Home::new();
+    let request = "Choose Large in the Size dialog and press OK";
+    let act = |element: &str, intended: &str, met: bool, closed: bool| CallEvidence {
+        tool: "ui_act".into(),
+        line: format!("✓ ui_act {element}"),
+        ran: true,
+        held: false,
+        ok: true,
+        changes: true,
+        output: "Did: press".into(),
+        effects: vec![],
+        program: false,
+        read_back: Some(ReadBack {
+            element: format!("{element} in \"Size\""),
+            window: "Size".into(),
+            action: "press".into(),
+            intended: intended.into(),
+            shown: Shown::Yes("done".into()),
+            request_met: met,
+            closed,
+        }),
+    };
+    let message = "Nothing has been done in the window \"Size\" yet, so the request is not done.";
+    for (closed, done) in [(true, true), (false, false)] {
+        let mut f = home.finishing(Checks::Never, true, request);
+        f.said(message);
+        f.observed(act("table cell \"Large\"", "press it", false, false));
+        f.observed(act("button \"OK\"", "press it", true, closed));
+        let answer = f.final_answer(message.into());
+        assert_eq!(
+            answer.starts_with("Done in the window \"Size\", which closed"),
+            done,
+            "{answer}"
+        );
+        if done {
+            assert!(
+                answer.contains("- table cell \"Large\" in \"Size\": press it")
+                    && answer.contains("- button \"OK\" in \"Size\": press it"),
+                "{answer}"
+            );
+        } else {
+            assert!(
+                answer.starts_with("I could not give a complete answer."),
+                "{answer}"
+            );
+        }
+    }
+}
