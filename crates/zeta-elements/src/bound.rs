@@ -31,12 +31,15 @@ enum Act {
 impl Act {
     const ALL: [Act; 4] = [Act::Press, Act::SetText, Act::Type, Act::Toggle];
 
-    fn name(self) -> &'static str {
+    /// Its name, and the other names the tool takes for it (`tools::parse_action`): a
+    /// model's "click" is a press (seen: `ui_act(3, 'click')` in a command, refused as
+    /// no call the element takes when the schema had "press" alone).
+    fn names(self) -> &'static [&'static str] {
         match self {
-            Act::Press => "press",
-            Act::SetText => "set_text",
-            Act::Type => "type",
-            Act::Toggle => "toggle",
+            Act::Press => &["press", "click", "activate"],
+            Act::SetText => &["set_text", "fill"],
+            Act::Type => &["type"],
+            Act::Toggle => &["toggle", "check", "uncheck"],
         }
     }
 
@@ -91,7 +94,7 @@ pub fn arguments(numbers: &Numbers, shown: &[u32]) -> Option<Value> {
         if takers.is_empty() {
             continue;
         }
-        let mut properties = json!({"action": {"const": act.name()}, "element": {"enum": takers}});
+        let mut properties = json!({"action": {"enum": act.names()}, "element": {"enum": takers}});
         let mut required = vec!["action", "element"];
         if matches!(act, Act::SetText | Act::Type) {
             properties["text"] = json!({"type": "string"});
@@ -110,8 +113,7 @@ pub fn arguments(numbers: &Numbers, shown: &[u32]) -> Option<Value> {
         } else {
             json!({"type": "string"})
         };
-        let properties =
-            json!({"action": {"const": "select"}, "element": {"const": n}, "option": option});
+        let properties = json!({"action": {"enum": ["select", "choose"]}, "element": {"const": n}, "option": option});
         any.push(object(properties, &["action", "element", "option"]));
     }
     match any.len() {

@@ -109,6 +109,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     | CallDecision::RateLimited
                     | CallDecision::Skipped
             );
+        let acted_here = ran && output.ok && output.read_back.is_some();
         // What the files the request asks to be written hold now, read back for the model.
         let written = self.finishing.written_now(&effects);
         self.finishing.observed(CallEvidence {
@@ -146,6 +147,13 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         } else {
             output.content.clone()
         };
+        // An act in the window went through, in a task about a window that names no
+        // path: what is left is done in the window (seen: after typing Lisbon into the
+        // City dialog, `echo 'Lisbon' > ~/notes/budget_meeting_notes.txt`, a worked
+        // example's file, and the example's answer).
+        if self.window_only && acted_here {
+            self.commands_closed = true;
+        }
         if away {
             self.finishing.said(super::screen::WINDOW_INSTEAD);
             self.commands_closed = true;

@@ -569,7 +569,7 @@ impl Finishing {
         };
         // A worked example's answer said again, in a task that gave none of it.
         let text = {
-            let mut sources: Vec<String> = self.evidence.printed();
+            let mut sources: Vec<String> = self.evidence.printed_not_echoed();
             sources.push(self.request.text.clone());
             let sources: Vec<&str> = sources.iter().map(String::as_str).collect();
             match self.own.strip_examples(&text, &sources) {

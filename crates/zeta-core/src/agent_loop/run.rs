@@ -96,6 +96,9 @@ pub(super) struct Run<'a, S, M> {
     /// That window's program names (`ShownWindow::app`): a command starting one of them
     /// again is held (`screen::starts_again`).
     pub(super) named_program: String,
+    /// The request names a window and no path: once an act in a window went through,
+    /// the plan offers no command (`Run::run_call`).
+    pub(super) window_only: bool,
     /// A call that was not an element call was held back while the window the request is
     /// about was on screen: the plan's grammar offers no command from then on (see
     /// `grammar::without_commands`).
@@ -200,6 +203,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             Some(w) => (Some(w.title), w.app),
             None => (None, String::new()),
         };
+        let window_only = named_window.is_some() && request.paths.is_empty();
         // A request about a window on screen: one it names, or one its words are about.
         let about_windows = named_window.is_some() || worded;
         let native = match ctx.settings.provider.protocol {
@@ -366,6 +370,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             window_task,
             named_window,
             named_program,
+            window_only,
             commands_closed: false,
             call_next: false,
             undo: agent

@@ -147,6 +147,20 @@ impl Evidence {
     pub fn printed(&self) -> Vec<String> {
         self.ran().map(|c| printed_text(&c.output)).collect()
     }
+
+    /// The same, less what a call printed of its own line: `echo '…'` prints the model's
+    /// own words, which bear nothing out (seen: a worked example's answer echoed, then
+    /// given as the answer, "grounded" by the echo).
+    pub fn printed_not_echoed(&self) -> Vec<String> {
+        self.ran()
+            .filter_map(|c| {
+                let printed = printed_text(&c.output);
+                let mut lines = printed.lines().map(str::trim).filter(|l| !l.is_empty());
+                let echoed = lines.clone().next().is_some() && lines.all(|l| c.line.contains(l));
+                (!echoed).then_some(printed)
+            })
+            .collect()
+    }
 }
 
 /// A call's output without the lines Zeta wrote around it: the shell tool's framing

@@ -66,7 +66,7 @@ fn each_kind_of_element_takes_the_acts_it_allows_and_no_other() {
     let cases: &[(&str, &[Value], &[Value])] = &[
         (
             "push button",
-            &[json!({"action": "press"})],
+            &[json!({"action": "press"}), json!({"action": "click"})],
             &[
                 json!({"action": "set_text", "text": "ada"}),
                 json!({"action": "toggle"}),
@@ -77,6 +77,7 @@ fn each_kind_of_element_takes_the_acts_it_allows_and_no_other() {
             "text",
             &[
                 json!({"action": "set_text", "text": "ada"}),
+                json!({"action": "fill", "text": "ada"}),
                 json!({"action": "type", "text": "x"}),
                 json!({"action": "set_text", "text": ""}),
             ],
@@ -106,7 +107,11 @@ fn each_kind_of_element_takes_the_acts_it_allows_and_no_other() {
         ),
         (
             "check box",
-            &[json!({"action": "toggle"}), json!({"action": "press"})],
+            &[
+                json!({"action": "toggle"}),
+                json!({"action": "check"}),
+                json!({"action": "press"}),
+            ],
             &[json!({"action": "set_text", "text": "on"})],
         ),
         (
@@ -118,6 +123,7 @@ fn each_kind_of_element_takes_the_acts_it_allows_and_no_other() {
             "combo box",
             &[
                 json!({"action": "select", "option": "Green"}),
+                json!({"action": "choose", "option": "Green"}),
                 json!({"action": "press"}),
             ],
             &[

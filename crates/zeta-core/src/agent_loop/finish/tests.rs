@@ -564,3 +564,39 @@ fn an_unshowable_answer_after_a_window_was_done_says_what_was_done_there() {
         }
     }
 }
+
+/// A worked example's answer, echoed by a command and then given as the answer, is
+/// still the example's: what a call prints of its own line bears nothing out. An
+/// output that is not an echo still does.
+#[test]
+fn a_worked_example_echoed_by_a_command_is_no_source_for_it() {
+    let home = Home::new();
+    let request = "What does the City dialog ask for?";
+    let example = "There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.";
+    let said =
+        "There are 3 .txt files in ~/notes; I wrote 3 into ~/notes/budget_meeting_notes.txt.";
+    let mut f = home.finishing(Checks::Never, true, request);
+    f.example(example);
+    saw(
+        &mut f,
+        &format!("✓ shell echo '{said}'"),
+        false,
+        &shell(said),
+    );
+    let answer = f.final_answer(said.into());
+    assert!(
+        answer.contains("I could not give a complete answer.") && !answer.starts_with(said),
+        "{answer}"
+    );
+    // The same words printed by a program that is not an echo of them stand.
+    let mut f = home.finishing(Checks::Never, true, request);
+    f.example(example);
+    saw(
+        &mut f,
+        "✓ shell cat ~/notes/summary.txt",
+        false,
+        &shell(said),
+    );
+    let answer = f.final_answer(said.into());
+    assert!(answer.contains(said), "{answer}");
+}

@@ -36,15 +36,29 @@ impl Tool for Recorded {
                 "Window \"Code\" (yad):\n[1] text \"Room code\" = \"\"\n[2] push button \"OK\"",
                 "read \"Code\": 2 elements",
             ),
+            "ui_act" => {
+                let mut out = ToolOutput::ok("Did: set its text to \"4217\".", "acted");
+                out.read_back = Some(Box::new(crate::tool::ReadBack {
+                    element: "text \"Room code\" in \"Code\"".into(),
+                    window: "Code".into(),
+                    action: "set_text".into(),
+                    intended: "set its text to \"4217\"".into(),
+                    shown: crate::tool::Shown::Yes("it shows \"4217\"".into()),
+                    request_met: false,
+                    closed: false,
+                }));
+                out
+            }
             _ => ToolOutput::ok("ok", "ran"),
         };
         Box::pin(async move { out })
     }
 }
 
-/// Runs "Enter 4217 …" with the Code dialog of yad on screen, the small model writing
-/// `command` and then an answer: the commands the shell ran, and the second request.
-async fn with_command(command: &str) -> (Vec<Value>, String, Value) {
+/// `request` run with the Code dialog of yad on screen and the small model's `plans`
+/// (checked as a small model is: held-back changes are told to the person): the task,
+/// and the commands the shell ran.
+async fn code_task(request: &str, plans: &[Value]) -> (super::scripted::Ran, Vec<Value>) {
     let ran = Arc::new(Mutex::new(Vec::new()));
     let tools: Vec<Arc<dyn Tool>> = ["ui_outline", "ui_act", "shell"]
         .into_iter()
@@ -57,24 +71,13 @@ async fn with_command(command: &str) -> (Vec<Value>, String, Value) {
         .collect();
     let mut s = settings(Auto);
     s.provider.protocol = crate::settings::Protocol::Json;
-    // As a small model is checked: held-back changes are told to the person.
     s.verify = crate::settings::Verify::Auto;
-    let plan = json!({"command": command, "reply": "", "done": false});
-    let answer = json!({"command": "", "reply": "Not done.", "done": true});
-    let outline =
-        json!({"command": "", "reply": "", "done": false, "tool": "ui_outline", "args": {}});
-    let ran_task = run_given(
+    let task = run_given(
         s,
-        vec![
-            Ok(text(&plan.to_string())),
-            Ok(text(&answer.to_string())),
-            Ok(text(&outline.to_string())),
-            Ok(text(&answer.to_string())),
-            Ok(text(&answer.to_string())),
-        ],
+        plans.iter().map(|p| Ok(text(&p.to_string()))).collect(),
         Person::Approves,
         Given {
-            message: "Enter 4217 as the room code in the Code dialog and press OK".into(),
+            message: request.into(),
             small: true,
             tools,
             on_screen: vec![ShownWindow {
@@ -85,12 +88,27 @@ async fn with_command(command: &str) -> (Vec<Value>, String, Value) {
         },
     )
     .await;
+    let ran = ran.lock().unwrap().clone();
+    (task, ran)
+}
+
+/// Runs "Enter 4217 …", the small model writing `command` and then an answer: the
+/// commands the shell ran, the second request, and its schema.
+async fn with_command(command: &str) -> (Vec<Value>, String, Value) {
+    let plan = json!({"command": command, "reply": "", "done": false});
+    let answer = json!({"command": "", "reply": "Not done.", "done": true});
+    let outline =
+        json!({"command": "", "reply": "", "done": false, "tool": "ui_outline", "args": {}});
+    let (ran_task, ran) = code_task(
+        "Enter 4217 as the room code in the Code dialog and press OK",
+        &[plan, answer.clone(), outline, answer.clone(), answer],
+    )
+    .await;
     let second = ran_task.model.request_text(1);
     let format = match &ran_task.model.requests.lock().unwrap()[1].format {
         crate::model::ResponseFormat::JsonSchema(schema) => schema.clone(),
         _ => Value::Null,
     };
-    let ran = ran.lock().unwrap().clone();
     let crate::agent::AgentOutcome::Done { reply } = &ran_task.outcome else {
         panic!("{command}: {:?}", ran_task.outcome);
     };
@@ -133,5 +151,36 @@ async fn commands_of_other_programs_run() {
         let ls = json!({"command": "ls", "reply": "", "done": false});
         assert!(jsonschema::validator_for(&format).is_ok_and(|v| v.is_valid(&ls)));
         assert!(!second.contains("Not run:"), "{command}: {second}");
+    }
+}
+
+/// Once an act in the window went through, a request that names a window and no path
+/// is done in the window: the plan offers no command. One that names a path keeps them.
+#[tokio::test]
+async fn after_an_act_in_the_window_a_request_without_a_path_runs_no_command() {
+    for (request, commands_after) in [
+        (
+            "Enter 4217 as the room code in the Code dialog and press OK",
+            false,
+        ),
+        (
+            "Enter the number in ~/code.txt as the room code in the Code dialog",
+            true,
+        ),
+    ] {
+        let act = json!({"command": "", "reply": "", "done": false, "tool": "ui_act",
+                         "args": {"action": "set_text", "element": 1, "text": "4217"}});
+        let answer = json!({"command": "", "reply": "Entered 4217.", "done": true});
+        let (task, _) = code_task(request, &[act, answer]).await;
+        let requests = task.model.requests.lock().unwrap();
+        let takes_command = |n: usize| match &requests[n].format {
+            crate::model::ResponseFormat::JsonSchema(schema) => {
+                let ls = json!({"command": "ls", "reply": "", "done": false});
+                jsonschema::validator_for(schema).is_ok_and(|v| v.is_valid(&ls))
+            }
+            _ => panic!("no schema"),
+        };
+        assert!(takes_command(0), "{request}: before the act");
+        assert_eq!(takes_command(1), commands_after, "{request}: after the act");
     }
 }
