@@ -648,8 +648,14 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
     /// `{"action": "Ada"}`); the model then writes it as a call, which the grammar binds.
     fn unbound_call(&self, calls: &[crate::model::ToolCall]) -> Option<String> {
         calls.iter().find_map(|call| {
-            let now = self.tools.get(&call.name)?.arguments_now()?;
-            let takes = jsonschema::validator_for(&now).is_ok_and(|v| v.is_valid(&call.arguments));
+            let tool = self.tools.get(&call.name)?;
+            let now = tool.arguments_now()?;
+            // As it will run: read as its tool reads it (`Tool::read_as`; seen:
+            // `ui_act(3, 'ada@example.com', 'text')` on the Email field is its set_text).
+            let arguments = tool
+                .read_as(&call.arguments, &self.ctx.task.message)
+                .map_or_else(|| call.arguments.clone(), |(read, _)| read);
+            let takes = jsonschema::validator_for(&now).is_ok_and(|v| v.is_valid(&arguments));
             (!takes).then(|| {
                 format!(
                     "Not run: {} {} was written inside a command, and it is not a call {} takes now. Write it as a tool call instead: {{\"tool\": \"{}\", \"args\": {{…}}}}, on a number of the outline.",

@@ -30,6 +30,18 @@ impl Tool for Ui {
     fn has_side_effects(&self) -> bool {
         self.name == "ui_act"
     }
+    /// The value written as the action on the name field, with a placeholder as the
+    /// text, is its set_text (as the element tool reads it).
+    fn read_as(&self, arguments: &Value, _request: &str) -> Option<(Value, String)> {
+        let placeholder = arguments["element"] == 1 && arguments["text"] == "text";
+        (self.name == "ui_act" && placeholder).then(|| {
+            let text = arguments["action"].clone();
+            (
+                json!({"action": "set_text", "element": 1, "text": text}),
+                "read as set_text".to_string(),
+            )
+        })
+    }
     /// After the outline was read: the name field takes text, Save is pressed.
     fn arguments_now(&self) -> Option<Value> {
         let read = self
@@ -525,6 +537,35 @@ async fn a_call_written_as_a_command_that_the_elements_do_not_take_is_not_run() 
     };
     let command = json!({"command": "ls", "reply": "", "done": false});
     assert!(!jsonschema::validator_for(schema).is_ok_and(|v| v.is_valid(&command)));
+}
+
+/// A call written inside a command that its tool reads as one it takes now runs as read
+/// (seen: `ui_act(3, 'ada@example.com', 'text')` on the Email field refused as unbound).
+#[tokio::test]
+async fn a_call_written_as_a_command_is_judged_as_its_tool_reads_it() {
+    let mut s = settings(Auto);
+    s.provider.protocol = crate::settings::Protocol::Json;
+    let plan = json!({"command": "ui_act(1, 'hello', 'text')", "reply": "", "done": false});
+    let answer = json!({"command": "", "reply": "Typed hello.", "done": true});
+    let (ran, calls) = window_task_in(
+        s,
+        "type 'hello' into the Name field of the Zeta form window",
+        true,
+        vec![text(&plan.to_string()), text(&answer.to_string())],
+        Person::Approves,
+    )
+    .await;
+    let acts: Vec<&Value> = calls
+        .iter()
+        .filter(|(n, _)| n == "ui_act")
+        .map(|(_, a)| a)
+        .collect();
+    assert_eq!(
+        acts,
+        [&json!({"action": "set_text", "element": 1, "text": "hello"})],
+        "{}",
+        ran.model.request_text(1)
+    );
 }
 
 /// Once an act met the request in its window (Save pressed after the name was typed, the
