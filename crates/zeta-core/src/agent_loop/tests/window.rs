@@ -143,6 +143,15 @@ impl Tool for Ui {
     }
 }
 
+/// The arguments of the `ui_act` calls that ran, in order.
+fn acts_of(calls: &[(String, Value)]) -> Vec<&Value> {
+    calls
+        .iter()
+        .filter(|(n, _)| n == "ui_act")
+        .map(|(_, a)| a)
+        .collect()
+}
+
 /// The element of the last call recorded.
 fn arguments_element(calls: &Calls) -> Option<u64> {
     calls.lock().unwrap().last()?.1.get("element")?.as_u64()
@@ -516,11 +525,7 @@ async fn a_call_written_as_a_command_that_the_elements_do_not_take_is_not_run() 
         Person::Approves,
     )
     .await;
-    let acts: Vec<&Value> = calls
-        .iter()
-        .filter(|(n, _)| n == "ui_act")
-        .map(|(_, a)| a)
-        .collect();
+    let acts = acts_of(&calls);
     assert_eq!(
         acts,
         [
@@ -555,11 +560,7 @@ async fn a_call_written_as_a_command_is_judged_as_its_tool_reads_it() {
         Person::Approves,
     )
     .await;
-    let acts: Vec<&Value> = calls
-        .iter()
-        .filter(|(n, _)| n == "ui_act")
-        .map(|(_, a)| a)
-        .collect();
+    let acts = acts_of(&calls);
     assert_eq!(
         acts,
         [&json!({"action": "set_text", "element": 1, "text": "hello"})],
