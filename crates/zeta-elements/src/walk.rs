@@ -200,8 +200,8 @@ impl Walk {
         }
     }
 
-    /// Why text for field `n` (`entry`) is held once: it begins with the field's own
-    /// name and then more (seen: "password hunter2" typed into the field "Password" for
+    /// Why text for field `n` (`entry`) is held once: it is the field's own name, or
+    /// begins with it and then more (seen: "password hunter2" typed into the field "Password" for
     /// "Type the password hunter2 into the Unlock dialog"). A field's name is not part of
     /// its text; the same call made again goes through, for a text that does begin so.
     pub fn named_text(
@@ -220,7 +220,8 @@ impl Walk {
         let (head, rest) = text.split_at(name.len().min(text.len()));
         let rest_starts = rest.starts_with(|c: char| c.is_whitespace() || c == ':' || c == '=');
         let rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ':' || c == '=');
-        if !head.eq_ignore_ascii_case(name) || !rest_starts || rest.is_empty() {
+        let alone = text.eq_ignore_ascii_case(name);
+        if !head.eq_ignore_ascii_case(name) || !alone && (!rest_starts || rest.is_empty()) {
             return None;
         }
         let call = (n, text.to_string());
@@ -228,6 +229,16 @@ impl Walk {
             return None;
         }
         self.held.push(call);
+        // The field's name alone as its text (seen: "Email" into the field "Email",
+        // then OK, and "the email ada@example.com" claimed).
+        if alone {
+            return Some(format!(
+                "not typed: {:?} is the name of [{n}] {} itself, not text for it: put in it the value the request gives for it; to type {:?} all the same, make the same call again",
+                text,
+                entry.label(),
+                text
+            ));
+        }
         let meant = serde_json::to_string(rest).unwrap_or_default();
         Some(format!(
             "not typed: {:?} begins with the name of [{n}] {} itself, which is not part of its text. If the text to put in it is {meant}, the call is {{\"action\": \"set_text\", \"element\": {n}, \"text\": {meant}}}; to type {:?} as written, make the same call again",
@@ -748,10 +759,20 @@ mod tests {
                     }
                 }
             }
-            // Not held: the value alone, the name alone, a word that only starts alike.
+            // The name alone: held once, then typed.
+            let mut walk = Walk::default();
+            for alone in [name.to_string(), name.to_uppercase()] {
+                match walk.named_text(3, &field, &alone, "the request") {
+                    Some(why) if why.contains("is the name of [3]") => {}
+                    other => missed.push(format!("{alone:?} alone: {other:?}")),
+                }
+                if walk.named_text(3, &field, &alone, "the request").is_some() {
+                    missed.push(format!("{alone:?}: held twice"));
+                }
+            }
+            // Not held: the value alone, a word that only starts alike.
             for text in [
                 "hunter2".to_string(),
-                name.to_string(),
                 format!("{}s", name.to_lowercase()),
                 format!("{}ville", name),
             ] {
