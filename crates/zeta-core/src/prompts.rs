@@ -21,6 +21,7 @@ pub const CHECK_UNGROUNDED_VALUE: &str = include_str!("../prompts/check_unground
 pub const CHECK_NO_VALUE: &str = include_str!("../prompts/check_no_value.md");
 pub const CHECK_ACT_NOT_SHOWN: &str = include_str!("../prompts/check_act_not_shown.md");
 pub const CHECK_WINDOW_UNTOUCHED: &str = include_str!("../prompts/check_window_untouched.md");
+pub const CHECK_STEP_LEFT: &str = include_str!("../prompts/check_step_left.md");
 pub const CHECK_WINDOW_NOT_SAVED: &str = include_str!("../prompts/check_window_not_saved.md");
 pub const CHECK_VALUE_NOT_ENTERED: &str = include_str!("../prompts/check_value_not_entered.md");
 pub const CHECK_SECOND_WAY: &str = include_str!("../prompts/check_second_way.md");

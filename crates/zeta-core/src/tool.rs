@@ -140,6 +140,10 @@ pub struct ReadBack {
     /// The act closed its window (a dialog answered): the window the element was in is
     /// gone from the screen.
     pub closed: bool,
+    /// A step of the request the tool can tell is still left in this window, in words
+    /// (one that names nothing there, while the window's default button that does it
+    /// was not pressed): `None` where none is, or it cannot tell.
+    pub left: Option<String>,
 }
 
 impl ReadBack {
@@ -147,6 +151,22 @@ impl ReadBack {
     /// did not contradict the act: the request met in the window, as far as it can tell.
     pub fn met(&self) -> bool {
         self.request_met && !matches!(self.shown, Shown::No(_))
+    }
+
+    /// For tests: `action` on `element` in `window`, meant as `intended`, shown as
+    /// `shown`; the request not met, the window open.
+    #[cfg(test)]
+    pub fn of(element: &str, window: &str, action: &str, intended: &str, shown: Shown) -> Self {
+        Self {
+            element: element.into(),
+            window: window.into(),
+            action: action.into(),
+            intended: intended.into(),
+            shown,
+            request_met: false,
+            closed: false,
+            left: None,
+        }
     }
 }
 

@@ -8,6 +8,8 @@
 //! - [`atspi`]: the accessibility bus: reading windows and trees, acting on elements.
 //! - [`ocr`]: tesseract over a screenshot, as the same kind of elements.
 //! - [`readback`]: whether an act shows in the window after it.
+//! - [`steps`]: a step of the request that names nothing in its window, and the
+//!   default button that does it.
 //! - [`bound`]: the calls `ui_act` takes now, for a constrained model's grammar.
 //! - [`tools`]: the two tools.
 //! - [`typed`]: the keyboard tool's typing read back from the focused field.
@@ -24,6 +26,7 @@ pub mod numbers;
 pub mod ocr;
 pub mod outline;
 pub mod readback;
+pub mod steps;
 pub mod tools;
 pub mod typed;
 pub mod walk;

@@ -885,11 +885,19 @@ impl UiAct {
             let how = self.act_on_word(&entry, &action).await?;
             tokio::time::sleep(Duration::from_millis(400)).await;
             let target = area(entry.place.region);
-            let after = el
+            let after = match el
                 .read_ocr(target, "after the action", &Options::default())
                 .await
-                .map(|o| o.text)
-                .unwrap_or_else(|e| format!("(could not read the screen again: {e})"));
+            {
+                Ok(o) => {
+                    // Its words are numbered anew, and can be acted on next (seen: a
+                    // dialog read by OCR, its field typed into, and no number of the
+                    // second read taken).
+                    locked(&el.0.shown).extend(o.lines.keys().copied());
+                    o.text
+                }
+                Err(e) => format!("(could not read the screen again: {e})"),
+            };
             return Ok((
                 format!(
                     "Did: {} [{n}] \"{}\": {how}.\nThe screen now (new numbers):\n{after}",
@@ -1018,7 +1026,7 @@ impl UiAct {
             Shown::Unclear(what) => format!("Not confirmed on screen: {what}.\n"),
         });
         // What the request names in this window, and which of it has been acted on.
-        let (named, request_met) = {
+        let (named, request_met, left) = {
             let numbers = locked(&el.0.numbers);
             let mut walk = locked(&el.0.walk);
             walk.acted(n, &entry, &action, request);
@@ -1029,6 +1037,15 @@ impl UiAct {
             (
                 walk.named(&numbers, own, request),
                 walk.all_named_done(&numbers, own, request),
+                // A window that closed has no step left in it.
+                (!watched.own_closed)
+                    .then(|| walk.step_left(&numbers, own, request))
+                    .flatten()
+                    .map(|(step, _, button)| {
+                        format!(
+                            "the request's step \"{step}\" is left: in \"{own}\" the default {button} does it, and it was not pressed"
+                        )
+                    }),
             )
         };
         if let Some(named) = named {
@@ -1043,6 +1060,7 @@ impl UiAct {
             shown,
             request_met,
             closed: watched.own_closed,
+            left,
         });
         Ok((
             report,
@@ -1181,6 +1199,7 @@ impl Tool for UiAct {
                             )),
                             request_met: false,
                             closed: false,
+                            left: None,
                         })
                     });
                     ToolOutput {

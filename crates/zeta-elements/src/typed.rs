@@ -87,6 +87,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
             shown: Shown::Unclear("no element with the keyboard's focus could be read".into()),
             request_met: false,
             closed: false,
+            left: None,
         };
     };
     let now = after.node.value.clone().unwrap_or_default();
@@ -136,6 +137,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
         shown,
         request_met: false,
         closed: false,
+        left: None,
     }
 }
 

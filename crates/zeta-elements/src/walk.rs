@@ -15,7 +15,10 @@
 //! button ends what is before it.
 //!
 //! After each act the model reads which elements the request names and which of them an
-//! act went through on (`named`): facts of the window and the task, not advice.
+//! act went through on (`named`): facts of the window and the task, not advice. A step
+//! of the request that names nothing in the window ("confirm it") is left until the
+//! window's default button had an act go through (`step_left`, `steps`): until then the
+//! request is not met there.
 
 use crate::asked::{named_at, names_element};
 use crate::atspi::act::Action;
@@ -250,10 +253,15 @@ impl Walk {
 
     /// The elements of `window` the request names, with whether an act went through on
     /// each, in the request's order: said after each act, so a model that lost its
-    /// place reads what the request still names. `None` outside a task, or when the
-    /// request names nothing in the window.
+    /// place reads what the request still names, and a step of it that names nothing
+    /// there and is left (`step_left`). `None` outside a task, or when the request names
+    /// nothing in the window and leaves no such step.
     pub fn named(&self, numbers: &Numbers, window: &str, request: &str) -> Option<String> {
-        let named = self.named_now(numbers, window, request)?;
+        let Some(named) = self.named_now(numbers, window, request) else {
+            return self
+                .step_left_said(numbers, window, request)
+                .map(|step| format!("{step}."));
+        };
         let all_done = named.iter().all(|(m, _)| self.done.contains(m));
         let each: Vec<String> = named
             .into_iter()
@@ -267,18 +275,48 @@ impl Walk {
             })
             .collect();
         let mut said = format!("The request names: {}.", each.join(", "));
-        if all_done {
-            said.push_str(
+        match self.step_left_said(numbers, window, request) {
+            Some(step) if all_done => {
+                said.push_str(&format!(" Every element it names has been acted on. {step}."));
+            }
+            _ if all_done => said.push_str(
                 " Every element it names has been acted on: if the window now shows what the request asks for, answer the user; if not, act on what is left.",
-            );
+            ),
+            _ => {}
         }
         Some(said)
     }
 
-    /// Whether the request names elements of `window` and an act went through on each.
+    /// Whether the request names elements of `window`, an act went through on each, and
+    /// no step of it that names nothing there is left (`step_left`).
     pub fn all_named_done(&self, numbers: &Numbers, window: &str, request: &str) -> bool {
         self.named_now(numbers, window, request)
             .is_some_and(|named| named.iter().all(|(m, _)| self.done.contains(m)))
+            && self.step_left(numbers, window, request).is_none()
+    }
+
+    /// A step of the current `request` that names nothing in `window` ("confirm it"),
+    /// while the window's default button, which does it, has had no act go through
+    /// (`steps::unnamed_step`): the step's words, the button's number and label.
+    pub fn step_left(
+        &self,
+        numbers: &Numbers,
+        window: &str,
+        request: &str,
+    ) -> Option<(String, u32, String)> {
+        if request.trim().is_empty() || self.request != request {
+            return None;
+        }
+        let (step, m, default) = crate::steps::unnamed_step(numbers, window, request)?;
+        (!self.done.contains(&m)).then(|| (step, m, default.label()))
+    }
+
+    /// `step_left` as the model reads it after an act.
+    fn step_left_said(&self, numbers: &Numbers, window: &str, request: &str) -> Option<String> {
+        let (step, m, label) = self.step_left(numbers, window, request)?;
+        Some(format!(
+            "The request also says \"{step}\", which names no element of \"{window}\"; its default button, [{m}] {label} (the one Enter presses), does that, and it has not been pressed"
+        ))
     }
 
     /// The elements of `window` the current `request` names; `None` outside a task, for
@@ -782,5 +820,57 @@ mod tests {
             }
         }
         assert!(missed.is_empty(), "{}", missed.join("\n"));
+    }
+
+    /// "Confirm it" names nothing in the Unlock dialog: after the password was typed the
+    /// request is not met, and the model reads which button does the step left; once
+    /// the default was pressed, it is met.
+    #[test]
+    fn a_step_naming_nothing_is_left_until_the_window_s_default_is_pressed() {
+        let mut numbers = Numbers::default();
+        let place = Place {
+            window: "Unlock".into(),
+            ..Place::default()
+        };
+        let mut number = |role: &str, name: &str, default: bool| {
+            let mut node = Node::new(
+                Key::Tree {
+                    bus: ":1.1".into(),
+                    path: format!("/{name}"),
+                },
+                role,
+                name,
+            );
+            if role == "push button" {
+                node.actions = vec!["click".into()];
+            }
+            node.states.editable = role == "password text";
+            node.states.default = default;
+            numbers.number(&node, &place)
+        };
+        let field = number("password text", "Password", false);
+        number("push button", "Cancel", false);
+        let ok = number("push button", "OK", true);
+        let request = "Type the password hunter2 into the Unlock dialog and confirm it";
+        let mut walk = Walk::default();
+        let entry = numbers.get(field).expect("numbered").clone();
+        walk.acted(field, &entry, &Action::SetText("hunter2".into()), request);
+        assert!(!walk.all_named_done(&numbers, "Unlock", request));
+        let said = walk.named(&numbers, "Unlock", request).expect("said");
+        assert!(
+            said.contains("(acted on)")
+                && said.contains("\"confirm it\"")
+                && said.contains(&format!("[{ok}] push button \"OK\"")),
+            "{said}"
+        );
+        let ok_entry = numbers.get(ok).expect("numbered").clone();
+        walk.acted(ok, &ok_entry, &Action::Press, request);
+        assert!(walk.all_named_done(&numbers, "Unlock", request));
+        assert_eq!(walk.step_left(&numbers, "Unlock", request), None);
+        // The same request with the button named: nothing left once the field is done.
+        let named = "Type the password hunter2 into the Unlock dialog and press OK";
+        let mut walk = Walk::default();
+        walk.acted(field, &entry, &Action::SetText("hunter2".into()), named);
+        assert_eq!(walk.step_left(&numbers, "Unlock", named), None);
     }
 }

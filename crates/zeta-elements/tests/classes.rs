@@ -264,14 +264,8 @@ async fn a_press_the_request_does_not_name_is_refused_and_nothing_is_lost() {
     let mut tools = Tools::new();
     tools.ctx.request =
         "Set the label to Kitchen in the Set label dialog and press OK, then Apply".into();
-    let outline = tools.outline("Zeta settings asked").await;
-    let set_label = number_of(&outline, "button \"Set label…\"");
-    // The request names this one too ("Set label"): the press goes ahead.
-    let r = tools
-        .act(json!({"element": set_label, "action": "press"}))
-        .await;
-    assert!(r.ok, "{}", r.content);
-    let dialog = tools.outline("Set label").await;
+    // The request names "Set label" too: the press goes ahead.
+    let dialog = open_set_label(&tools, "Zeta settings asked").await;
     assert!(dialog.contains("button \"OK\" (default)"), "{dialog}");
     let field = number_of(&dialog, "text \"Label\"");
     let r = tools
@@ -308,6 +302,55 @@ async fn a_press_the_request_does_not_name_is_refused_and_nothing_is_lost() {
     assert_eq!(shown(&r), &Shown::Yes("its window closed".into()));
     kitchen_applied(&tools, "Zeta settings asked", dir.path()).await;
     assert_eq!(written(dir.path())["volume"], 65);
+}
+
+/// "Confirm it" names no element of the dialog: after the label is typed, the read-back
+/// says the step is left, with the dialog's default button, and the request is not met;
+/// once the default is pressed, the dialog closes with the request met and nothing left.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_step_the_request_names_nothing_for_is_left_until_the_default_is_pressed() {
+    let test = "a_step_the_request_names_nothing_for_is_left_until_the_default_is_pressed";
+    let Some((_app, dir, _serial)) = settings(test, "Zeta settings confirm").await else {
+        return;
+    };
+    let mut tools = Tools::new();
+    tools.ctx.request =
+        "Type Kitchen as the label in the Set label dialog and confirm it, then press Apply".into();
+    let dialog = open_set_label(&tools, "Zeta settings confirm").await;
+    let field = number_of(&dialog, "text \"Label\"");
+    let ok = number_of(&dialog, "button \"OK\" (default)");
+    let r = tools
+        .act(json!({"element": field, "action": "set_text", "text": "Kitchen"}))
+        .await;
+    let rb = r.read_back.as_ref().expect("read back");
+    assert!(matches!(rb.shown, Shown::Yes(_)), "{rb:?}");
+    assert!(!rb.request_met, "the step is left: {rb:?}");
+    let left = rb.left.as_deref().unwrap_or_default();
+    assert!(
+        left.contains("\"confirm it\"") && left.contains("button \"OK\""),
+        "{rb:?}"
+    );
+    assert!(
+        r.content
+            .contains(&format!("[{ok}] button \"OK\" (the one Enter presses)")),
+        "the model reads which button does it:\n{}",
+        r.content
+    );
+    let r = tools.act(json!({"element": ok, "action": "press"})).await;
+    let rb = r.read_back.as_ref().expect("read back");
+    assert!(rb.closed && rb.request_met && rb.left.is_none(), "{rb:?}");
+    kitchen_applied(&tools, "Zeta settings confirm", dir.path()).await;
+}
+
+/// The "Set label" dialog, opened by its button in `window`: its outline.
+async fn open_set_label(tools: &Tools, window: &str) -> String {
+    let outline = tools.outline(window).await;
+    let set_label = number_of(&outline, "button \"Set label…\"");
+    let r = tools
+        .act(json!({"element": set_label, "action": "press"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    tools.outline("Set label").await
 }
 
 /// The settings window shows the label "Kitchen" the dialog set, and Apply writes it.

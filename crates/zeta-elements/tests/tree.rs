@@ -429,6 +429,16 @@ async fn an_application_without_accessibility_is_read_and_pressed_through_ocr() 
         "the screen read again shows the new label:\n{}",
         r.content
     );
+    // The words read again can be called next; the first read's cannot.
+    let saved_now = number_of(&r.content, "text \"Saved\"");
+    let takes = |element: u64| {
+        tools.act.arguments_now().is_some_and(|schema| {
+            jsonschema::validator_for(&schema)
+                .is_ok_and(|v| v.is_valid(&json!({"element": element, "action": "press"})))
+        })
+    };
+    assert!(takes(saved_now), "the new read's words are bound");
+    assert!(!takes(save), "the earlier read's are not");
     let stale = tools.act(json!({"element": save, "action": "press"})).await;
     assert!(
         !stale.ok && stale.content.contains("no longer on screen"),

@@ -205,11 +205,7 @@ impl Finishing {
         if !failed {
             return None;
         }
-        earlier
-            .iter()
-            .rev()
-            .filter(|c| c.ran && c.ok)
-            .find_map(|c| c.read_back.as_ref())
+        Evidence::last_act_of(earlier)
             .filter(|rb| rb.met() && rb.closed)
             .filter(|rb| {
                 last.read_back
@@ -232,14 +228,7 @@ impl Finishing {
     /// "I could not give a complete answer" after Large was chosen and OK pressed); else
     /// the calls and the last output (`checks::account`).
     fn account(&self) -> String {
-        let last_act = self
-            .evidence
-            .calls
-            .iter()
-            .rev()
-            .filter(|c| c.ran && c.ok)
-            .find_map(|c| c.read_back.as_ref());
-        match last_act {
+        match self.evidence.last_act() {
             Some(rb) if rb.met() && rb.closed => self.done_in(&rb.window),
             _ => checks::account(&self.evidence),
         }

@@ -475,9 +475,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                     }
                 }
             }
-            // Calls bound by the grammar: one written another way is checked here.
-            let bound = matches!(&format, crate::model::ResponseFormat::JsonSchema(s)
-                if super::grammar::binds_calls(s));
+            // Calls bound by the grammar: one written another way (in a plan's command,
+            // or a verdict's, whose schema binds nothing) is checked here.
+            let bound = self.finishing.expects_verdict()
+                || matches!(&format, crate::model::ResponseFormat::JsonSchema(s)
+                    if super::grammar::binds_calls(s));
             let context_tokens = self.fit_context(&format);
             self.emit(Event::IterationStarted {
                 task_id: self.task_id(),
@@ -585,7 +587,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         if matches!(verdict, Verdict::Continue(_)) {
             tracing::info!(task = self.task_id(), "the check found an unfinished part");
         }
-        self.finishing.verdict(verdict)
+        // The verdict's command is read as a plan's is: a call written inside it runs as
+        // that call (seen: `ui_act(12, toggle)` run in the shell, exit 127, and the answer
+        // it checked then stood as a false claim).
+        self.finishing
+            .verdict(verdict)
+            .map(|step| super::repair::mend(step, &id))
     }
 
     /// The cap was reached: one more request that can only answer; its text is the answer.

@@ -93,6 +93,26 @@ pub struct CallEvidence {
     pub program: bool,
 }
 
+#[cfg(test)]
+impl CallEvidence {
+    /// For tests: a `ui_act` on `element` (as the outline names it, "in" its window)
+    /// that went through, read back as `read_back`.
+    pub fn act_read_back(read_back: crate::tool::ReadBack) -> Self {
+        Self {
+            tool: "ui_act".into(),
+            line: format!("✓ ui_act {}", read_back.element),
+            ran: true,
+            held: false,
+            ok: true,
+            changes: true,
+            output: format!("Did: {}", read_back.action),
+            effects: vec![],
+            read_back: Some(read_back),
+            program: false,
+        }
+    }
+}
+
 /// A call runs a program written for the task: `run_code`, or a shell command that runs
 /// Python (read off the command's syntax tree).
 pub fn runs_program(tool: &str, arguments: &serde_json::Value) -> bool {
@@ -141,6 +161,20 @@ impl Evidence {
     pub fn effects_at<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = &'a Effect> + 'a {
         self.effects()
             .filter(move |e| e.touches().iter().any(|p| p.starts_with(path)))
+    }
+
+    /// The read-back of the last act in a window that went through, among `calls`.
+    pub fn last_act_of(calls: &[CallEvidence]) -> Option<&crate::tool::ReadBack> {
+        calls
+            .iter()
+            .rev()
+            .filter(|c| c.ran && c.ok)
+            .find_map(|c| c.read_back.as_ref())
+    }
+
+    /// The read-back of the task's last act in a window that went through.
+    pub fn last_act(&self) -> Option<&crate::tool::ReadBack> {
+        Self::last_act_of(&self.calls)
     }
 
     /// What the calls that ran printed, their shell framing left out.

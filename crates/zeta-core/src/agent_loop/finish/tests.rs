@@ -518,25 +518,18 @@ fn an_unshowable_answer_after_a_window_was_done_says_what_was_done_there() {
     use crate::tool::{ReadBack, Shown};
     let home = Home::new();
     let request = "Choose Large in the Size dialog and press OK";
-    let act = |element: &str, intended: &str, met: bool, closed: bool| CallEvidence {
-        tool: "ui_act".into(),
-        line: format!("✓ ui_act {element}"),
-        ran: true,
-        held: false,
-        ok: true,
-        changes: true,
-        output: "Did: press".into(),
-        effects: vec![],
-        program: false,
-        read_back: Some(ReadBack {
-            element: format!("{element} in \"Size\""),
-            window: "Size".into(),
-            action: "press".into(),
-            intended: intended.into(),
-            shown: Shown::Yes("done".into()),
+    let act = |element: &str, intended: &str, met: bool, closed: bool| {
+        CallEvidence::act_read_back(ReadBack {
             request_met: met,
             closed,
-        }),
+            ..ReadBack::of(
+                &format!("{element} in \"Size\""),
+                "Size",
+                "press",
+                intended,
+                Shown::Yes("done".into()),
+            )
+        })
     };
     let message = "Nothing has been done in the window \"Size\" yet, so the request is not done.";
     for (closed, done) in [(true, true), (false, false)] {

@@ -232,7 +232,11 @@ pub async fn run_given(
     given: Given,
 ) -> Ran {
     let dir = tempfile::tempdir().unwrap();
-    let audit = AuditLog::open(&dir.path().join("zeta.db")).unwrap();
+    // Zeta's own files in a folder of their own, as in `~/.zeta`: the database the
+    // audit writes while a call runs is no effect of the call in the task's folder.
+    let state = dir.path().join(".zeta");
+    std::fs::create_dir(&state).unwrap();
+    let audit = AuditLog::open(&state.join("zeta.db")).unwrap();
     let runs = Arc::new(Mutex::new(Vec::new()));
     let mut tools = ToolRegistry::new();
     tools.register(Arc::new(Touch {

@@ -136,6 +136,7 @@ impl Tool for Ui {
                 shown,
                 request_met: met,
                 closed,
+                left: None,
             }));
             out
         };
@@ -634,4 +635,61 @@ async fn a_failed_act_after_the_request_was_met_in_a_window_still_open_is_not_th
         AgentOutcome::Done { reply } => assert!(reply.contains("I typed hello"), "{reply}"),
         other => panic!("the task did not finish: {other:?}"),
     }
+}
+
+/// The verification turn's command is read as a plan's: a call written inside it runs as
+/// that call, bound to what the window shows (seen: `ui_act(12, toggle)` run in the shell,
+/// exit 127, and the answer it checked then stood as a false claim). One the elements
+/// do not take is not run, and the next plan may only call a tool.
+#[tokio::test]
+async fn a_call_in_the_verdict_s_command_runs_as_that_call() {
+    let mut s = settings(Auto);
+    s.provider.protocol = crate::settings::Protocol::Json;
+    s.verify = crate::settings::Verify::Always;
+    let set = json!({"command": "", "reply": "", "done": false, "tool": "ui_act",
+                     "args": {"action": "set_text", "element": 1, "text": "hello"}});
+    let answer = json!({"command": "", "reply": "I typed hello and saved it.", "done": true});
+    let verdict = |command: &str| {
+        let checked = if command.is_empty() { "yes" } else { "no" };
+        json!({"checked": checked, "next_command": command, "unable": ""}).to_string()
+    };
+    let checked_with = |command: &'static str| {
+        window_task_in(
+            s.clone(),
+            "type 'hello' into the Name field of the Zeta form window and save it",
+            true,
+            vec![
+                text(&set.to_string()),
+                text(&answer.to_string()),
+                text(&verdict(command)),
+                text(&answer.to_string()),
+                text(&verdict("")),
+            ],
+            Person::Approves,
+        )
+    };
+    let (ran, calls) = checked_with("ui_act(2, press)").await;
+    let acts = acts_of(&calls);
+    assert_eq!(
+        acts,
+        [
+            &json!({"action": "set_text", "element": 1, "text": "hello"}),
+            &json!({"element": 2, "action": "press"})
+        ],
+        "{:?}",
+        ran.outcome
+    );
+    let n = ran.model.requests.lock().unwrap().len();
+    assert!(
+        matches!(&ran.outcome, AgentOutcome::Done { reply } if reply.contains("I typed hello")),
+        "{:?}\n{}",
+        ran.outcome,
+        ran.model.request_text(n - 1)
+    );
+
+    // Element 7 was never shown: not run, and told.
+    let (ran, calls) = checked_with("ui_act(7, press)").await;
+    assert_eq!(acts_of(&calls).len(), 1, "{calls:?}");
+    let fourth = ran.model.request_text(3);
+    assert!(fourth.contains("Not run: ui_act"), "{fourth}");
 }

@@ -46,6 +46,7 @@ impl Tool for Recorded {
                     shown: crate::tool::Shown::Yes("it shows \"4217\"".into()),
                     request_met: false,
                     closed: false,
+                    left: None,
                 }));
                 out
             }

@@ -32,11 +32,7 @@ impl Check for StoppedShort {
         // pressed, the dialog closed, then four calls at a window that was gone).
         let window_met = case
             .evidence
-            .calls
-            .iter()
-            .rev()
-            .filter(|c| c.ran && c.ok)
-            .find_map(|c| c.read_back.as_ref())
+            .last_act()
             .is_some_and(crate::tool::ReadBack::met);
         if targets_hold || window_met {
             return None;
@@ -149,13 +145,14 @@ mod tests {
             let mut evidence = Evidence::default();
             evidence.push(CallEvidence {
                 read_back: Some(crate::tool::ReadBack {
-                    element: "button \"No\" in \"Draft\"".into(),
-                    window: "Draft".into(),
-                    action: "press".into(),
-                    intended: "press it".into(),
-                    shown,
                     request_met: met,
-                    closed: false,
+                    ..crate::tool::ReadBack::of(
+                        "button \"No\" in \"Draft\"",
+                        "Draft",
+                        "press",
+                        "press it",
+                        shown,
+                    )
                 }),
                 ..call("ui_act", "✓ ui_act press [3]", true, "")
             });

@@ -573,24 +573,14 @@ fn every_check_has_a_unique_name_and_a_cap() {
 
 fn act(element: &str, shown: crate::tool::Shown) -> CallEvidence {
     CallEvidence {
-        tool: "ui_act".into(),
-        line: format!("✓ ui_act {element}"),
-        ran: true,
-        held: false,
-        ok: true,
-        changes: true,
         output: String::new(),
-        effects: vec![],
-        program: false,
-        read_back: Some(crate::tool::ReadBack {
-            element: element.into(),
-            window: "Print".into(),
-            action: "set_text".into(),
-            intended: "set its text to \"7\"".into(),
+        ..CallEvidence::act_read_back(crate::tool::ReadBack::of(
+            element,
+            "Print",
+            "set_text",
+            "set its text to \"7\"",
             shown,
-            request_met: false,
-            closed: false,
-        }),
+        ))
     }
 }
 
@@ -1581,4 +1571,74 @@ fn an_act_that_went_through_a_file_changed_a_question_or_no_window_leave_the_ans
         alarms.len(),
         alarms.join("\n")
     );
+}
+
+/// An answer while the last act read back a step of the request left in its open
+/// window goes back once with the step; a later act that closed the window, input after
+/// the act, or no step left let it stand.
+#[test]
+fn a_step_left_in_an_open_window_holds_the_answer() {
+    use crate::tool::{ReadBack, Shown};
+    let f = fixture();
+    let request = "Type the password hunter2 into the Unlock dialog and confirm it";
+    let left = "the request's step \"confirm it\" is left: in \"Unlock\" the default push button \"OK\" does it, and it was not pressed";
+    let typed = || {
+        CallEvidence::act_read_back(ReadBack {
+            request_met: false,
+            left: Some(left.into()),
+            ..ReadBack::of(
+                "password text \"Password\" in \"Unlock\"",
+                "Unlock",
+                "set_text",
+                "set its text to \"hunter2\"",
+                Shown::Yes("it shows 7 characters".into()),
+            )
+        })
+    };
+    let found = judge(&StepLeft, &f, request, "Done.", vec![typed()])
+        .expect("the step left holds the answer");
+    assert!(found.message.contains(left), "{}", found.message);
+    assert!(
+        matches!(&found.honest, Honest::Before(t) if t == &format!("Not done: {left}.")),
+        "{:?}",
+        found.honest
+    );
+    let ok_pressed = CallEvidence::act_read_back(ReadBack {
+        request_met: true,
+        closed: true,
+        ..ReadBack::of(
+            "push button \"OK\" in \"Unlock\"",
+            "Unlock",
+            "press",
+            "press it",
+            Shown::Yes("the window closed".into()),
+        )
+    });
+    let enter = CallEvidence {
+        tool: "keyboard".into(),
+        ..call("✓ keyboard enter", true, true, "", vec![])
+    };
+    let failed_after = CallEvidence {
+        ok: false,
+        ..ok_pressed.clone()
+    };
+    for (calls, holds) in [
+        (vec![typed(), ok_pressed], false),
+        (vec![typed(), enter], false),
+        (vec![typed(), failed_after], true),
+        (
+            vec![CallEvidence::act_read_back(ReadBack {
+                left: None,
+                ..ReadBack::of("x", "Unlock", "set_text", "y", Shown::Yes("z".into()))
+            })],
+            false,
+        ),
+    ] {
+        let lines: Vec<String> = calls.iter().map(|c| c.line.clone()).collect();
+        assert_eq!(
+            judge(&StepLeft, &f, request, "Done.", calls).is_some(),
+            holds,
+            "{lines:?}"
+        );
+    }
 }

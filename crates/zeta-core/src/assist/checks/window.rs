@@ -30,7 +30,7 @@ use crate::tool::{ReadBack, Shown};
 
 /// Tools that act on windows without a read-back of their own: after one of them, an
 /// earlier act that did not show may have been done another way.
-const BLIND_INPUT: &[&str] = &["keyboard", "mouse"];
+pub(super) const BLIND_INPUT: &[&str] = &["keyboard", "mouse"];
 
 /// An act the window does not show, and nothing later settled.
 pub struct ActNotShown;
