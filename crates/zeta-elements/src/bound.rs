@@ -9,6 +9,11 @@
 //! had never seen: a name typed as the action on the OK button (`{"action": "ada",
 //! "element": 9}` for "type ada into Name"), a password written as the action, a place's
 //! coordinate as the action of a combo box.
+//!
+//! The elements are those last shown, or, for the one call after an act held for going
+//! past what the request names (Cancel pressed where it names OK, OK before its fields),
+//! the elements the request names that no act went through on yet (`Walk::left_named`):
+//! the window's own elements and the request's own names, no value filled in.
 
 use serde_json::{json, Value};
 

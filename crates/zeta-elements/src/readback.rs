@@ -78,6 +78,16 @@ pub fn judge(action: &Action, before: &Node, after: Option<&Node>, windows: &Win
         });
     };
     match action {
+        // A field that hides what it holds, read back empty: its toolkit gives no marks
+        // either (Qt's password fields; seen: kdialog's "Vault" dialog took the password,
+        // its program printed it, and the read-back said it was not done).
+        Action::SetText(text) | Action::Type(text)
+            if after.role == "password text"
+                && value_of(after).is_empty()
+                && !text.trim().is_empty() =>
+        {
+            Shown::Unclear("it hides what it holds, and shows no marks for it".into())
+        }
         Action::SetText(text) | Action::Type(text)
             if hidden_as_many(after, &value_of(after), text) =>
         {
@@ -279,6 +289,20 @@ mod tests {
             Some(&node("password text", Some("**"))),
             &quiet
         )));
+        // No marks at all (Qt): what it holds cannot be seen, which is no failure; an
+        // empty text field is.
+        for act in [&typed, &set] {
+            assert!(matches!(
+                judge(act, &before, Some(&node("password text", Some(""))), &quiet),
+                Shown::Unclear(_)
+            ));
+            assert!(no(&judge(
+                act,
+                &before,
+                Some(&node("text", Some(""))),
+                &quiet
+            )));
+        }
     }
 
     #[test]

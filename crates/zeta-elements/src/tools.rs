@@ -42,6 +42,10 @@ struct Shared {
     /// The numbers the model was last shown: the last outline's, with what the windows
     /// it acted on showed after (`bound`).
     shown: Mutex<Vec<u32>>,
+    /// After an act held for going past what the request names (`asked::refusal`,
+    /// `asked::not_the_default`, `Walk::ahead`): the named elements left, which alone
+    /// the next call may be given (`bound`); cleared by the next act or read.
+    narrowed: Mutex<Option<Vec<u32>>>,
     ocr_runs: AtomicU64,
 }
 
@@ -58,6 +62,7 @@ impl Elements {
             last: Mutex::default(),
             walk: Mutex::default(),
             shown: Mutex::default(),
+            narrowed: Mutex::default(),
             ocr_runs: AtomicU64::new(0),
         }))
     }
@@ -68,6 +73,18 @@ impl Elements {
             Arc::new(UiOutline(self.clone())),
             Arc::new(UiAct(self.clone())),
         ]
+    }
+
+    /// What `request` names in `window` and which of it was acted on (`Walk::named`);
+    /// `None` outside a task or where it names nothing there.
+    fn named_in(&self, window: &str, request: &str) -> Option<String> {
+        if request.trim().is_empty() {
+            return None;
+        }
+        let numbers = locked(&self.0.numbers);
+        let mut walk = locked(&self.0.walk);
+        walk.for_request(request);
+        walk.named(&numbers, window, request)
     }
 
     fn render(&self, root: &Node, title: &str, place: &Place, options: &Options) -> Outline {
@@ -201,7 +218,9 @@ enum Source {
 }
 
 impl UiOutline {
-    async fn outline(&self, args: OutlineArgs) -> Result<Read, ElementsError> {
+    /// The outline `args` ask for; a window's, for `request`, ends with the elements the
+    /// request names in it (`Walk::named`), as each act's read-back does.
+    async fn outline(&self, args: OutlineArgs, request: &str) -> Result<Read, ElementsError> {
         let options = Options {
             budget: args.max.unwrap_or(40).clamp(5, 400),
             find: args.find.clone(),
@@ -270,6 +289,11 @@ impl UiOutline {
                     }
                     for s in &ws.silent {
                         text.push_str(&format!("Not answering: {s}\n"));
+                    }
+                    // Seen without it: a form's Cancel pressed first, the first button
+                    // read, while the request named its fields and OK.
+                    if let Some(named) = el.named_in(&w.title, request) {
+                        text.push_str(&format!("{named}\n"));
                     }
                     tracing::debug!(
                         elements = out.shown,
@@ -428,11 +452,12 @@ impl Tool for UiOutline {
                 Err(e) => return ToolOutput::error(format!("ui_outline: bad arguments: {e}")),
             };
             let marks = args.marks;
-            let read = match self.outline(args).await {
+            let read = match self.outline(args, &ctx.request).await {
                 Ok(read) => read,
                 Err(e) => return ToolOutput::error(format!("ui_outline: {e}")),
             };
             *locked(&self.0 .0.shown) = read.shown.clone();
+            *locked(&self.0 .0.narrowed) = None;
             let mut out = ToolOutput::ok(read.text.clone(), read.summary.clone());
             if marks && !ctx.images_supported {
                 out.content
@@ -849,18 +874,30 @@ impl UiAct {
         // of the same kind in this window: nothing is done (`asked`). A press of a
         // label the tree gives no action (seen: a dialog's question pressed, then "I
         // answered No"): nothing to press; the window's buttons are named instead.
+        *locked(&el.0.narrowed) = None;
         if matches!(action, Action::Press | Action::Toggle) {
             let numbers = locked(&el.0.numbers);
             // Noted before anything refuses it: a refused press is part of a walk too.
             let walking = locked(&el.0.walk).press(&numbers, n, &entry, request);
+            // Held for going past what the request names: the next call is given only
+            // what it names and no act went through on yet (seen: a form's Cancel
+            // pressed, then OK held twice, then its box ticked three times over, its
+            // number field never set).
+            let held = |why: String| {
+                let left = locked(&el.0.walk).left_named(&numbers, &entry.place.window, request);
+                if !left.is_empty() {
+                    *locked(&el.0.narrowed) = Some(left);
+                }
+                Err(ElementsError::Unsupported(why))
+            };
             if let Some(why) = crate::asked::refusal(&numbers, n, &entry, request) {
-                return Err(ElementsError::Unsupported(why));
+                return held(why);
             }
             // A press that does not name its button itself ("text"), of one the request
             // does not name, beside the window's default: said first, with the default.
             if args.text.is_none() {
                 if let Some(why) = crate::asked::not_the_default(&numbers, n, &entry, request) {
-                    return Err(ElementsError::Unsupported(why));
+                    return held(why);
                 }
             }
             if let Some(why) = crate::asked::text_only(&numbers, n, &entry) {
@@ -876,8 +913,9 @@ impl UiAct {
                 return Err(ElementsError::Unsupported(why));
             }
             if args.text.is_none() {
-                if let Some(why) = locked(&el.0.walk).ahead(&numbers, n, &entry, request) {
-                    return Err(ElementsError::Unsupported(why));
+                let ahead = locked(&el.0.walk).ahead(&numbers, n, &entry, request);
+                if let Some(why) = ahead {
+                    return held(why);
                 }
             }
         }
@@ -1101,7 +1139,8 @@ impl Tool for UiAct {
     /// judged as the command line it becomes.
     /// The calls the elements last shown take (`bound`).
     fn arguments_now(&self) -> Option<Value> {
-        let shown = locked(&self.0 .0.shown).clone();
+        let narrowed = locked(&self.0 .0.narrowed).clone();
+        let shown = narrowed.unwrap_or_else(|| locked(&self.0 .0.shown).clone());
         crate::bound::arguments(&locked(&self.0 .0.numbers), &shown)
     }
     fn read_as(&self, arguments: &Value, request: &str) -> Option<(Value, String)> {

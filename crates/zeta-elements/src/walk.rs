@@ -131,7 +131,7 @@ impl Walk {
     }
 
     /// Starts again for another request.
-    fn for_request(&mut self, request: &str) {
+    pub fn for_request(&mut self, request: &str) {
         if self.request != request {
             self.request = request.to_string();
             self.presses.clear();
@@ -285,6 +285,39 @@ impl Walk {
             _ => {}
         }
         Some(said)
+    }
+
+    /// The elements of `window` the current `request` names that no act went through on
+    /// yet, in its order; where any of them takes an act of its own (a field, a box, a
+    /// row), those alone: a button ends what is before it. With a step left that names
+    /// nothing there (`step_left`), its default button when nothing else is left.
+    pub fn left_named(&self, numbers: &Numbers, window: &str, request: &str) -> Vec<u32> {
+        let left: Vec<u32> = self
+            .named_now(numbers, window, request)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(m, _)| m)
+            .filter(|m| !self.done.contains(m))
+            .collect();
+        let own: Vec<u32> = left
+            .iter()
+            .copied()
+            .filter(|m| {
+                numbers.get(*m).is_ok_and(|e| {
+                    e.takes != Takes::Press || !matches!(e.role.as_str(), "push button" | "button")
+                })
+            })
+            .collect();
+        if !own.is_empty() {
+            return own;
+        }
+        if left.is_empty() {
+            return self
+                .step_left(numbers, window, request)
+                .map(|(_, m, _)| vec![m])
+                .unwrap_or_default();
+        }
+        left
     }
 
     /// Whether the request names elements of `window`, an act went through on each, and
@@ -820,6 +853,30 @@ mod tests {
             }
         }
         assert!(missed.is_empty(), "{}", missed.join("\n"));
+    }
+
+    /// What the next call is narrowed to after a held press: the named elements not done
+    /// yet, those that take an act of their own first, the buttons after them.
+    #[test]
+    fn the_named_elements_left_put_what_takes_an_act_of_its_own_before_buttons() {
+        let mut numbers = Numbers::default();
+        let ns = window(&mut numbers, SETTINGS);
+        let mut walk = Walk::default();
+        walk.for_request(REQUEST);
+        let (advanced, verbose, apply) = (ns[4], ns[9], ns[7]);
+        assert_eq!(
+            walk.left_named(&numbers, "Options", REQUEST),
+            [advanced, verbose]
+        );
+        walk.done(advanced, REQUEST);
+        assert_eq!(walk.left_named(&numbers, "Options", REQUEST), [verbose]);
+        walk.done(verbose, REQUEST);
+        assert_eq!(walk.left_named(&numbers, "Options", REQUEST), [apply]);
+        walk.done(apply, REQUEST);
+        assert!(walk.left_named(&numbers, "Options", REQUEST).is_empty());
+        assert!(walk
+            .left_named(&numbers, "Options", "another request")
+            .is_empty());
     }
 
     /// "Confirm it" names nothing in the Unlock dialog: after the password was typed the

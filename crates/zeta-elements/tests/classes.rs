@@ -285,6 +285,18 @@ async fn a_press_the_request_does_not_name_is_refused_and_nothing_is_lost() {
         r.content
     );
     assert!(matches!(shown(&r), Shown::No(_)), "{r:?}");
+    // The next call is given only what the request names and is not done yet: OK.
+    let takes = |element: u64| {
+        tools.act.arguments_now().is_some_and(|schema| {
+            jsonschema::validator_for(&schema)
+                .is_ok_and(|v| v.is_valid(&json!({"element": element, "action": "press"})))
+        })
+    };
+    assert!(
+        takes(ok) && !takes(cancel),
+        "{:?}",
+        tools.act.arguments_now()
+    );
     // Nothing was pressed: the dialog is there, holding what was typed.
     let again = tools.outline("Set label").await;
     assert!(again.contains("= \"Kitchen\""), "{again}");
@@ -319,6 +331,13 @@ async fn a_step_the_request_names_nothing_for_is_left_until_the_default_is_press
     let dialog = open_set_label(&tools, "Zeta settings confirm").await;
     let field = number_of(&dialog, "text \"Label\"");
     let ok = number_of(&dialog, "button \"OK\" (default)");
+    // The outline ends with what the request names there, as each act's read-back does.
+    assert!(
+        dialog.contains(&format!(
+            "The request names: [{field}] text \"Label\" (not acted on yet)."
+        )),
+        "{dialog}"
+    );
     let r = tools
         .act(json!({"element": field, "action": "set_text", "text": "Kitchen"}))
         .await;

@@ -461,6 +461,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             }
             self.inject_user_messages();
             let mut format = self.protocol.format(self.finishing.expects_verdict());
+            // This step may only call a tool (`grammar::only_calls`).
+            let mut calls_only = false;
             if let crate::model::ResponseFormat::JsonSchema(schema) = &mut format {
                 if self.commands_closed {
                     super::grammar::without_commands(schema);
@@ -468,6 +470,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 let call_next = std::mem::take(&mut self.call_next);
                 if self.finishing.take_act_next() || call_next {
                     super::grammar::only_calls(schema);
+                    calls_only = true;
                 }
                 for name in self.tools.names() {
                     if let Some(args) = self.tools.get(name).and_then(|t| t.arguments_now()) {
@@ -502,6 +505,10 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                     if let Err(tripped) = self.guard.unparseable(&hint) {
                         return self.answer_after_stalling(reply.text, &tripped.0).await;
                     }
+                    // A step that could only call a tool stays so when its reply could
+                    // not be read (seen: after nothing was done in a dialog, a reply cut
+                    // off, and then an answer, with no act in between).
+                    self.call_next |= calls_only;
                     self.messages.push(Message::assistant(reply.text));
                     self.tell(hint);
                     continue;

@@ -248,36 +248,50 @@ async fn a_small_model_starts_from_the_window_read_and_is_sent_back_when_it_answ
     }
 }
 
+/// Whether request `request`'s plan schema takes `plan`.
+fn plan_takes(request: &crate::model::ModelRequest, plan: &Value) -> bool {
+    match &request.format {
+        crate::model::ResponseFormat::JsonSchema(schema) => {
+            jsonschema::validator_for(schema).is_ok_and(|v| v.is_valid(plan))
+        }
+        other => panic!("no schema: {other:?}"),
+    }
+}
+
+/// "type 'hello' into the Name field and press Save" for a planner given `replies`.
+async fn planner_save_task(replies: Vec<crate::model::ModelReply>) -> Ran {
+    let mut s = settings(Auto);
+    s.provider.protocol = crate::settings::Protocol::Json;
+    let request = "type 'hello' into the Name field and press Save";
+    window_task_in(s, request, true, replies, Person::Approves)
+        .await
+        .0
+}
+
+/// A planner's answer, and its press of Save (element 2).
+fn answer_and_press() -> (Value, Value) {
+    (
+        json!({"command": "", "reply": "I typed hello.", "done": true}),
+        json!({"command": "", "reply": "", "done": false, "tool": "ui_act",
+               "args": {"action": "press", "element": 2}}),
+    )
+}
+
 /// In the planner protocol, the step after an answer went back for nothing done in the
 /// window may only call a tool (no answer, no command); the step after that act may
 /// answer again.
 #[tokio::test]
 async fn after_nothing_was_done_in_the_window_the_next_plan_calls_a_tool() {
-    let mut s = settings(Auto);
-    s.provider.protocol = crate::settings::Protocol::Json;
-    let answer = json!({"command": "", "reply": "I typed hello.", "done": true});
-    let press = json!({"command": "", "reply": "", "done": false, "tool": "ui_act",
-                       "args": {"action": "press", "element": 2}});
-    let (ran, _calls) = window_task_in(
-        s,
-        "type 'hello' into the Name field and press Save",
-        true,
-        vec![
-            text(&answer.to_string()),
-            text(&press.to_string()),
-            text(&answer.to_string()),
-        ],
-        Person::Approves,
-    )
+    let (answer, press) = answer_and_press();
+    let ran = planner_save_task(vec![
+        text(&answer.to_string()),
+        text(&press.to_string()),
+        text(&answer.to_string()),
+    ])
     .await;
     let requests = ran.model.requests.lock().unwrap();
     assert_eq!(requests.len(), 3, "answer, act, answer");
-    let takes = |n: usize, plan: &Value| match &requests[n].format {
-        crate::model::ResponseFormat::JsonSchema(schema) => {
-            jsonschema::validator_for(schema).is_ok_and(|v| v.is_valid(plan))
-        }
-        other => panic!("no schema: {other:?}"),
-    };
+    let takes = |n: usize, plan: &Value| plan_takes(&requests[n], plan);
     let command = json!({"command": "ls", "reply": "", "done": false});
     assert!(takes(0, &answer) && takes(0, &command));
     assert!(
@@ -692,4 +706,28 @@ async fn a_call_in_the_verdict_s_command_runs_as_that_call() {
     assert_eq!(acts_of(&calls).len(), 1, "{calls:?}");
     let fourth = ran.model.request_text(3);
     assert!(fourth.contains("Not run: ui_act"), "{fourth}");
+}
+
+/// A step that may only call a tool stays so when its reply cannot be read (seen: after
+/// nothing was done in a dialog, a reply cut off, then an answer with no act between).
+#[tokio::test]
+async fn a_step_that_may_only_call_a_tool_stays_so_after_an_unreadable_reply() {
+    let (answer, press) = answer_and_press();
+    let ran = planner_save_task(vec![
+        text(&answer.to_string()),
+        text("{\"args\": {\"action\": \"press\", \"element\": 2, \"text\": \"The window"),
+        text(&press.to_string()),
+        text(&answer.to_string()),
+    ])
+    .await;
+    let requests = ran.model.requests.lock().unwrap();
+    assert_eq!(requests.len(), 4, "answer, cut-off reply, act, answer");
+    let takes = |n: usize, plan: &Value| plan_takes(&requests[n], plan);
+    assert!(!takes(1, &answer) && takes(1, &press));
+    assert!(
+        !takes(2, &answer),
+        "still no answer after the cut-off reply"
+    );
+    assert!(takes(2, &press));
+    assert!(takes(3, &answer), "after the act, an answer again");
 }
