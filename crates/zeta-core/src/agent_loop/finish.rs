@@ -212,7 +212,27 @@ impl Finishing {
                     .as_ref()
                     .is_some_and(|l| l.window == rb.window)
             })
+            .filter(|_| self.values_unentered().is_empty())
             .map(|rb| rb.window.clone())
+    }
+
+    /// The values the request gives (by their shape, `checks::ValueNotEntered`) that no
+    /// act of the task entered or chose. A window closed with every element the request
+    /// names acted on is not done while one is left (seen: "Type Lisbon into the City
+    /// dialog and press OK" — its field is "Your city", which the request does not name
+    /// — OK pressed first, the dialog closed empty, and "Done in the window "City"").
+    fn values_unentered(&self) -> Vec<String> {
+        let case = Case {
+            request: &self.request,
+            // Every value the request gives, as if the answer gave them all.
+            answer: &self.request.text,
+            evidence: &self.evidence,
+            held_back: self.held_back,
+            stopped: self.stopped.as_deref(),
+            window: self.window.as_deref(),
+            env: &self.env,
+        };
+        checks::ValueNotEntered::missing(&case)
     }
 
     /// What was done in `window`, which closed: its acts that went through, one a line.
@@ -229,7 +249,9 @@ impl Finishing {
     /// the calls and the last output (`checks::account`).
     fn account(&self) -> String {
         match self.evidence.last_act() {
-            Some(rb) if rb.met() && rb.closed => self.done_in(&rb.window),
+            Some(rb) if rb.met() && rb.closed && self.values_unentered().is_empty() => {
+                self.done_in(&rb.window)
+            }
             _ => checks::account(&self.evidence),
         }
     }

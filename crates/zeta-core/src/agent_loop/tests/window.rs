@@ -731,3 +731,31 @@ async fn a_step_that_may_only_call_a_tool_stays_so_after_an_unreadable_reply() {
     assert!(takes(2, &press));
     assert!(takes(3, &answer), "after the act, an answer again");
 }
+
+/// A window closed with every element the request names acted on is not done while a
+/// value the request gives was never entered: an act that fails after does not end the
+/// task with "Done in the window" (seen: OK pressed first on the City dialog, whose
+/// field the request does not name, and "Done in the window "City"" with Lisbon never
+/// typed); the answer is judged, and the person reads that it was not entered.
+#[tokio::test]
+async fn a_closed_window_with_a_value_never_entered_is_not_said_done() {
+    let (ran, calls) = window_task(
+        "type 'hello' into the Name field and press Save",
+        true,
+        vec![
+            call("c1", "ui_act", json!({"element": 2, "action": "press"})),
+            call("c2", "ui_act", json!({"element": 9, "action": "press"})),
+            text("I typed hello and pressed Save."),
+            text("I typed hello and pressed Save."),
+        ],
+    )
+    .await;
+    assert_eq!(acts_of(&calls).len(), 2, "{calls:?}");
+    match ran.outcome {
+        AgentOutcome::Done { reply } => assert!(
+            !reply.contains("Done in the window") && reply.starts_with("Not done:"),
+            "{reply}"
+        ),
+        other => panic!("the task did not finish: {other:?}"),
+    }
+}
