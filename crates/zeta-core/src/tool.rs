@@ -140,9 +140,10 @@ pub struct ReadBack {
     /// The act closed its window (a dialog answered): the window the element was in is
     /// gone from the screen.
     pub closed: bool,
-    /// A step of the request the tool can tell is still left in this window, in words
-    /// (one that names nothing there, while the window's default button that does it
-    /// was not pressed): `None` where none is, or it cannot tell.
+    /// What of the request the tool can tell is left in this window, in words: while it
+    /// is open, a step that names nothing there while the window's default button that
+    /// does it was not pressed; once it `closed`, the elements the request names there
+    /// that it closed without an act on. `None` where none is, or it cannot tell.
     pub left: Option<String>,
 }
 

@@ -1075,15 +1075,19 @@ impl UiAct {
             (
                 walk.named(&numbers, own, request),
                 walk.all_named_done(&numbers, own, request),
-                // A window that closed has no step left in it.
-                (!watched.own_closed)
-                    .then(|| walk.step_left(&numbers, own, request))
-                    .flatten()
-                    .map(|(step, _, button)| {
-                        format!(
-                            "the request's step \"{step}\" is left: in \"{own}\" the default {button} does it, and it was not pressed"
-                        )
-                    }),
+                // A window that closed has no step left in it to do, only what it
+                // closed without: the elements the request names there that no act
+                // went through on.
+                if watched.own_closed {
+                    closed_without(&walk.unacted(&numbers, own, request), own)
+                } else {
+                    walk.step_left(&numbers, own, request)
+                        .map(|(step, _, button)| {
+                            format!(
+                                "the request's step \"{step}\" is left: in \"{own}\" the default {button} does it, and it was not pressed"
+                            )
+                        })
+                },
             )
         };
         if let Some(named) = named {
@@ -1106,6 +1110,19 @@ impl UiAct {
             Some(read_back),
         ))
     }
+}
+
+/// A window that closed without an act on elements the request names there, in words
+/// (`ReadBack::left` of a closed window); `None` when none is left.
+fn closed_without(unacted: &[(u32, String)], window: &str) -> Option<String> {
+    if unacted.is_empty() {
+        return None;
+    }
+    let each: Vec<&str> = unacted.iter().map(|(_, label)| label.as_str()).collect();
+    Some(format!(
+        "\"{window}\" closed with no act on {}, which the request names",
+        each.join(", ")
+    ))
 }
 
 /// The display server's windows, bottom to top (none without one).

@@ -66,6 +66,15 @@ pub fn fulfils(entry: &Entry, action: &Action) -> bool {
     }
 }
 
+/// Where `request` names `e`: by its name (`names_element`), or a combo box by one of
+/// its options, since its name is only the option showing ("Pick Blue as the colour"
+/// names yad's combo box "Red" of Red, Green and Blue; seen: OK pressed first and the
+/// dialog closed on Red, as nothing before OK was named).
+fn naming(request: &str, e: &Entry) -> Option<usize> {
+    names_element(request, e)
+        .or_else(|| e.options.iter().filter_map(|o| named_at(request, o)).min())
+}
+
 /// The elements of `window` that `request` names, each once, in the request's order,
 /// with their numbers; a label is text, not one of them (a dialog's question is not
 /// acted on), even where the toolkit gives it actions of its own (Qt's labels have
@@ -76,7 +85,7 @@ fn named_in(numbers: &Numbers, window: &str, request: &str) -> Vec<(u32, String)
         .all()
         .filter(|(_, e)| e.place.window == window && !e.name.trim().is_empty())
         .filter(|(_, e)| e.role != "label")
-        .filter_map(|(m, e)| names_element(request, e).map(|at| (at, m, e.label())))
+        .filter_map(|(m, e)| naming(request, e).map(|at| (at, m, e.label())))
         .collect();
     named.sort();
     let mut seen = std::collections::HashSet::new();
@@ -143,14 +152,26 @@ impl Walk {
     /// Why a press of `entry` (number `n`), a button the request names, is said before
     /// it is done: the request names, before it, elements of its window that take an
     /// act of their own (a field, a box to tick, a tab, a list's row: not another
-    /// button) and no act went through on them yet. A button ends what is before it (a dialog's OK, Apply); seen: OK
-    /// pressed on an empty form, Apply before Verbose was ticked. A call that names the
-    /// button in its `text` is pressed all the same (the box was ticked already).
+    /// button) and no act went through on them yet. A button ends what is before it (a
+    /// dialog's OK, Apply); seen: OK pressed on an empty form, Apply before Verbose was
+    /// ticked. The window's default button stands where the request's step that names
+    /// nothing there is ("… and confirm it", `steps::unnamed_step`; seen: OK pressed
+    /// first on a password dialog, which closed empty). A call that names the button in
+    /// its `text` is pressed all the same (the box was ticked already).
     pub fn ahead(&self, numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
         if entry.takes != Takes::Press || request.trim().is_empty() || self.request != request {
             return None;
         }
-        let at = named_at(request, &entry.name)?;
+        // Where the request has the button, and in what words.
+        let (at, what) = match named_at(request, &entry.name) {
+            Some(at) => (at, entry.label()),
+            None => {
+                let (step, m, _) =
+                    crate::steps::unnamed_step(numbers, &entry.place.window, request)?;
+                let at = named_at(request, &step).filter(|_| m == n)?;
+                (at, format!("\"{step}\", which {} does", entry.label()))
+            }
+        };
         let mut before: Vec<(usize, String)> = numbers
             .all()
             .filter(|(m, e)| {
@@ -166,7 +187,7 @@ impl Walk {
                     }
             })
             .filter_map(|(m, e)| {
-                names_element(request, e)
+                naming(request, e)
                     .filter(|w| *w < at)
                     .map(|w| (w, format!("[{m}] {}", e.label())))
             })
@@ -180,7 +201,7 @@ impl Walk {
         Some(format!(
             "not pressed yet: the request names {} before {}, and no act went through on {} yet. Act on {} first; to press [{n}] all the same, call {{\"element\": {n}, \"action\": \"press\", \"text\": {quoted}}}.",
             before.join(", "),
-            entry.label(),
+            what,
             if before.len() == 1 { "it" } else { "them" },
             if before.len() == 1 { "it" } else { "them" },
         ))
@@ -292,6 +313,14 @@ impl Walk {
     /// row), those alone: a button ends what is before it. With a step left that names
     /// nothing there (`step_left`), its default button when nothing else is left.
     pub fn left_named(&self, numbers: &Numbers, window: &str, request: &str) -> Vec<u32> {
+        let own: Vec<u32> = self
+            .unacted(numbers, window, request)
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect();
+        if !own.is_empty() {
+            return own;
+        }
         let left: Vec<u32> = self
             .named_now(numbers, window, request)
             .unwrap_or_default()
@@ -299,18 +328,6 @@ impl Walk {
             .map(|(m, _)| m)
             .filter(|m| !self.done.contains(m))
             .collect();
-        let own: Vec<u32> = left
-            .iter()
-            .copied()
-            .filter(|m| {
-                numbers.get(*m).is_ok_and(|e| {
-                    e.takes != Takes::Press || !matches!(e.role.as_str(), "push button" | "button")
-                })
-            })
-            .collect();
-        if !own.is_empty() {
-            return own;
-        }
         if left.is_empty() {
             return self
                 .step_left(numbers, window, request)
@@ -318,6 +335,23 @@ impl Walk {
                 .unwrap_or_default();
         }
         left
+    }
+
+    /// The elements of `window` the current `request` names that take an act of their
+    /// own (a field, a box, a row, a combo box: not a button) and no act went through
+    /// on, in its order, with their labels. Said when the window closes with them left
+    /// (seen: a password dialog's OK pressed first, and "The password has been set").
+    pub fn unacted(&self, numbers: &Numbers, window: &str, request: &str) -> Vec<(u32, String)> {
+        self.named_now(numbers, window, request)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(m, _)| !self.done.contains(m))
+            .filter(|(m, _)| {
+                numbers.get(*m).is_ok_and(|e| {
+                    e.takes != Takes::Press || !matches!(e.role.as_str(), "push button" | "button")
+                })
+            })
+            .collect()
     }
 
     /// Whether the request names elements of `window`, an act went through on each, and
@@ -882,32 +916,144 @@ mod tests {
     /// "Confirm it" names nothing in the Unlock dialog: after the password was typed the
     /// request is not met, and the model reads which button does the step left; once
     /// the default was pressed, it is met.
+    /// Numbers an element of `role` in `window`: a button clicked (the default one when
+    /// `default`), text editable, a combo box with `options`.
+    fn number_in(
+        numbers: &mut Numbers,
+        window: &str,
+        (role, name, default): (&str, &str, bool),
+        options: &[&str],
+    ) -> u32 {
+        let place = Place {
+            window: window.into(),
+            ..Place::default()
+        };
+        let mut node = Node::new(
+            Key::Tree {
+                bus: ":1.1".into(),
+                path: format!("/{window}/{name}"),
+            },
+            role,
+            name,
+        );
+        match role {
+            "push button" => node.actions = vec!["click".into()],
+            "combo box" => node.actions = vec!["press".into()],
+            _ => node.states.editable = role.ends_with("text"),
+        }
+        node.options = options.iter().map(|o| o.to_string()).collect();
+        node.states.default = default;
+        numbers.number(&node, &place)
+    }
+
+    /// The Unlock dialog: its password field, Cancel, and OK (the default).
+    fn unlock(numbers: &mut Numbers) -> (u32, u32) {
+        let field = number_in(numbers, "Unlock", ("password text", "Password", false), &[]);
+        number_in(numbers, "Unlock", ("push button", "Cancel", false), &[]);
+        let ok = number_in(numbers, "Unlock", ("push button", "OK", true), &[]);
+        (field, ok)
+    }
+
+    /// The default button stands where the step that names nothing is ("… and confirm
+    /// it"): pressed before the field the request names first, it is held, whatever the
+    /// phrasing; after the field, or for a request without such a step, it is not. A
+    /// window closed by it is closed without the field (`unacted`).
+    #[test]
+    fn the_default_standing_for_an_unnamed_step_is_held_until_what_comes_before_is_done() {
+        let mut numbers = Numbers::default();
+        let (field, ok) = unlock(&mut numbers);
+        let field_entry = numbers.get(field).expect("numbered").clone();
+        let ok_entry = numbers.get(ok).expect("numbered").clone();
+        for request in [
+            "Enter the password hunter2 in the Unlock dialog and confirm it",
+            "Put hunter2 in the password box and accept the dialog",
+            "Fill in the password hunter2, then submit",
+            "In the Unlock dialog type the password hunter2 and then finish it",
+        ] {
+            let mut walk = Walk::default();
+            walk.press(&numbers, ok, &ok_entry, request);
+            let why = walk.ahead(&numbers, ok, &ok_entry, request);
+            let why = why.unwrap_or_else(|| panic!("not held for {request:?}"));
+            assert!(
+                why.contains(&format!("[{field}] password text \"Password\"")),
+                "{why}"
+            );
+            assert_eq!(
+                walk.unacted(&numbers, "Unlock", request),
+                [(field, "password text \"Password\"".to_string())],
+                "{request}"
+            );
+            walk.acted(
+                field,
+                &field_entry,
+                &Action::SetText("hunter2".into()),
+                request,
+            );
+            assert_eq!(
+                walk.ahead(&numbers, ok, &ok_entry, request),
+                None,
+                "{request}"
+            );
+            assert!(walk.unacted(&numbers, "Unlock", request).is_empty());
+        }
+        // No step naming nothing: OK stands for nothing the request says.
+        for request in [
+            "Type the password hunter2 into the Unlock dialog",
+            "Confirm the Unlock dialog after the password hunter2",
+        ] {
+            let mut walk = Walk::default();
+            walk.press(&numbers, ok, &ok_entry, request);
+            assert_eq!(
+                walk.ahead(&numbers, ok, &ok_entry, request),
+                None,
+                "{request}"
+            );
+        }
+    }
+
+    /// A combo box's name is the option showing: the request names it by any of its
+    /// options, so OK is held until one is chosen, and the model reads it as named.
+    #[test]
+    fn a_combo_box_is_named_by_its_options() {
+        let mut numbers = Numbers::default();
+        number_in(&mut numbers, "Theme", ("label", "Colour", false), &[]);
+        let combo = number_in(
+            &mut numbers,
+            "Theme",
+            ("combo box", "Red", false),
+            &["Red", "Green", "Blue"],
+        );
+        number_in(&mut numbers, "Theme", ("push button", "Cancel", false), &[]);
+        let ok = number_in(&mut numbers, "Theme", ("push button", "OK", true), &[]);
+        let combo_entry = numbers.get(combo).expect("numbered").clone();
+        let ok_entry = numbers.get(ok).expect("numbered").clone();
+        let request = "Pick Blue as the colour in the Theme dialog, then press OK";
+        let mut walk = Walk::default();
+        walk.press(&numbers, ok, &ok_entry, request);
+        let why = walk.ahead(&numbers, ok, &ok_entry, request).expect("held");
+        assert!(
+            why.contains(&format!("[{combo}] combo box \"Red\"")),
+            "{why}"
+        );
+        let said = walk.named(&numbers, "Theme", request).expect("said");
+        assert!(said.contains("(not acted on yet)"), "{said}");
+        // A press only opens it; a choice is the act.
+        walk.acted(combo, &combo_entry, &Action::Press, request);
+        assert!(walk.ahead(&numbers, ok, &ok_entry, request).is_some());
+        walk.acted(combo, &combo_entry, &Action::Select("Blue".into()), request);
+        assert_eq!(walk.ahead(&numbers, ok, &ok_entry, request), None);
+        // Named by none of its options: not named.
+        let other = "Press OK in the Theme dialog";
+        let mut walk = Walk::default();
+        walk.press(&numbers, ok, &ok_entry, other);
+        assert_eq!(walk.ahead(&numbers, ok, &ok_entry, other), None);
+        assert!(walk.unacted(&numbers, "Theme", other).is_empty());
+    }
+
     #[test]
     fn a_step_naming_nothing_is_left_until_the_window_s_default_is_pressed() {
         let mut numbers = Numbers::default();
-        let place = Place {
-            window: "Unlock".into(),
-            ..Place::default()
-        };
-        let mut number = |role: &str, name: &str, default: bool| {
-            let mut node = Node::new(
-                Key::Tree {
-                    bus: ":1.1".into(),
-                    path: format!("/{name}"),
-                },
-                role,
-                name,
-            );
-            if role == "push button" {
-                node.actions = vec!["click".into()];
-            }
-            node.states.editable = role == "password text";
-            node.states.default = default;
-            numbers.number(&node, &place)
-        };
-        let field = number("password text", "Password", false);
-        number("push button", "Cancel", false);
-        let ok = number("push button", "OK", true);
+        let (field, ok) = unlock(&mut numbers);
         let request = "Type the password hunter2 into the Unlock dialog and confirm it";
         let mut walk = Walk::default();
         let entry = numbers.get(field).expect("numbered").clone();

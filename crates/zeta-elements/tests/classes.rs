@@ -361,6 +361,49 @@ async fn a_step_the_request_names_nothing_for_is_left_until_the_default_is_press
     kitchen_applied(&tools, "Zeta settings confirm", dir.path()).await;
 }
 
+/// The default button stands where "confirm it" is in the request: pressed before the
+/// field the request names first, nothing is pressed and the dialog stays; pressed all
+/// the same (its name in `text`), the dialog closes, and the read-back says it closed
+/// without an act on the field, the request not met.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_default_pressed_before_the_named_field_is_held_and_closing_says_what_was_left() {
+    let test = "the_default_pressed_before_the_named_field_is_held_and_closing_says_what_was_left";
+    let Some((_app, _dir, _serial)) = settings(test, "Zeta settings short").await else {
+        return;
+    };
+    let mut tools = Tools::new();
+    tools.ctx.request = "Type Kitchen as the label in the Set label dialog and confirm it".into();
+    let dialog = open_set_label(&tools, "Zeta settings short").await;
+    let field = number_of(&dialog, "text \"Label\"");
+    let ok = number_of(&dialog, "button \"OK\" (default)");
+    let r = tools.act(json!({"element": ok, "action": "press"})).await;
+    assert!(!r.ok, "held: {}", r.content);
+    assert!(
+        r.content.contains(&format!("[{field}] text \"Label\""))
+            && r.content.contains("\"confirm it\""),
+        "{}",
+        r.content
+    );
+    let still = tools.outline("Set label").await;
+    assert!(
+        still.contains("text \"Label\""),
+        "the dialog stays: {still}"
+    );
+    let r = tools
+        .act(json!({"element": ok, "action": "press", "text": "OK"}))
+        .await;
+    let rb = r.read_back.as_ref().expect("read back");
+    assert!(rb.closed && !rb.request_met, "{rb:?}");
+    let left = rb.left.as_deref().unwrap_or_default();
+    assert!(
+        left.contains("closed with no act on text \"Label\""),
+        "{rb:?}"
+    );
+    // The dialog gave the window an empty label: nothing was typed.
+    let outline = tools.outline("Zeta settings short").await;
+    assert!(outline.contains("label \"Label:\""), "{outline}");
+}
+
 /// The "Set label" dialog, opened by its button in `window`: its outline.
 async fn open_set_label(tools: &Tools, window: &str) -> String {
     let outline = tools.outline(window).await;

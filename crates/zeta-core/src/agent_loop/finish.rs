@@ -224,15 +224,14 @@ impl Finishing {
     fn values_unentered(&self) -> Vec<String> {
         let case = Case {
             request: &self.request,
-            // Every value the request gives, as if the answer gave them all.
-            answer: &self.request.text,
+            answer: "",
             evidence: &self.evidence,
             held_back: self.held_back,
             stopped: self.stopped.as_deref(),
             window: self.window.as_deref(),
             env: &self.env,
         };
-        checks::ValueNotEntered::missing(&case)
+        checks::ValueNotEntered::unentered(&case)
     }
 
     /// What was done in `window`, which closed: its acts that went through, one a line.

@@ -113,6 +113,14 @@ fn entered(calls: &[CallEvidence]) -> (String, String) {
 impl ValueNotEntered {
     /// The values the request gave and the answer gives that no act entered.
     pub fn missing(case: &Case) -> Vec<String> {
+        Self::unentered(case)
+            .into_iter()
+            .filter(|v| holds(case.answer, v))
+            .collect()
+    }
+
+    /// The values the request gave that no act entered, whatever the answer says.
+    pub fn unentered(case: &Case) -> Vec<String> {
         // A task that acted on a window, or one not asking to be told that read a window and
         // did nothing in it (seen: "12 times 7 is 84" for "use the Calculator window",
         // its buttons never pressed).
@@ -141,7 +149,7 @@ impl ValueNotEntered {
             .collect();
         values_given(&case.request.text)
             .into_iter()
-            .filter(|v| holds(case.answer, v) && !holds(&titles, v))
+            .filter(|v| !holds(&titles, v))
             .filter(|v| !holds(&acts, v) && !pressed.to_lowercase().contains(&v.to_lowercase()))
             .collect()
     }

@@ -20,6 +20,7 @@
 //! | `written-differs` | a file asked to be written holds one short line with a value the answer gives and more, and the answer does not say the line | what the file holds |
 //! | `act-not-shown` | a window act's read-back says its change does not show, and nothing later showed it | "Not done:" with what the window shows |
 //! | `window-step-left` | the last act in a window read back a step of the request left there (one naming nothing in it, "confirm it", its default button not pressed), the window open, no input since | "Not done:" with the step and the button |
+//! | `window-closed-short` | never (cap 0) | "Not done:" with what the task's last window closed without: elements the request names there no act went through on, values it gives no act entered, when no keyboard or mouse input ran |
 //! | `value-not-entered` | the answer to a request that acted on a window gives a value the request gave (by its shape: a digit, an `@`, quotes, a capital mid-sentence) that no act entered or chose | "Not done:" with the values |
 //! | `window-not-saved` | text landed in a window whose title names a file, and no call changed that file after | "Not saved:" with the file, after the answer |
 //! | `changes-unsaid` | never (cap 0) | what changed, when the request orders a change and the answer names none of the paths the calls touched |
@@ -37,7 +38,7 @@ mod window;
 pub use answers::{AskedCount, NamedSelf, NoValue, NothingRan, UngroundedValue};
 pub use effects::{AskedChange, AskedSource, AskedTarget, ChangesUnsaid, HeldBack, WrittenDiffers};
 pub use entered::ValueNotEntered;
-pub use left::StepLeft;
+pub use left::{ClosedShort, StepLeft};
 pub use second_way::SecondWay;
 pub use stopped::StoppedShort;
 pub use window::{ActNotShown, WindowNotSaved, WindowUntouched};
@@ -123,6 +124,8 @@ pub fn standard() -> Vec<Box<dyn Check>> {
         Box::new(WrittenDiffers),
         Box::new(ActNotShown),
         Box::new(StepLeft),
+        // Never sends back (cap 0): the window is gone.
+        Box::new(ClosedShort),
         Box::new(ValueNotEntered),
         Box::new(WindowNotSaved),
         Box::new(UngroundedValue),

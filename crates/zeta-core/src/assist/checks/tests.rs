@@ -563,9 +563,8 @@ fn every_check_has_a_unique_name_and_a_cap() {
     let checks = standard();
     let mut names: Vec<&str> = checks.iter().map(|c| c.name()).collect();
     // Only a check that tells and never sends back has no cap: one that sends back has one.
-    assert!(checks
-        .iter()
-        .all(|c| c.cap() >= 1 || ["changes-unsaid", "stopped-short"].contains(&c.name())));
+    assert!(checks.iter().all(|c| c.cap() >= 1
+        || ["changes-unsaid", "stopped-short", "window-closed-short"].contains(&c.name())));
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), checks.len());
@@ -1641,4 +1640,283 @@ fn a_step_left_in_an_open_window_holds_the_answer() {
             "{lines:?}"
         );
     }
+}
+
+/// An act in `window` on `element` (`action`, meant as `intended`), shown; `closed` when
+/// it closed the window, with what it closed without (`left`).
+fn act_in(
+    window: &str,
+    element: &str,
+    action: &str,
+    intended: &str,
+    closed: bool,
+    left: Option<&str>,
+) -> CallEvidence {
+    use crate::tool::{ReadBack, Shown};
+    CallEvidence::act_read_back(ReadBack {
+        closed,
+        left: left.map(str::to_string),
+        ..ReadBack::of(
+            &format!("{element} in \"{window}\""),
+            window,
+            action,
+            intended,
+            Shown::Yes(
+                if closed {
+                    "its window closed"
+                } else {
+                    "it shows"
+                }
+                .into(),
+            ),
+        )
+    })
+}
+
+/// A window closed by the task's last act, without an act on what the request names
+/// there or without a value it gives, is told before the answer, whatever the answer
+/// says; input by keyboard or mouse, a window still open, or nothing left let it stand.
+#[test]
+fn a_window_closed_short_of_the_request_is_told_before_the_answer() {
+    let f = fixture();
+    let vault =
+        "\"Vault\" closed with no act on password text \"Password\", which the request names";
+    let request = "Enter the password opensesame in the Vault dialog and confirm it";
+    let ok = || {
+        act_in(
+            "Vault",
+            "push button \"OK\"",
+            "press",
+            "press it",
+            true,
+            Some(vault),
+        )
+    };
+    let found = judge(
+        &ClosedShort,
+        &f,
+        request,
+        "The password has been set.",
+        vec![ok()],
+    )
+    .expect("closed short");
+    assert_eq!(found.honest, Honest::Before(format!("Not done: {vault}.")));
+    assert_eq!(
+        ClosedShort.cap(),
+        0,
+        "the window is gone: nothing goes back"
+    );
+    // A value the request gives, never chosen, that the answer does not name.
+    let theme = "Pick Blue as the colour in the Theme dialog, then press OK";
+    let theme_ok = || {
+        act_in(
+            "Theme",
+            "push button \"OK\"",
+            "press",
+            "press it",
+            true,
+            None,
+        )
+    };
+    let found = judge(
+        &ClosedShort,
+        &f,
+        theme,
+        "The user clicked the OK button in the Theme dialog.",
+        vec![theme_ok()],
+    )
+    .expect("closed without Blue");
+    assert_eq!(
+        found.honest,
+        Honest::Before(
+            "Not done: \"Theme\" closed, and no act entered or chose \"Blue\", which the request gives."
+                .into()
+        )
+    );
+    // The answer names it: `value-not-entered` says so, not this check a second time.
+    assert!(judge(
+        &ClosedShort,
+        &f,
+        theme,
+        "Blue was picked.",
+        vec![theme_ok()]
+    )
+    .is_none());
+    let enter = CallEvidence {
+        tool: "keyboard".into(),
+        ..call("✓ keyboard enter", true, true, "", vec![])
+    };
+    let typed = act_in(
+        "Vault",
+        "password text \"Password\"",
+        "set_text",
+        "set its text to \"opensesame\"",
+        false,
+        None,
+    );
+    let open = act_in(
+        "Vault",
+        "push button \"OK\"",
+        "press",
+        "press it",
+        false,
+        None,
+    );
+    for calls in [vec![enter, ok()], vec![open], vec![typed, ok()]] {
+        let lines: Vec<String> = calls.iter().map(|c| c.line.clone()).collect();
+        // The last of these: an OK that closed with the field left is told whatever
+        // came before, but for keyboard input.
+        let told = judge(&ClosedShort, &f, request, "Done.", calls).is_some();
+        let expected = lines.len() == 2 && !lines[0].contains("keyboard");
+        assert_eq!(told, expected, "{lines:?}");
+    }
+}
+
+/// Dialogs answered in full, in many phrasings, are not told short: every value the
+/// request gives was entered, chosen or pressed, and nothing it names was left.
+#[test]
+fn windows_closed_after_the_whole_request_are_not_told_short() {
+    let f = fixture();
+    let ok = |w: &str| act_in(w, "push button \"OK\"", "press", "press it", true, None);
+    let cases: Vec<(&str, Vec<CallEvidence>)> = vec![
+        (
+            "Type Lisbon into the City dialog and press OK",
+            vec![
+                act_in(
+                    "City",
+                    "text \"Your city\"",
+                    "set_text",
+                    "set its text to \"Lisbon\"",
+                    false,
+                    None,
+                ),
+                ok("City"),
+            ],
+        ),
+        (
+            "Choose Large in the Size dialog and confirm",
+            vec![
+                act_in(
+                    "Size",
+                    "table cell \"Large\"",
+                    "press",
+                    "press it",
+                    false,
+                    None,
+                ),
+                ok("Size"),
+            ],
+        ),
+        (
+            "Answer No in the Draft dialog",
+            vec![act_in(
+                "Draft",
+                "push button \"No\"",
+                "press",
+                "press it",
+                true,
+                None,
+            )],
+        ),
+        (
+            "Set Copies to 3 in the Print dialog, tick Duplex, then press OK",
+            vec![
+                act_in(
+                    "Print",
+                    "spin button \"Copies\"",
+                    "set_text",
+                    "set its value to \"3\"",
+                    false,
+                    None,
+                ),
+                act_in(
+                    "Print",
+                    "check box \"Duplex\"",
+                    "toggle",
+                    "tick it",
+                    false,
+                    None,
+                ),
+                ok("Print"),
+            ],
+        ),
+        (
+            "Enter ada@example.com as the email in the Sign up form and press OK",
+            vec![
+                act_in(
+                    "Sign up",
+                    "text \"Email\"",
+                    "set_text",
+                    "set its text to \"ada@example.com\"",
+                    false,
+                    None,
+                ),
+                ok("Sign up"),
+            ],
+        ),
+        (
+            "Pick Cherry in the Fruit dialog and press OK",
+            vec![
+                act_in(
+                    "Fruit",
+                    "combo box \"Apple\"",
+                    "select",
+                    "choose \"Cherry\"",
+                    false,
+                    None,
+                ),
+                ok("Fruit"),
+            ],
+        ),
+        (
+            "In the Backup dialog, press Start Now",
+            vec![act_in(
+                "Backup",
+                "push button \"Start Now\"",
+                "press",
+                "press it",
+                true,
+                None,
+            )],
+        ),
+        (
+            "Press Install in the Update window",
+            vec![act_in(
+                "Update",
+                "push button \"Install\"",
+                "press",
+                "press it",
+                true,
+                None,
+            )],
+        ),
+        ("Dismiss the Reminder message", vec![ok("Reminder")]),
+        (
+            "Type the code 4217 in the Code dialog, then confirm it",
+            vec![
+                act_in(
+                    "Code",
+                    "text \"Room code\"",
+                    "set_text",
+                    "set its text to \"4217\"",
+                    false,
+                    None,
+                ),
+                ok("Code"),
+            ],
+        ),
+    ];
+    let alarms: Vec<String> = cases
+        .into_iter()
+        .filter_map(|(request, calls)| {
+            judge(&ClosedShort, &f, request, "Done.", calls)
+                .map(|found| format!("{request}: {:?}", found.honest))
+        })
+        .collect();
+    assert!(
+        alarms.is_empty(),
+        "{} false alarms:\n{}",
+        alarms.len(),
+        alarms.join("\n")
+    );
 }
