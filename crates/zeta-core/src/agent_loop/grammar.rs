@@ -68,8 +68,14 @@ fn held(schema: &Value, depth: usize) -> bool {
 /// `schema` (one object: the plan's keys, with optional `tool` and `args`) as one
 /// alternative without a tool and one per tool of `tools` (the shell is the plan's
 /// "command", not one of them): `tool` that tool's name, `args` its arguments, both
-/// required. Keys keep their order (`tool` before `args`), and no alternative takes keys
-/// it does not name, so a plan without a tool cannot carry one.
+/// required, and no alternative takes keys it does not name, so a plan without a tool
+/// cannot carry one. A call's "reply" is empty and its "done" false: the server writes
+/// keys in their sorted order, "args" first and "tool" last, and a free "reply" between
+/// them let a small model write a claim of what the call would do until its tokens ran
+/// out (seen on the GUI bench at 194c590: `{"args": {"action": "press", "element": 2},
+/// "command": "", "done": false, "reply": "The user pressed OK in the Pet dialog, and
+/// the command was run successfully. …` cut off, unreadable twice, and the task ended
+/// with nothing done).
 pub fn bound_plan(schema: &Value, tools: &[&ToolSpec]) -> Value {
     let mut bare = schema.clone();
     bare["additionalProperties"] = json!(false);
@@ -83,8 +89,14 @@ pub fn bound_plan(schema: &Value, tools: &[&ToolSpec]) -> Value {
         one["additionalProperties"] = json!(false);
         one["properties"]["tool"] = json!({"const": spec.name});
         one["properties"]["args"] = arguments_of(spec);
-        // A call leaves "command" empty: a command is the shell's.
+        // A call leaves "command" empty: a command is the shell's. It answers nothing.
         one["properties"]["command"] = json!({"const": ""});
+        if one["properties"]["reply"].is_object() {
+            one["properties"]["reply"] = json!({"const": ""});
+        }
+        if one["properties"]["done"].is_object() {
+            one["properties"]["done"] = json!({"const": false});
+        }
         if let Some(required) = one["required"].as_array_mut() {
             required.push(json!("tool"));
             required.push(json!("args"));

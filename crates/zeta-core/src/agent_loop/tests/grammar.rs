@@ -120,6 +120,15 @@ fn plans_without_a_tool_are_as_before() {
     let both = json!({"command": "ls", "reply": "", "done": false, "tool": "ui_act",
                       "args": {"element": 1, "action": "press"}});
     assert!(!valid(&plain, &both));
+    // A call answers nothing: its reply is empty and it is not done (seen: a claim of
+    // what the press would do written there until the tokens ran out).
+    let press = |reply: &str, done: bool| {
+        json!({"args": {"element": 2, "action": "press"}, "command": "", "done": done,
+               "reply": reply, "tool": "ui_act"})
+    };
+    assert!(valid(&plain, &press("", false)));
+    assert!(!valid(&plain, &press("The user pressed OK.", false)));
+    assert!(!valid(&plain, &press("", true)));
     // No tool, yet arguments: nothing to bind them to.
     let stray = json!({"command": "", "reply": "", "done": false, "args": {"element": 1}});
     assert!(!valid(&plain, &stray));
