@@ -152,8 +152,12 @@ impl Elements {
             .map_err(|e| ElementsError::Ocr(format!("no scratch folder: {e}")))?;
         let reading = ocr::read(target, scratch.path()).await?;
         let scales: Vec<String> = reading.scales.iter().map(|s| format!("{s}x")).collect();
+        let again = reading
+            .unframed
+            .map(|s| format!(", then at {s}x without the frames drawn around words,"))
+            .unwrap_or_default();
         let how = format!(
-            "read at {} in {:.1} s",
+            "read at {}{again} in {:.1} s",
             scales.join(" and "),
             reading.took.as_secs_f64()
         );

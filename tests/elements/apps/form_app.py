@@ -2,7 +2,7 @@
 """A small GTK3 form for Zeta's accessibility tests: a Name field, a Subscribe check box, a
 Colour combo box and a Save button that writes what the form holds, as JSON, to the file
 named by the first argument. Start it with the system Python (python3-gi):
-form_app.py OUT.json [TITLE] [TEXT_PX]."""
+form_app.py OUT.json [TITLE] [TEXT_PX] [framed]."""
 import json
 import sys
 
@@ -13,10 +13,19 @@ from gi.repository import Gtk  # noqa: E402
 
 out_path = sys.argv[1] if len(sys.argv) > 1 else "/tmp/zeta-form.json"
 title = sys.argv[2] if len(sys.argv) > 2 else "Zeta test form"
-# A third argument, a size in pixels, draws all text that small (as dense apps do).
+# A third argument, a size in pixels, draws all text that small (as dense apps do); a
+# fourth, "framed", draws each button as a black outline around a bold label, as old
+# toolkits do (Athena's xmessage).
 if len(sys.argv) > 3:
     css = Gtk.CssProvider()
-    css.load_from_data(("* { font-size: %spx; }" % int(sys.argv[3])).encode())
+    rules = "* { font-size: %spx; }" % int(sys.argv[3])
+    if len(sys.argv) > 4 and sys.argv[4] == "framed":
+        rules += (
+            " button { border: 2px solid black; border-radius: 9px; background: white;"
+            " box-shadow: none; padding: 1px 3px; min-height: 0; }"
+            " button label { font-family: monospace; font-weight: bold; }"
+        )
+    css.load_from_data(rules.encode())
     from gi.repository import Gdk  # noqa: E402
 
     Gtk.StyleContext.add_provider_for_screen(

@@ -8,7 +8,11 @@
 //! enlargement ("Aeply" at 3x, "Apply" at 2x), and a word one scale misses another reads.
 //! A window is read at two scales at once and the readings merged word by word, the
 //! surer reading of each place kept; the whole screen is read at the second scale only
-//! where the first reading is thin (few words, or words tesseract is unsure of).
+//! where the first reading is thin (few words, or words tesseract is unsure of). Where
+//! frames are drawn around words (`frames`: an old toolkit's outlined buttons), a window,
+//! or a screen still read thin, is read once more with them taken out, and merged.
+
+mod frames;
 
 use std::path::Path;
 use std::time::Duration;
@@ -37,6 +41,9 @@ pub struct Reading {
     pub words: Vec<Word>,
     /// The enlargements read, in order (a second one where the first read little).
     pub scales: Vec<f64>,
+    /// The enlargement read again with the frames around words taken out, where the
+    /// others read little and there were frames.
+    pub unframed: Option<f64>,
     pub took: std::time::Duration,
 }
 
@@ -211,43 +218,71 @@ pub async fn read(target: Target, scratch: &Path) -> Result<Reading, ElementsErr
     // A window is read at both scales at once (two processes: about the time of one on
     // two cores); the whole screen at the second only where the first read thin.
     let window = (shot.width as u64) * (shot.height as u64) <= WINDOW_PIXELS;
-    let (words, scales) = if window {
+    let (mut words, scales) = if window {
         let (a, b) = tokio::join!(
-            read_at(&shot, first, scratch),
-            read_at(&shot, second, scratch)
+            read_at(&shot, first, scratch, false),
+            read_at(&shot, second, scratch, false)
         );
-        (merge(a?, b?), vec![first, second])
+        (
+            merge(a?.unwrap_or_default(), b?.unwrap_or_default()),
+            vec![first, second],
+        )
     } else {
-        let words = read_at(&shot, first, scratch).await?;
+        let words = read_at(&shot, first, scratch, false)
+            .await?
+            .unwrap_or_default();
         if thin(&words) {
-            let again = read_at(&shot, second, scratch).await?;
+            let again = read_at(&shot, second, scratch, false)
+                .await?
+                .unwrap_or_default();
             (merge(words, again), vec![first, second])
         } else {
             (words, vec![first])
         }
     };
+    // A window, or a screen still read thin: once more without the frames drawn around
+    // words, where there are any. Frames hide more than the words they hold (seen:
+    // xmessage read as no word at all, its buttons outlined; a form with outlined
+    // buttons read as "Subscribe" and "Not saved" alone, its field labels missed too).
+    let mut unframed = None;
+    if window || thin(&words) {
+        if let Some(more) = read_at(&shot, second, scratch, true).await? {
+            words = merge(words, more);
+            unframed = Some(second);
+        }
+    }
     Ok(Reading {
         words,
         scales,
+        unframed,
         took: started.elapsed(),
     })
 }
 
-/// The capture enlarged `scale` times and read.
+/// The capture enlarged `scale` times and read; with `unframe`, the frames around its
+/// words taken out first (`None` when it has none).
 async fn read_at(
     shot: &std::sync::Arc<Captured>,
     scale: f64,
     scratch: &Path,
-) -> Result<Vec<Word>, ElementsError> {
+    unframe: bool,
+) -> Result<Option<Vec<Word>>, ElementsError> {
     // Pixels of the image per screen pixel, once enlarged.
     let per_screen_pixel = scale * shot.density;
     let origin = shot.origin;
-    let file = scratch.join(format!("ocr-{}.png", (scale * 10.0) as u32));
+    let file = scratch.join(format!(
+        "ocr-{}{}.png",
+        (scale * 10.0) as u32,
+        if unframe { "-unframed" } else { "" }
+    ));
     let png = file.clone();
     let source = shot.clone();
-    tokio::task::spawn_blocking(move || write_png(&source, scale, &png))
+    let written = tokio::task::spawn_blocking(move || write_png(&source, scale, &png, unframe))
         .await
         .map_err(|e| ElementsError::Ocr(format!("the encoding thread failed: {e}")))??;
+    if !written {
+        return Ok(None);
+    }
     let run = tokio::process::Command::new("tesseract")
         .arg(&file)
         .arg("stdout")
@@ -271,14 +306,16 @@ async fn read_at(
             err.trim()
         )));
     }
-    Ok(parse_tsv(
+    Ok(Some(parse_tsv(
         &String::from_utf8_lossy(&out.stdout),
         origin,
         per_screen_pixel,
-    ))
+    )))
 }
 
-fn write_png(shot: &Captured, scale: f64, to: &Path) -> Result<(), ElementsError> {
+/// Writes the capture in gray, enlarged `scale` times (with `unframe`, its frames taken
+/// out first): false when `unframe` found none, and nothing was written.
+fn write_png(shot: &Captured, scale: f64, to: &Path, unframe: bool) -> Result<bool, ElementsError> {
     let rgba = match shot.order {
         Order::Rgba => shot.rgba.clone(),
         Order::Bgrx => to_rgba(&shot.rgba),
@@ -286,6 +323,11 @@ fn write_png(shot: &Captured, scale: f64, to: &Path) -> Result<(), ElementsError
     let img = image::RgbaImage::from_raw(shot.width, shot.height, rgba)
         .ok_or_else(|| ElementsError::Ocr("the capture has the wrong size".into()))?;
     let gray = image::DynamicImage::ImageRgba8(img).into_luma8();
+    let gray = match (unframe, unframe.then(|| frames::unframed(&gray)).flatten()) {
+        (false, _) => gray,
+        (true, Some(clean)) => clean,
+        (true, None) => return Ok(false),
+    };
     let gray = if scale > 1.0 {
         image::imageops::resize(
             &gray,
@@ -297,7 +339,8 @@ fn write_png(shot: &Captured, scale: f64, to: &Path) -> Result<(), ElementsError
         gray
     };
     gray.save(to)
-        .map_err(|e| ElementsError::Ocr(format!("cannot write {}: {e}", to.display())))
+        .map_err(|e| ElementsError::Ocr(format!("cannot write {}: {e}", to.display())))?;
+    Ok(true)
 }
 
 #[cfg(test)]
