@@ -152,12 +152,13 @@ impl Elements {
             .map_err(|e| ElementsError::Ocr(format!("no scratch folder: {e}")))?;
         let reading = ocr::read(target, scratch.path()).await?;
         let scales: Vec<String> = reading.scales.iter().map(|s| format!("{s}x")).collect();
-        let again = reading
-            .unframed
-            .map(|s| format!(", then at {s}x without the frames drawn around words,"))
-            .unwrap_or_default();
+        let unframed = if reading.unframed {
+            ", the frames drawn around words taken out,"
+        } else {
+            ""
+        };
         let how = format!(
-            "read at {}{again} in {:.1} s",
+            "read at {}{unframed} in {:.1} s",
             scales.join(" and "),
             reading.took.as_secs_f64()
         );

@@ -490,8 +490,9 @@ fn drawn_form(dir: &std::path::Path, title: &str, style: &[&str]) -> zeta_test_s
 }
 
 /// Buttons drawn as outlines around their labels (as old toolkits draw them) hide words
-/// from tesseract, the framed ones and others: the window is read once more with the
-/// frames taken out, the outline says so, and pressing the word read lands.
+/// from tesseract, the framed ones and others: the frames are taken out before reading,
+/// the outline says so, a key labelled with one mark is read inside its frame, and
+/// pressing the words read lands.
 #[tokio::test(flavor = "multi_thread")]
 async fn words_inside_drawn_frames_are_read_once_the_frames_are_taken_out() {
     let test = "words_inside_drawn_frames_are_read_once_the_frames_are_taken_out";
@@ -510,11 +511,17 @@ async fn words_inside_drawn_frames_are_read_once_the_frames_are_taken_out() {
     assert!(read.ok, "{}", read.content);
     assert!(
         read.content
-            .contains("then at 2x without the frames drawn around words"),
+            .contains("read at 3x and 2x, the frames drawn around words taken out, in "),
         "{}",
         read.content
     );
-    let save = number_of(&read.content, "text \"Save\"");
+    // A key whose label is one mark, which the window's reading drops, is read from
+    // inside its frame; a click on it lands.
+    let plus = number_of(&read.content, "text \"+\"");
+    let r = tools.act(json!({"element": plus, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    assert!(r.content.contains("Plus pressed"), "{}", r.content);
+    let save = number_of(&r.content, "text \"Save\"");
     let r = tools.act(json!({"element": save, "action": "press"})).await;
     assert!(r.ok, "{}", r.content);
     assert_eq!(saved(dir.path())["subscribe"], false);

@@ -78,5 +78,11 @@ button = Gtk.Button(label="Save")
 button.connect("clicked", save)
 grid.attach(button, 1, 3, 1, 1)
 
+# Framed, a key with a single mark as its label, as a calculator's keys are.
+if len(sys.argv) > 4 and sys.argv[4] == "framed":
+    plus = Gtk.Button(label="+")
+    plus.connect("clicked", lambda _b: status.set_text("Plus pressed"))
+    grid.attach(plus, 0, 3, 1, 1)
+
 win.show_all()
 Gtk.main()

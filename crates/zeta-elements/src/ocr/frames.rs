@@ -8,6 +8,23 @@
 
 use image::GrayImage;
 
+/// A box in image pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rect {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// An image with its frames taken out, and what each frame held: the box of the ink
+/// inside it, for frames that hold no other frame (a button, not a panel of them).
+#[derive(Debug, Clone)]
+pub struct Unframed {
+    pub image: GrayImage,
+    pub insides: Vec<Rect>,
+}
+
 /// A connected run of ink: its box and how many pixels it holds.
 #[derive(Debug, Clone, Copy)]
 struct Run {
@@ -32,7 +49,7 @@ impl Run {
 }
 
 /// The background's level: the commonest one.
-fn background(image: &GrayImage) -> u8 {
+pub fn background(image: &GrayImage) -> u8 {
     let mut hist = [0u64; 256];
     for p in image.pixels() {
         hist[p.0[0] as usize] += 1;
@@ -40,9 +57,9 @@ fn background(image: &GrayImage) -> u8 {
     (0..=255u8).max_by_key(|v| hist[*v as usize]).unwrap_or(255)
 }
 
-/// `image` with the frames around its words painted over with the background, or
-/// `None` when it has none.
-pub fn unframed(image: &GrayImage) -> Option<GrayImage> {
+/// `image` with the frames around its words painted over with the background, and
+/// their insides, or `None` when it has none.
+pub fn unframed(image: &GrayImage) -> Option<Unframed> {
     let (w, h) = image.dimensions();
     if w < 3 || h < 3 {
         return None;
@@ -116,7 +133,7 @@ pub fn unframed(image: &GrayImage) -> Option<GrayImage> {
             let fill = f64::from(r.area) / (f64::from(r.width()) * f64::from(r.height()));
             r.height() * 2 >= text * 3
                 && fill < 0.3
-                && runs.iter().any(|o| o.area >= 4 && r.holds(o))
+                && runs.iter().any(|o| o.area >= 2 && r.holds(o))
         })
         .collect();
     if !frames.iter().any(|f| *f) {
@@ -129,7 +146,37 @@ pub fn unframed(image: &GrayImage) -> Option<GrayImage> {
             p.0[0] = background;
         }
     }
-    Some(out)
+    let insides = runs
+        .iter()
+        .zip(&frames)
+        .filter(|(_, f)| **f)
+        .map(|(r, _)| r)
+        // A frame holding another is a panel of them, not one button.
+        .filter(|r| !runs.iter().zip(&frames).any(|(o, f)| *f && r.holds(o)))
+        .filter_map(|r| {
+            let held: Vec<&Run> = runs.iter().filter(|o| o.area >= 2 && r.holds(o)).collect();
+            let x0 = held.iter().map(|o| o.x0).min()?;
+            let y0 = held.iter().map(|o| o.y0).min()?;
+            let x1 = held.iter().map(|o| o.x1).max()?;
+            let y1 = held.iter().map(|o| o.y1).max()?;
+            // Two pixels of room, within the frame.
+            let (x0, y0) = (
+                x0.saturating_sub(2).max(r.x0 + 1),
+                y0.saturating_sub(2).max(r.y0 + 1),
+            );
+            let (x1, y1) = ((x1 + 2).min(r.x1 - 1), (y1 + 2).min(r.y1 - 1));
+            Some(Rect {
+                x: x0,
+                y: y0,
+                width: x1 - x0 + 1,
+                height: y1 - y0 + 1,
+            })
+        })
+        .collect();
+    Some(Unframed {
+        image: out,
+        insides,
+    })
 }
 
 #[cfg(test)]
@@ -167,7 +214,18 @@ mod tests {
     fn an_outline_around_words_is_painted_over_and_the_words_stay() {
         for light_on_dark in [false, true] {
             let img = framed(light_on_dark);
-            let out = unframed(&img).expect("a frame");
+            let found = unframed(&img).expect("a frame");
+            let out = &found.image;
+            assert_eq!(
+                found.insides,
+                [Rect {
+                    x: 10,
+                    y: 9,
+                    width: 24,
+                    height: 12
+                }],
+                "the letters' box, with room"
+            );
             let bg = out.get_pixel(30, 2).0[0];
             assert_eq!(out.get_pixel(30, 4).0[0], bg, "the top edge is gone");
             assert_eq!(out.get_pixel(5, 15).0[0], bg, "the left edge is gone");
@@ -229,7 +287,10 @@ mod tests {
                 }])
             });
             if let Some(out) = unframed(&img) {
-                assert_eq!(out.dimensions(), (w, h));
+                assert_eq!(out.image.dimensions(), (w, h));
+                for r in out.insides {
+                    assert!(r.x + r.width <= w && r.y + r.height <= h, "{r:?}");
+                }
             }
         }
     }

@@ -8,11 +8,13 @@
 //! enlargement ("Aeply" at 3x, "Apply" at 2x), and a word one scale misses another reads.
 //! A window is read at two scales at once and the readings merged word by word, the
 //! surer reading of each place kept; the whole screen is read at the second scale only
-//! where the first reading is thin (few words, or words tesseract is unsure of). Where
-//! frames are drawn around words (`frames`: an old toolkit's outlined buttons), a window,
-//! or a screen still read thin, is read once more with them taken out, and merged.
+//! where the first reading is thin (few words, or words tesseract is unsure of). Frames
+//! drawn around words (`frames`: an old toolkit's outlined buttons) are taken out before
+//! any reading: they hide more than the words they hold (xmessage read as no word at
+//! all; xcalc's keys read as "[ee not", "or on oor xor fod" across rows of keys).
 
 mod frames;
+mod sheet;
 
 use std::path::Path;
 use std::time::Duration;
@@ -41,9 +43,8 @@ pub struct Reading {
     pub words: Vec<Word>,
     /// The enlargements read, in order (a second one where the first read little).
     pub scales: Vec<f64>,
-    /// The enlargement read again with the frames around words taken out, where the
-    /// others read little and there were frames.
-    pub unframed: Option<f64>,
+    /// Frames drawn around words were taken out before reading (`frames`).
+    pub unframed: bool,
     pub took: std::time::Duration,
 }
 
@@ -94,8 +95,17 @@ pub fn merge(first: Vec<Word>, second: Vec<Word>) -> Vec<Word> {
 }
 
 /// Reads tesseract's TSV: words with their boxes, scaled by `1/scale` and moved by
-/// `origin` into screen pixels. Lines that do not parse are skipped.
+/// `origin` into screen pixels. Lines that do not parse are skipped, and so are words
+/// with no letter or digit: a widget's edge read as text ("|", "[|").
 pub fn parse_tsv(tsv: &str, origin: (i32, i32), scale: f64) -> Vec<Word> {
+    let mut words = parse_marks(tsv, origin, scale);
+    words.retain(|w| w.text.chars().any(char::is_alphanumeric));
+    words
+}
+
+/// `parse_tsv` keeping words of marks alone ("+", "=", "÷"): what a frame held alone is
+/// a key, not a widget's edge.
+fn parse_marks(tsv: &str, origin: (i32, i32), scale: f64) -> Vec<Word> {
     let mut out = Vec::new();
     for line in tsv.lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
@@ -109,8 +119,7 @@ pub fn parse_tsv(tsv: &str, origin: (i32, i32), scale: f64) -> Vec<Word> {
             continue;
         };
         let text = f[11..].join("\t").trim().to_string();
-        // A word with no letter or digit is a widget's edge read as text ("|", "[|").
-        if !text.chars().any(char::is_alphanumeric) || conf < MIN_CONFIDENCE {
+        if text.is_empty() || conf < MIN_CONFIDENCE {
             continue;
         }
         let s = if scale > 0.0 { scale } else { 1.0 };
@@ -209,7 +218,6 @@ pub async fn read(target: Target, scratch: &Path) -> Result<Reading, ElementsErr
         .await
         .map_err(|e| ElementsError::Ocr(format!("the capture thread failed: {e}")))?
         .map_err(ElementsError::Ocr)?;
-    let shot = std::sync::Arc::new(shot);
     let (first, second) = if shot.density < 1.5 {
         (3.0, 2.0)
     } else {
@@ -218,75 +226,92 @@ pub async fn read(target: Target, scratch: &Path) -> Result<Reading, ElementsErr
     // A window is read at both scales at once (two processes: about the time of one on
     // two cores); the whole screen at the second only where the first read thin.
     let window = (shot.width as u64) * (shot.height as u64) <= WINDOW_PIXELS;
-    let (mut words, scales) = if window {
+    let page = tokio::task::spawn_blocking(move || Page::of(&shot))
+        .await
+        .map_err(|e| ElementsError::Ocr(format!("the preparing thread failed: {e}")))??;
+    let page = std::sync::Arc::new(page);
+    let (words, scales) = if window {
         let (a, b) = tokio::join!(
-            read_at(&shot, first, scratch, false),
-            read_at(&shot, second, scratch, false)
+            read_at(&page, first, scratch),
+            read_at(&page, second, scratch)
         );
-        (
-            merge(a?.unwrap_or_default(), b?.unwrap_or_default()),
-            vec![first, second],
-        )
+        (merge(a?, b?), vec![first, second])
     } else {
-        let words = read_at(&shot, first, scratch, false)
-            .await?
-            .unwrap_or_default();
+        let words = read_at(&page, first, scratch).await?;
         if thin(&words) {
-            let again = read_at(&shot, second, scratch, false)
-                .await?
-                .unwrap_or_default();
+            let again = read_at(&page, second, scratch).await?;
             (merge(words, again), vec![first, second])
         } else {
             (words, vec![first])
         }
     };
-    // A window, or a screen still read thin: once more without the frames drawn around
-    // words, where there are any. Frames hide more than the words they hold (seen:
-    // xmessage read as no word at all, its buttons outlined; a form with outlined
-    // buttons read as "Subscribe" and "Not saved" alone, its field labels missed too).
-    let mut unframed = None;
-    if window || thin(&words) {
-        if let Some(more) = read_at(&shot, second, scratch, true).await? {
-            words = merge(words, more);
-            unframed = Some(second);
-        }
-    }
+    let words = sheet::read_insides(&page, words, scratch).await?;
     Ok(Reading {
         words,
         scales,
-        unframed,
+        unframed: page.framed,
         took: started.elapsed(),
     })
 }
 
-/// The capture enlarged `scale` times and read; with `unframe`, the frames around its
-/// words taken out first (`None` when it has none).
+/// A capture in gray, with the frames drawn around its words taken out (`frames`), and
+/// where it is on the screen.
+pub(super) struct Page {
+    gray: image::GrayImage,
+    /// The insides of its frames (a button's label), in capture pixels.
+    insides: Vec<frames::Rect>,
+    framed: bool,
+    origin: (i32, i32),
+    /// Captured pixels per screen pixel.
+    density: f64,
+}
+
+impl Page {
+    fn of(shot: &Captured) -> Result<Self, ElementsError> {
+        let rgba = match shot.order {
+            Order::Rgba => shot.rgba.clone(),
+            Order::Bgrx => to_rgba(&shot.rgba),
+        };
+        let img = image::RgbaImage::from_raw(shot.width, shot.height, rgba)
+            .ok_or_else(|| ElementsError::Ocr("the capture has the wrong size".into()))?;
+        let gray = image::DynamicImage::ImageRgba8(img).into_luma8();
+        let (gray, insides, framed) = match frames::unframed(&gray) {
+            Some(u) => (u.image, u.insides, true),
+            None => (gray, Vec::new(), false),
+        };
+        Ok(Self {
+            gray,
+            insides,
+            framed,
+            origin: shot.origin,
+            density: shot.density,
+        })
+    }
+}
+
+/// The page enlarged `scale` times and read as sparse text.
 async fn read_at(
-    shot: &std::sync::Arc<Captured>,
+    page: &std::sync::Arc<Page>,
     scale: f64,
     scratch: &Path,
-    unframe: bool,
-) -> Result<Option<Vec<Word>>, ElementsError> {
-    // Pixels of the image per screen pixel, once enlarged.
-    let per_screen_pixel = scale * shot.density;
-    let origin = shot.origin;
-    let file = scratch.join(format!(
-        "ocr-{}{}.png",
-        (scale * 10.0) as u32,
-        if unframe { "-unframed" } else { "" }
-    ));
+) -> Result<Vec<Word>, ElementsError> {
+    let file = scratch.join(format!("ocr-{}.png", (scale * 10.0) as u32));
     let png = file.clone();
-    let source = shot.clone();
-    let written = tokio::task::spawn_blocking(move || write_png(&source, scale, &png, unframe))
+    let source = page.clone();
+    tokio::task::spawn_blocking(move || write_png(&source.gray, scale, &png))
         .await
         .map_err(|e| ElementsError::Ocr(format!("the encoding thread failed: {e}")))??;
-    if !written {
-        return Ok(None);
-    }
+    let tsv = tesseract(&file, "11").await?;
+    // Pixels of the image per screen pixel, once enlarged.
+    Ok(parse_tsv(&tsv, page.origin, scale * page.density))
+}
+
+/// Tesseract's TSV for the image at `file`, read in page mode `psm`.
+async fn tesseract(file: &Path, psm: &str) -> Result<String, ElementsError> {
     let run = tokio::process::Command::new("tesseract")
-        .arg(&file)
+        .arg(file)
         .arg("stdout")
-        .args(["--psm", "11", "tsv"])
+        .args(["--psm", psm, "tsv"])
         .kill_on_drop(true)
         .output();
     let out = match tokio::time::timeout(LIMIT, run).await {
@@ -306,41 +331,26 @@ async fn read_at(
             err.trim()
         )));
     }
-    Ok(Some(parse_tsv(
-        &String::from_utf8_lossy(&out.stdout),
-        origin,
-        per_screen_pixel,
-    )))
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// Writes the capture in gray, enlarged `scale` times (with `unframe`, its frames taken
-/// out first): false when `unframe` found none, and nothing was written.
-fn write_png(shot: &Captured, scale: f64, to: &Path, unframe: bool) -> Result<bool, ElementsError> {
-    let rgba = match shot.order {
-        Order::Rgba => shot.rgba.clone(),
-        Order::Bgrx => to_rgba(&shot.rgba),
-    };
-    let img = image::RgbaImage::from_raw(shot.width, shot.height, rgba)
-        .ok_or_else(|| ElementsError::Ocr("the capture has the wrong size".into()))?;
-    let gray = image::DynamicImage::ImageRgba8(img).into_luma8();
-    let gray = match (unframe, unframe.then(|| frames::unframed(&gray)).flatten()) {
-        (false, _) => gray,
-        (true, Some(clean)) => clean,
-        (true, None) => return Ok(false),
-    };
-    let gray = if scale > 1.0 {
-        image::imageops::resize(
-            &gray,
-            (shot.width as f64 * scale) as u32,
-            (shot.height as f64 * scale) as u32,
+/// Writes `gray` enlarged `scale` times (Lanczos) as a PNG.
+fn write_png(gray: &image::GrayImage, scale: f64, to: &Path) -> Result<(), ElementsError> {
+    let big;
+    let image = if scale > 1.0 {
+        big = image::imageops::resize(
+            gray,
+            (gray.width() as f64 * scale) as u32,
+            (gray.height() as f64 * scale) as u32,
             image::imageops::FilterType::Lanczos3,
-        )
+        );
+        &big
     } else {
         gray
     };
-    gray.save(to)
-        .map_err(|e| ElementsError::Ocr(format!("cannot write {}: {e}", to.display())))?;
-    Ok(true)
+    image
+        .save(to)
+        .map_err(|e| ElementsError::Ocr(format!("cannot write {}: {e}", to.display())))
 }
 
 #[cfg(test)]
@@ -378,6 +388,11 @@ mod tests {
             p.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>(),
             ["Save as", "Cancel"]
         );
+        // A mark alone is a widget's edge on a page, a key inside a frame.
+        let marks = format!("{TSV}5\t1\t3\t1\t1\t1\t20\t200\t10\t20\t88\t+\n");
+        assert_eq!(parse_tsv(&marks, (0, 0), 1.0).len(), 3);
+        let kept = parse_marks(&marks, (0, 0), 1.0);
+        assert_eq!(kept.last().map(|w| w.text.as_str()), Some("+"));
         assert_eq!(
             p[0].1,
             Bounds {
