@@ -165,7 +165,7 @@ impl Elements {
         let words = reading.words;
         let run = self.0.ocr_runs.fetch_add(1, Ordering::SeqCst) + 1;
         locked(&self.0.numbers).forget_words_before(run);
-        let root = ocr::as_tree(run, &ocr::phrases(&words));
+        let root = ocr::as_tree(run, &ocr::phrases(&words, &reading.walls));
         let region = match target {
             Target::Region {
                 x,

@@ -23,6 +23,11 @@ pub struct Rect {
 pub struct Unframed {
     pub image: GrayImage,
     pub insides: Vec<Rect>,
+    /// The upright stretches of the frames at least as tall as the text (a button's
+    /// sides, a toolbar's separators), one pixel wide each: words on either side of one
+    /// are not one phrase (xedit's "Quit | Save", read as "Quit Save" and pressed in
+    /// the gap between).
+    pub walls: Vec<Rect>,
 }
 
 /// A connected run of ink: its box and how many pixels it holds.
@@ -173,9 +178,37 @@ pub fn unframed(image: &GrayImage) -> Option<Unframed> {
             })
         })
         .collect();
+    let mut walls = Vec::new();
+    for (id, r) in runs.iter().enumerate() {
+        if !frames[id] {
+            continue;
+        }
+        for x in r.x0..=r.x1 {
+            let mut from = None;
+            for y in r.y0..=r.y1 + 1 {
+                let on = y <= r.y1 && label[(y * w + x) as usize] == id as u32;
+                match (on, from) {
+                    (true, None) => from = Some(y),
+                    (false, Some(y0)) => {
+                        if y - y0 >= text {
+                            walls.push(Rect {
+                                x,
+                                y: y0,
+                                width: 1,
+                                height: y - y0,
+                            });
+                        }
+                        from = None;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
     Some(Unframed {
         image: out,
         insides,
+        walls,
     })
 }
 
@@ -225,6 +258,24 @@ mod tests {
                     height: 12
                 }],
                 "the letters' box, with room"
+            );
+            assert_eq!(
+                found.walls,
+                [
+                    Rect {
+                        x: 5,
+                        y: 4,
+                        width: 1,
+                        height: 22
+                    },
+                    Rect {
+                        x: 54,
+                        y: 4,
+                        width: 1,
+                        height: 22
+                    }
+                ],
+                "its two sides"
             );
             let bg = out.get_pixel(30, 2).0[0];
             assert_eq!(out.get_pixel(30, 4).0[0], bg, "the top edge is gone");

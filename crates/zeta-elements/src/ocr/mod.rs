@@ -45,6 +45,8 @@ pub struct Reading {
     pub scales: Vec<f64>,
     /// Frames drawn around words were taken out before reading (`frames`).
     pub unframed: bool,
+    /// Their upright stretches on the screen, which part phrases (`phrases`).
+    pub walls: Vec<Bounds>,
     pub took: std::time::Duration,
 }
 
@@ -138,10 +140,11 @@ fn parse_marks(tsv: &str, origin: (i32, i32), scale: f64) -> Vec<Word> {
 }
 
 /// Words of one line close enough to be one phrase ("Save as…"), split where the gap is
-/// wider than the text is tall (two buttons side by side). Lines are found by place (a
+/// wider than the text is tall (two buttons side by side), or where a wall stands in it
+/// (`Reading::walls`: a frame's side, a drawn separator). Lines are found by place (a
 /// word's middle within the height of the line's last word), not by tesseract's numbering,
 /// so words of two readings gather alike.
-pub fn phrases(words: &[Word]) -> Vec<(String, Bounds)> {
+pub fn phrases(words: &[Word], walls: &[Bounds]) -> Vec<(String, Bounds)> {
     let mut sorted: Vec<&Word> = words.iter().collect();
     sorted.sort_by_key(|w| (w.bounds.y + w.bounds.height / 2, w.bounds.x));
     // Lines, top to bottom, each left to right.
@@ -165,7 +168,12 @@ pub fn phrases(words: &[Word]) -> Vec<(String, Bounds)> {
         let mut last: Option<&Word> = None;
         for w in line {
             let joins = last.is_some_and(|p| {
-                w.bounds.x - (p.bounds.x + p.bounds.width) <= p.bounds.height.max(w.bounds.height)
+                let (right, left) = (p.bounds.x + p.bounds.width, w.bounds.x);
+                let mid = w.bounds.y + w.bounds.height / 2;
+                let walled = walls.iter().any(|b| {
+                    b.x >= right - 1 && b.x <= left && mid >= b.y && mid <= b.y + b.height
+                });
+                left - right <= p.bounds.height.max(w.bounds.height) && !walled
             });
             match out.last_mut() {
                 Some((text, b)) if joins => {
@@ -250,6 +258,7 @@ pub async fn read(target: Target, scratch: &Path) -> Result<Reading, ElementsErr
         words,
         scales,
         unframed: page.framed,
+        walls: page.walls.iter().map(|r| page.on_screen(r)).collect(),
         took: started.elapsed(),
     })
 }
@@ -261,6 +270,7 @@ pub(super) struct Page {
     /// The insides of its frames (a button's label), in capture pixels.
     insides: Vec<frames::Rect>,
     framed: bool,
+    walls: Vec<frames::Rect>,
     origin: (i32, i32),
     /// Captured pixels per screen pixel.
     density: f64,
@@ -275,17 +285,35 @@ impl Page {
         let img = image::RgbaImage::from_raw(shot.width, shot.height, rgba)
             .ok_or_else(|| ElementsError::Ocr("the capture has the wrong size".into()))?;
         let gray = image::DynamicImage::ImageRgba8(img).into_luma8();
-        let (gray, insides, framed) = match frames::unframed(&gray) {
-            Some(u) => (u.image, u.insides, true),
-            None => (gray, Vec::new(), false),
+        let (gray, insides, walls, framed) = match frames::unframed(&gray) {
+            Some(u) => (u.image, u.insides, u.walls, true),
+            None => (gray, Vec::new(), Vec::new(), false),
         };
         Ok(Self {
             gray,
             insides,
             framed,
+            walls,
             origin: shot.origin,
             density: shot.density,
         })
+    }
+}
+
+impl Page {
+    /// `r` (capture pixels) on the screen.
+    fn on_screen(&self, r: &frames::Rect) -> Bounds {
+        let d = if self.density > 0.0 {
+            self.density
+        } else {
+            1.0
+        };
+        Bounds {
+            x: self.origin.0 + (f64::from(r.x) / d).round() as i32,
+            y: self.origin.1 + (f64::from(r.y) / d).round() as i32,
+            width: (f64::from(r.width) / d).round().max(1.0) as i32,
+            height: (f64::from(r.height) / d).round().max(1.0) as i32,
+        }
     }
 }
 
@@ -383,7 +411,7 @@ mod tests {
                 height: 10
             }
         );
-        let p = phrases(&words);
+        let p = phrases(&words, &[]);
         assert_eq!(
             p.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>(),
             ["Save as", "Cancel"]
@@ -442,11 +470,32 @@ mod scales {
         tall.bounds.width = 120;
         let two = merge(vec![tall], vec![word("Red", 90, 48, 97.0)]);
         assert_eq!(two.len(), 2, "{two:?}");
-        let p = phrases(&merged);
+        let p = phrases(&merged, &[]);
         assert_eq!(
             p.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>(),
             ["Apply filter now"]
         );
+    }
+
+    /// Words a drawn wall stands between are two phrases however close ("Quit | Save"),
+    /// and a wall beside a line, above it or past its words parts nothing.
+    #[test]
+    fn a_wall_between_words_parts_the_phrase() {
+        let words = [word("Quit", 10, 10, 95.0), word("Save", 45, 10, 95.0)];
+        let wall = |x, y, height| Bounds {
+            x,
+            y,
+            width: 1,
+            height,
+        };
+        let said = |walls: &[Bounds]| -> Vec<String> {
+            phrases(&words, walls).into_iter().map(|(t, _)| t).collect()
+        };
+        assert_eq!(said(&[]), ["Quit Save"]);
+        assert_eq!(said(&[wall(42, 6, 16)]), ["Quit", "Save"]);
+        for apart in [wall(42, 40, 16), wall(5, 6, 16), wall(90, 6, 16)] {
+            assert_eq!(said(&[apart]), ["Quit Save"], "{apart:?}");
+        }
     }
 
     #[test]
@@ -467,7 +516,7 @@ mod scales {
             word("Save", 10, 50, 90.0),
             word("as", 46, 51, 90.0),
         ];
-        let p = phrases(&words);
+        let p = phrases(&words, &[]);
         assert_eq!(
             p.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>(),
             ["Name", "Save as", "Cancel"]
@@ -518,7 +567,7 @@ mod fuzz {
                 assert!(w.bounds.width >= 1 && w.bounds.height >= 1, "{w:?}");
             }
             let words = parse_tsv(&tsv, (5, 5), 2.0);
-            let _ = phrases(&words);
+            let _ = phrases(&words, &[]);
         }
     }
 }

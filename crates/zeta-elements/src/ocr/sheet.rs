@@ -27,21 +27,6 @@ const MOST: usize = 120;
 const WIDEST: u32 = 300;
 const TALLEST: u32 = 60;
 
-/// `inside` (capture pixels) on the screen.
-fn on_screen(page: &Page, inside: &Rect) -> Bounds {
-    let d = if page.density > 0.0 {
-        page.density
-    } else {
-        1.0
-    };
-    Bounds {
-        x: page.origin.0 + (f64::from(inside.x) / d).round() as i32,
-        y: page.origin.1 + (f64::from(inside.y) / d).round() as i32,
-        width: (f64::from(inside.width) / d).round().max(1.0) as i32,
-        height: (f64::from(inside.height) / d).round().max(1.0) as i32,
-    }
-}
-
 /// Whether a word was read inside `b`: its middle lies there.
 fn read_in(words: &[Word], b: &Bounds) -> bool {
     words.iter().any(|w| {
@@ -130,7 +115,7 @@ pub(super) async fn read_insides(
         .insides
         .iter()
         .filter(|r| r.width <= WIDEST && r.height <= TALLEST)
-        .filter(|r| !read_in(&words, &on_screen(page, r)))
+        .filter(|r| !read_in(&words, &page.on_screen(r)))
         .take(MOST)
         .copied()
         .collect();
@@ -149,7 +134,7 @@ pub(super) async fn read_insides(
         if let Some((text, conf)) = surer {
             words.push(Word {
                 text,
-                bounds: on_screen(page, inside),
+                bounds: page.on_screen(inside),
                 conf,
             });
         }
