@@ -43,7 +43,7 @@ if $for_tests; then
   # neither (GNOME-like: input through the portal); the real portal front-end; PipeWire,
   # WirePlumber and a GStreamer test source for the ScreenCast portal's frames.
   packages+=(xvfb xdotool webkit2gtk-driver trayer dbus imagemagick xterm x11-utils python3 gnome-keyring
-    espeak-ng sox python3-gi gir1.2-gtk-3.0 at-spi2-core tesseract-ocr galculator python3-pyqt5
+    espeak-ng sox python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 at-spi2-core tesseract-ocr galculator python3-pyqt5
     git zip unzip make perl patch sway wtype weston xdg-desktop-portal
     pipewire wireplumber gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base)
 fi

@@ -269,6 +269,12 @@ pub trait Tool: Send + Sync {
     fn arguments_now(&self) -> Option<Value> {
         None
     }
+    /// The next step must call a tool, not answer: this tool's last call was held, and
+    /// it narrowed what may be called next to what the request still needs (the element
+    /// tool after a press that went past the request's fields). Asked before each step.
+    fn call_next(&self) -> bool {
+        false
+    }
     /// The command lines this call would hand to a shell, checked against the blocked
     /// list before anything runs (see `policy::blocked`).
     fn commands(&self, _arguments: &Value) -> Vec<String> {

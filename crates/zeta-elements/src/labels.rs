@@ -23,8 +23,46 @@ const ONE_LINE: i32 = 60;
 /// not a field's name.
 const LABEL_CHARS: usize = 40;
 
-/// Names the nameless editable fields under `root` by their labels.
+/// A button's own label, given as a label inside it (GTK 4: every button holds one,
+/// and one with an icon or a symbol has no name of its own, "π"): the button takes a
+/// single label's text where it has no name, and a label repeating its button's name
+/// goes (gnome-calculator's keys were read as a nameless button over a label each).
+fn fold_own_labels(node: &mut Node) {
+    for child in &mut node.children {
+        fold_own_labels(child);
+    }
+    if node.role == "label" || node.actions.is_empty() {
+        return;
+    }
+    let text = |n: &Node| {
+        n.value
+            .clone()
+            .unwrap_or_else(|| n.name.clone())
+            .trim()
+            .to_string()
+    };
+    let labels: Vec<String> = node
+        .children
+        .iter()
+        .filter(|c| c.role == "label" && c.children.is_empty())
+        .map(text)
+        .collect();
+    if node.name.trim().is_empty() {
+        if let [only] = labels.as_slice() {
+            node.name = only.clone();
+        }
+    }
+    let name = node.name.trim().to_string();
+    if !name.is_empty() {
+        node.children
+            .retain(|c| !(c.role == "label" && c.children.is_empty() && text(c) == name));
+    }
+}
+
+/// Names the nameless editable fields under `root` by their labels (and buttons by
+/// their own, `fold_own_labels`).
 pub fn name_fields(root: &mut Node) {
+    fold_own_labels(root);
     let labels: Vec<(Bounds, String)> = root
         .walk()
         .into_iter()
@@ -179,5 +217,41 @@ mod tests {
         ];
         name_fields(&mut form);
         assert_eq!(names(&form), [""]);
+    }
+
+    /// A nameless button takes its one label's text; a label repeating its button's name
+    /// goes; a button with two labels, or a label with its own parts, is left alone.
+    #[test]
+    fn a_button_is_named_by_its_own_label_and_the_label_goes() {
+        let button = |name: &str, labels: &[&str]| {
+            let mut b = Node::at("/b", "push button", name);
+            b.actions = vec!["click".into()];
+            for l in labels {
+                b.children.push(Node::at(&format!("/{l}"), "label", l));
+            }
+            b
+        };
+        let mut root = Node::at("/w", "frame", "Calculator");
+        root.children = vec![
+            button("", &["π"]),
+            button("7", &["7"]),
+            button("", &["x", "2"]),
+            button("Undo", &["Undo ", "Ctrl+Z"]),
+        ];
+        name_fields(&mut root);
+        let seen: Vec<(String, usize)> = root
+            .children
+            .iter()
+            .map(|b| (b.name.clone(), b.children.len()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("π".to_string(), 0),
+                ("7".to_string(), 0),
+                (String::new(), 2),
+                ("Undo".to_string(), 1)
+            ]
+        );
     }
 }

@@ -42,6 +42,9 @@ pub struct States {
     pub expandable: bool,
     pub expanded: bool,
     pub showing: bool,
+    /// Visible, whether or not it is on screen now (GTK 4 says "showing" of its windows
+    /// alone: see `atspi::read`).
+    pub visible: bool,
     pub active: bool,
     /// The window's default button: the one Enter presses (a dialog's OK or Yes).
     pub default: bool,
@@ -71,6 +74,9 @@ pub struct Node {
     pub abilities: Abilities,
     /// The names of its own actions ("click", "press", "activate", "toggle").
     pub actions: Vec<String>,
+    /// Each of `actions`' index among all the actions the element gives (some are left
+    /// out: `atspi::read`); empty where they are all of them.
+    pub action_at: Vec<usize>,
     pub bounds: Option<Bounds>,
     /// A combo box's or list's options when they are not on screen (a closed popup).
     pub options: Vec<String>,
@@ -81,6 +87,11 @@ pub struct Node {
 }
 
 impl Node {
+    /// The index to run `actions[i]` by, among all the element's actions.
+    pub fn action_index(&self, i: usize) -> i32 {
+        self.action_at.get(i).copied().unwrap_or(i) as i32
+    }
+
     pub fn new(key: Key, role: impl Into<String>, name: impl Into<String>) -> Self {
         Self {
             key,
@@ -90,10 +101,12 @@ impl Node {
             states: States {
                 enabled: true,
                 showing: true,
+                visible: true,
                 ..States::default()
             },
             abilities: Abilities::default(),
             actions: Vec::new(),
+            action_at: Vec::new(),
             bounds: None,
             options: Vec::new(),
             context: None,

@@ -4,7 +4,8 @@
 //! when its state flipped; a page tab when it is selected; a press on a check box as a
 //! toggle; any other press when a window opened or closed or the window changed. What
 //! nothing on screen can tell (a focus, a press with no visible effect) is `Unclear`,
-//! never `No`: only a read-back that contradicts the act holds an answer back.
+//! never `No`: only a read-back that contradicts the act holds an answer back. Words
+//! read by OCR are judged by the readings before and after (`ocr_shown`).
 
 use zeta_core::tool::Shown;
 
@@ -180,6 +181,66 @@ fn flipped(before: &Node, after: &Node) -> Shown {
     }
 }
 
+/// Letters and digits alone, lowercased: OCR's spaces and marks come and go.
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Whether an act on a word read by OCR shows, from the phrases read before and after
+/// it (`after`: `None` when the screen could not be read again) and whether its window
+/// closed. Typed text shows when a phrase read after holds it; typing after which
+/// nothing on the screen changed did not land. A press shows when the screen changed;
+/// one after which nothing changed may have its effect elsewhere (a file saved): unclear.
+pub fn ocr_shown(
+    action: &Action,
+    before: &[String],
+    after: Option<&[String]>,
+    closed: bool,
+) -> Shown {
+    if closed {
+        return Shown::Yes("its window closed".into());
+    }
+    let Some(after) = after else {
+        return Shown::Unclear("the screen could not be read again".into());
+    };
+    let mut sorted_before: Vec<&String> = before.iter().collect();
+    let mut sorted_after: Vec<&String> = after.iter().collect();
+    sorted_before.sort();
+    sorted_after.sort();
+    let changed = sorted_before != sorted_after;
+    let new: Vec<String> = after
+        .iter()
+        .filter(|w| !before.contains(w))
+        .take(6)
+        .map(|w| format!("\"{}\"", clip(w, 40)))
+        .collect();
+    match action {
+        Action::Type(t) | Action::SetText(t) => {
+            let want = squash(t);
+            if !want.is_empty() && after.iter().any(|w| squash(w).contains(&want)) {
+                Shown::Yes(format!("the screen now reads \"{}\"", clip(t, 60)))
+            } else if changed {
+                Shown::Unclear(format!(
+                    "the screen changed (it now reads {}), but no text read there holds \"{}\"",
+                    new.join(", "),
+                    clip(t, 60)
+                ))
+            } else {
+                Shown::No("nothing on the screen changed after typing".into())
+            }
+        }
+        _ if changed && !new.is_empty() => Shown::Yes(format!(
+            "the screen changed: it now reads {}",
+            new.join(", ")
+        )),
+        _ if changed => Shown::Yes("the screen changed: text read before is gone".into()),
+        _ => Shown::Unclear("nothing on the screen changed after it".into()),
+    }
+}
+
 /// The intended change in words, for the evidence: `set its text to "7"`.
 pub fn intended(action: &Action) -> String {
     match action {
@@ -197,6 +258,52 @@ pub fn intended(action: &Action) -> String {
 mod tests {
     use super::*;
     use crate::node::{Bounds, Key};
+
+    /// An act on OCR words judged from the readings around it, every kind of act ×
+    /// closed, changed with the text, changed without it, unchanged, unread.
+    #[test]
+    fn an_act_on_read_words_shows_by_what_the_screen_reads_after() {
+        let words = |ws: &[&str]| ws.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        let before = words(&["Quit", "Save", "Load"]);
+        let typed = words(&["Quit", "Save", "Load", "cal1 Bob"]);
+        let other = words(&["Quit", "Save", "Load", "c"]);
+        let type_ = Action::Type("call Bob".into());
+        let kind = |s: &Shown| match s {
+            Shown::Yes(_) => "yes",
+            Shown::No(_) => "no",
+            Shown::Unclear(_) => "unclear",
+        };
+        for (action, after, closed, want) in [
+            (&type_, Some(&typed), false, "unclear"),
+            (&Action::Type("Bob".into()), Some(&typed), false, "yes"),
+            (&type_, Some(&other), false, "unclear"),
+            (&type_, Some(&before), false, "no"),
+            (&type_, None, false, "unclear"),
+            (&type_, Some(&before), true, "yes"),
+            (&Action::Press, Some(&other), false, "yes"),
+            (
+                &Action::Press,
+                Some(&words(&["Quit", "Save"])),
+                false,
+                "yes",
+            ),
+            (
+                &Action::Press,
+                Some(&words(&["Load", "Save", "Quit"])),
+                false,
+                "unclear",
+            ),
+            (&Action::Press, None, false, "unclear"),
+            (&Action::Press, Some(&before), true, "yes"),
+        ] {
+            let shown = ocr_shown(action, &before, after.map(Vec::as_slice), closed);
+            assert_eq!(
+                kind(&shown),
+                want,
+                "{action:?} {after:?} {closed}: {shown:?}"
+            );
+        }
+    }
 
     fn node(role: &str, value: Option<&str>) -> Node {
         let mut n = Node::new(

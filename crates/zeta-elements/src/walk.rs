@@ -11,8 +11,9 @@
 //! may ask for all of them. Text set into fields is not held either.
 //!
 //! A press of a button the request names, while it names before it elements that take
-//! an act of their own and none went through on them yet, is said first (`ahead`): a
-//! button ends what is before it.
+//! an act of their own and none went through on them yet, or, for the window's default
+//! button, gives before it a value (by its shape) that nothing typed or chosen holds
+//! yet, is said first (`ahead`): a button ends what is before it.
 //!
 //! After each act the model reads which elements the request names and which of them an
 //! act went through on (`named`): facts of the window and the task, not advice. A step
@@ -40,6 +41,8 @@ pub struct Walk {
     done: Vec<u32>,
     /// Texts held once for starting with their field's name (`named_text`).
     held: Vec<(u32, String)>,
+    /// The texts typed or set and the options chosen for the request, lowercased.
+    entered: Vec<String>,
 }
 
 /// Whether `action` does to `entry` what its kind is for, so that the element counts as
@@ -146,7 +149,47 @@ impl Walk {
             self.presses.clear();
             self.done.clear();
             self.held.clear();
+            self.entered.clear();
         }
+    }
+
+    /// The values `request` gives (by their shape, `values_given`) before word `at` that
+    /// no text typed or set and no option chosen holds yet, leaving out those that name
+    /// `window` or an element of any window read (its name or option: "OK", "City",
+    /// "Apply" of the window a dialog came from).
+    fn values_ahead(
+        &self,
+        numbers: &Numbers,
+        window: &str,
+        request: &str,
+        at: usize,
+    ) -> Vec<String> {
+        let own = |v: &str| {
+            crate::asked::names(window, v)
+                || numbers.all().any(|(_, e)| {
+                    crate::asked::names(&e.name, v)
+                        || e.options.iter().any(|o| crate::asked::names(o, v))
+                })
+        };
+        zeta_core::assist::checks::values_given(request)
+            .into_iter()
+            .filter(|v| named_at(request, v).is_some_and(|w| w < at))
+            .filter(|v| !own(v))
+            .filter(|v| {
+                let v = v.to_lowercase();
+                !self.entered.iter().any(|e| e.contains(&v))
+            })
+            .collect()
+    }
+
+    /// The elements of `window` a value goes in: those that take text, and combo boxes.
+    fn takers(numbers: &Numbers, window: &str) -> Vec<(u32, String)> {
+        numbers
+            .all()
+            .filter(|(_, e)| e.place.window == window)
+            .filter(|(_, e)| e.takes == Takes::Text || !e.options.is_empty())
+            .map(|(m, e)| (m, e.label()))
+            .collect()
     }
 
     /// Why a press of `entry` (number `n`), a button the request names, is said before
@@ -192,12 +235,32 @@ impl Walk {
                     .map(|w| (w, format!("[{m}] {}", e.label())))
             })
             .collect();
+        let quoted = serde_json::to_string(entry.name.trim()).ok()?;
         if before.is_empty() {
-            return None;
+            // A value the request gives before the window's default button, the one
+            // that commits it, in a field it does not name (seen: "Type Lisbon into the
+            // City dialog and press OK", the field "Your city", OK pressed first and the
+            // dialog closed empty). Another button may open the window the value goes
+            // in ("Type Kitchen as the label in the Set label dialog": "Set label…").
+            if !entry.default {
+                return None;
+            }
+            let window = &entry.place.window;
+            let values = self.values_ahead(numbers, window, request, at);
+            let takers = Self::takers(numbers, window);
+            if values.is_empty() || takers.is_empty() {
+                return None;
+            }
+            let values: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
+            let takers: Vec<String> = takers.iter().map(|(m, l)| format!("[{m}] {l}")).collect();
+            return Some(format!(
+                "not pressed yet: the request gives {} before {what}, and nothing typed or chosen in \"{window}\" holds it yet. Put it in {} first; to press [{n}] all the same, call {{\"element\": {n}, \"action\": \"press\", \"text\": {quoted}}}.",
+                values.join(", "),
+                takers.join(" or ")
+            ));
         }
         before.sort();
         let before: Vec<String> = before.into_iter().map(|(_, label)| label).collect();
-        let quoted = serde_json::to_string(entry.name.trim()).ok()?;
         Some(format!(
             "not pressed yet: the request names {} before {}, and no act went through on {} yet. Act on {} first; to press [{n}] all the same, call {{\"element\": {n}, \"action\": \"press\", \"text\": {quoted}}}.",
             before.join(", "),
@@ -219,6 +282,9 @@ impl Walk {
     /// the act is what its kind is for (`fulfils`).
     pub fn acted(&mut self, n: u32, entry: &Entry, action: &Action, request: &str) {
         self.for_request(request);
+        if let Action::SetText(t) | Action::Type(t) | Action::Select(t) = action {
+            self.entered.push(t.to_lowercase());
+        }
         if fulfils(entry, action) {
             self.done(n, request);
         }
@@ -320,6 +386,19 @@ impl Walk {
             .collect();
         if !own.is_empty() {
             return own;
+        }
+        // Values the request gives that nothing holds yet: where they go.
+        if !self
+            .values_ahead(numbers, window, request, usize::MAX)
+            .is_empty()
+        {
+            let takers: Vec<u32> = Self::takers(numbers, window)
+                .into_iter()
+                .map(|(m, _)| m)
+                .collect();
+            if !takers.is_empty() {
+                return takers;
+            }
         }
         let left: Vec<u32> = self
             .named_now(numbers, window, request)
@@ -946,6 +1025,13 @@ mod tests {
         numbers.number(&node, &place)
     }
 
+    /// `ahead` for a first press of `n` in a walk of its own.
+    fn fresh_ahead(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
+        let mut walk = Walk::default();
+        walk.press(numbers, n, entry, request);
+        walk.ahead(numbers, n, entry, request)
+    }
+
     /// The Unlock dialog: its password field, Cancel, and OK (the default).
     fn unlock(numbers: &mut Numbers) -> (u32, u32) {
         let field = number_in(numbers, "Unlock", ("password text", "Password", false), &[]);
@@ -1001,10 +1087,69 @@ mod tests {
             "Type the password hunter2 into the Unlock dialog",
             "Confirm the Unlock dialog after the password hunter2",
         ] {
+            assert_eq!(
+                fresh_ahead(&numbers, ok, &ok_entry, request),
+                None,
+                "{request}"
+            );
+        }
+    }
+
+    /// A value the request gives before the button it names ("Type Lisbon … and press
+    /// OK"), in a field it does not name: OK is held until text holding it was typed,
+    /// and the next call is narrowed to where it goes. Values after the button, or that
+    /// name the window or its elements, hold nothing.
+    #[test]
+    fn a_value_the_request_gives_before_the_button_holds_it_until_typed() {
+        let mut numbers = Numbers::default();
+        let field = number_in(&mut numbers, "City", ("text", "Your city", false), &[]);
+        number_in(&mut numbers, "City", ("push button", "Cancel", false), &[]);
+        let ok = number_in(&mut numbers, "City", ("push button", "OK", true), &[]);
+        let field_entry = numbers.get(field).expect("numbered").clone();
+        let ok_entry = numbers.get(ok).expect("numbered").clone();
+        for (request, value) in [
+            ("Type Lisbon into the City dialog and press OK", "Lisbon"),
+            ("Enter 4217 in the City dialog, then press OK", "4217"),
+            ("Put 'Porto Alegre' in the box and click OK", "Porto Alegre"),
+        ] {
             let mut walk = Walk::default();
             walk.press(&numbers, ok, &ok_entry, request);
+            let why = walk.ahead(&numbers, ok, &ok_entry, request);
+            let why = why.unwrap_or_else(|| panic!("not held: {request}"));
+            assert!(
+                why.contains(&format!("\"{value}\""))
+                    && why.contains(&format!("[{field}] text \"Your city\"")),
+                "{why}"
+            );
+            assert_eq!(
+                walk.left_named(&numbers, "City", request),
+                [field],
+                "{request}"
+            );
+            walk.acted(field, &field_entry, &Action::SetText(value.into()), request);
             assert_eq!(
                 walk.ahead(&numbers, ok, &ok_entry, request),
+                None,
+                "{request}"
+            );
+        }
+        // A button that is not the default may open the window the value goes in.
+        let cancel = numbers
+            .all()
+            .find(|(_, e)| e.name == "Cancel")
+            .map(|(m, e)| (m, e.clone()));
+        let (cancel, cancel_entry) = cancel.expect("numbered");
+        let request = "Type Lisbon into the City dialog and press Cancel";
+        let mut walk = Walk::default();
+        walk.press(&numbers, cancel, &cancel_entry, request);
+        assert_eq!(walk.ahead(&numbers, cancel, &cancel_entry, request), None);
+        for request in [
+            "Press OK in the City dialog",
+            "Press OK, then type Lisbon",
+            "In the City dialog, press OK",
+        ] {
+            assert_eq!(
+                fresh_ahead(&numbers, ok, &ok_entry, request),
                 None,
                 "{request}"
             );

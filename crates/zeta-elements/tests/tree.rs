@@ -527,6 +527,68 @@ async fn words_inside_drawn_frames_are_read_once_the_frames_are_taken_out() {
     assert_eq!(saved(dir.path())["subscribe"], false);
 }
 
+/// GTK 4 says "showing" of its window alone and gives places inside the window: its
+/// elements are read through the tree all the same, placed where the X server shows the
+/// window, and acted on by number; the app's own file says the acts landed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_gtk4_window_is_read_through_its_tree_where_it_is_on_screen() {
+    let test = "a_gtk4_window_is_read_through_its_tree_where_it_is_on_screen";
+    let Some(_serial) = serial(test).await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("gtk4.json");
+    let _app = match zeta_test_support::apps::start_gtk4_form(&out, "Zeta gtk4 form") {
+        Ok(app) => app,
+        Err(e) => {
+            cannot_run(Needs::Desktop, test, e);
+            return;
+        }
+    };
+    let tools = Tools::new(Desktop::default());
+    let read = tools.outline(json!({"window": "Zeta gtk4 form"})).await;
+    println!("{}", read.content);
+    assert!(read.ok, "{}", read.content);
+    assert!(
+        !read.content.contains("OCR"),
+        "read through its tree:\n{}",
+        read.content
+    );
+    let shown = zeta_tools::windows::find("Zeta gtk4 form").expect("the X server shows it");
+    let save = number_of(&read.content, "button \"Save\"");
+    let line = read
+        .content
+        .lines()
+        .find(|l| l.contains("button \"Save\""))
+        .unwrap_or_default();
+    let at: Vec<i32> = line
+        .rsplit('@')
+        .next()
+        .and_then(|p| p.split_whitespace().next())
+        .map(|xy| xy.split(',').filter_map(|n| n.parse().ok()).collect())
+        .unwrap_or_default();
+    assert!(
+        at.len() == 2 && shown.bounds.contains(at[0], at[1]) && (at[0], at[1]) != (0, 0),
+        "Save at {at:?} lies in the window the X server shows at {:?}",
+        shown.bounds
+    );
+    let name = number_of(&read.content, "text \"Name\"");
+    let r = tools
+        .act(json!({"element": name, "action": "set_text", "text": "Ada"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    let subscribe = number_of(&read.content, "check box \"Subscribe\"");
+    let r = tools
+        .act(json!({"element": subscribe, "action": "toggle"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    let r = tools.act(json!({"element": save, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    let written = std::fs::read_to_string(&out).unwrap_or_else(|e| panic!("nothing saved: {e}"));
+    let saved: serde_json::Value = serde_json::from_str(&written).expect("JSON");
+    assert_eq!(saved, json!({"name": "Ada", "subscribe": true}));
+}
+
 /// An ordinary Debian application, not ours: galculator's keys pressed by number, its
 /// display read back from the outline.
 #[tokio::test(flavor = "multi_thread")]

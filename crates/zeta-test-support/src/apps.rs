@@ -136,6 +136,17 @@ pub fn qt_form_script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/elements/apps/qt_form.py")
 }
 
+/// Starts the GTK 4 form (`tests/elements/apps/gtk4_app.py`: Name, Subscribe, Save),
+/// writing to `out` on Save, with window `title`. Waits until its window is mapped.
+pub fn start_gtk4_form(out: &Path, title: &str) -> Result<App, String> {
+    let mut cmd = Command::new(SYSTEM_PYTHON);
+    cmd.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/elements/apps/gtk4_app.py"))
+        .arg(out)
+        .arg(title)
+        .env_remove("NO_AT_BRIDGE");
+    start(cmd, &format!("^{title}$"))
+}
+
 /// Starts the settings application, writing to `out` on Apply and OK, with window
 /// `title`. Waits until its window is mapped.
 pub fn start_settings(out: &Path, title: &str) -> Result<App, String> {

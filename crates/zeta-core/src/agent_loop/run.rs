@@ -467,7 +467,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 if self.commands_closed {
                     super::grammar::without_commands(schema);
                 }
-                let call_next = std::mem::take(&mut self.call_next);
+                let call_next = std::mem::take(&mut self.call_next)
+                    || self
+                        .tools
+                        .names()
+                        .iter()
+                        .any(|n| self.tools.get(n).is_some_and(|t| t.call_next()));
                 if self.finishing.take_act_next() || call_next {
                     super::grammar::only_calls(schema);
                     calls_only = true;

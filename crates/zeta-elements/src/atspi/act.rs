@@ -292,7 +292,7 @@ pub async fn act(
             }
             if let Some(i) = own_action(node, toggle) {
                 let a: ActionProxy = proxy(&conn, bus, path).await?;
-                match within(who, "its action", a.do_action(i as i32)).await {
+                match within(who, "its action", a.do_action(node.action_index(i))).await {
                     Ok(true) => return Ok(format!("did its own action \"{}\"", node.actions[i])),
                     Ok(false) => {}
                     // The action started and the application is still in it.

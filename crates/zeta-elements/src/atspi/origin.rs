@@ -1,8 +1,11 @@
 //! Where a window's elements are on the screen. On X11 the bus gives screen positions as
-//! they are. On Wayland a client knows nothing of where its window is, so toolkits give
-//! positions inside the window: they are moved by the window's place where the compositor
-//! tells it (sway: the window of that title and size), and left as they are where nothing
-//! tells (then no element is clicked by position: see `act::on_top`).
+//! they are, but for toolkits that cannot (GTK 4: "Screen coordinates not supported"),
+//! which give positions inside the window, its own element at 0,0. On Wayland a client
+//! knows nothing of where its window is, so toolkits give positions inside the window.
+//! Those are moved by the window's place where the display server tells it (the X
+//! server, or sway: the window of that title and size, less the margin around it it
+//! draws itself — GTK 4's resize border), and left as they are where nothing tells
+//! (then no element is clicked by position: see `act::on_top`).
 
 use atspi::proxy::component::ComponentProxy;
 use atspi::CoordType;
@@ -13,9 +16,6 @@ use crate::node::{Key, Node};
 /// Puts `node` (read from the window of `title` whose own element is `root`) in the
 /// screen's space.
 pub async fn place(desktop: &Desktop, node: &mut Node, root: Option<&Key>, title: &str) {
-    if !zeta_tools::session::current().is_wayland() {
-        return;
-    }
     if let Ok(conn) = desktop.connection().await {
         shift(node, offset(&conn, root, title).await);
     }
@@ -23,9 +23,7 @@ pub async fn place(desktop: &Desktop, node: &mut Node, root: Option<&Key>, title
 
 /// How far a window's elements must move to be in the screen's space.
 pub async fn offset(conn: &atspi::zbus::Connection, root: Option<&Key>, title: &str) -> (i32, i32) {
-    if !zeta_tools::session::current().is_wayland() {
-        return (0, 0);
-    }
+    let wayland = zeta_tools::session::current().is_wayland();
     let Some(Key::Tree { bus, path }) = root else {
         return (0, 0);
     };
@@ -41,6 +39,10 @@ pub async fn offset(conn: &atspi::zbus::Connection, root: Option<&Key>, title: &
     else {
         return (0, 0);
     };
+    // On X11 a window's own element elsewhere than 0,0 is where it is.
+    if !wayland && (x, y) != (0, 0) {
+        return (0, 0);
+    }
     let title = title.to_string();
     let shown = tokio::task::spawn_blocking(zeta_tools::windows::windows)
         .await
@@ -48,8 +50,13 @@ pub async fn offset(conn: &atspi::zbus::Connection, root: Option<&Key>, title: &
     placed(&shown, &title, (x, y, width, height)).unwrap_or((0, 0))
 }
 
-/// The move that puts a window of `title` and `local` extents where the compositor shows
-/// a window of that title and size.
+/// Most a display server's window may be larger than the toolkit's own (the resize
+/// border GTK 4 draws around its windows: 5 px each side).
+const MARGIN: i32 = 64;
+
+/// The move that puts a window of `title` and `local` extents where the display server
+/// shows a window of that title and about that size; where it is larger on both sides
+/// by more than a few pixels, the toolkit's window is taken to sit in its middle.
 fn placed(
     shown: &[zeta_tools::windows::XWindow],
     title: &str,
@@ -59,11 +66,18 @@ fn placed(
         .iter()
         .rev()
         .find(|w| {
-            w.title == title
-                && (w.bounds.width - width).abs() <= 8
-                && (w.bounds.height - height).abs() <= 8
+            let (dw, dh) = (w.bounds.width - width, w.bounds.height - height);
+            w.title == title && (-8..=MARGIN).contains(&dw) && (-8..=MARGIN).contains(&dh)
         })
-        .map(|w| (w.bounds.x - x, w.bounds.y - y))
+        .map(|w| {
+            let (dw, dh) = (w.bounds.width - width, w.bounds.height - height);
+            let (mx, my) = if dw > 8 && dh > 8 {
+                (dw / 2, dh / 2)
+            } else {
+                (0, 0)
+            };
+            (w.bounds.x + mx - x, w.bounds.y + my - y)
+        })
 }
 
 /// Moves `node` and everything under it by `by`.
@@ -115,6 +129,17 @@ mod tests {
             "no such size"
         );
         assert_eq!(placed(&list, "Gone", (0, 0, 1276, 771)), None);
+        // GTK 4 on X11: its window 5 px inside the X window on every side.
+        let gtk4 = [shown("Calculator", 457, 164, 365, 496)];
+        assert_eq!(
+            placed(&gtk4, "Calculator", (0, 0, 355, 486)),
+            Some((462, 169))
+        );
+        assert_eq!(
+            placed(&gtk4, "Calculator", (0, 0, 200, 486)),
+            None,
+            "too far off"
+        );
 
         let mut root = Node::new(Key::Word { run: 0, index: 0 }, "frame", "Form");
         root.bounds = Some(Bounds {

@@ -227,6 +227,30 @@ async fn extents(
     }))
 }
 
+/// An element's name as a person reads it. GTK 4 names an element it has no name for by
+/// its widget's class ("GtkButton", "AdwGizmo"): no name. GTK 4.8 names a button by its
+/// label twice ("7 7", "mod mod"): once.
+fn plain_name(name: &str) -> String {
+    let name = name.trim();
+    let class = |w: &str| {
+        ["Gtk", "Adw"].iter().any(|p| {
+            w.strip_prefix(p).is_some_and(|rest| {
+                rest.starts_with(|c: char| c.is_ascii_uppercase())
+                    && rest.chars().all(|c| c.is_ascii_alphanumeric())
+            })
+        })
+    };
+    if class(name) {
+        return String::new();
+    }
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let half = words.len() / 2;
+    if half > 0 && words.len().is_multiple_of(2) && words[..half] == words[half..] {
+        return words[..half].join(" ");
+    }
+    name.to_string()
+}
+
 /// One element read afresh: its role, name, states, value, actions and place (not its
 /// children). `who` names its application for errors.
 pub async fn element(
@@ -240,7 +264,7 @@ pub async fn element(
     let name = within(who, "an element's name", a.name()).await?;
     let st = within(who, "an element's states", a.get_state()).await?;
     let ifaces = within(who, "an element's interfaces", a.get_interfaces()).await?;
-    let mut node = Node::new(tree_key(bus, path), role.name(), name);
+    let mut node = Node::new(tree_key(bus, path), role.name(), plain_name(&name));
     node.states = States {
         focused: st.contains(State::Focused),
         focusable: st.contains(State::Focusable),
@@ -261,6 +285,7 @@ pub async fn element(
         expandable: st.contains(State::Expandable),
         expanded: st.contains(State::Expanded),
         showing: st.contains(State::Showing),
+        visible: st.contains(State::Visible),
         active: st.contains(State::Active),
         default: st.contains(State::IsDefault),
     };
@@ -279,12 +304,18 @@ pub async fn element(
         let act: ActionProxy = proxy(conn, bus, path).await?;
         let actions = within(who, "an element's actions", act.get_actions()).await?;
         // Some toolkits give a sentence for a name (GTK's table cells: "expands or
-        // contracts the row…"): a name is a few words.
-        node.actions = actions
+        // contracts the row…"): a name is a few words. GTK 4 gives every label its
+        // context menu's actions and a panel its application's, named "group.action"
+        // ("clipboard.copy", "cal.solve"): none is the element's own act (seen: each of
+        // gnome-calculator's keys beside a label with eight of them).
+        let (at, names): (Vec<usize>, Vec<String>) = actions
             .into_iter()
             .map(|a| a.name.to_lowercase())
-            .filter(|n| !n.is_empty() && n.split_whitespace().count() <= 3)
-            .collect();
+            .enumerate()
+            .filter(|(_, n)| !n.is_empty() && n.split_whitespace().count() <= 3 && !n.contains('.'))
+            .unzip();
+        node.actions = names;
+        node.action_at = at;
         // A cell that toggles is a check box in all but role (GTK's toggle cells).
         if node.actions.iter().any(|a| a == "toggle") {
             node.states.checkable = true;
@@ -327,6 +358,20 @@ struct Walk<'c> {
     conn: &'c zbus::Connection,
     who: String,
     visited: usize,
+    /// The window's toolkit says "showing" of the window alone (GTK 4.8: its widgets
+    /// are "visible", never "showing"; seen: gnome-calculator read as no element at
+    /// all): "visible" stands for it below the window.
+    visible_counts: bool,
+}
+
+/// Whether `node`, `depth` below the window (which is showing), is on screen as far as
+/// its toolkit says. An element that is visible and not showing, right under the window,
+/// tells that the toolkit says "showing" of windows alone (`visible_counts`, set here).
+fn shown(visible_counts: &mut bool, node: &Node, depth: usize) -> bool {
+    if depth == 1 && !node.states.showing && node.states.visible {
+        *visible_counts = true;
+    }
+    node.states.showing || *visible_counts && node.states.visible
 }
 
 impl Walk<'_> {
@@ -369,7 +414,7 @@ impl Walk<'_> {
                 node.options = self.options(&bus, &path).await?;
                 return Ok(node);
             }
-            if !node.states.showing || depth >= MAX_DEPTH {
+            if !shown(&mut self.visible_counts, &node, depth) || depth >= MAX_DEPTH {
                 return Ok(node);
             }
             for (cb, cp) in self.children(&bus, &path).await? {
@@ -377,7 +422,9 @@ impl Walk<'_> {
                     break;
                 }
                 let child = self.node(cb, cp, depth + 1).await?;
-                if child.states.showing || child.bounds.is_some_and(|b| b.is_visible()) {
+                if shown(&mut self.visible_counts, &child, depth + 1)
+                    || child.bounds.is_some_and(|b| b.is_visible())
+                {
                     node.children.push(child);
                 }
             }
@@ -406,6 +453,7 @@ pub async fn tree(desktop: &Desktop, key: &Key, app: &str) -> Result<Node, Eleme
             format!("{app} ({bus})")
         },
         visited: 0,
+        visible_counts: false,
     };
     walk.node(bus.clone(), path.clone(), 0).await
 }
@@ -413,6 +461,57 @@ pub async fn tree(desktop: &Desktop, key: &Key, app: &str) -> Result<Node, Eleme
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// GTK 4's class names are no names, and its doubled button names are said once;
+    /// other names stay as they are.
+    #[test]
+    fn a_gtk4_name_is_read_as_a_person_reads_it() {
+        for (given, plain) in [
+            ("GtkButton", ""),
+            ("AdwGizmo", ""),
+            (" GtkMenuButton ", ""),
+            ("7 7", "7"),
+            ("mod mod", "mod"),
+            ("( (", "("),
+            ("Save as Save as", "Save as"),
+            ("Gtk", "Gtk"),
+            ("Gtkfoo", "Gtkfoo"),
+            ("GtkButton clicked", "GtkButton clicked"),
+            ("Save", "Save"),
+            ("Bye bye", "Bye bye"),
+            ("", ""),
+        ] {
+            assert_eq!(plain_name(given), plain, "{given:?}");
+        }
+    }
+
+    /// GTK 3 says "showing" of every element on screen, and not of a hidden page's; GTK
+    /// 4.8 of its window alone, its widgets "visible": right under a showing window, a
+    /// visible element not showing makes "visible" count from there on.
+    #[test]
+    fn visible_counts_for_showing_where_the_toolkit_says_showing_of_windows_alone() {
+        let node = |showing: bool, visible: bool| {
+            let mut n = Node::new(tree_key(":1.1", "/x"), "panel", "");
+            n.states.showing = showing;
+            n.states.visible = visible;
+            n
+        };
+        // GTK 3: a hidden page is visible, not showing, below elements that show.
+        let mut gtk3 = false;
+        assert!(shown(&mut gtk3, &node(true, true), 1));
+        assert!(shown(&mut gtk3, &node(true, true), 2));
+        assert!(!shown(&mut gtk3, &node(false, true), 3), "a hidden page");
+        assert!(!gtk3);
+        // GTK 4: nothing under the window shows.
+        let mut gtk4 = false;
+        assert!(shown(&mut gtk4, &node(false, true), 1));
+        assert!(gtk4);
+        assert!(shown(&mut gtk4, &node(false, true), 5));
+        assert!(
+            !shown(&mut gtk4, &node(false, false), 5),
+            "not visible at all"
+        );
+    }
 
     fn window(title: &str, app: &str) -> Window {
         Window {

@@ -64,6 +64,11 @@ impl Tool for Ui {
     fn taints(&self, _arguments: &Value, _output: &ToolOutput) -> bool {
         self.name == "ui_outline"
     }
+    /// A press of element 7 is held, as the element tool holds a press past what the
+    /// request names: the next step must call.
+    fn call_next(&self) -> bool {
+        self.name == "ui_act" && arguments_element(&self.calls) == Some(7)
+    }
     fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
         self.calls
             .lock()
@@ -85,6 +90,17 @@ impl Tool for Ui {
                         "press",
                         "press it",
                         Shown::No("it was not done: the window is gone".into()),
+                        false,
+                        false,
+                    ),
+                    // A press held for going past the request's field.
+                    Some(7) => (
+                        false,
+                        "ui_act: not pressed yet: the request names [1] text \"Name\" before button \"OK\"",
+                        "button \"OK\"",
+                        "press",
+                        "press it",
+                        Shown::No("it was not done: not pressed yet".into()),
                         false,
                         false,
                     ),
@@ -299,6 +315,31 @@ async fn after_nothing_was_done_in_the_window_the_next_plan_calls_a_tool() {
         "no answer in the step after the send-back"
     );
     assert!(!takes(1, &command), "no command either");
+    assert!(takes(1, &press), "an act");
+    assert!(takes(2, &answer), "after the act, an answer again");
+}
+
+/// After a press the element tool held (`Tool::call_next`), the next plan may only call
+/// a tool: the answer the model tried there is not taken; after the act, it is.
+#[tokio::test]
+async fn after_a_held_press_the_next_plan_calls_a_tool() {
+    let (answer, press) = answer_and_press();
+    let held = json!({"command": "", "reply": "", "done": false, "tool": "ui_act",
+                      "args": {"action": "press", "element": 7}});
+    let ran = planner_save_task(vec![
+        text(&held.to_string()),
+        text(&press.to_string()),
+        text(&answer.to_string()),
+    ])
+    .await;
+    let requests = ran.model.requests.lock().unwrap();
+    assert_eq!(requests.len(), 3, "held press, act, answer");
+    let takes = |n: usize, plan: &Value| plan_takes(&requests[n], plan);
+    assert!(takes(0, &answer), "before it, an answer is a plan");
+    assert!(
+        !takes(1, &answer),
+        "no answer in the step after the held press"
+    );
     assert!(takes(1, &press), "an act");
     assert!(takes(2, &answer), "after the act, an answer again");
 }
