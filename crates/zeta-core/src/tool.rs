@@ -145,6 +145,9 @@ pub struct ReadBack {
     /// does it was not pressed; once it `closed`, the elements the request names there
     /// that it closed without an act on. `None` where none is, or it cannot tell.
     pub left: Option<String>,
+    /// The window's application, as the tool knows it ("" where it does not): its name
+    /// is no value the request gives ("In FeatherPad, …").
+    pub app: String,
 }
 
 impl ReadBack {
@@ -167,6 +170,7 @@ impl ReadBack {
             request_met: false,
             closed: false,
             left: None,
+            app: String::new(),
         }
     }
 }
@@ -275,6 +279,20 @@ pub trait Tool: Send + Sync {
     fn call_next(&self) -> bool {
         false
     }
+    /// What `arguments` act on, where their own words do not stay the same for the same
+    /// thing (the element tool: a word read by OCR is numbered anew at every reading, so
+    /// a press of the same word at the same place is the same call whatever its number).
+    /// The loop counts a call's comebacks in a task by it (`guard`). `None` (the
+    /// default): the arguments are the call.
+    fn identity(&self, _arguments: &Value) -> Option<String> {
+        None
+    }
+    /// A check sent the answer to `request` back for an act to answer
+    /// (`Check::answered_by_acting`): narrow what this tool takes next to what the
+    /// request still needs, where it can tell (the element tool: the elements the
+    /// request names in the window last acted in that no act went through on). Nothing
+    /// by default.
+    fn narrow_to_request(&self, _request: &str) {}
     /// The command lines this call would hand to a shell, checked against the blocked
     /// list before anything runs (see `policy::blocked`).
     fn commands(&self, _arguments: &Value) -> Vec<String> {

@@ -88,6 +88,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
             request_met: false,
             closed: false,
             left: None,
+            app: String::new(),
         };
     };
     let now = after.node.value.clone().unwrap_or_default();
@@ -138,6 +139,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
         request_met: false,
         closed: false,
         left: None,
+        app: String::new(),
     }
 }
 

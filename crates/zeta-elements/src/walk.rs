@@ -142,6 +142,11 @@ impl Walk {
         ))
     }
 
+    /// The request the walk is for.
+    pub fn request(&self) -> &str {
+        &self.request
+    }
+
     /// Starts again for another request.
     pub fn for_request(&mut self, request: &str) {
         if self.request != request {

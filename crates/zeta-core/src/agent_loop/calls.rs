@@ -43,7 +43,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 "the model asked the user again after a question went unanswered".into(),
             ));
         }
-        match self.guard.before_call(&call) {
+        let identity = self
+            .tools
+            .get(&call.name)
+            .and_then(|t| t.identity(&call.arguments));
+        match self.guard.before_call(&call, identity) {
             Err(tripped) => return Err(Halt::Repeating(tripped.0)),
             Ok(guard::Repeat::Again) => {
                 self.answer_repeat(&call);

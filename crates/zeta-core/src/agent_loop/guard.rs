@@ -47,8 +47,13 @@ impl Guard {
     }
 
     /// Before running a call: a repeat of the call just made, or a trip when it is the
-    /// third identical call in a row.
-    pub fn before_call(&mut self, call: &ToolCall) -> Result<Repeat, Tripped> {
+    /// third identical call in a row, or the fourth in the task of the same thing
+    /// (`identity`, where the tool gives one: `Tool::identity`; else its arguments).
+    pub fn before_call(
+        &mut self,
+        call: &ToolCall,
+        identity: Option<String>,
+    ) -> Result<Repeat, Tripped> {
         let key = (call.name.clone(), call.arguments.to_string());
         if self.last_call.as_ref() == Some(&key) {
             self.same_call_count += 1;
@@ -62,15 +67,16 @@ impl Guard {
                 call.name, call.arguments
             )));
         }
+        let what = identity.unwrap_or_else(|| call.arguments.to_string());
         let times = self
             .seen
-            .entry((call.name.clone(), call.arguments.to_string()))
+            .entry((call.name.clone(), what.clone()))
             .or_insert(0);
         *times += 1;
         if *times >= SAME_CALL_TASK_LIMIT {
             return Err(Tripped(format!(
-                "the model kept coming back to the same `{}` call ({}), {SAME_CALL_TASK_LIMIT} times in this task",
-                call.name, call.arguments
+                "the model kept coming back to the same `{}` call ({what}), {SAME_CALL_TASK_LIMIT} times in this task",
+                call.name
             )));
         }
         Ok(if self.same_call_count > 1 {
@@ -118,10 +124,10 @@ mod tests {
         let mut g = Guard::default();
         let (a, b) = (call("df -h /"), call("echo $USER"));
         for _ in 0..3 {
-            assert_eq!(g.before_call(&a), Ok(Repeat::No));
-            assert_eq!(g.before_call(&b), Ok(Repeat::No));
+            assert_eq!(g.before_call(&a, None), Ok(Repeat::No));
+            assert_eq!(g.before_call(&b, None), Ok(Repeat::No));
         }
-        let tripped = g.before_call(&a).expect_err("a fourth df");
+        let tripped = g.before_call(&a, None).expect_err("a fourth df");
         assert!(tripped.0.contains("4 times in this task"), "{}", tripped.0);
     }
 
@@ -136,15 +142,15 @@ mod tests {
     #[test]
     fn third_identical_call_in_a_row_trips() {
         let mut g = Guard::default();
-        assert_eq!(g.before_call(&call("ls")), Ok(Repeat::No));
-        assert_eq!(g.before_call(&call("ls")), Ok(Repeat::Again));
+        assert_eq!(g.before_call(&call("ls"), None), Ok(Repeat::No));
+        assert_eq!(g.before_call(&call("ls"), None), Ok(Repeat::Again));
         assert_eq!(
-            g.before_call(&call("pwd")),
+            g.before_call(&call("pwd"), None),
             Ok(Repeat::No),
             "a different call resets"
         );
-        assert_eq!(g.before_call(&call("pwd")), Ok(Repeat::Again));
-        assert!(g.before_call(&call("pwd")).is_err());
+        assert_eq!(g.before_call(&call("pwd"), None), Ok(Repeat::Again));
+        assert!(g.before_call(&call("pwd"), None).is_err());
     }
 
     #[test]
@@ -169,5 +175,32 @@ mod tests {
         assert!(g.unparseable("h").is_ok());
         g.parsed();
         assert!(g.unparseable("h").is_ok());
+    }
+
+    /// Calls whose arguments differ but act on the same thing (an OCR word renumbered at
+    /// each reading) come back to it: the fourth in the task trips.
+    #[test]
+    fn the_same_thing_under_other_numbers_trips_at_the_fourth() {
+        let mut g = Guard::default();
+        let press = |n: u64| ToolCall {
+            id: format!("c{n}"),
+            name: "ui_act".into(),
+            arguments: serde_json::json!({"element": n, "action": "press"}),
+        };
+        let and = || Some("press \"and\" at 580,370".to_string());
+        let or = || Some("press \"or\" at 630,370".to_string());
+        for (n, id) in [
+            (59, and()),
+            (100, or()),
+            (139, and()),
+            (218, or()),
+            (259, and()),
+        ] {
+            assert_eq!(g.before_call(&press(n), id), Ok(Repeat::No), "{n}");
+        }
+        let tripped = g
+            .before_call(&press(300), and())
+            .expect_err("a fourth \"and\"");
+        assert!(tripped.0.contains("\"and\""), "{}", tripped.0);
     }
 }

@@ -473,7 +473,15 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                         .names()
                         .iter()
                         .any(|n| self.tools.get(n).is_some_and(|t| t.call_next()));
-                if self.finishing.take_act_next() || call_next {
+                let act_next = self.finishing.take_act_next();
+                if act_next {
+                    for name in self.tools.names() {
+                        if let Some(tool) = self.tools.get(name) {
+                            tool.narrow_to_request(&self.ctx.task.message);
+                        }
+                    }
+                }
+                if act_next || call_next {
                     super::grammar::only_calls(schema);
                     calls_only = true;
                 }

@@ -21,6 +21,8 @@ type Calls = Arc<Mutex<Vec<(String, Value)>>>;
 struct Ui {
     name: &'static str,
     calls: Calls,
+    /// A check's send-back asked the tool to narrow its next call to the request.
+    narrowed: Arc<Mutex<bool>>,
 }
 
 impl Tool for Ui {
@@ -42,7 +44,12 @@ impl Tool for Ui {
             )
         })
     }
-    /// After the outline was read: the name field takes text, Save is pressed.
+    /// Narrowed to the request: Save alone (what it names and is not done).
+    fn narrow_to_request(&self, _request: &str) {
+        *self.narrowed.lock().unwrap() = true;
+    }
+    /// After the outline was read: the name field takes text, Save is pressed; once
+    /// narrowed, only Save, until the next act.
     fn arguments_now(&self) -> Option<Value> {
         let read = self
             .calls
@@ -50,6 +57,12 @@ impl Tool for Ui {
             .unwrap()
             .iter()
             .any(|(n, _)| n == "ui_outline");
+        let press = json!({"type": "object", "properties": {"action": {"const": "press"},
+                           "element": {"enum": [2]}},
+                           "required": ["action", "element"], "additionalProperties": false});
+        if self.name == "ui_act" && *self.narrowed.lock().unwrap() {
+            return Some(press);
+        }
         (self.name == "ui_act" && read).then(|| {
             json!({"anyOf": [
                 {"type": "object", "properties": {"action": {"const": "set_text"},
@@ -70,6 +83,7 @@ impl Tool for Ui {
         self.name == "ui_act" && arguments_element(&self.calls) == Some(7)
     }
     fn run<'a>(&'a self, arguments: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+        *self.narrowed.lock().unwrap() = false;
         self.calls
             .lock()
             .unwrap()
@@ -153,6 +167,7 @@ impl Tool for Ui {
                 request_met: met,
                 closed,
                 left: None,
+                app: String::new(),
             }));
             out
         };
@@ -199,6 +214,7 @@ async fn window_task_in(
     person: Person,
 ) -> (Ran, Vec<(String, Value)>) {
     let calls: Calls = Arc::default();
+    let narrowed: Arc<Mutex<bool>> = Arc::default();
     let given = Given {
         message: message.into(),
         small,
@@ -208,6 +224,7 @@ async fn window_task_in(
                 Arc::new(Ui {
                     name,
                     calls: Arc::clone(&calls),
+                    narrowed: Arc::clone(&narrowed),
                 }) as Arc<dyn Tool>
             })
             .collect(),
@@ -316,6 +333,10 @@ async fn after_nothing_was_done_in_the_window_the_next_plan_calls_a_tool() {
     );
     assert!(!takes(1, &command), "no command either");
     assert!(takes(1, &press), "an act");
+    // The act narrowed to what the request still needs (`Tool::narrow_to_request`).
+    let typing = json!({"command": "", "reply": "", "done": false, "tool": "ui_act",
+                        "args": {"action": "set_text", "element": 1, "text": "hello"}});
+    assert!(takes(0, &typing) && !takes(1, &typing), "narrowed to Save");
     assert!(takes(2, &answer), "after the act, an answer again");
 }
 

@@ -47,6 +47,7 @@ impl Tool for Recorded {
                     request_met: false,
                     closed: false,
                     left: None,
+                    app: String::new(),
                 }));
                 out
             }

@@ -1,6 +1,7 @@
 //! `value-not-entered`: an answer to a request about a window that gives a value the
 //! request gave (a name, a number, an address, a choice), where no act of the task put
-//! that value in a window or chose it. Seen on dialogs nobody rehearsed: "The Sign up
+//! that value in a window or chose it; and, while the window last acted in is still
+//! open, any value the request gave that no act used, whatever the answer says. Seen on dialogs nobody rehearsed: "The Sign up
 //! form was filled in with Ada and ada@example.com, and the OK button was pressed" after
 //! a press of OK alone; "You have ticked Olives and Ham" after the same.
 //!
@@ -140,12 +141,14 @@ impl ValueNotEntered {
             return Vec::new();
         }
         let (acts, pressed) = entered(&case.evidence.calls);
-        // The titles of the windows acted in, whatever the act did: a window's name is
-        // where values go, not one (seen: "Mousepad" held after acts that failed).
+        // The titles of the windows acted in, whatever the act did, and their
+        // applications: a window's name is where values go, not one (seen: "Mousepad"
+        // held after acts that failed; "FeatherPad" and "MATE" of "In FeatherPad, …",
+        // "Use the MATE calculator …").
         let titles: String = calls
             .iter()
             .filter_map(|c| c.read_back.as_ref())
-            .map(|rb| format!("{}\n", rb.window))
+            .map(|rb| format!("{}\n{}\n", rb.window, rb.app))
             .collect();
         values_given(&case.request.text)
             .into_iter()
@@ -172,7 +175,17 @@ impl Check for ValueNotEntered {
         1
     }
     fn judge(&self, case: &Case) -> Option<Finding> {
-        let missing = Self::missing(case);
+        let mut missing = Self::missing(case);
+        // The window last acted in is still open: a value the request gives that no act
+        // used is not done there, whatever the answer says (seen on the GUI bench:
+        // "work out 12 times 7", the 7 pressed, and "The button '7' was clicked").
+        if case.evidence.last_act().is_some_and(|rb| !rb.closed) {
+            for v in Self::unentered(case) {
+                if !missing.contains(&v) {
+                    missing.push(v);
+                }
+            }
+        }
         if missing.is_empty() {
             return None;
         }

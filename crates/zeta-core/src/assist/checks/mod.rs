@@ -21,7 +21,7 @@
 //! | `act-not-shown` | a window act's read-back says its change does not show, and nothing later showed it | "Not done:" with what the window shows |
 //! | `window-step-left` | the last act in a window read back a step of the request left there (one naming nothing in it, "confirm it", its default button not pressed), the window open, no input since | "Not done:" with the step and the button |
 //! | `window-closed-short` | never (cap 0) | "Not done:" with what the task's last window closed without: elements the request names there no act went through on, values it gives no act entered, when no keyboard or mouse input ran |
-//! | `value-not-entered` | the answer to a request that acted on a window gives a value the request gave (by its shape: a digit, an `@`, quotes, a capital mid-sentence) that no act entered or chose | "Not done:" with the values |
+//! | `value-not-entered` | the answer to a request that acted on a window gives a value the request gave (by its shape: a digit, an `@`, quotes, a capital mid-sentence) that no act entered or chose; or, the window last acted in still open, the request gave one no act used | "Not done:" with the values |
 //! | `window-not-saved` | text landed in a window whose title names a file, and no call changed that file after | "Not saved:" with the file, after the answer |
 //! | `changes-unsaid` | never (cap 0) | what changed, when the request orders a change and the answer names none of the paths the calls touched |
 //! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |

@@ -1204,13 +1204,17 @@ fn a_value_the_answer_gives_must_have_been_entered_in_the_window() {
     let yes = || Shown::Yes("it shows it".into());
     let closed = || Shown::Yes("its window closed".into());
     let ok_pressed = || {
-        in_window(
+        let mut c = in_window(
             "button \"OK\" in \"Sign up\"",
             "Sign up",
             "press",
             "press it",
             closed(),
-        )
+        );
+        if let Some(rb) = c.read_back.as_mut() {
+            rb.closed = true;
+        }
+        c
     };
     let form =
         "In the Sign up form, fill in the name Ada and the email ada@example.com, then press OK";
@@ -1359,9 +1363,39 @@ fn a_value_the_answer_gives_must_have_been_entered_in_the_window() {
         &f,
         "Use the Calculator window to work out 12 times 7",
         "12 times 7 is 84.",
-        only_seven
+        only_seven.clone()
     )
     .is_some());
+    // The window still open: a value the request gave that no act used is held,
+    // whatever the answer gives (seen: "The button '7' was clicked").
+    let found = judge(
+        &ValueNotEntered,
+        &f,
+        "Use the Calculator window to work out 12 times 7",
+        "The button '7' was clicked and the text field now shows '7'.",
+        only_seven,
+    )
+    .expect("12 never entered");
+    assert!(found.message.contains("\"12\"") && !found.message.contains("\"7\""));
+    // An application's name is no value ("In FeatherPad, …").
+    let mut typed = in_window(
+        "text in \"list.txt\"",
+        "list.txt",
+        "set_text",
+        "set its text to \"apples pears\"",
+        yes(),
+    );
+    if let Some(rb) = typed.read_back.as_mut() {
+        rb.app = "featherpad".into();
+    }
+    assert!(judge(
+        &ValueNotEntered,
+        &f,
+        "In FeatherPad, add the line pears after apples",
+        "FeatherPad shows apples and pears.",
+        vec![typed]
+    )
+    .is_none());
     // The name of a window acted in is no value, even when every act there failed.
     let mut failed = in_window(
         "menu \"Edit\" in \"todo.txt - Mousepad\"",
