@@ -48,6 +48,10 @@ struct Shared {
     narrowed: Mutex<Option<Vec<u32>>>,
     /// The window of the last act that went through, and whether it closed.
     acted_in: Mutex<Option<(String, bool)>>,
+    /// A check's send-back narrowed the calls to what the request still needs
+    /// (`narrow_to_request`), for this request: each act that goes through narrows the
+    /// next call again while the request names elements left in the window.
+    narrowing: Mutex<Option<String>>,
     ocr_runs: AtomicU64,
 }
 
@@ -66,6 +70,7 @@ impl Elements {
             shown: Mutex::default(),
             narrowed: Mutex::default(),
             acted_in: Mutex::default(),
+            narrowing: Mutex::default(),
             ocr_runs: AtomicU64::new(0),
         }))
     }
@@ -802,6 +807,32 @@ impl UiAct {
         }
     }
 
+    /// An act for `request` went through in `window` (`closed` when it closed it):
+    /// noted, and while a send-back's narrowing holds for this request, the next call
+    /// narrowed again to what the request names there and no act went through on yet
+    /// (seen on the GUI bench at 16b591c: one narrowed act, the row the request names
+    /// ticked, and then the answer, its OK never pressed).
+    fn acted(&self, window: &str, closed: bool, request: &str) {
+        let shared = &self.0 .0;
+        *locked(&shared.acted_in) = Some((window.to_string(), closed));
+        let mut narrowing = locked(&shared.narrowing);
+        if narrowing.as_deref() != Some(request) {
+            *narrowing = None;
+            return;
+        }
+        let left = if closed {
+            Vec::new()
+        } else {
+            let numbers = locked(&shared.numbers);
+            locked(&shared.walk).left_named(&numbers, window, request)
+        };
+        if left.is_empty() {
+            *narrowing = None;
+        } else {
+            *locked(&shared.narrowed) = Some(left);
+        }
+    }
+
     /// An act on a word read by OCR (`n`, of reading `run`), then the window read again:
     /// what it reads now, and a read-back from the two readings (`ocr_read_back`).
     async fn act_on_read_word(
@@ -866,7 +897,7 @@ impl UiAct {
             report.push('\n');
         }
         report.push_str(&format!("The screen now (new numbers):\n{after}"));
-        *locked(&el.0.acted_in) = Some((window.clone(), closed));
+        self.acted(&window, closed, request);
         let read_back = Box::new(ReadBack {
             element: format!("text \"{}\" in \"{window}\"", clip(&entry.name, 40)),
             window: window.clone(),
@@ -1168,7 +1199,7 @@ impl UiAct {
             report.push_str(&named);
             report.push('\n');
         }
-        *locked(&el.0.acted_in) = Some((own.clone(), watched.own_closed));
+        self.acted(own, watched.own_closed, request);
         let read_back = Box::new(ReadBack {
             element: format!("{label} in \"{own}\""),
             window: own.clone(),
@@ -1297,6 +1328,7 @@ impl Tool for UiAct {
         };
         if !left.is_empty() {
             *locked(&self.0 .0.narrowed) = Some(left);
+            *locked(&self.0 .0.narrowing) = Some(request.to_string());
         }
     }
     /// A held press narrowed the next call (seen on the GUI bench at 194c590: OK held

@@ -404,6 +404,57 @@ async fn the_default_pressed_before_the_named_field_is_held_and_closing_says_wha
     assert!(outline.contains("label \"Label:\""), "{outline}");
 }
 
+/// A check's send-back narrows the next call to what the request names and no act went
+/// through on (`Tool::narrow_to_request`): the slider first, then, after it was set, OK
+/// alone; once the dialog closed, nothing is narrowed and no call is forced.
+#[tokio::test(flavor = "multi_thread")]
+async fn after_a_send_back_each_call_is_narrowed_to_what_the_request_still_names() {
+    let test = "after_a_send_back_each_call_is_narrowed_to_what_the_request_still_names";
+    let Some((_app, dir, _serial)) = settings(test, "Zeta settings narrowed").await else {
+        return;
+    };
+    let mut tools = Tools::new();
+    let request = "In the Set label dialog, set the label to Kitchen, the Volume slider to 65, \
+                   and press OK, then Apply";
+    tools.ctx.request = request.into();
+    let dialog = open_set_label(&tools, "Zeta settings narrowed").await;
+    let field = number_of(&dialog, "text \"Label\"");
+    let volume = number_of(&dialog, "slider \"Volume\"");
+    let ok = number_of(&dialog, "button \"OK\"");
+    let takes = |call: Value| {
+        tools.act.arguments_now().is_some_and(|schema| {
+            jsonschema::validator_for(&schema).is_ok_and(|v| v.is_valid(&call))
+        })
+    };
+    let r = tools
+        .act(json!({"element": field, "action": "set_text", "text": "Kitchen"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert!(!tools.act.call_next(), "nothing held yet");
+    // The answer went back: the next call is the slider's.
+    tools.act.narrow_to_request(request);
+    assert!(tools.act.call_next());
+    let set_volume = json!({"element": volume, "action": "set_text", "text": "65"});
+    assert!(takes(set_volume.clone()));
+    assert!(!takes(json!({"element": ok, "action": "press"})));
+    let r = tools.act(set_volume).await;
+    assert!(r.ok, "{}", r.content);
+    // Then OK alone, still a call.
+    assert!(tools.act.call_next());
+    assert!(takes(json!({"element": ok, "action": "press"})));
+    assert!(!takes(
+        json!({"element": field, "action": "set_text", "text": "x"})
+    ));
+    let r = tools.act(json!({"element": ok, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    assert!(
+        !tools.act.call_next(),
+        "the dialog closed: nothing left to force"
+    );
+    kitchen_applied(&tools, "Zeta settings narrowed", dir.path()).await;
+    assert_eq!(written(dir.path())["volume"], 65);
+}
+
 /// The "Set label" dialog, opened by its button in `window`: its outline.
 async fn open_set_label(tools: &Tools, window: &str) -> String {
     let outline = tools.outline(window).await;
