@@ -16,6 +16,15 @@ use crate::node::{Key, Node};
 /// Puts `node` (read from the window of `title` whose own element is `root`) in the
 /// screen's space.
 pub async fn place(desktop: &Desktop, node: &mut Node, root: Option<&Key>, title: &str) {
+    // The window's own element, read just now with its place: no second call for it
+    // (a window is read again every 30 ms while it settles after an act).
+    if root == Some(&node.key) {
+        if let Some(b) = node.bounds {
+            let by = offset_of((b.x, b.y, b.width, b.height), title).await;
+            shift(node, by);
+            return;
+        }
+    }
     if let Ok(conn) = desktop.connection().await {
         shift(node, offset(&conn, root, title).await);
     }
@@ -23,14 +32,13 @@ pub async fn place(desktop: &Desktop, node: &mut Node, root: Option<&Key>, title
 
 /// How far a window's elements must move to be in the screen's space.
 pub async fn offset(conn: &atspi::zbus::Connection, root: Option<&Key>, title: &str) -> (i32, i32) {
-    let wayland = zeta_tools::session::current().is_wayland();
     let Some(Key::Tree { bus, path }) = root else {
         return (0, 0);
     };
     let Ok(c) = proxy::<ComponentProxy>(conn, bus, path).await else {
         return (0, 0);
     };
-    let Ok((x, y, width, height)) = within(
+    let Ok(extents) = within(
         title,
         "its window's place",
         c.get_extents(CoordType::Screen),
@@ -39,8 +47,13 @@ pub async fn offset(conn: &atspi::zbus::Connection, root: Option<&Key>, title: &
     else {
         return (0, 0);
     };
+    offset_of(extents, title).await
+}
+
+/// The move for a window of `title` whose own element the toolkit places at `extents`.
+async fn offset_of((x, y, width, height): (i32, i32, i32, i32), title: &str) -> (i32, i32) {
     // On X11 a window's own element elsewhere than 0,0 is where it is.
-    if !wayland && (x, y) != (0, 0) {
+    if !zeta_tools::session::current().is_wayland() && (x, y) != (0, 0) {
         return (0, 0);
     }
     let title = title.to_string();
