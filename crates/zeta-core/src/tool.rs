@@ -198,6 +198,13 @@ pub struct ToolOutput {
     pub images: Vec<ImageData>,
     /// For a call aimed at a window: what the window showed after it.
     pub read_back: Option<Box<ReadBack>>,
+    /// For a call that read a window or the screen: what it shows, its elements' own
+    /// texts (names, values, options) without Zeta's words and numbers around them (an
+    /// outline's `[45]`, a place `@680,490`): what the answer checks count as printed. A
+    /// number in the outline's framing grounds no value (seen: xcalc showing "9955", the
+    /// answer "the screen now shows 45", grounded by element `[45]`). `None`: the content
+    /// is what the call printed.
+    pub shows: Option<String>,
 }
 
 impl ToolOutput {
@@ -208,6 +215,7 @@ impl ToolOutput {
             summary: summary.into(),
             images: Vec::new(),
             read_back: None,
+            shows: None,
         }
     }
 
@@ -219,6 +227,7 @@ impl ToolOutput {
             content: message,
             images: Vec::new(),
             read_back: None,
+            shows: None,
         }
     }
 }

@@ -43,6 +43,10 @@ pub struct Outline {
     /// Elements shown, and elements found in all.
     pub shown: usize,
     pub total: usize,
+    /// What the shown elements show, in the application's own words: their names,
+    /// values, options and the text beside them, one a line, without the numbers and
+    /// places the outline adds (`shows`).
+    pub shows: String,
 }
 
 /// Cuts `s` to `max` characters, marking the cut.
@@ -173,6 +177,20 @@ pub fn describe(n: &Node) -> String {
     s
 }
 
+/// An element's own texts: its name, value, the text beside it and its options.
+fn own_texts(n: &Node) -> impl Iterator<Item = &str> {
+    [
+        Some(n.name.as_str()),
+        n.value.as_deref(),
+        n.context.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .chain(n.options.iter().map(String::as_str))
+    .map(str::trim)
+    .filter(|t| !t.is_empty())
+}
+
 struct Renderer<'a> {
     numbers: &'a mut Numbers,
     place: &'a Place,
@@ -190,6 +208,10 @@ impl Renderer<'_> {
             .text
             .push_str(&format!("{}[{number}] {text}\n", "  ".repeat(depth)));
         self.out.lines.insert(number, text);
+        for own in own_texts(n) {
+            self.out.shows.push_str(own);
+            self.out.shows.push('\n');
+        }
         self.out.shown += 1;
         number
     }
@@ -396,6 +418,20 @@ mod tests {
             out.text,
             "W:\n[1] text \"Name\" = \"\" (editable) @10,50 50x20\n[2] button \"Save\" [click] @10,90 50x20\n"
         );
+    }
+
+    #[test]
+    fn what_an_outline_shows_is_the_windows_own_texts_without_its_numbers() {
+        let mut field = el("/field", "text", "Copies", 50);
+        field.states.editable = true;
+        field.value = Some("3".into());
+        let mut combo = el("/combo", "combo box", "Red", 70);
+        combo.options = vec!["Red".into(), "Blue".into()];
+        let mut root = el("/w", "frame", "W", 0);
+        root.children = vec![field, combo, button("/ok", "OK", 90)];
+        let (out, _) = render(&root, &Options::default());
+        assert!(out.text.contains("[3] button \"OK\""), "{}", out.text);
+        assert_eq!(out.shows, "Copies\n3\nRed\nRed\nBlue\nOK\n");
     }
 
     #[test]

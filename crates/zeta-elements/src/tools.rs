@@ -267,6 +267,7 @@ impl UiOutline {
                 summary: format!("read inside element {n}: {} elements", out.shown),
                 area: area(entry.bounds),
                 shown: out.lines.keys().copied().collect(),
+                shows: format!("{}\n{}", entry.place.window, out.shows),
                 text: out.text,
             });
         }
@@ -319,6 +320,7 @@ impl UiOutline {
                         summary: format!("read \"{}\": {} elements", clip(&w.title, 40), out.shown),
                         area: area(w.bounds),
                         shown: out.lines.keys().copied().collect(),
+                        shows: format!("{}\n{}", w.title, out.shows),
                         text,
                     });
                 }
@@ -389,6 +391,7 @@ impl UiOutline {
             summary: format!("read the screen by OCR: {} elements", out.shown),
             area: target,
             shown: out.lines.keys().copied().collect(),
+            shows: format!("{window}\n{}", out.shows),
             text: out.text,
         })
     }
@@ -423,6 +426,8 @@ struct Read {
     text: String,
     summary: String,
     shown: Vec<u32>,
+    /// What the area read shows (`Outline::shows`), headed by its window's title.
+    shows: String,
     area: Target,
 }
 
@@ -477,6 +482,7 @@ impl Tool for UiOutline {
             *locked(&self.0 .0.shown) = read.shown.clone();
             *locked(&self.0 .0.narrowed) = None;
             let mut out = ToolOutput::ok(read.text.clone(), read.summary.clone());
+            out.shows = Some(read.shows.clone());
             if marks && !ctx.images_supported {
                 out.content
                     .push_str("(No marked screenshot: this model cannot see images.)\n");
@@ -842,7 +848,7 @@ impl UiAct {
         entry: &Entry,
         action: &Action,
         request: &str,
-    ) -> Result<(String, String, Option<Box<ReadBack>>), ElementsError> {
+    ) -> Result<Acted, ElementsError> {
         let el = &self.0;
         let window = entry.place.window.clone();
         let before = words_of_run(&locked(&el.0.numbers), run);
@@ -851,6 +857,7 @@ impl UiAct {
         tokio::time::sleep(Duration::from_millis(400)).await;
         let closed = open_before && !titled(&x11_windows().await, &window);
         let target = area(entry.place.region);
+        let mut shows = format!("{window}\n");
         let (after, now) = match el
             .read_ocr(target, &window, "after the action", &Options::default())
             .await
@@ -871,6 +878,7 @@ impl UiAct {
                     .keys()
                     .filter_map(|m| numbers.get(*m).ok().map(|e| e.name.clone()))
                     .collect();
+                shows.push_str(&o.shows);
                 (o.text, Some(now))
             }
             Err(e) => (format!("(could not read the screen again: {e})"), None),
@@ -909,18 +917,15 @@ impl UiAct {
             left: None,
             app: entry.place.app.clone(),
         });
-        Ok((
-            report,
-            format!("{} \"{}\"", verb(action), clip(&entry.name, 40)),
-            Some(read_back),
-        ))
+        Ok(Acted {
+            text: report,
+            summary: format!("{} \"{}\"", verb(action), clip(&entry.name, 40)),
+            read_back,
+            shows,
+        })
     }
 
-    async fn act(
-        &self,
-        args: ActArgs,
-        request: &str,
-    ) -> Result<(String, String, Option<Box<ReadBack>>), ElementsError> {
+    async fn act(&self, args: ActArgs, request: &str) -> Result<Acted, ElementsError> {
         let el = &self.0;
         let n = args.element;
         let action = match parse_action(&args) {
@@ -1065,6 +1070,7 @@ impl UiAct {
         report.push_str(&format!("Did: {} [{n}] {label}: {how}.\n", verb(&action)));
         let mut watched = readback::Windows::default();
         let mut bus_gone = false;
+        let mut shows = format!("{}\n", entry.place.window);
         if let Some(root) = entry.place.root.clone() {
             let before = locked(&el.0.last).get(&root).cloned();
             let w = Window {
@@ -1077,6 +1083,7 @@ impl UiAct {
             };
             match el.settled(&w, before.as_ref()).await {
                 Ok(after) => {
+                    shows.push_str(&after.shows);
                     // What the window shows now can be acted on next (a page's fields
                     // once its tab is pressed).
                     let mut shown = locked(&el.0.shown);
@@ -1211,12 +1218,25 @@ impl UiAct {
             left,
             app: entry.place.app.clone(),
         });
-        Ok((
-            report,
-            format!("{} {label}", verb(&action)),
-            Some(read_back),
-        ))
+        for t in &watched.opened {
+            shows.push_str(&format!("{t}\n"));
+        }
+        Ok(Acted {
+            text: report,
+            summary: format!("{} {label}", verb(&action)),
+            read_back,
+            shows,
+        })
     }
+}
+
+/// What an act did: the report the model reads, its one line, the read-back, and what
+/// the window shows after it (`ToolOutput::shows`).
+struct Acted {
+    text: String,
+    summary: String,
+    read_back: Box<ReadBack>,
+    shows: String,
 }
 
 /// The window of OCR words read off the whole screen.
@@ -1414,9 +1434,10 @@ impl Tool for UiAct {
                 })
             };
             match self.act(args, &ctx.request).await {
-                Ok((text, summary, read_back)) => ToolOutput {
-                    read_back,
-                    ..ToolOutput::ok(text, summary)
+                Ok(acted) => ToolOutput {
+                    read_back: Some(acted.read_back),
+                    shows: Some(acted.shows),
+                    ..ToolOutput::ok(acted.text, acted.summary)
                 },
                 Err(e) => {
                     let message = format!("ui_act: {e}");
@@ -1436,8 +1457,10 @@ impl Tool for UiAct {
                             app: entry.place.app.clone(),
                         })
                     });
+                    // A failed act shows nothing: its message's numbers are Zeta's.
                     ToolOutput {
                         read_back,
+                        shows: Some(String::new()),
                         ..ToolOutput::error(message)
                     }
                 }
@@ -1689,7 +1712,7 @@ mod tests {
                 Err(ElementsError::Unsupported(why)) => {
                     assert!(why.starts_with("not typed:"), "{why}")
                 }
-                other => panic!("{action} {text:?}: {:?}", other.map(|o| o.0)),
+                other => panic!("{action} {text:?}: {:?}", other.map(|o| o.text)),
             }
         }
         // The request gives the word, or there is no request: it goes on to the window

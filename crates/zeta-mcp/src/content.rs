@@ -114,6 +114,7 @@ pub fn to_output(server: &str, tool: &str, result: &Value) -> ToolOutput {
         summary,
         images,
         read_back: None,
+        shows: None,
     }
 }
 

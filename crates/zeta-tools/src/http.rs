@@ -143,6 +143,7 @@ impl Tool for HttpRequest {
                 summary,
                 images: Vec::new(),
                 read_back: None,
+                shows: None,
             }
         })
     }

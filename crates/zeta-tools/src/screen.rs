@@ -687,6 +687,7 @@ pub async fn screenshot_output(
             base64: base64::engine::general_purpose::STANDARD.encode(&shot.bytes),
         }],
         read_back: None,
+        shows: None,
     }
 }
 

@@ -432,5 +432,6 @@ fn render(
         summary,
         images: Vec::new(),
         read_back: None,
+        shows: None,
     }
 }

@@ -126,6 +126,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             output: kept(&output.content),
             effects,
             read_back: output.read_back.as_deref().cloned(),
+            shows: output.shows.clone(),
             program: crate::assist::evidence::runs_program(&call.name, &call.arguments),
         });
         self.steps.push(line);
@@ -212,6 +213,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             summary: "repeated: the earlier output was shown again".into(),
             images: Vec::new(),
             read_back: None,
+            shows: None,
         };
         self.emit_finished(call, &output);
         self.steps.push(format!(

@@ -292,7 +292,14 @@ impl Finishing {
         // A call that did not run printed nothing: what came back is the gate's message,
         // Zeta's own words (seen: a denial's "Do not retry it as it is; ask the user or
         // take another way." given back as the whole answer).
-        if call.ran {
+        // A window's texts came from it; the words around them are the window tool's
+        // own (its read-back, what the request names and which was acted on: seen as a
+        // whole answer, "The request names: [2] button 'OK' (acted on). Every element it
+        // names has been acted on: …").
+        if let Some(shows) = call.shows.as_deref().filter(|_| call.ran) {
+            self.own.elsewhere(shows);
+            self.said(&call.output);
+        } else if call.ran {
             self.own.elsewhere(&own::without_hints(&call.output));
         } else {
             self.said(&call.output);

@@ -155,6 +155,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 summary: format!("rate-limited ({} per {})", limited.limit, limited.scope),
                 images: Vec::new(),
                 read_back: None,
+                shows: None,
             };
             return Err(Refused::new(
                 output,
@@ -173,6 +174,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 summary: "refused: a question to the user went unanswered".into(),
                 images: Vec::new(),
                 read_back: None,
+                shows: None,
             };
             return Err(Refused::new(output, CallDecision::Denied, Decider::Policy));
         }
@@ -248,6 +250,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     summary: "denied by policy".into(),
                     images: Vec::new(),
                     read_back: None,
+                    shows: None,
                 };
                 Err(Refused::new(output, CallDecision::Denied, Decider::Policy))
             }
@@ -360,6 +363,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                     summary: "refused: cannot be shown as it would run".into(),
                     images: Vec::new(),
                     read_back: None,
+                    shows: None,
                 };
                 return Err(Refused::new(
                     output,
@@ -390,6 +394,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                         summary: format!("blocked: {}", blocked.rule),
                         images: Vec::new(),
                         read_back: None,
+                        shows: None,
                     };
                     return Err(Refused::new(
                         output,
@@ -698,6 +703,7 @@ pub(super) fn denied_output(answer: &Answer, timeout_secs: u32) -> ToolOutput {
         summary: "denied".into(),
         images: Vec::new(),
         read_back: None,
+        shows: None,
     }
 }
 

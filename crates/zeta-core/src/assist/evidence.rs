@@ -89,8 +89,22 @@ pub struct CallEvidence {
     pub effects: Vec<Effect>,
     /// For a call aimed at a window: what the window showed after it.
     pub read_back: Option<crate::tool::ReadBack>,
+    /// What the window or screen a call read shows (`ToolOutput::shows`): counted as
+    /// printed instead of its output, which holds Zeta's framing.
+    pub shows: Option<String>,
     /// It ran a program written for the task (`runs_program`).
     pub program: bool,
+}
+
+impl CallEvidence {
+    /// What it printed, its shell framing left out; for a call that read a window, what
+    /// the window shows (`shows`).
+    pub fn printed(&self) -> String {
+        match &self.shows {
+            Some(shows) => shows.clone(),
+            None => printed_text(&self.output),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -108,6 +122,7 @@ impl CallEvidence {
             output: format!("Did: {}", read_back.action),
             effects: vec![],
             read_back: Some(read_back),
+            shows: None,
             program: false,
         }
     }
@@ -177,9 +192,10 @@ impl Evidence {
         Self::last_act_of(&self.calls)
     }
 
-    /// What the calls that ran printed, their shell framing left out.
+    /// What the calls that ran printed, their shell framing left out; for a call that
+    /// read a window, what the window shows.
     pub fn printed(&self) -> Vec<String> {
-        self.ran().map(|c| printed_text(&c.output)).collect()
+        self.ran().map(CallEvidence::printed).collect()
     }
 
     /// The same, less what a call printed of its own line: `echo '…'` prints the model's
@@ -188,7 +204,7 @@ impl Evidence {
     pub fn printed_not_echoed(&self) -> Vec<String> {
         self.ran()
             .filter_map(|c| {
-                let printed = printed_text(&c.output);
+                let printed = c.printed();
                 let mut lines = printed.lines().map(str::trim).filter(|l| !l.is_empty());
                 let echoed = lines.clone().next().is_some() && lines.all(|l| c.line.contains(l));
                 (!echoed).then_some(printed)

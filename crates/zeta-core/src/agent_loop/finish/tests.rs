@@ -52,6 +52,7 @@ fn saw_with(f: &mut Finishing, line: &str, changes: bool, output: &str, effects:
         output: output.into(),
         effects,
         read_back: None,
+        shows: None,
         program: false,
     });
 }
@@ -556,6 +557,55 @@ fn an_unshowable_answer_after_a_window_was_done_says_what_was_done_there() {
             );
         }
     }
+}
+
+/// The window tools' words around what a window shows are Zeta's: an answer that says
+/// them again (with other quotes) loses them; what the window showed stays the answer's.
+#[test]
+fn a_window_tools_own_sentences_never_become_the_answer() {
+    use crate::tool::{ReadBack, Shown};
+    let home = Home::new();
+    let request = "Type Rex as the pet's name in the Pet dialog and press OK";
+    let said = "Did: press [2] button \"OK\": pressed through its action.\nThe window \"Pet\" closed.\nThe request names: [1] text \"Name\" (acted on), [2] button \"OK\" (acted on). Every element it names has been acted on: if the window now shows what the request asks for, answer the user; if not, act on what is left.\n";
+    let press = CallEvidence {
+        output: said.into(),
+        shows: Some("Pet\nName\nRex\nOK\nThe name of your pet\n".into()),
+        ..CallEvidence::act_read_back(ReadBack {
+            request_met: true,
+            closed: true,
+            ..ReadBack::of(
+                "button \"OK\" in \"Pet\"",
+                "Pet",
+                "press",
+                "press it",
+                Shown::Yes("done".into()),
+            )
+        })
+    };
+    let typed = CallEvidence {
+        output: "Did: set text [1] text \"Name\": set through its editable text.\nShown: its text is \"Rex\".\n".into(),
+        shows: Some("Pet\nName\nRex\nOK\n".into()),
+        ..CallEvidence::act_read_back(ReadBack::of("text \"Name\" in \"Pet\"", "Pet", "set_text", "set its text to \"Rex\"", Shown::Yes("its text is \"Rex\"".into())))
+    };
+    let mut f = home.finishing(Checks::Never, true, request);
+    f.observed(typed.clone());
+    f.observed(press.clone());
+    let answer = f.final_answer(
+        "The window 'Pet' closed. The request names: [2] button 'OK' (acted on). Every element it names has been acted on: if the window now shows what the request asks".into(),
+    );
+    // What is left says nothing the task found: what was done in the window does.
+    assert!(!answer.contains("request names"), "{answer}");
+    assert!(answer.starts_with("Done in the window \"Pet\""), "{answer}");
+    assert!(answer.contains("set its text to \"Rex\""), "{answer}");
+    // The window's own words, said in an answer, stay.
+    let mut f = home.finishing(Checks::Never, true, request);
+    f.observed(typed);
+    f.observed(press);
+    let answer = f.final_answer("I typed Rex as the name of your pet and pressed OK.".into());
+    assert_eq!(
+        answer,
+        "I typed Rex as the name of your pet and pressed OK."
+    );
 }
 
 /// A worked example's answer, echoed by a command and then given as the answer, is

@@ -2,7 +2,6 @@
 //! `nothing-ran`, `named-self`, `ungrounded-value`, `no-value`, `asked-count`.
 
 use super::{last_printed, sources, Case, Check, Finding, Honest};
-use crate::assist::evidence::printed_text;
 use crate::assist::values::{ungrounded, values, Value};
 
 /// An answer before anything ran: once, the model is told it has seen nothing.
@@ -78,14 +77,38 @@ impl Check for UngroundedValue {
         }
         let shown: Vec<&str> = missing.iter().map(Value::as_written).collect();
         let list = shown.join(", ");
+        let window = open_window(case);
         Some(Finding {
-            message: crate::prompts::fill(
-                crate::prompts::CHECK_UNGROUNDED_VALUE,
-                &[("values", &list)],
-            ),
-            honest: Honest::After(format!("(Not checked: no command printed {list}.)")),
+            message: match window {
+                Some(window) => crate::prompts::fill(
+                    crate::prompts::CHECK_UNGROUNDED_IN_WINDOW,
+                    &[("window", window), ("values", &list)],
+                ),
+                None => crate::prompts::fill(
+                    crate::prompts::CHECK_UNGROUNDED_VALUE,
+                    &[("values", &list)],
+                ),
+            },
+            honest: match window {
+                // The window the request was to be done in is open and never showed
+                // the answer's value: its result was not made there (seen: xcalc
+                // showing "9955", the answer "the screen now shows 45").
+                Some(window) => Honest::Before(format!(
+                    "Not done in the window: \"{window}\" never showed {list}, which this answer gives."
+                )),
+                None => Honest::After(format!("(Not checked: no command printed {list}.)")),
+            },
         })
     }
+}
+
+/// The window the task last acted in, when that act left it open: where a result the
+/// request asks of it would show.
+fn open_window<'a>(case: &'a Case) -> Option<&'a str> {
+    case.evidence
+        .last_act()
+        .filter(|r| !r.closed)
+        .map(|r| r.window.as_str())
 }
 
 /// A question's answer names nothing any output printed ("The command completed
@@ -120,7 +143,7 @@ impl Check for NoValue {
             .evidence
             .ran()
             .filter(|c| c.ok)
-            .map(|c| printed_text(&c.output))
+            .map(|c| c.printed())
             .filter(|t| !t.trim().is_empty())
             .collect();
         if printed.is_empty() {

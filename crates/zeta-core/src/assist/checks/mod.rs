@@ -286,20 +286,35 @@ impl Finisher {
     }
 }
 
-/// What values may come from: what the calls printed, how many lines each printed (a
-/// count read off a listing: "5 cities" from `uniq`'s five lines; one line counts for
-/// nothing, or `137 poem.txt` would ground "1 line"), the request, and the paths the
-/// calls' effects touched.
+/// What values may come from: what the calls printed (what a window read shows), how
+/// many lines each printed (a count read off a listing: "5 cities" from `uniq`'s five
+/// lines; one line counts for nothing, or `137 poem.txt` would ground "1 line"; a
+/// window's lines count nothing), the request, and the paths the calls' effects touched.
 pub(super) fn sources(case: &Case) -> Vec<String> {
     let mut out = case.evidence.printed();
-    let counts: Vec<String> = out
-        .iter()
-        .map(|p| p.lines().filter(|l| !l.trim().is_empty()).count())
+    // A window's texts, one a line, count nothing.
+    let counts: Vec<String> = case
+        .evidence
+        .ran()
+        .filter(|c| c.shows.is_none())
+        .map(|c| c.printed().lines().filter(|l| !l.trim().is_empty()).count())
         .filter(|n| *n >= 2)
         .map(|n| n.to_string())
         .collect();
     out.extend(counts);
-    out.extend(case.evidence.calls.iter().map(|c| c.line.clone()));
+    // A call's own line grounds what it wrote (a command's constants); a call that read
+    // or acted on a window, only the text it meant to enter: its element numbers are
+    // Zeta's, no value the window showed.
+    out.extend(
+        case.evidence
+            .calls
+            .iter()
+            .map(|c| match (&c.shows, &c.read_back) {
+                (None, _) => c.line.clone(),
+                (Some(_), Some(read_back)) => read_back.intended.clone(),
+                (Some(_), None) => String::new(),
+            }),
+    );
     out.push(case.request.text.clone());
     out.extend(case.evidence.effects().map(|e| e.describe(&case.env.home)));
     out

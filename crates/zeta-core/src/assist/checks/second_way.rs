@@ -22,7 +22,6 @@
 
 use super::answers::tokens;
 use super::{Case, Check, Finding, Honest};
-use crate::assist::evidence::printed_text;
 use crate::assist::values::{grounded, values, Value};
 
 pub struct SecondWay;
@@ -41,7 +40,7 @@ fn found(case: &Case) -> Vec<Fact> {
         .evidence
         .ran()
         .filter(|c| c.ok)
-        .flat_map(|c| tokens(&printed_text(&c.output)))
+        .flat_map(|c| tokens(&c.printed()))
         .collect();
     let answer_values = values(case.answer);
     let asked_values = values(&case.request.text);
@@ -99,7 +98,7 @@ impl Check for SecondWay {
             .evidence
             .ran()
             .filter(|c| c.ok && c.program)
-            .map(|c| printed_text(&c.output))
+            .map(|c| c.printed())
             .filter(|p| !p.trim().is_empty())
             .collect();
         if programs.iter().any(|p| bears(p, &found)) {

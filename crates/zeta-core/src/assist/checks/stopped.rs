@@ -65,6 +65,7 @@ mod tests {
             output: output.into(),
             effects: vec![],
             read_back: None,
+            shows: None,
             program: false,
         }
     }

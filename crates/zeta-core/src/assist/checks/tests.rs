@@ -28,6 +28,7 @@ fn call(line: &str, changes: bool, ok: bool, output: &str, effects: Vec<Effect>)
         output: output.into(),
         effects,
         read_back: None,
+        shows: None,
         program: false,
     }
 }
@@ -1953,4 +1954,91 @@ fn windows_closed_after_the_whole_request_are_not_told_short() {
         alarms.len(),
         alarms.join("\n")
     );
+}
+
+/// A window read and an act in it as the element tools give them: Zeta's numbers and
+/// places in the output, the window's own texts in `shows`.
+fn window_calls(display: &str, closed: bool) -> Vec<CallEvidence> {
+    use crate::tool::{ReadBack, Shown};
+    let read = CallEvidence {
+        tool: "ui_outline".into(),
+        line: "✓ ui_outline {\"window\":\"Calculator\"}".into(),
+        output: format!(
+            "Text on screen read by OCR (in 1.2 s):\n[1] text \"{display}\" @572,240 22x10\n[45] text \"9\" @681,491 7x10\n[46] text \"5\" @681,521 7x10\n-- 40 elements, ~371 tokens"
+        ),
+        shows: Some(format!("Calculator\n{display}\n9\n5\n")),
+        ..call("", false, true, "", vec![])
+    };
+    let mut back = ReadBack::of(
+        "text \"5\" in \"Calculator\"",
+        "Calculator",
+        "press",
+        "press it",
+        Shown::Unclear("the screen changed".into()),
+    );
+    back.closed = closed;
+    let press = CallEvidence {
+        line: "✓ ui_act {\"action\":\"press\",\"element\":46}".into(),
+        output: format!("Did: press [46] \"5\".\nThe screen now (new numbers):\n[47] text \"{display}\" @572,240 22x10\n"),
+        shows: Some(format!("Calculator\n{display}\n")),
+        ..CallEvidence::act_read_back(back)
+    };
+    vec![read, press]
+}
+
+#[test]
+fn a_value_no_window_showed_is_not_grounded_by_the_outlines_numbers() {
+    let f = fixture();
+    let request = "Multiply 9 by 5 using the xcalc calculator";
+    // Evidence that makes it fail: "45" is only an element's number and a token count.
+    let found = judge(
+        &UngroundedValue,
+        &f,
+        request,
+        "The product of 9 and 5 is 45. The screen now shows the number 45.",
+        window_calls("9955", false),
+    )
+    .expect("a value the window never showed");
+    assert!(
+        found.message.contains("\"Calculator\"") && found.message.contains("45"),
+        "{}",
+        found.message
+    );
+    assert!(
+        matches!(&found.honest, Honest::Before(t) if t.starts_with("Not done in the window") && t.contains("45")),
+        "{:?}",
+        found.honest
+    );
+    // Shown by the window: it stands.
+    assert!(judge(
+        &UngroundedValue,
+        &f,
+        request,
+        "The display shows 45.",
+        window_calls("45", false)
+    )
+    .is_none());
+    // The window closed: no result was to show there; the usual note.
+    let closed = judge(
+        &UngroundedValue,
+        &f,
+        request,
+        "There are 2 toppings.",
+        window_calls("9955", true),
+    )
+    .expect("still a value nothing showed");
+    assert!(
+        matches!(closed.honest, Honest::After(_)),
+        "{:?}",
+        closed.honest
+    );
+    // Neither the place nor the count of a window's lines grounds a value.
+    assert!(judge(
+        &UngroundedValue,
+        &f,
+        request,
+        "It shows 572.",
+        window_calls("9955", false)
+    )
+    .is_some());
 }

@@ -150,6 +150,7 @@ fn evidence_answers_what_landed_where() {
             to: "/h/docs/b".into(),
         }],
         read_back: None,
+        shows: None,
         program: false,
     });
     assert!(e.changed_ok());
