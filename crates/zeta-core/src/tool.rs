@@ -148,6 +148,9 @@ pub struct ReadBack {
     /// The window's application, as the tool knows it ("" where it does not): its name
     /// is no value the request gives ("In FeatherPad, …").
     pub app: String,
+    /// The element was a word read off the screen by OCR: its name may differ from what
+    /// the screen shows by a letter or two (seen: xmessage's "Dismiss" read "Disniss").
+    pub ocr: bool,
 }
 
 impl ReadBack {
@@ -171,6 +174,7 @@ impl ReadBack {
             closed: false,
             left: None,
             app: String::new(),
+            ocr: false,
         }
     }
 }

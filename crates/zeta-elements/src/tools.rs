@@ -916,6 +916,7 @@ impl UiAct {
             closed,
             left: None,
             app: entry.place.app.clone(),
+            ocr: true,
         });
         Ok(Acted {
             text: report,
@@ -1217,6 +1218,7 @@ impl UiAct {
             closed: watched.own_closed,
             left,
             app: entry.place.app.clone(),
+            ocr: false,
         });
         for t in &watched.opened {
             shows.push_str(&format!("{t}\n"));
@@ -1455,6 +1457,7 @@ impl Tool for UiAct {
                             closed: false,
                             left: None,
                             app: entry.place.app.clone(),
+                            ocr: matches!(entry.key, Key::Word { .. }),
                         })
                     });
                     // A failed act shows nothing: its message's numbers are Zeta's.

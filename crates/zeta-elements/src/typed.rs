@@ -89,6 +89,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
             closed: false,
             left: None,
             app: String::new(),
+            ocr: false,
         };
     };
     let now = after.node.value.clone().unwrap_or_default();
@@ -140,6 +141,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
         closed: false,
         left: None,
         app: String::new(),
+        ocr: false,
     }
 }
 

@@ -168,6 +168,7 @@ impl Tool for Ui {
                 closed,
                 left: None,
                 app: String::new(),
+                ocr: false,
             }));
             out
         };

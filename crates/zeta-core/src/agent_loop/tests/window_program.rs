@@ -48,6 +48,7 @@ impl Tool for Recorded {
                     closed: false,
                     left: None,
                     app: String::new(),
+                    ocr: false,
                 }));
                 out
             }

@@ -12,7 +12,8 @@
 //! typed or set, the option it chose, the element it pressed or toggled (a radio button
 //! "Large", a cell of row "Olives"), or the window it acted in (`… in "Print"`); a
 //! number also when the names of the buttons pressed, one after another, spell it (a
-//! calculator's 1, 2). Only tasks that acted on a window are judged, or that ask no
+//! calculator's 1, 2); a word read by OCR and acted on, when it is the value misread by
+//! a letter or two ("Disniss" pressed for "Dismiss"). Only tasks that acted on a window are judged, or that ask no
 //! question and read a window without acting in it; a task with an act the window does
 //! not show is left to `act-not-shown`, which says so.
 
@@ -85,12 +86,38 @@ fn holds(text: &str, value: &str) -> bool {
     })
 }
 
+/// Whether the names of the buttons pressed one after another (`pressed`) spell the
+/// number `value` (a calculator's 1, 2 for "12"); a word is no number ("Uninstall"
+/// pressed holds "install" and is not Install).
+fn spelled(pressed: &str, value: &str) -> bool {
+    value.chars().any(|c| c.is_ascii_digit())
+        && value
+            .chars()
+            .all(|c| c.is_ascii_digit() || ".,-".contains(c))
+        && pressed.contains(value)
+}
+
+/// Whether a word read by OCR (`read`) can be `value` misread: a letter changed, left
+/// out or added in four to seven, two in eight or more, never two added or left out
+/// ("Disniss" for "Dismiss"; "Dismay" and "Uninstall" for "Install" are not it).
+fn misread(read: &str, value: &str) -> bool {
+    let (read, value) = (read.to_lowercase(), value.to_lowercase());
+    let len = value.chars().count();
+    let allowed = match len {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    };
+    read.chars().count().abs_diff(len) <= 1 && strsim::levenshtein(&read, &value) <= allowed
+}
+
 /// What the task's acts put in windows or chose, as text: each act the window did not
-/// contradict (its element, its window, what it meant), and the names of the buttons
-/// pressed one after another, run together.
-fn entered(calls: &[CallEvidence]) -> (String, String) {
+/// contradict (its element, its window, what it meant), the names of the buttons
+/// pressed one after another, run together, and the words read by OCR acted on.
+fn entered(calls: &[CallEvidence]) -> (String, String, Vec<String>) {
     let mut acts = String::new();
     let mut pressed = String::new();
+    let mut read: Vec<String> = Vec::new();
     for rb in calls
         .iter()
         .filter(|c| c.ok)
@@ -101,14 +128,16 @@ fn entered(calls: &[CallEvidence]) -> (String, String) {
             "{} | {} | {}\n",
             rb.element, rb.window, rb.intended
         ));
-        if rb.action == "press" {
-            // `button "7" in "Calculator"`: the name between the first quotes.
-            if let Some(name) = rb.element.split('"').nth(1) {
-                pressed.push_str(name.trim());
-            }
+        // `button "7" in "Calculator"`: the name between the first quotes.
+        let name = rb.element.split('"').nth(1).map(str::trim);
+        if let Some(name) = name.filter(|_| rb.action == "press") {
+            pressed.push_str(name);
+        }
+        if let Some(name) = name.filter(|_| rb.ocr) {
+            read.extend(name.split_whitespace().map(str::to_string));
         }
     }
-    (acts, pressed)
+    (acts, pressed, read)
 }
 
 impl ValueNotEntered {
@@ -140,7 +169,7 @@ impl ValueNotEntered {
         if !(acted || read && !case.request.asks_to_be_told) {
             return Vec::new();
         }
-        let (acts, pressed) = entered(&case.evidence.calls);
+        let (acts, pressed, read) = entered(&case.evidence.calls);
         // The titles of the windows acted in, whatever the act did, and their
         // applications: a window's name is where values go, not one (seen: "Mousepad"
         // held after acts that failed; "FeatherPad" and "MATE" of "In FeatherPad, …",
@@ -153,7 +182,8 @@ impl ValueNotEntered {
         values_given(&case.request.text)
             .into_iter()
             .filter(|v| !holds(&titles, v))
-            .filter(|v| !holds(&acts, v) && !pressed.to_lowercase().contains(&v.to_lowercase()))
+            .filter(|v| !holds(&acts, v) && !spelled(&pressed, v))
+            .filter(|v| !read.iter().any(|r| misread(r, v)))
             .collect()
     }
 }

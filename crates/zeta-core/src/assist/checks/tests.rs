@@ -2042,3 +2042,107 @@ fn a_value_no_window_showed_is_not_grounded_by_the_outlines_numbers() {
     )
     .is_some());
 }
+
+/// A word read by OCR and pressed is the value it stands for when it is that value
+/// misread by a letter or two ("Disniss" for "Dismiss", seen on xmessage); a word read
+/// from the tree is as named, and another word is another value. Families of misreads
+/// of the bench's buttons, counted.
+#[test]
+fn a_word_read_by_ocr_and_pressed_counts_as_the_value_it_misreads() {
+    let f = fixture();
+    let press = |word: &str, ocr: bool| {
+        let mut c = act_in(
+            "Reminder",
+            &format!("text \"{word}\""),
+            "press",
+            "press it",
+            true,
+            None,
+        );
+        if let Some(rb) = c.read_back.as_mut() {
+            rb.ocr = ocr;
+        }
+        c
+    };
+    let request = "Press Dismiss in the Reminder message";
+    let told = |word: &str, ocr: bool| {
+        judge(
+            &ClosedShort,
+            &f,
+            request,
+            "The Reminder message was dismissed.",
+            vec![press(word, ocr)],
+        )
+        .is_some()
+    };
+    assert!(!told("Dismiss", false));
+    assert!(!told("Disniss", true));
+    // Evidence that makes it fail: the same misread, from the tree.
+    assert!(told("Disniss", false));
+    assert!(told("Dismay", true));
+    // Families: each button's name with a letter changed, left out or added (caught),
+    // and other words of the same length (never taken for it).
+    let names = [
+        "Dismiss", "Install", "Cancel", "Apply", "Close", "Print", "Save",
+    ];
+    let mut caught = 0;
+    let mut variants = 0;
+    for name in names {
+        let chars: Vec<char> = name.chars().collect();
+        for at in 1..chars.len() {
+            let mut changed = chars.clone();
+            changed[at] = if changed[at] == 'n' { 'm' } else { 'n' };
+            let mut left_out = chars.clone();
+            left_out.remove(at);
+            let mut added = chars.clone();
+            added.insert(at, 'i');
+            for v in [changed, left_out, added] {
+                let v: String = v.into_iter().collect();
+                variants += 1;
+                if !judge(
+                    &ClosedShort,
+                    &f,
+                    &format!("Press {name} in the Reminder message"),
+                    "Done.",
+                    vec![press(&v, true)],
+                )
+                .is_some()
+                {
+                    caught += 1;
+                }
+            }
+        }
+    }
+    println!("{caught} of {variants} one-letter misreads taken for the button's name");
+    assert_eq!(caught, variants);
+    let mut alarms = Vec::new();
+    for (name, other) in [
+        ("Dismiss", "Dismay"),
+        ("Install", "Uninstall"),
+        ("Cancel", "Chapel"),
+        ("Apply", "Reply"),
+        ("Close", "Clone2"),
+        ("Save", "Safe"),
+        ("Print", "Paint"),
+        ("Yes", "Yet"),
+        ("OK", "On"),
+    ] {
+        let judged = judge(
+            &ClosedShort,
+            &f,
+            &format!("Press {name} in the Reminder message"),
+            "Done.",
+            vec![press(other, true)],
+        );
+        if judged.is_none() {
+            alarms.push(format!("{other} for {name}"));
+        }
+    }
+    println!(
+        "{} of 9 other words taken for a name: {alarms:?}",
+        alarms.len()
+    );
+    // A letter off a short name is a word of its own at times ("Safe", "Paint"): what
+    // OCR reads cannot tell them apart.
+    assert!(alarms.len() <= 2, "{alarms:?}");
+}
