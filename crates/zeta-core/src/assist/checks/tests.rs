@@ -2099,14 +2099,14 @@ fn a_word_read_by_ocr_and_pressed_counts_as_the_value_it_misreads() {
             for v in [changed, left_out, added] {
                 let v: String = v.into_iter().collect();
                 variants += 1;
-                if !judge(
+                if judge(
                     &ClosedShort,
                     &f,
                     &format!("Press {name} in the Reminder message"),
                     "Done.",
                     vec![press(&v, true)],
                 )
-                .is_some()
+                .is_none()
                 {
                     caught += 1;
                 }
