@@ -28,7 +28,7 @@ use crate::numbers::{Entry, Numbers, Takes};
 
 /// A name as words: lower case, a mnemonic's underscore, a trailing colon or ellipsis and
 /// other punctuation dropped (`"_Save As…"` → `["save", "as"]`).
-fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '@' || c == '.'))
         .map(|w| {
             w.trim_matches(|c: char| c == '.' || c == '\'')
@@ -262,6 +262,20 @@ pub fn text_only(numbers: &Numbers, n: u32, entry: &Entry) -> Option<String> {
     };
     Some(format!(
         "[{n}] is {}: text, which a press does nothing to; {choices}",
+        entry.label()
+    ))
+}
+
+/// Why pressing `entry` (number `n`) is not how it is set: it holds a number through
+/// its Value (a slider, a scale) and has no action of its own, so a press clicks its
+/// middle and moves it there (seen: zenity's Volume slider pressed for "set it to 65",
+/// left at 55, and "set to 65" claimed).
+pub fn value_only(n: u32, entry: &Entry) -> Option<String> {
+    if entry.takes != Takes::Unknown || !entry.value {
+        return None;
+    }
+    Some(format!(
+        "[{n}] is {}: it holds a number, and a press would only move it to where it is clicked. Set its number instead: {{\"element\": {n}, \"action\": \"set_text\", \"text\": the number}}",
         entry.label()
     ))
 }
@@ -658,5 +672,46 @@ mod tests {
         let ok = numbers.get(n).expect("numbered");
         assert_eq!(names_element("press OK", ok), Some(1));
         assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+
+    /// A slider (a number through its Value, no action) is set, not pressed; a spin
+    /// button (text too) and a button are pressed as before.
+    #[test]
+    fn what_holds_a_number_with_no_action_is_not_pressed() {
+        let mut numbers = Numbers::default();
+        let place = Place {
+            window: "Volume".into(),
+            ..Place::default()
+        };
+        let node = |role: &str, path: &str, value: bool, action: bool, editable: bool| {
+            let mut n = Node::new(
+                Key::Tree {
+                    bus: ":1.1".into(),
+                    path: path.into(),
+                },
+                role,
+                "Volume",
+            );
+            n.abilities.value = value;
+            n.states.focusable = true;
+            n.states.editable = editable;
+            n.abilities.editable_text = editable;
+            if action {
+                n.actions = vec!["click".into()];
+            }
+            n
+        };
+        let slider = numbers.number(&node("slider", "/s", true, false, false), &place);
+        let spin = numbers.number(&node("spin button", "/p", true, false, true), &place);
+        let button = numbers.number(&node("push button", "/b", false, true, false), &place);
+        let why = value_only(slider, numbers.get(slider).expect("numbered"))
+            .expect("a slider is set, not pressed");
+        assert!(
+            why.contains("\"action\": \"set_text\"") && why.contains(&format!("[{slider}]")),
+            "{why}"
+        );
+        for n in [spin, button] {
+            assert_eq!(value_only(n, numbers.get(n).expect("numbered")), None);
+        }
     }
 }

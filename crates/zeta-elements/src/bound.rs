@@ -56,9 +56,13 @@ impl Act {
             // others, has nothing to press (the tool refuses both: `asked::text_only`,
             // `asked::holds_others`). A page tab or a list's row without an action of its
             // own is pressed by a click.
+            // What holds a number with no action of its own (a slider) is set, not
+            // pressed (`asked::value_only`).
             Act::Press => {
                 word || matches!(e.takes, Takes::Press | Takes::Toggle)
-                    || (e.takes == Takes::Unknown && (e.interactive || !text_or_group(&e.role)))
+                    || (e.takes == Takes::Unknown
+                        && !e.value
+                        && (e.interactive || !text_or_group(&e.role)))
             }
             Act::SetText => word || e.takes == Takes::Text || e.value,
             Act::Type => word || e.takes == Takes::Text || e.role == "terminal",

@@ -84,6 +84,35 @@ pub fn unnamed_step<'a>(
     Some((step, m, default))
 }
 
+/// The first step of `request` that ends before word `at` (`asked::named_at`'s count)
+/// and names no element of `window` (by a name or an option; the title and values are
+/// not elements): "add the line pears after apples" before "save the file" in an
+/// editor, whose only element that takes it is its text. `None` where every step
+/// before `at` names one, or there is none.
+pub fn unnamed_before(numbers: &Numbers, window: &str, request: &str, at: usize) -> Option<String> {
+    let words = crate::asked::words(request);
+    let mut steps: Vec<Vec<&str>> = vec![Vec::new()];
+    for word in words.iter().take(at) {
+        if word == "and" || word == "then" {
+            steps.push(Vec::new());
+        } else if let Some(step) = steps.last_mut() {
+            step.push(word);
+        }
+    }
+    // The step `at` is in is not before it.
+    steps.pop();
+    steps.into_iter().map(|s| s.join(" ")).find(|step| {
+        !step.is_empty()
+            && !numbers
+                .all()
+                .filter(|(_, e)| e.place.window == window)
+                .any(|(_, e)| {
+                    (!e.name.trim().is_empty() && names(step, &e.name))
+                        || e.options.iter().any(|o| names(step, o))
+                })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1036,6 +1036,11 @@ impl UiAct {
             if let Some(why) = crate::asked::text_only(&numbers, n, &entry) {
                 return Err(ElementsError::Unsupported(why));
             }
+            if let Some(why) = crate::asked::value_only(n, &entry) {
+                // The next call is given this element, which takes only its number.
+                *locked(&el.0.narrowed) = Some(vec![n]);
+                return Err(ElementsError::Unsupported(why));
+            }
             let last = locked(&el.0.last);
             let outline = entry.place.root.as_ref().and_then(|root| last.get(root));
             let shown = |m: u32| outline.is_none_or(|o| o.lines.contains_key(&m));

@@ -187,6 +187,49 @@ impl Walk {
             .collect()
     }
 
+    /// Why a press of button `n` (`entry`, at word `at` of the request, said `what`) waits
+    /// for an earlier step: a step of the request before it names no element of its
+    /// window ("add the line pears after apples" before "save the file" in an editor),
+    /// and no act in that window went through yet. Seen on the GUI bench: Save pressed
+    /// first in four editors out of four, disabled there, the text never changed. A
+    /// button whose name ends in an ellipsis opens the window that step may be done in.
+    fn step_first(
+        &self,
+        numbers: &Numbers,
+        n: u32,
+        entry: &Entry,
+        request: &str,
+        at: usize,
+        what: &str,
+    ) -> Option<String> {
+        let window = &entry.place.window;
+        let name = entry.name.trim();
+        if name.ends_with('…') || name.ends_with("...") {
+            return None;
+        }
+        let acted_here = self
+            .done
+            .iter()
+            .any(|m| numbers.get(*m).is_ok_and(|e| e.place.window == *window));
+        if acted_here {
+            return None;
+        }
+        let step = crate::steps::unnamed_before(numbers, window, request, at)?;
+        let takers: Vec<String> = Self::takers(numbers, window)
+            .iter()
+            .map(|(m, l)| format!("[{m}] {l}"))
+            .collect();
+        let where_ = if takers.is_empty() {
+            String::new()
+        } else {
+            format!(" (it may be done in {})", takers.join(" or "))
+        };
+        let quoted = serde_json::to_string(name).ok()?;
+        Some(format!(
+            "not pressed yet: the request's step \"{step}\" comes before {what}, and no act in \"{window}\" went through yet. Do that step first{where_}; to press [{n}] all the same, call {{\"element\": {n}, \"action\": \"press\", \"text\": {quoted}}}."
+        ))
+    }
+
     /// The elements of `window` a value goes in: those that take text, and combo boxes.
     fn takers(numbers: &Numbers, window: &str) -> Vec<(u32, String)> {
         numbers
@@ -247,14 +290,15 @@ impl Walk {
             // City dialog and press OK", the field "Your city", OK pressed first and the
             // dialog closed empty). Another button may open the window the value goes
             // in ("Type Kitchen as the label in the Set label dialog": "Set label…").
+            let step_first = || self.step_first(numbers, n, entry, request, at, &what);
             if !entry.default {
-                return None;
+                return step_first();
             }
             let window = &entry.place.window;
             let values = self.values_ahead(numbers, window, request, at);
             let takers = Self::takers(numbers, window);
             if values.is_empty() || takers.is_empty() {
-                return None;
+                return step_first();
             }
             let values: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
             let takers: Vec<String> = takers.iter().map(|(m, l)| format!("[{m}] {l}")).collect();
@@ -1138,7 +1182,8 @@ mod tests {
                 "{request}"
             );
         }
-        // A button that is not the default may open the window the value goes in.
+        // A button that is not the default may open the window the value goes in: no
+        // value holds it (only the step before it, while nothing was done there).
         let cancel = numbers
             .all()
             .find(|(_, e)| e.name == "Cancel")
@@ -1147,7 +1192,12 @@ mod tests {
         let request = "Type Lisbon into the City dialog and press Cancel";
         let mut walk = Walk::default();
         walk.press(&numbers, cancel, &cancel_entry, request);
-        assert_eq!(walk.ahead(&numbers, cancel, &cancel_entry, request), None);
+        let why = walk.ahead(&numbers, cancel, &cancel_entry, request);
+        assert!(
+            why.as_deref()
+                .is_some_and(|w| w.contains("the request's step") && !w.contains("\"Lisbon\"")),
+            "{why:?}"
+        );
         for request in [
             "Press OK in the City dialog",
             "Press OK, then type Lisbon",
@@ -1225,5 +1275,65 @@ mod tests {
         let mut walk = Walk::default();
         walk.acted(field, &entry, &Action::SetText("hunter2".into()), named);
         assert_eq!(walk.step_left(&numbers, "Unlock", named), None);
+    }
+
+    /// An editor: its menu File, its text (unnamed), Save and "Save As…". Save is held
+    /// while a step before it names nothing there and no act in the window went through,
+    /// whatever the phrasing; after an act on the text, or where every step before it
+    /// names an element, it is not; a button that opens a window never is.
+    #[test]
+    fn a_button_after_a_step_naming_nothing_waits_for_an_act_in_its_window() {
+        let mut numbers = Numbers::default();
+        let win = "list.txt";
+        let file = number_in(&mut numbers, win, ("push button", "File", false), &[]);
+        let text = number_in(&mut numbers, win, ("text", "", false), &[]);
+        let save = number_in(&mut numbers, win, ("push button", "Save", false), &[]);
+        let save_as = number_in(&mut numbers, win, ("push button", "Save As…", false), &[]);
+        let e = |m: u32| numbers.get(m).expect("numbered").clone();
+        let mut held = 0;
+        let requests = [
+            "In FeatherPad, add the line pears after apples and save the file",
+            "In the list.txt window, change red to green and save it",
+            "Replace draft with final in the editor, then press Save",
+            "Append a line saying eggs and then save",
+            "Delete the first line and save the document",
+        ];
+        for request in requests {
+            let why = fresh_ahead(&numbers, save, &e(save), request);
+            if let Some(why) = &why {
+                held += 1;
+                assert!(why.contains(&format!("[{text}]")), "{why}");
+                assert!(why.contains("\"text\": \"Save\""), "{why}");
+            }
+            // After an act on the text, Save goes.
+            let mut walk = Walk::default();
+            walk.acted(text, &e(text), &Action::Type("pears".into()), request);
+            assert_eq!(
+                walk.ahead(&numbers, save, &e(save), request),
+                None,
+                "{request}"
+            );
+            // A button that opens a window is never held so.
+            assert_eq!(fresh_ahead(&numbers, save_as, &e(save_as), request), None);
+        }
+        println!(
+            "{held} of {} editor requests hold Save first",
+            requests.len()
+        );
+        assert_eq!(held, requests.len());
+        // The File menu named after such a step waits too.
+        assert!(fresh_ahead(&numbers, file, &e(file), requests[0]).is_some());
+        // Every step before Save names an element, or there is none before it.
+        for request in [
+            "Open File and then press Save",
+            "Save the file",
+            "Press Save",
+        ] {
+            assert_eq!(
+                fresh_ahead(&numbers, save, &e(save), request),
+                None,
+                "{request}"
+            );
+        }
     }
 }

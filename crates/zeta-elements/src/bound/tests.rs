@@ -103,6 +103,8 @@ fn each_kind_of_element_takes_the_acts_it_allows_and_no_other() {
             &[
                 json!({"action": "type", "text": "65"}),
                 json!({"action": "toggle"}),
+                // A press clicks its middle (`asked::value_only`).
+                json!({"action": "press"}),
             ],
         ),
         (
