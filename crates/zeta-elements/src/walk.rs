@@ -207,11 +207,7 @@ impl Walk {
         if name.ends_with('…') || name.ends_with("...") {
             return None;
         }
-        let acted_here = self
-            .done
-            .iter()
-            .any(|m| numbers.get(*m).is_ok_and(|e| e.place.window == *window));
-        if acted_here {
+        if self.acted_in(numbers, window) {
             return None;
         }
         let step = crate::steps::unnamed_before(numbers, window, request, at)?;
@@ -228,6 +224,13 @@ impl Walk {
         Some(format!(
             "not pressed yet: the request's step \"{step}\" comes before {what}, and no act in \"{window}\" went through yet. Do that step first{where_}; to press [{n}] all the same, call {{\"element\": {n}, \"action\": \"press\", \"text\": {quoted}}}."
         ))
+    }
+
+    /// An act went through on an element of `window`.
+    fn acted_in(&self, numbers: &Numbers, window: &str) -> bool {
+        self.done
+            .iter()
+            .any(|m| numbers.get(*m).is_ok_and(|e| e.place.window == window))
     }
 
     /// The elements of `window` a value goes in: those that take text, and combo boxes.
@@ -250,7 +253,11 @@ impl Walk {
     /// first on a password dialog, which closed empty). A call that names the button in
     /// its `text` is pressed all the same (the box was ticked already).
     pub fn ahead(&self, numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
-        if entry.takes != Takes::Press || request.trim().is_empty() || self.request != request {
+        // A disabled button may have no action to read (Qt: FeatherPad's Save before
+        // any change), and is held all the same.
+        let button = entry.takes == Takes::Press
+            || entry.takes == Takes::Unknown && entry.role.ends_with("button");
+        if !button || request.trim().is_empty() || self.request != request {
             return None;
         }
         // Where the request has the button, and in what words.
@@ -440,6 +447,20 @@ impl Walk {
         if !self
             .values_ahead(numbers, window, request, usize::MAX)
             .is_empty()
+        {
+            let takers: Vec<u32> = Self::takers(numbers, window)
+                .into_iter()
+                .map(|(m, _)| m)
+                .collect();
+            if !takers.is_empty() {
+                return takers;
+            }
+        }
+        // A step that names nothing there comes first, and nothing was done there yet
+        // (`step_first`): where it may be done, not the button it comes before (seen:
+        // l3afpad's File menu held, then offered alone, and pressed twice more).
+        if !self.acted_in(numbers, window)
+            && crate::steps::unnamed_before(numbers, window, request, usize::MAX).is_some()
         {
             let takers: Vec<u32> = Self::takers(numbers, window)
                 .into_iter()
@@ -1305,6 +1326,12 @@ mod tests {
                 assert!(why.contains(&format!("[{text}]")), "{why}");
                 assert!(why.contains("\"text\": \"Save\""), "{why}");
             }
+            // The next call is offered the text, not Save nor File.
+            if why.is_some() {
+                let mut walk = Walk::default();
+                walk.press(&numbers, save, &e(save), request);
+                assert_eq!(walk.left_named(&numbers, win, request), [text], "{request}");
+            }
             // After an act on the text, Save goes.
             let mut walk = Walk::default();
             walk.acted(text, &e(text), &Action::Type("pears".into()), request);
@@ -1323,6 +1350,13 @@ mod tests {
         assert_eq!(held, requests.len());
         // The File menu named after such a step waits too.
         assert!(fresh_ahead(&numbers, file, &e(file), requests[0]).is_some());
+        // A disabled Save with no action to read (Qt) too.
+        let mut qt = Numbers::default();
+        number_in(&mut qt, "mode.txt", ("text", "", false), &[]);
+        let disabled = number_in(&mut qt, "mode.txt", ("button", "Save", false), &[]);
+        let disabled_entry = qt.get(disabled).expect("numbered").clone();
+        assert_eq!(disabled_entry.takes, Takes::Unknown);
+        assert!(fresh_ahead(&qt, disabled, &disabled_entry, requests[0]).is_some());
         // Every step before Save names an element, or there is none before it.
         for request in [
             "Open File and then press Save",

@@ -69,7 +69,14 @@ impl Check for UngroundedValue {
     }
     fn judge(&self, case: &Case) -> Option<Finding> {
         case.evidence.ran().next()?;
-        let sources = sources(case);
+        // A request to be done in a window still open, not a question: its result is
+        // what the window shows, whatever a command printed (seen: `echo 12 * 7 | bc`
+        // printed 84, gnome-calculator showed 7, and "12 times 7 is 84" was answered).
+        let window = open_window(case).filter(|_| !case.request.only_asks());
+        let sources = match window {
+            Some(_) => window_sources(case),
+            None => sources(case),
+        };
         let refs: Vec<&str> = sources.iter().map(String::as_str).collect();
         let missing = ungrounded(case.answer, &refs);
         if missing.is_empty() {
@@ -77,7 +84,6 @@ impl Check for UngroundedValue {
         }
         let shown: Vec<&str> = missing.iter().map(Value::as_written).collect();
         let list = shown.join(", ");
-        let window = open_window(case);
         Some(Finding {
             message: match window {
                 Some(window) => crate::prompts::fill(
@@ -100,6 +106,22 @@ impl Check for UngroundedValue {
             },
         })
     }
+}
+
+/// What a value in the answer to a request done in a window may come from: what the
+/// windows read showed, what the acts meant to enter, and the request.
+fn window_sources(case: &Case) -> Vec<String> {
+    let mut out: Vec<String> = case
+        .evidence
+        .ran()
+        .flat_map(|c| {
+            let shows = c.shows.clone();
+            let meant = c.read_back.as_ref().map(|r| r.intended.clone());
+            shows.into_iter().chain(meant)
+        })
+        .collect();
+    out.push(case.request.text.clone());
+    out
 }
 
 /// The window the task last acted in, when that act left it open: where a result the

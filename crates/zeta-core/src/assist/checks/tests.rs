@@ -2032,6 +2032,46 @@ fn a_value_no_window_showed_is_not_grounded_by_the_outlines_numbers() {
         "{:?}",
         closed.honest
     );
+    // A command's output does not ground the result of a request done in a window
+    // still open; for a question, or once the window closed, it does.
+    let bc = || {
+        call(
+            "✓ shell echo 9*5 | bc",
+            false,
+            true,
+            "exit code 0\nstdout:\n45\n",
+            vec![],
+        )
+    };
+    let with_bc = |closed: bool| {
+        let mut calls = vec![bc()];
+        calls.extend(window_calls("9955", closed));
+        calls
+    };
+    assert!(judge(
+        &UngroundedValue,
+        &f,
+        request,
+        "9 times 5 is 45.",
+        with_bc(false)
+    )
+    .is_some());
+    assert!(judge(
+        &UngroundedValue,
+        &f,
+        request,
+        "9 times 5 is 45.",
+        with_bc(true)
+    )
+    .is_none());
+    assert!(judge(
+        &UngroundedValue,
+        &f,
+        "What is 9 times 5?",
+        "9 times 5 is 45.",
+        with_bc(false)
+    )
+    .is_none());
     // Neither the place nor the count of a window's lines grounds a value.
     assert!(judge(
         &UngroundedValue,
