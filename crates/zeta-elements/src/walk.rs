@@ -233,11 +233,12 @@ impl Walk {
             .any(|m| numbers.get(*m).is_ok_and(|e| e.place.window == window))
     }
 
-    /// The elements of `window` a value goes in: those that take text, and combo boxes.
+    /// The elements of `window` a value goes in: those that take text, and combo boxes
+    /// (a menu lists its items as options, and takes no value).
     fn takers(numbers: &Numbers, window: &str) -> Vec<(u32, String)> {
         numbers
             .all()
-            .filter(|(_, e)| e.place.window == window)
+            .filter(|(_, e)| e.place.window == window && !e.role.contains("menu"))
             .filter(|(_, e)| e.takes == Takes::Text || !e.options.is_empty())
             .map(|(m, e)| (m, e.label()))
             .collect()
@@ -435,6 +436,21 @@ impl Walk {
     /// row), those alone: a button ends what is before it. With a step left that names
     /// nothing there (`step_left`), its default button when nothing else is left.
     pub fn left_named(&self, numbers: &Numbers, window: &str, request: &str) -> Vec<u32> {
+        // A step that names nothing there comes first, and nothing was done there yet
+        // (`step_first`): where it may be done, not the button it comes before (seen:
+        // l3afpad's and Mousepad's File menu held, then offered alone, as a menu the request
+        // names, and pressed twice more).
+        if !self.acted_in(numbers, window)
+            && crate::steps::unnamed_before(numbers, window, request, usize::MAX).is_some()
+        {
+            let takers: Vec<u32> = Self::takers(numbers, window)
+                .into_iter()
+                .map(|(m, _)| m)
+                .collect();
+            if !takers.is_empty() {
+                return takers;
+            }
+        }
         let own: Vec<u32> = self
             .unacted(numbers, window, request)
             .into_iter()
@@ -447,20 +463,6 @@ impl Walk {
         if !self
             .values_ahead(numbers, window, request, usize::MAX)
             .is_empty()
-        {
-            let takers: Vec<u32> = Self::takers(numbers, window)
-                .into_iter()
-                .map(|(m, _)| m)
-                .collect();
-            if !takers.is_empty() {
-                return takers;
-            }
-        }
-        // A step that names nothing there comes first, and nothing was done there yet
-        // (`step_first`): where it may be done, not the button it comes before (seen:
-        // l3afpad's File menu held, then offered alone, and pressed twice more).
-        if !self.acted_in(numbers, window)
-            && crate::steps::unnamed_before(numbers, window, request, usize::MAX).is_some()
         {
             let takers: Vec<u32> = Self::takers(numbers, window)
                 .into_iter()
@@ -1086,7 +1088,7 @@ mod tests {
             name,
         );
         match role {
-            "push button" => node.actions = vec!["click".into()],
+            "push button" | "menu" => node.actions = vec!["click".into()],
             "combo box" => node.actions = vec!["press".into()],
             _ => node.states.editable = role.ends_with("text"),
         }
@@ -1306,7 +1308,7 @@ mod tests {
     fn a_button_after_a_step_naming_nothing_waits_for_an_act_in_its_window() {
         let mut numbers = Numbers::default();
         let win = "list.txt";
-        let file = number_in(&mut numbers, win, ("push button", "File", false), &[]);
+        let file = number_in(&mut numbers, win, ("menu", "File", false), &[]);
         let text = number_in(&mut numbers, win, ("text", "", false), &[]);
         let save = number_in(&mut numbers, win, ("push button", "Save", false), &[]);
         let save_as = number_in(&mut numbers, win, ("push button", "Save As…", false), &[]);
@@ -1357,16 +1359,18 @@ mod tests {
         let disabled_entry = qt.get(disabled).expect("numbered").clone();
         assert_eq!(disabled_entry.takes, Takes::Unknown);
         assert!(fresh_ahead(&qt, disabled, &disabled_entry, requests[0]).is_some());
-        // Every step before Save names an element, or there is none before it.
+        // Every step before Save names an element (held, if at all, for that element),
+        // or there is none before it.
         for request in [
             "Open File and then press Save",
             "Save the file",
             "Press Save",
         ] {
-            assert_eq!(
-                fresh_ahead(&numbers, save, &e(save), request),
-                None,
-                "{request}"
+            let why = fresh_ahead(&numbers, save, &e(save), request);
+            assert!(
+                why.as_deref()
+                    .is_none_or(|w| !w.contains("the request's step")),
+                "{request}: {why:?}"
             );
         }
     }

@@ -527,3 +527,69 @@ async fn the_calls_a_constrained_model_may_make_follow_the_window() {
         "the window closed: none of its elements can be called"
     );
 }
+
+/// An editor's menus, closed, list their items: Save is found inside File, chosen there
+/// as an option (its own action, the menu never opened), and the file the editor writes
+/// holds the text set before. File is held while the request's step before it, which
+/// names nothing there, has had no act (`Walk::step_first`).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_closed_menus_items_are_its_options_and_one_is_chosen() {
+    let test = "a_closed_menus_items_are_its_options_and_one_is_chosen";
+    if let Some(why) = missing() {
+        cannot_run(Needs::Desktop, test, why);
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("notes.txt");
+    let title = "Zeta notes editor";
+    let _app = zeta_test_support::apps::start_editor(&out, title, "draft")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut tools = Tools::new();
+    tools.ctx.request = "Change draft to final in the notes editor and save the file".into();
+    let outline = tools.outline(title).await;
+    let file = number_of(&outline, "menu \"File\" options: New | Open… | Save | Quit");
+    let text = number_of(&outline, "text = \"draft\"");
+
+    // The menu before the text: held, and said why.
+    let r = tools.act(json!({"element": file, "action": "press"})).await;
+    assert!(
+        !r.ok
+            && r.content.contains("the request's step")
+            && r.content
+                .contains(&format!("it may be done in [{text}] text)")),
+        "{}",
+        r.content
+    );
+    let r = tools
+        .act(json!({"element": text, "action": "set_text", "text": "final"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert!(!out.exists(), "nothing saved yet");
+    let r = tools
+        .act(json!({"element": file, "action": "select", "option": "Save"}))
+        .await;
+    assert!(
+        r.ok && r.content.contains("chose its item \"Save\""),
+        "{}",
+        r.content
+    );
+    let mut saved = String::new();
+    for _ in 0..20 {
+        saved = std::fs::read_to_string(&out).unwrap_or_default();
+        if !saved.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(saved, "final");
+    // No item of that name: said, with the items there are.
+    let r = tools
+        .act(json!({"element": file, "action": "select", "option": "Export"}))
+        .await;
+    assert!(
+        !r.ok && r.content.contains("Save") && r.content.contains("Quit"),
+        "{}",
+        r.content
+    );
+}

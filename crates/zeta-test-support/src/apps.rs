@@ -157,3 +157,16 @@ pub fn start_settings(out: &Path, title: &str) -> Result<App, String> {
         .env_remove("NO_AT_BRIDGE");
     start(cmd, &format!("^{title}$"))
 }
+
+/// Starts the text editor (`tests/elements/apps/editor_app.py`: a File menu with Save,
+/// an Edit menu, one text view holding `text`), writing its text to `out` on Save, with
+/// window `title`. Waits until its window is mapped.
+pub fn start_editor(out: &Path, title: &str, text: &str) -> Result<App, String> {
+    let mut cmd = Command::new(SYSTEM_PYTHON);
+    cmd.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/elements/apps/editor_app.py"))
+        .arg(out)
+        .arg(title)
+        .arg(text)
+        .env_remove("NO_AT_BRIDGE");
+    start(cmd, &format!("^{title}$"))
+}

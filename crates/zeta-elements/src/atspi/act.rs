@@ -360,6 +360,31 @@ pub async fn act(
         }
         Action::Select(option) => {
             match option_index(&conn, bus, path, option, who).await? {
+                // A menu's item is activated by its own action, the menu closed or
+                // open (choosing it through Selection only highlights it).
+                Ok((hb, hp, i)) if node.role == "menu" => {
+                    let holder: AccessibleProxy = proxy(&conn, &hb, &hp).await?;
+                    let items = within(who, "the menu's items", holder.get_children()).await?;
+                    let item = items.get(i as usize).and_then(|r| {
+                        r.name_as_str()
+                            .map(|b| (b.to_string(), r.path_as_str().to_string()))
+                    });
+                    let Some((ib, ip)) = item else {
+                        return Err(ElementsError::Stale(format!("{label}'s item \"{option}\"")));
+                    };
+                    let a: ActionProxy = proxy(&conn, &ib, &ip).await?;
+                    match within(who, "the item's action", a.do_action(0)).await {
+                        Ok(true) => Ok(format!("chose its item \"{option}\"")),
+                        Ok(false) => Err(ElementsError::Unsupported(format!(
+                            "{label} would not choose \"{option}\""
+                        ))),
+                        // The item started something that waits (a dialog).
+                        Err(ElementsError::Timeout { .. }) => Ok(format!(
+                            "chose its item \"{option}\"; the application has not answered since"
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
                 Ok((hb, hp, i)) => {
                     // The holder with Selection: the combo box itself for GTK, or the list.
                     for (sb, sp) in [(bus.as_str(), path.as_str()), (hb.as_str(), hp.as_str())] {
