@@ -440,16 +440,14 @@ impl Walk {
         // (`step_first`): where it may be done, not the button it comes before (seen:
         // l3afpad's and Mousepad's File menu held, then offered alone, as a menu the request
         // names, and pressed twice more).
-        if !self.acted_in(numbers, window)
-            && crate::steps::unnamed_before(numbers, window, request, usize::MAX).is_some()
-        {
-            let takers: Vec<u32> = Self::takers(numbers, window)
-                .into_iter()
-                .map(|(m, _)| m)
-                .collect();
-            if !takers.is_empty() {
-                return takers;
-            }
+        let takers: Vec<u32> = Self::takers(numbers, window)
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect();
+        let step_first = !self.acted_in(numbers, window)
+            && crate::steps::unnamed_before(numbers, window, request, usize::MAX).is_some();
+        if step_first && !takers.is_empty() {
+            return takers;
         }
         let own: Vec<u32> = self
             .unacted(numbers, window, request)
@@ -460,17 +458,11 @@ impl Walk {
             return own;
         }
         // Values the request gives that nothing holds yet: where they go.
-        if !self
+        let values_left = !self
             .values_ahead(numbers, window, request, usize::MAX)
-            .is_empty()
-        {
-            let takers: Vec<u32> = Self::takers(numbers, window)
-                .into_iter()
-                .map(|(m, _)| m)
-                .collect();
-            if !takers.is_empty() {
-                return takers;
-            }
+            .is_empty();
+        if values_left && !takers.is_empty() {
+            return takers;
         }
         let left: Vec<u32> = self
             .named_now(numbers, window, request)
