@@ -118,6 +118,9 @@ fn alternatives<'a>(
 /// Why acting on `entry` (number `n`) is not what `request` asks, when it names other
 /// elements of the same kind in the same window: `None` when the act may go ahead.
 pub fn refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
+    if matches!(entry.key, Key::Word { .. }) {
+        return word_refusal(numbers, n, entry, request);
+    }
     // What the tree gives no action is pressed by a click (a GTK page tab, a list
     // row): held the same way. Words read off the screen (OCR) are not: a calculator's
     // keys are pressed whatever the request names.
@@ -139,6 +142,51 @@ pub fn refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Optio
     Some(format!(
         "the request does not ask for {} (element {n}); it names {}. Act on what it names, and leave the rest of the window as it is.",
         entry.label(),
+        named.join(", ")
+    ))
+}
+
+/// A word of letters, three or more, read by OCR: a button's or a menu's name, not a
+/// calculator's key.
+fn lettered(name: &str) -> bool {
+    let name = name.trim_matches(|c: char| !c.is_alphanumeric());
+    name.chars().count() >= 3 && name.chars().all(char::is_alphabetic)
+}
+
+/// Why pressing `entry` (number `n`), a word read by OCR, is not what `request` asks: a
+/// word of letters it does not name, while it names another in the same window (seen:
+/// xedit's Quit pressed for "… and press Save", the window closed, the text lost). A
+/// calculator's keys and anything else the request cannot name by letters are pressed.
+fn word_refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
+    // A word the request names, or one misread by a letter or two ("Disniss").
+    let said = |name: &str| {
+        names(request, name)
+            || words(request)
+                .iter()
+                .any(|w| zeta_core::assist::checks::misread(name.trim(), w))
+    };
+    if !lettered(&entry.name) || request.trim().is_empty() || said(&entry.name) {
+        return None;
+    }
+    let mut named: Vec<String> = Vec::new();
+    for (m, e) in numbers.all() {
+        let word = format!("\"{}\" (element {m})", e.name.trim());
+        if m != n
+            && matches!(e.key, Key::Word { .. })
+            && e.place.window == entry.place.window
+            && lettered(&e.name)
+            && names(request, &e.name)
+            && !named.contains(&word)
+        {
+            named.push(word);
+        }
+    }
+    if named.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "the request does not ask for \"{}\" (element {n}); it names {}. Act on what it names, and leave the rest of the window as it is.",
+        entry.name.trim(),
         named.join(", ")
     ))
 }
@@ -713,5 +761,42 @@ mod tests {
         for n in [spin, button] {
             assert_eq!(value_only(n, numbers.get(n).expect("numbered")), None);
         }
+    }
+
+    /// Words read by OCR: a word of letters the request does not name is not pressed
+    /// while it names another of the window's; a calculator's keys, a word it names, a
+    /// misread of one it names, or a window where it names none are.
+    #[test]
+    fn a_word_read_by_ocr_the_request_does_not_name_is_not_pressed_for_one_it_does() {
+        let mut numbers = Numbers::default();
+        let place = Place {
+            window: "xedit".into(),
+            ..Place::default()
+        };
+        let words: Vec<u32> = ["Quit", "Save", "Load", "7", "*", "Disniss"]
+            .iter()
+            .enumerate()
+            .map(|(index, w)| {
+                let node = Node::new(Key::Word { run: 1, index }, "text", *w);
+                numbers.number(&node, &place)
+            })
+            .collect();
+        let (quit, save, load, seven, times, misread) =
+            (words[0], words[1], words[2], words[3], words[4], words[5]);
+        let request = "In the xedit window, type call Bob into the text and press its Save button";
+        let why = refused(&numbers, quit, request).expect("Quit is not what it asks");
+        assert!(why.contains(&format!("\"Save\" (element {save})")), "{why}");
+        assert!(refused(&numbers, load, request).is_some());
+        for n in [save, seven, times] {
+            assert_eq!(refused(&numbers, n, request), None);
+        }
+        // A misread of what it names is what it names, whatever else it names.
+        assert_eq!(refused(&numbers, misread, "Press Dismiss, not Quit"), None);
+        // It names no word of the window: anything is pressed.
+        assert_eq!(refused(&numbers, quit, "Multiply 9 by 5 in xcalc"), None);
+        assert_eq!(
+            refused(&numbers, misread, "Press Dismiss in the Reminder message"),
+            None
+        );
     }
 }

@@ -48,9 +48,9 @@ struct Shared {
     narrowed: Mutex<Option<Vec<u32>>>,
     /// The window of the last act that went through, and whether it closed.
     acted_in: Mutex<Option<(String, bool)>>,
-    /// A check's send-back narrowed the calls to what the request still needs
-    /// (`narrow_to_request`), for this request: each act that goes through narrows the
-    /// next call again while the request names elements left in the window.
+    /// The request the calls are narrowed for (by an act that went through, `acted`,
+    /// or a check's send-back, `narrow_to_request`): each act that goes through narrows
+    /// the next call again while the request names elements left in the window.
     narrowing: Mutex<Option<String>>,
     ocr_runs: AtomicU64,
 }
@@ -814,18 +814,20 @@ impl UiAct {
     }
 
     /// An act for `request` went through in `window` (`closed` when it closed it):
-    /// noted, and while a send-back's narrowing holds for this request, the next call
-    /// narrowed again to what the request names there and no act went through on yet
+    /// noted, and the next call narrowed to what the request names there and no act
+    /// went through on yet, act after act until nothing is left or the window closes
     /// (seen on the GUI bench at 16b591c: one narrowed act, the row the request names
-    /// ticked, and then the answer, its OK never pressed).
+    /// ticked, and then the answer, its OK never pressed; at 343412f: FeatherPad's text
+    /// changed, then the same change made again and the answer, its Save never pressed).
     fn acted(&self, window: &str, closed: bool, request: &str) {
         let shared = &self.0 .0;
         *locked(&shared.acted_in) = Some((window.to_string(), closed));
         let mut narrowing = locked(&shared.narrowing);
-        if narrowing.as_deref() != Some(request) {
+        if request.trim().is_empty() {
             *narrowing = None;
             return;
         }
+        *narrowing = Some(request.to_string());
         let left = if closed {
             Vec::new()
         } else {

@@ -281,8 +281,10 @@ impl Walk {
                     && match e.takes {
                         Takes::Text | Takes::Toggle | Takes::Unknown => true,
                         // Another kind of element that is pressed (a list's row, a
-                        // tab); buttons beside it are alternatives ("Yes or No").
-                        Takes::Press => e.role != entry.role,
+                        // tab); buttons beside it are alternatives ("Yes or No"), and a
+                        // button ends what is before it (FeatherPad's menu File held
+                        // for its toolbar's Save, named before it in "save the file").
+                        Takes::Press => e.role != entry.role && !e.role.ends_with("button"),
                     }
             })
             .filter_map(|(m, e)| {

@@ -404,12 +404,13 @@ async fn the_default_pressed_before_the_named_field_is_held_and_closing_says_wha
     assert!(outline.contains("label \"Label:\""), "{outline}");
 }
 
-/// A check's send-back narrows the next call to what the request names and no act went
-/// through on (`Tool::narrow_to_request`): the slider first, then, after it was set, OK
-/// alone; once the dialog closed, nothing is narrowed and no call is forced.
+/// Each act that goes through narrows the next call to what the request names and no
+/// act went through on (as a check's send-back does, `Tool::narrow_to_request`): the
+/// slider first, then, after it was set, OK alone; once the dialog closed, nothing is
+/// narrowed and no call is forced.
 #[tokio::test(flavor = "multi_thread")]
-async fn after_a_send_back_each_call_is_narrowed_to_what_the_request_still_names() {
-    let test = "after_a_send_back_each_call_is_narrowed_to_what_the_request_still_names";
+async fn after_each_act_the_next_call_is_narrowed_to_what_the_request_still_names() {
+    let test = "after_each_act_the_next_call_is_narrowed_to_what_the_request_still_names";
     let Some((_app, dir, _serial)) = settings(test, "Zeta settings narrowed").await else {
         return;
     };
@@ -430,8 +431,8 @@ async fn after_a_send_back_each_call_is_narrowed_to_what_the_request_still_names
         .act(json!({"element": field, "action": "set_text", "text": "Kitchen"}))
         .await;
     assert!(r.ok, "{}", r.content);
-    assert!(!tools.act.call_next(), "nothing held yet");
-    // The answer went back: the next call is the slider's.
+    // The next call is the slider's, and a send-back narrows it the same.
+    assert!(tools.act.call_next());
     tools.act.narrow_to_request(request);
     assert!(tools.act.call_next());
     let set_volume = json!({"element": volume, "action": "set_text", "text": "65"});

@@ -8,6 +8,7 @@ use atspi::proxy::action::ActionProxy;
 use atspi::proxy::component::ComponentProxy;
 use atspi::proxy::editable_text::EditableTextProxy;
 use atspi::proxy::selection::SelectionProxy;
+use atspi::proxy::text::TextProxy;
 use atspi::proxy::value::ValueProxy;
 use atspi::zbus;
 use atspi::ScrollType;
@@ -107,6 +108,21 @@ async fn run_blocking(
         Err(e) => Err(ElementsError::Input(format!(
             "the input thread failed: {e}"
         ))),
+    }
+}
+
+/// Whether the element's text, read back through its Text interface, is `text` (true
+/// where it cannot be read: nothing says otherwise).
+async fn holds_text(conn: &zbus::Connection, bus: &str, path: &str, text: &str, who: &str) -> bool {
+    let Ok(t) = proxy::<TextProxy>(conn, bus, path).await else {
+        return true;
+    };
+    let Ok(count) = within(who, "its text's length", t.character_count()).await else {
+        return true;
+    };
+    match within(who, "its text", t.get_text(0, count)).await {
+        Ok(now) => now.trim() == text.trim(),
+        Err(_) => true,
     }
 }
 
@@ -316,7 +332,11 @@ pub async fn act(
         Action::SetText(text) => {
             if node.abilities.editable_text {
                 let e: EditableTextProxy = proxy(&conn, bus, path).await?;
-                if within(who, "setting its text", e.set_text_contents(text)).await? {
+                let set_ok = within(who, "setting its text", e.set_text_contents(text)).await?;
+                // Said done and not done: some applications take text only from the
+                // keyboard (seen: mate-calc's display left "" after "23" was set), so
+                // the keys below type it.
+                if set_ok && holds_text(&conn, bus, path, text, who).await {
                     let set = format!("set its text to \"{}\"", crate::outline::clip(text, 80));
                     return Ok(match commit(&conn, bus, path, node, text, who).await? {
                         Some(how) => format!("{set} and {how}"),
@@ -324,7 +344,7 @@ pub async fn act(
                     });
                 }
             }
-            if !node.states.editable {
+            if !node.states.editable && !node.abilities.editable_text {
                 // A number for what holds a value and takes no text (a slider, a
                 // progress-like scale): set through its Value (seen: "set the Volume
                 // slider to 65" refused as text, then the slider pressed).

@@ -100,7 +100,7 @@ fn spelled(pressed: &str, value: &str) -> bool {
 /// Whether a word read by OCR (`read`) can be `value` misread: a letter changed, left
 /// out or added in four to seven, two in eight or more, never two added or left out
 /// ("Disniss" for "Dismiss"; "Dismay" and "Uninstall" for "Install" are not it).
-fn misread(read: &str, value: &str) -> bool {
+pub fn misread(read: &str, value: &str) -> bool {
     let (read, value) = (read.to_lowercase(), value.to_lowercase());
     let len = value.chars().count();
     let allowed = match len {

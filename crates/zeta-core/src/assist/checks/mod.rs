@@ -37,7 +37,7 @@ mod window;
 
 pub use answers::{AskedCount, NamedSelf, NoValue, NothingRan, UngroundedValue};
 pub use effects::{AskedChange, AskedSource, AskedTarget, ChangesUnsaid, HeldBack, WrittenDiffers};
-pub use entered::{values_given, ValueNotEntered};
+pub use entered::{misread, values_given, ValueNotEntered};
 pub use left::{ClosedShort, StepLeft};
 pub use second_way::SecondWay;
 pub use stopped::StoppedShort;
