@@ -834,6 +834,12 @@ impl UiAct {
             let numbers = locked(&shared.numbers);
             locked(&shared.walk).left_named(&numbers, window, request)
         };
+        tracing::debug!(
+            window,
+            closed,
+            ?left,
+            "the next call narrowed to what the request names left"
+        );
         if left.is_empty() {
             *narrowing = None;
         } else {

@@ -567,6 +567,19 @@ async fn a_closed_menus_items_are_its_options_and_one_is_chosen() {
         .await;
     assert!(r.ok, "{}", r.content);
     assert!(!out.exists(), "nothing saved yet");
+    // The next call is the File menu's, where Save is.
+    assert!(tools.act.call_next());
+    let takes = |call: Value| {
+        tools.act.arguments_now().is_some_and(|schema| {
+            jsonschema::validator_for(&schema).is_ok_and(|v| v.is_valid(&call))
+        })
+    };
+    assert!(takes(
+        json!({"action": "select", "element": file, "option": "Save"})
+    ));
+    assert!(!takes(
+        json!({"action": "set_text", "element": text, "text": "final"})
+    ));
     let r = tools
         .act(json!({"element": file, "action": "select", "option": "Save"}))
         .await;

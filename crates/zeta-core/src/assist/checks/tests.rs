@@ -2186,3 +2186,58 @@ fn a_word_read_by_ocr_and_pressed_counts_as_the_value_it_misreads() {
     // OCR reads cannot tell them apart.
     assert!(alarms.len() <= 2, "{alarms:?}");
 }
+
+/// A failed act whose like (its name, its kind, its window) went through before it is
+/// settled: what it meant was done already (FeatherPad's menu item Save pressed, then
+/// its toolbar's Save refused, disabled once the file was saved). One whose like came
+/// only in another window, or was another kind of act, is not.
+#[test]
+fn a_failed_act_done_before_by_its_like_is_settled() {
+    use crate::tool::{ReadBack, Shown};
+    let f = fixture();
+    let request = "In FeatherPad, add the line pears after apples and save the file";
+    let act = |element: &str, window: &str, action: &str, shown: Shown, ok: bool| CallEvidence {
+        ok,
+        ..CallEvidence::act_read_back(ReadBack::of(
+            &format!("{element} in \"{window}\""),
+            window,
+            action,
+            "press it",
+            shown,
+        ))
+    };
+    let refused = || {
+        act(
+            "button \"Save\"",
+            "list.txt",
+            "press",
+            Shown::No("it was not done: button \"Save\" is disabled".into()),
+            false,
+        )
+    };
+    let menu = |window: &str, action: &str| {
+        act(
+            "menu item \"Save\"",
+            window,
+            action,
+            Shown::Unclear("".into()),
+            true,
+        )
+    };
+    assert!(judge(
+        &ActNotShown,
+        &f,
+        request,
+        "Saved.",
+        vec![menu("list.txt", "press"), refused()]
+    )
+    .is_none());
+    // Evidence that makes it fail: the like in another window, of another kind, or after.
+    for calls in [
+        vec![menu("other.txt", "press"), refused()],
+        vec![menu("list.txt", "set_text"), refused()],
+        vec![refused()],
+    ] {
+        assert!(judge(&ActNotShown, &f, request, "Saved.", calls).is_some());
+    }
+}

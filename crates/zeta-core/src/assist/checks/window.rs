@@ -59,7 +59,21 @@ impl ActNotShown {
                         .as_ref()
                         .is_some_and(|r| r.met() && r.window == rb.window)
             });
-            if !c.ok && met_before {
+            // A failed act whose like went through before it (seen: FeatherPad's menu
+            // item Save pressed, then its toolbar's Save refused, disabled since the file
+            // was saved): what it meant was done already.
+            let done_before = calls[..i].iter().any(|e| {
+                e.ran
+                    && e.ok
+                    && e.read_back.as_ref().is_some_and(|r| {
+                        r.window == rb.window
+                            && kind(&r.action) == kind(&rb.action)
+                            && !matches!(r.shown, Shown::No(_))
+                            && named(&r.element).is_some()
+                            && named(&r.element) == named(&rb.element)
+                    })
+            });
+            if !c.ok && (met_before || done_before) {
                 continue;
             }
             let later = &calls[i + 1..];
@@ -83,6 +97,15 @@ impl ActNotShown {
         }
         out
     }
+}
+
+/// An element's name, as the read-back says it (`button "Save" in "…"`: `Save`).
+fn named(element: &str) -> Option<&str> {
+    element
+        .split('"')
+        .nth(1)
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
 }
 
 /// The kind of an act for telling whether another did it instead: a value typed or set is
