@@ -626,9 +626,9 @@ fn read_window(task: &Task) -> String {
                 "import gi, re\ngi.require_version('Atspi', '2.0')\nfrom gi.repository import Atspi\n\
 d = Atspi.get_desktop(0)\nout = []\n\
 def walk(a, depth):\n    if depth > 30: return\n    try:\n        n = a.get_name() or ''\n        out.append(n)\n        t = a.get_text_iface()\n        if t: out.append(t.get_text(0, min(t.get_character_count(), 400)))\n        for i in range(a.get_child_count()): walk(a.get_child_at_index(i), depth + 1)\n    except Exception: pass\n\
-for i in range(d.get_child_count()):\n    app = d.get_child_at_index(i)\n    for j in range(app.get_child_count()):\n        w = app.get_child_at_index(j)\n        if re.search({:?}, w.get_name() or ''): walk(w, 0)\n\
+for i in range(d.get_child_count()):\n    app = d.get_child_at_index(i)\n    for j in range(app.get_child_count()):\n        w = app.get_child_at_index(j)\n        if re.search({:?}, w.get_name() or '') or re.search({:?}, app.get_name() or ''): walk(w, 0)\n\
 print('\\n'.join(x for x in out if x))\n",
-                task.window
+                task.window, task.window
             );
             Command::new("/usr/bin/python3")
                 .args(["-c", &script])

@@ -127,6 +127,7 @@ pub fn refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Optio
     let clicked = entry.takes == Takes::Unknown && matches!(entry.key, Key::Tree { .. });
     if !(matches!(entry.takes, Takes::Press | Takes::Toggle) || clicked)
         || entry.name.trim().is_empty()
+        || is_key(&entry.name)
         || request.trim().is_empty()
         || names(request, &entry.name)
     {
@@ -144,6 +145,15 @@ pub fn refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Optio
         entry.label(),
         named.join(", ")
     ))
+}
+
+/// A keypad's key: a name of at most three marks, none a Latin letter ("2", "×", "=",
+/// "+/-"). Keys are pressed in turn to spell what the request gives ("23 times 4": 2, 3,
+/// ×, 4, =), so pressing one it does not name is no alternative to one it does (seen:
+/// mate-calc's "1" refused for "4").
+fn is_key(name: &str) -> bool {
+    let name = name.trim();
+    name.chars().count() <= 3 && !name.chars().any(|c| c.is_ascii_alphabetic())
 }
 
 /// A word of letters, three or more, read by OCR: a button's or a menu's name, not a
@@ -798,5 +808,29 @@ mod tests {
             refused(&numbers, misread, "Press Dismiss in the Reminder message"),
             None
         );
+    }
+
+    /// A keypad's keys are pressed whatever the request names of them: "2" and "×" for
+    /// "23 times 4", which names the key "4"; a dialog's buttons are still held.
+    #[test]
+    fn a_keypads_keys_are_no_alternatives() {
+        let mut numbers = Numbers::default();
+        let keys = window(
+            "Calculator",
+            &mut numbers,
+            &[
+                ("push button", "2", false, 0, 0),
+                ("push button", "3", false, 80, 0),
+                ("push button", "4", false, 160, 0),
+                ("push button", "×", false, 240, 0),
+                ("push button", "Clear", false, 320, 0),
+            ],
+        );
+        let request = "Use the MATE calculator to work out 23 times 4";
+        for n in &keys[..4] {
+            assert_eq!(refused(&numbers, *n, request), None);
+        }
+        // A named key beside a word-named button: the word is still held.
+        assert!(refused(&numbers, keys[4], request).is_some());
     }
 }

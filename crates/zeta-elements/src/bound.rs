@@ -89,6 +89,14 @@ fn text_or_group(role: &str) -> bool {
 /// alternative per act with the numbers of the elements that take it, and one per
 /// element with options, its options listed. `None` when no shown element takes any.
 pub fn arguments(numbers: &Numbers, shown: &[u32]) -> Option<Value> {
+    arguments_for(numbers, shown, None)
+}
+
+/// `arguments`, for a call narrowed to what `request` names (`Walk::left_named`): an
+/// element with options the request names some of (a menu named by its item "Save", a
+/// combo box by "Blue") chooses only those. Seen: Mousepad's File menu offered whole
+/// for "… then save it", and Revert chosen, the change lost.
+pub fn arguments_for(numbers: &Numbers, shown: &[u32], request: Option<&str>) -> Option<Value> {
     let live: Vec<(u32, &Entry)> = shown
         .iter()
         .filter_map(|n| numbers.get(*n).ok().map(|e| (*n, e)))
@@ -117,7 +125,17 @@ pub fn arguments(numbers: &Numbers, shown: &[u32]) -> Option<Value> {
         if e.options.is_empty() && e.role != "combo box" {
             continue;
         }
-        let option = if !e.options.is_empty() && e.options.len() <= MAX_OPTIONS {
+        let named: Vec<&String> = request
+            .map(|r| {
+                e.options
+                    .iter()
+                    .filter(|o| crate::asked::names(r, o))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let option = if !named.is_empty() {
+            json!({"enum": named})
+        } else if !e.options.is_empty() && e.options.len() <= MAX_OPTIONS {
             json!({"enum": e.options})
         } else {
             json!({"type": "string"})

@@ -1316,8 +1316,12 @@ impl Tool for UiAct {
     /// The calls the elements last shown take (`bound`).
     fn arguments_now(&self) -> Option<Value> {
         let narrowed = locked(&self.0 .0.narrowed).clone();
+        // Narrowed to what the request names: the options it names, where it names some.
+        let request = narrowed
+            .is_some()
+            .then(|| locked(&self.0 .0.walk).request().to_string());
         let shown = narrowed.unwrap_or_else(|| locked(&self.0 .0.shown).clone());
-        crate::bound::arguments(&locked(&self.0 .0.numbers), &shown)
+        crate::bound::arguments_for(&locked(&self.0 .0.numbers), &shown, request.as_deref())
     }
     /// A word read by OCR by its text and place, rounded to 10 pixels: numbered anew at
     /// each reading, the same word is the same element (seen on the GUI bench at

@@ -169,8 +169,17 @@ impl Walk {
         request: &str,
         at: usize,
     ) -> Vec<String> {
+        // The window's application is no value either ("In FeatherPad, …"; seen: the
+        // next call narrowed to FeatherPad's text again and again, "FeatherPad" never
+        // typed, its Save never offered).
+        let app = numbers
+            .all()
+            .find(|(_, e)| e.place.window == window)
+            .map(|(_, e)| e.place.app.clone())
+            .unwrap_or_default();
         let own = |v: &str| {
             crate::asked::names(window, v)
+                || (!app.is_empty() && crate::asked::names(&app, v))
                 || numbers.all().any(|(_, e)| {
                     crate::asked::names(&e.name, v)
                         || e.options.iter().any(|o| crate::asked::names(o, v))
@@ -1367,5 +1376,43 @@ mod tests {
                 "{request}: {why:?}"
             );
         }
+    }
+
+    /// The window's application named in the request ("Make the FeatherPad document say
+    /// on …") is no value: once the text had an act, the next call is Save, not the text
+    /// again.
+    #[test]
+    fn the_windows_application_is_no_value_the_request_gives() {
+        let mut numbers = Numbers::default();
+        let place = Place {
+            window: "/tmp/mode.txt".into(),
+            app: "featherpad".into(),
+            ..Place::default()
+        };
+        let mut text = Node::new(
+            Key::Tree {
+                bus: ":1.1".into(),
+                path: "/t".into(),
+            },
+            "text",
+            "",
+        );
+        text.states.editable = true;
+        let mut save = Node::new(
+            Key::Tree {
+                bus: ":1.1".into(),
+                path: "/s".into(),
+            },
+            "push button",
+            "Save",
+        );
+        save.actions = vec!["click".into()];
+        let t = numbers.number(&text, &place);
+        let s = numbers.number(&save, &place);
+        let request = "Make the FeatherPad document say on instead of off, and save it";
+        let mut walk = Walk::default();
+        let entry = numbers.get(t).expect("numbered").clone();
+        walk.acted(t, &entry, &Action::SetText("on".into()), request);
+        assert_eq!(walk.left_named(&numbers, "/tmp/mode.txt", request), [s]);
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::arguments;
+use super::{arguments, arguments_for};
 use crate::node::{Bounds, Key, Node};
 use crate::numbers::{Numbers, Place};
 
@@ -317,4 +317,30 @@ fn words_are_pressed_or_typed_and_long_option_lists_stay_free() {
         &schema,
         json!({"action": "toggle", "element": shown[0]})
     ));
+}
+
+/// Narrowed to what a request names, a menu or combo box chooses only the options it
+/// names; where it names none of them, or the call is not narrowed, all of them.
+#[test]
+fn narrowed_to_a_request_an_element_chooses_only_the_options_it_names() {
+    let mut file = element("menu", "File", 10);
+    file.options = ["New", "Open…", "Revert", "Save", "Save As…", "Quit"]
+        .map(String::from)
+        .to_vec();
+    let (numbers, shown) = window(&[file, element("combo box", "Colour", 40)]);
+    let request = "Change the text from draft to final, then save it";
+    let Some(narrowed) = arguments_for(&numbers, &shown, Some(request)) else {
+        panic!("no schema");
+    };
+    let choose = |n: u32, o: &str| json!({"action": "select", "element": n, "option": o});
+    assert!(allows(&narrowed, choose(shown[0], "Save")));
+    for other in ["Revert", "Save As…", "Quit"] {
+        assert!(!allows(&narrowed, choose(shown[0], other)), "{other}");
+    }
+    // The combo box's options (Red, Green, Blue) are not named: all of them.
+    assert!(allows(&narrowed, choose(shown[1], "Blue")));
+    let Some(whole) = arguments(&numbers, &shown) else {
+        panic!("no schema");
+    };
+    assert!(allows(&whole, choose(shown[0], "Revert")));
 }

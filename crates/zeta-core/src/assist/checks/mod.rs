@@ -197,11 +197,12 @@ pub fn account(evidence: &Evidence) -> String {
     text
 }
 
-/// The last thing a call printed, for the person.
+/// The last thing a call printed, for the person (of a window read, what it shows: its
+/// outline's numbers and places are the model's, and no value a check could ground).
 pub(super) fn last_printed(evidence: &Evidence) -> Option<String> {
     evidence
         .ran()
-        .map(|c| printed_text(&c.output))
+        .map(super::evidence::CallEvidence::printed)
         .filter(|t| !t.trim().is_empty())
         .last()
         .map(|t| crate::text::clip(t.trim(), 600))
