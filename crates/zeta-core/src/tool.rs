@@ -160,6 +160,15 @@ impl ReadBack {
         self.request_met && !matches!(self.shown, Shown::No(_))
     }
 
+    /// The element's name, as `element` says it (`button "Save" in "…"`: `Save`).
+    pub fn name(&self) -> Option<&str> {
+        self.element
+            .split('"')
+            .nth(1)
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+    }
+
     /// For tests: `action` on `element` in `window`, meant as `intended`, shown as
     /// `shown`; the request not met, the window open.
     #[cfg(test)]

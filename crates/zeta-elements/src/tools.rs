@@ -48,10 +48,6 @@ struct Shared {
     narrowed: Mutex<Option<Vec<u32>>>,
     /// The window of the last act that went through, and whether it closed.
     acted_in: Mutex<Option<(String, bool)>>,
-    /// The request the calls are narrowed for (by an act that went through, `acted`,
-    /// or a check's send-back, `narrow_to_request`): each act that goes through narrows
-    /// the next call again while the request names elements left in the window.
-    narrowing: Mutex<Option<String>>,
     ocr_runs: AtomicU64,
 }
 
@@ -70,7 +66,6 @@ impl Elements {
             shown: Mutex::default(),
             narrowed: Mutex::default(),
             acted_in: Mutex::default(),
-            narrowing: Mutex::default(),
             ocr_runs: AtomicU64::new(0),
         }))
     }
@@ -822,12 +817,9 @@ impl UiAct {
     fn acted(&self, window: &str, closed: bool, request: &str) {
         let shared = &self.0 .0;
         *locked(&shared.acted_in) = Some((window.to_string(), closed));
-        let mut narrowing = locked(&shared.narrowing);
         if request.trim().is_empty() {
-            *narrowing = None;
             return;
         }
-        *narrowing = Some(request.to_string());
         let left = if closed {
             Vec::new()
         } else {
@@ -840,9 +832,7 @@ impl UiAct {
             ?left,
             "the next call narrowed to what the request names left"
         );
-        if left.is_empty() {
-            *narrowing = None;
-        } else {
+        if !left.is_empty() {
             *locked(&shared.narrowed) = Some(left);
         }
     }
@@ -1367,7 +1357,6 @@ impl Tool for UiAct {
         };
         if !left.is_empty() {
             *locked(&self.0 .0.narrowed) = Some(left);
-            *locked(&self.0 .0.narrowing) = Some(request.to_string());
         }
     }
     /// A held press narrowed the next call (seen on the GUI bench at 194c590: OK held

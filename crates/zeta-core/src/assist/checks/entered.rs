@@ -128,8 +128,7 @@ fn entered(calls: &[CallEvidence]) -> (String, String, Vec<String>) {
             "{} | {} | {}\n",
             rb.element, rb.window, rb.intended
         ));
-        // `button "7" in "Calculator"`: the name between the first quotes.
-        let name = rb.element.split('"').nth(1).map(str::trim);
+        let name = rb.name();
         if let Some(name) = name.filter(|_| rb.action == "press") {
             pressed.push_str(name);
         }

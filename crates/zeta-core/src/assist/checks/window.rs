@@ -69,8 +69,8 @@ impl ActNotShown {
                         r.window == rb.window
                             && kind(&r.action) == kind(&rb.action)
                             && !matches!(r.shown, Shown::No(_))
-                            && named(&r.element).is_some()
-                            && named(&r.element) == named(&rb.element)
+                            && r.name().is_some()
+                            && r.name() == rb.name()
                     })
             });
             if !c.ok && (met_before || done_before) {
@@ -97,15 +97,6 @@ impl ActNotShown {
         }
         out
     }
-}
-
-/// An element's name, as the read-back says it (`button "Save" in "…"`: `Save`).
-fn named(element: &str) -> Option<&str> {
-    element
-        .split('"')
-        .nth(1)
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
 }
 
 /// The kind of an act for telling whether another did it instead: a value typed or set is
