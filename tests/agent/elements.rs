@@ -660,3 +660,82 @@ async fn small_task(turns: &[Turn], request: &str) -> (Setup, Value) {
     s.stop_small();
     (s, task)
 }
+
+/// An editor's whole text set to the new line alone, which leaves out the line the
+/// request says it goes after, is held once with both texts; the text set whole is
+/// saved through the File menu, and the step after that save may only answer (the
+/// small model's grammar offers no call and no command): the file the application wrote
+/// is the proof.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_editors_text_left_out_is_held_and_after_its_save_the_next_step_answers() {
+    let test = "an_editors_text_left_out_is_held_and_after_its_save_the_next_step_answers";
+    if !desktop(test) {
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let plan = |args: Value| Step::text(json!({"args": args, "tool": "ui_act"}).to_string());
+    // A fresh `zeta` numbers the editor top to bottom: the menu bar, File, Edit, the text.
+    let steps = vec![
+        plan(json!({"action": "set_text", "element": 4, "text": "pears"})),
+        plan(json!({"action": "set_text", "element": 4, "text": "apples\npears"})),
+        plan(json!({"action": "select", "element": 2, "option": "Save"})),
+        Step::text(
+            json!({"command": "", "reply": "I added pears after apples and saved list.txt."})
+                .to_string(),
+        ),
+    ];
+    let s = Setup::small(steps, json!({})).await;
+    let file = s.home.path().join("list.txt");
+    std::fs::write(&file, "apples\n").expect("list.txt");
+    let _editor = zeta_test_support::apps::start_editor(&file, "list.txt - Editor", "apples\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let run = s
+        .small_command(&[
+            "run",
+            "--json",
+            "--approve",
+            "all",
+            "In the list.txt window, add the line pears after apples and save the file",
+        ])
+        .output()
+        .expect("zeta run");
+    let task = done_task(&run);
+    s.stop_small();
+    let saved = std::fs::read_to_string(&file).expect("list.txt read");
+    assert_eq!(
+        saved.lines().collect::<Vec<_>>(),
+        ["apples", "pears"],
+        "{task}"
+    );
+    let requests = s.requests();
+    let said = text_of(requests.last().expect("requests"));
+    assert!(
+        said.contains("not set yet") && said.contains("leaving out apples"),
+        "{said}"
+    );
+    // The request after the save: only an answer.
+    let last = &requests.last().expect("requests").body;
+    let schema = &last["response_format"]["json_schema"]["schema"];
+    let valid = |plan: Value| {
+        jsonschema::validator_for(schema)
+            .unwrap_or_else(|e| panic!("{e}: {schema}"))
+            .is_valid(&plan)
+    };
+    assert!(
+        valid(json!({"command": "", "reply": "Saved.", "done": true})),
+        "{schema}"
+    );
+    assert!(
+        !valid(
+            json!({"command": "", "reply": "", "done": false, "tool": "ui_act", "args": {"action": "press", "element": 2}})
+        ),
+        "{schema}"
+    );
+    assert!(
+        !valid(json!({"command": "ls", "reply": "", "done": false})),
+        "{schema}"
+    );
+    let reply = task["reply"].as_str().unwrap_or_default();
+    assert!(reply.contains("pears"), "{reply}");
+    s.assert_invariants();
+}

@@ -20,6 +20,10 @@ pub const CHECK_HELD_BACK: &str = include_str!("../prompts/check_held_back.md");
 pub const CHECK_UNGROUNDED_VALUE: &str = include_str!("../prompts/check_ungrounded_value.md");
 pub const CHECK_UNGROUNDED_IN_WINDOW: &str =
     include_str!("../prompts/check_ungrounded_in_window.md");
+/// A value the window never showed, in the answer to a request done there as the window
+/// and the files show it.
+pub const CHECK_UNGROUNDED_AFTER_WINDOW: &str =
+    include_str!("../prompts/check_ungrounded_after_window.md");
 pub const CHECK_NO_VALUE: &str = include_str!("../prompts/check_no_value.md");
 pub const CHECK_ACT_NOT_SHOWN: &str = include_str!("../prompts/check_act_not_shown.md");
 pub const CHECK_WINDOW_UNTOUCHED: &str = include_str!("../prompts/check_window_untouched.md");
@@ -139,6 +143,7 @@ mod tests {
         assert_eq!(places(CHECK_HELD_BACK), ["calls"]);
         assert_eq!(places(CHECK_UNGROUNDED_VALUE), ["values"]);
         assert_eq!(places(CHECK_UNGROUNDED_IN_WINDOW), ["window", "values"]);
+        assert_eq!(places(CHECK_UNGROUNDED_AFTER_WINDOW), ["window", "values"]);
         assert_eq!(places(CHECK_NO_VALUE), ["last"]);
         assert_eq!(places(CHECK_ACT_NOT_SHOWN), ["facts"]);
         assert_eq!(places(CHECK_WINDOW_NOT_SAVED), ["files"]);

@@ -59,6 +59,16 @@ pub fn clip(s: &str, max: usize) -> String {
     format!("{}…", cut.replace('\n', " "))
 }
 
+/// `clip` for a value that may hold lines (an editor's text): a line break kept as `\n`,
+/// so the lines show as lines in the call that sets them (seen: FeatherPad's
+/// "apples\npears" read as "apples pears", set again as "apples pears\npears").
+pub fn clip_lines(s: &str, max: usize) -> String {
+    let s = s.trim();
+    let cut: String = s.chars().take(max).collect();
+    let more = if s.chars().count() > max { "…" } else { "" };
+    format!("{}{more}", cut.replace('\n', "\\n"))
+}
+
 /// An element worth a line of its own.
 fn worth_a_line(n: &Node) -> bool {
     if n.is_interactive() {
@@ -129,7 +139,7 @@ pub fn describe(n: &Node) -> String {
     }
     if let Some(v) = n.value.as_deref() {
         if v.trim() != n.name.trim() || n.states.editable {
-            s.push_str(&format!(" = \"{}\"", clip(v, 120)));
+            s.push_str(&format!(" = \"{}\"", clip_lines(v, 120)));
         }
     }
     if !n.options.is_empty() {
@@ -369,6 +379,22 @@ fn line_number(line: &str) -> Option<u32> {
 mod tests {
     use super::*;
     use crate::node::{Bounds, Key};
+
+    /// An editor's lines show as lines in its value (`\n`), cut where long; a name's
+    /// line breaks stay spaces.
+    #[test]
+    fn a_texts_lines_show_as_lines() {
+        let mut text = el("/t", "text", "", 10);
+        text.states.editable = true;
+        text.value = Some("apples\npears\n".into());
+        let line = describe(&text);
+        assert!(
+            line.contains(r#"text = "apples\npears" (editable)"#),
+            "{line}"
+        );
+        assert_eq!(clip_lines(&"ab\n".repeat(100), 5), "ab\\nab…");
+        assert_eq!(clip("a\nb", 10), "a b");
+    }
 
     fn el(id: &str, role: &str, name: &str, y: i32) -> Node {
         let mut n = Node::new(

@@ -1068,6 +1068,13 @@ impl UiAct {
             }
             Err(e) => return Err(e),
         };
+        // Text set in place of what the element holds, leaving out words of it the
+        // request names: held once with both texts (`Walk::drops_named`).
+        if let (Action::SetText(text), Some(now)) = (&action, node.value.as_deref()) {
+            if let Some(why) = locked(&el.0.walk).drops_named(n, &entry, now, text, request) {
+                return Err(ElementsError::Unsupported(why));
+            }
+        }
         let windows_before = x11_windows().await;
         let how = act(&el.0.desktop, &entry, &node, &action, &el.0.input).await?;
         let mut report = read_toggle.unwrap_or_default();
@@ -1188,6 +1195,7 @@ impl UiAct {
             if row_of_box.is_some() {
                 walk.done(args.element, request);
             }
+            walk.done_alike(&numbers, n, &entry, &action, request);
             (
                 walk.named(&numbers, own, request),
                 walk.all_named_done(&numbers, own, request),
@@ -1285,7 +1293,7 @@ impl Tool for UiAct {
     fn spec(&self) -> ToolSpec {
         ToolSpec {
             name: "ui_act".into(),
-            description: "Act on an element of the last ui_outline by its number: press (click a button), set_text (fill a field), type, select (an option), toggle (a check box), focus, scroll_into_view. Says what changed.".into(),
+            description: "Act on an element of the last ui_outline by its number: press (click a button), set_text (a field's whole text), type (add text at its end), select (an option), toggle (a check box), focus, scroll_into_view. Says what changed.".into(),
             parameters: json!({"type": "object", "properties": {
                 "element": {"type": "integer", "description": "the element's number in the outline"},
                 // Not an enum: a call whose action is not one reaches the tool, which

@@ -358,6 +358,51 @@ impl Walk {
         }
     }
 
+    /// Element `n` (`entry`) acted on with `action`: the elements of its window that
+    /// stand for the same command are done by it too. An item pressed in an open menu
+    /// chose it from that menu (seen: Mousepad's File pressed, then its item Save, and
+    /// the menu File that "the file" names left not acted on); a press of "Save", or
+    /// "Save" chosen in a menu, did what the window's other "Save" does (seen:
+    /// FeatherPad's menu item Save pressed, its toolbar's Save then pressed, disabled;
+    /// read while disabled, it has no action the tree gives, `Takes::Unknown`).
+    pub fn done_alike(
+        &mut self,
+        numbers: &Numbers,
+        n: u32,
+        entry: &Entry,
+        action: &Action,
+        request: &str,
+    ) {
+        if !fulfils(entry, action) {
+            return;
+        }
+        let chosen = match action {
+            Action::Select(option) => crate::asked::words(&option.replace('_', "")),
+            Action::Press => crate::asked::words(&entry.name.replace('_', "")),
+            _ => return,
+        };
+        if chosen.is_empty() {
+            return;
+        }
+        let same = |name: &str| crate::asked::words(&name.replace('_', "")) == chosen;
+        let item = entry.role.contains("menu item");
+        let alike: Vec<u32> = numbers
+            .all()
+            .filter(|(m, e)| {
+                *m != n
+                    && e.place.window == entry.place.window
+                    && (item && e.role == "menu" && e.options.iter().any(|o| same(o))
+                        || matches!(e.takes, Takes::Press | Takes::Unknown)
+                            && e.role != "menu"
+                            && same(&e.name))
+            })
+            .map(|(m, _)| m)
+            .collect();
+        for m in alike {
+            self.done(m, request);
+        }
+    }
+
     /// Why text for field `n` (`entry`) is held once: it is the field's own name, or
     /// begins with it and then more (seen: "password hunter2" typed into the field "Password" for
     /// "Type the password hunter2 into the Unlock dialog"). A field's name is not part of
@@ -403,6 +448,53 @@ impl Walk {
             text,
             entry.label(),
             text
+        ))
+    }
+
+    /// Why a set text for element `n` (`entry`) is held once: the element holds `now`,
+    /// and `text`, which takes the place of all of it, leaves out words of it that the
+    /// request names (seen: Mousepad's "milk" set to "eggs" for "add a line with the
+    /// word eggs after milk", saved, and "added" answered). Whether such a word is to go
+    /// ("change red to green") or stay is the request's meaning, so the model is shown
+    /// what the text holds and what would be left out; the same call made again goes
+    /// through. The window's own title and application are no such words.
+    pub fn drops_named(
+        &mut self,
+        n: u32,
+        entry: &Entry,
+        now: &str,
+        text: &str,
+        request: &str,
+    ) -> Option<String> {
+        self.for_request(request);
+        let kept = crate::asked::words(text);
+        let place = crate::asked::words(&format!("{} {}", entry.place.window, entry.place.app));
+        let mut dropped: Vec<String> = Vec::new();
+        for w in crate::asked::words(now) {
+            if !kept.contains(&w)
+                && !place.contains(&w)
+                && !dropped.contains(&w)
+                && crate::asked::names(request, &w)
+            {
+                dropped.push(w);
+            }
+        }
+        if dropped.is_empty() {
+            return None;
+        }
+        let call = (n, format!("replace:{text}"));
+        if self.held.contains(&call) {
+            return None;
+        }
+        self.held.push(call);
+        let dropped = dropped.join(", ");
+        let quote =
+            |s: &str| serde_json::to_string(&crate::outline::clip(s, 200)).unwrap_or_default();
+        Some(format!(
+            "not set yet: [{n}] {} holds {} now, and set_text puts {} in place of all of it, leaving out {dropped}, which the request names. Write in the call the whole text [{n}] is to hold once the request is done; if the request asks that {dropped} go, make the same call again",
+            entry.label(),
+            quote(now),
+            quote(text),
         ))
     }
 
@@ -1041,6 +1133,133 @@ mod tests {
             }
         }
         assert!(missed.is_empty(), "{}", missed.join("\n"));
+    }
+
+    /// An act on one element does what its like in the same window does: a menu's item
+    /// pressed, the menu holding it; "Save" pressed or chosen, the toolbar's "Save"; not
+    /// an element of another name, nor of another window.
+    #[test]
+    fn an_act_does_what_its_like_in_the_window_does() {
+        let place = Place {
+            window: "list.txt - FeatherPad".into(),
+            ..Place::default()
+        };
+        let mut numbers = Numbers::default();
+        let mut node = |path: &str, role: &str, name: &str, options: &[&str], window: &Place| {
+            let mut n = Node::at(path, role, name);
+            n.actions = vec!["click".into()];
+            n.options = options.iter().map(|o| o.to_string()).collect();
+            numbers.number(&n, window)
+        };
+        let file = node("/file", "menu", "File", &["New", "_Save", "Quit"], &place);
+        let item = node("/item", "menu item", "Save", &[], &place);
+        let button = node("/button", "push button", "Save", &[], &place);
+        let quit = node("/quit", "push button", "Quit", &[], &place);
+        let elsewhere = Place {
+            window: "other.txt - FeatherPad".into(),
+            ..Place::default()
+        };
+        let other = node("/other", "push button", "Save", &[], &elsewhere);
+        let request = "In FeatherPad, add the line pears after apples and save the file";
+        let mut walk = Walk::default();
+        let entry = numbers.get(item).expect("numbered").clone();
+        walk.acted(item, &entry, &Action::Press, request);
+        walk.done_alike(&numbers, item, &entry, &Action::Press, request);
+        assert_eq!(walk.done, vec![item, file, button]);
+        assert!(!walk.done.contains(&quit) && !walk.done.contains(&other));
+        // Chosen in the menu: the item and the toolbar's button, not the menu's others.
+        let mut walk = Walk::default();
+        let entry = numbers.get(file).expect("numbered").clone();
+        let save = Action::Select("Save".into());
+        walk.acted(file, &entry, &save, request);
+        walk.done_alike(&numbers, file, &entry, &save, request);
+        assert_eq!(walk.done, vec![file, item, button]);
+        // A press that does not do what the element is for does nothing for its like.
+        let mut walk = Walk::default();
+        walk.done_alike(&numbers, file, &entry, &Action::Press, request);
+        assert!(walk.done.is_empty());
+    }
+
+    /// Text set in place of a text that holds a word the request names, leaving it out,
+    /// is held once with both texts; the same call again goes through. Families of
+    /// values, of what the element holds and of the new text; not held where the new text
+    /// keeps the word, where the request names only the new value, or where the word is
+    /// the window's own title.
+    #[test]
+    fn set_text_leaving_out_a_word_the_request_names_is_held_once() {
+        let mut field = one("text", "");
+        field.place.window = "/home/ada/notes.txt - Mousepad".into();
+        field.place.app = "mousepad".into();
+        let mut missed = Vec::new();
+        let mut held = 0;
+        let mut passed = 0;
+        for (old, new) in [
+            ("milk", "eggs"),
+            ("apples", "pears"),
+            ("draft", "final"),
+            ("red", "green"),
+            ("Monday", "Friday"),
+        ] {
+            let requests = [
+                format!("In the Mousepad window, add a line with the word {new} after {old}, and save the file"),
+                format!("Add {new} under {old} in the editor and save it"),
+                format!("Change the text from {old} to {new}, then save it"),
+                format!("Make the document say {new} instead of {old}"),
+            ];
+            let befores = [
+                old.to_string(),
+                format!("{old}\n"),
+                format!("colour: {old}\n"),
+                format!("- {old}\n- bread\n"),
+            ];
+            for request in &requests {
+                for before in &befores {
+                    let leaving = [new.to_string(), before.replace(old, new)];
+                    let keeping = [
+                        format!("{}\n{new}", before.trim_end()),
+                        format!("{new}\n{before}"),
+                        format!("{}, {new}", before.trim_end()),
+                    ];
+                    for text in &leaving {
+                        let mut walk = Walk::default();
+                        match walk.drops_named(3, &field, before, text, request) {
+                            Some(why)
+                                if why.contains(&format!("leaving out {}", old.to_lowercase()))
+                                    && why.contains("make the same call again") =>
+                            {
+                                held += 1
+                            }
+                            other => {
+                                missed.push(format!("{request:?} {before:?} → {text:?}: {other:?}"))
+                            }
+                        }
+                        if walk.drops_named(3, &field, before, text, request).is_some() {
+                            missed.push(format!("{request:?} {text:?}: held twice"));
+                        }
+                    }
+                    for text in &keeping {
+                        match Walk::default().drops_named(3, &field, before, text, request) {
+                            None => passed += 1,
+                            Some(why) => missed.push(format!("false alarm {text:?}: {why}")),
+                        }
+                    }
+                }
+            }
+            // The request names only the new value: what was there is not its concern.
+            let only_new = format!("Type {new} into the text field");
+            for before in &befores {
+                if let Some(why) = Walk::default().drops_named(3, &field, before, new, &only_new) {
+                    missed.push(format!("false alarm, {old} not named: {why}"));
+                }
+            }
+        }
+        // The window's title words are no value of the request's.
+        let request = "In the notes.txt window, type hello";
+        if let Some(why) = Walk::default().drops_named(3, &field, "notes", "hello", request) {
+            missed.push(format!("false alarm on the title: {why}"));
+        }
+        assert!(missed.is_empty(), "{}", missed.join("\n"));
+        assert_eq!((held, passed), (160, 240));
     }
 
     /// What the next call is narrowed to after a held press: the named elements not done

@@ -529,6 +529,42 @@ async fn the_calls_a_constrained_model_may_make_follow_the_window() {
     );
 }
 
+/// The test editor on the display, titled `title` and holding `text`, held by one test
+/// at a time: its Save writes `out`, in `dir`.
+struct Editor {
+    out: std::path::PathBuf,
+    _app: zeta_test_support::apps::App,
+    _dir: tempfile::TempDir,
+    _serial: tokio::sync::MutexGuard<'static, ()>,
+}
+
+async fn editor(file: &str, title: &str, text: &str) -> Editor {
+    let serial = SERIAL.lock().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join(file);
+    let app =
+        zeta_test_support::apps::start_editor(&out, title, text).unwrap_or_else(|e| panic!("{e}"));
+    Editor {
+        out,
+        _app: app,
+        _dir: dir,
+        _serial: serial,
+    }
+}
+
+/// What the editor saved to `out`, once it has (waited for up to 2 s).
+fn saved(out: &std::path::Path) -> String {
+    let mut saved = String::new();
+    for _ in 0..20 {
+        saved = std::fs::read_to_string(out).unwrap_or_default();
+        if !saved.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    saved
+}
+
 /// An editor's menus, closed, list their items: Save is found inside File, chosen there
 /// as an option (its own action, the menu never opened), and the file the editor writes
 /// holds the text set before. File is held while the request's step before it, which
@@ -540,12 +576,9 @@ async fn a_closed_menus_items_are_its_options_and_one_is_chosen() {
         cannot_run(Needs::Desktop, test, why);
         return;
     }
-    let _serial = SERIAL.lock().await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("notes.txt");
     let title = "Zeta notes editor";
-    let _app = zeta_test_support::apps::start_editor(&out, title, "draft")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let editor = editor("notes.txt", title, "draft").await;
+    let out = &editor.out;
     let mut tools = Tools::new();
     tools.ctx.request = "Change draft to final in the notes editor and save the file".into();
     let outline = tools.outline(title).await;
@@ -559,6 +592,18 @@ async fn a_closed_menus_items_are_its_options_and_one_is_chosen() {
             && r.content.contains("the request's step")
             && r.content
                 .contains(&format!("it may be done in [{text}] text)")),
+        "{}",
+        r.content
+    );
+    // "final" in place of all of "draft", which the request names: held once with
+    // both texts (`Walk::drops_named`); the same call again goes through.
+    let r = tools
+        .act(json!({"element": text, "action": "set_text", "text": "final"}))
+        .await;
+    assert!(
+        !r.ok
+            && r.content.contains("holds \"draft\" now")
+            && r.content.contains("leaving out draft"),
         "{}",
         r.content
     );
@@ -588,15 +633,7 @@ async fn a_closed_menus_items_are_its_options_and_one_is_chosen() {
         "{}",
         r.content
     );
-    let mut saved = String::new();
-    for _ in 0..20 {
-        saved = std::fs::read_to_string(&out).unwrap_or_default();
-        if !saved.is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    assert_eq!(saved, "final");
+    assert_eq!(saved(out), "final");
     // No item of that name: said, with the items there are.
     let r = tools
         .act(json!({"element": file, "action": "select", "option": "Export"}))
@@ -606,4 +643,44 @@ async fn a_closed_menus_items_are_its_options_and_one_is_chosen() {
         "{}",
         r.content
     );
+}
+
+/// Text typed into an editor's text goes at the end of what it holds, through the tree,
+/// wherever its caret is (at the start, as a file opens): the line added after the one
+/// there, kept a line of its own, and the file the editor saves holds both.
+#[tokio::test(flavor = "multi_thread")]
+async fn typed_text_is_added_at_the_end_of_what_the_text_holds() {
+    let test = "typed_text_is_added_at_the_end_of_what_the_text_holds";
+    if let Some(why) = missing() {
+        cannot_run(Needs::Desktop, test, why);
+        return;
+    }
+    let title = "Zeta list editor";
+    let editor = editor("list.txt", title, "apples\n").await;
+    let mut tools = Tools::new();
+    tools.ctx.request =
+        "In the list editor, add the line pears after apples and save the file".into();
+    let outline = tools.outline(title).await;
+    let file = number_of(&outline, "menu \"File\"");
+    let text = number_of(&outline, "text = \"apples");
+    let r = tools
+        .act(json!({"element": text, "action": "type", "text": "pears\n"}))
+        .await;
+    assert!(
+        r.ok && r.content.contains("added \"pears") && r.content.contains("at the end of its text"),
+        "{}",
+        r.content
+    );
+    // The menu opened by a press, then its item pressed: the item chose it from the
+    // menu, so the menu the request names ("the file") counts as acted on.
+    let r = tools.act(json!({"element": file, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    let outline = tools.outline(title).await;
+    let save = number_of(&format!("{}\n{outline}", r.content), "menu item \"Save\"");
+    let r = tools.act(json!({"element": save, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(saved(&editor.out), "apples\npears\n");
+    // Every element the request names acted on, and its file written: the request met.
+    let met = r.read_back.as_ref().is_some_and(|rb| rb.request_met);
+    assert!(met, "{:?}", r.read_back);
 }

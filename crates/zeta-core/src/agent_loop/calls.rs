@@ -129,6 +129,18 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             shows: output.shows.clone(),
             program: crate::assist::evidence::runs_program(&call.name, &call.arguments),
         });
+        self.answer_next = acted_here && self.finishing.done_in_window();
+        if let Some(rb) = output.read_back.as_deref().filter(|_| acted_here) {
+            tracing::info!(
+                task = self.task_id(),
+                window = %rb.window,
+                met = rb.met(),
+                left = rb.left.as_deref().unwrap_or(""),
+                closed = rb.closed,
+                answer_next = self.answer_next,
+                "acted in a window"
+            );
+        }
         self.steps.push(line);
         // A call away from the window in a task about a window already read: held back
         // (seen: a 1.5B model starting the dialog again with `zenity --entry …`, three

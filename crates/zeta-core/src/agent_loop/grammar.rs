@@ -175,6 +175,26 @@ pub fn only_calls(schema: &mut Value) {
     }
 }
 
+/// `schema` with only the answer: no command, no tool. For the one step after an act in a
+/// window that did what the request asks there, as far as the window tells (`ReadBack::met`
+/// with nothing left, and the window closed or its file saved): seen, an editor's text
+/// set and saved, then typed into again and saved again, or set again and again with the
+/// line added each time, until the step limit. A schema with no answer alternative (a
+/// larger model's one object) is left as it is.
+pub fn only_answer(schema: &mut Value) {
+    let answers = |alt: &Value| {
+        alt["properties"]["reply"].is_object() && !alt["properties"]["tool"]["const"].is_string()
+    };
+    let Some(any) = schema.get_mut("anyOf").and_then(Value::as_array_mut) else {
+        return;
+    };
+    if !any.iter().any(answers) {
+        return;
+    }
+    any.retain(answers);
+    without_commands(schema);
+}
+
 /// `schema` with the arguments of tool `tool` as `args` wherever a plan alternative
 /// calls it by name (the small model's forms, `bound_plan` and `bound_calls`): what the
 /// tool takes now (`Tool::arguments_now`), e.g. the numbers of the elements last shown.

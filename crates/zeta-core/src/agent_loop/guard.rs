@@ -1,6 +1,8 @@
 //! Guardrails that stop the loop from spinning: the same tool call again in a row (the
 //! second time it is not run but answered with the earlier output and a hint, a small
-//! model often only needs that; the third time the loop stops with what it found), the
+//! model often only needs that, unless that call failed: a tool may hold a call once and
+//! take it made again, and what failed may go through now; the third time the loop
+//! stops with what it found), the
 //! same call a fourth time in one task even with others between (a model alternating
 //! two calls never repeats one in a row), four tool failures in a row, and unparseable
 //! output after one corrective retry.
@@ -22,6 +24,8 @@ pub struct Guard {
     seen: std::collections::HashMap<(String, String), usize>,
     failure_streak: usize,
     parse_failures: usize,
+    /// The last call that ran went through.
+    last_ok: bool,
 }
 
 /// Whether a call repeats the one before it.
@@ -79,7 +83,9 @@ impl Guard {
                 call.name
             )));
         }
-        Ok(if self.same_call_count > 1 {
+        // A call that failed, made again, runs again (seen: an editor's text held once
+        // with "make the same call again", then answered with the refusal again).
+        Ok(if self.same_call_count > 1 && self.last_ok {
             Repeat::Again
         } else {
             Repeat::No
@@ -88,6 +94,7 @@ impl Guard {
 
     /// After a call: trips on the fourth failure in a row.
     pub fn after_call(&mut self, ok: bool) -> Result<(), Tripped> {
+        self.last_ok = ok;
         self.failure_streak = if ok { 0 } else { self.failure_streak + 1 };
         if self.failure_streak >= FAILURE_STREAK_LIMIT {
             return Err(Tripped(format!(
@@ -143,14 +150,28 @@ mod tests {
     fn third_identical_call_in_a_row_trips() {
         let mut g = Guard::default();
         assert_eq!(g.before_call(&call("ls"), None), Ok(Repeat::No));
+        assert!(g.after_call(true).is_ok());
         assert_eq!(g.before_call(&call("ls"), None), Ok(Repeat::Again));
         assert_eq!(
             g.before_call(&call("pwd"), None),
             Ok(Repeat::No),
             "a different call resets"
         );
+        assert!(g.after_call(true).is_ok());
         assert_eq!(g.before_call(&call("pwd"), None), Ok(Repeat::Again));
         assert!(g.before_call(&call("pwd"), None).is_err());
+    }
+
+    /// A call that failed, made again, runs again (a tool that held it once takes it
+    /// then); the third in a row still trips.
+    #[test]
+    fn a_failed_call_made_again_runs_again() {
+        let mut g = Guard::default();
+        assert_eq!(g.before_call(&call("ls /x"), None), Ok(Repeat::No));
+        assert!(g.after_call(false).is_ok());
+        assert_eq!(g.before_call(&call("ls /x"), None), Ok(Repeat::No));
+        assert!(g.after_call(false).is_ok());
+        assert!(g.before_call(&call("ls /x"), None).is_err());
     }
 
     #[test]

@@ -106,6 +106,9 @@ pub(super) struct Run<'a, S, M> {
     /// The next plan may only call a tool: the last one wrote a call its tool does not
     /// take now as a command (`unbound_call`).
     pub(super) call_next: bool,
+    /// The next plan may only answer: the last act did what the request asks in its
+    /// window (`Finishing::done_in_window`).
+    pub(super) answer_next: bool,
     /// What this task's calls change on disk, kept for undo (`crate::undo`).
     pub(super) undo: Option<crate::undo::TaskUndo>,
     /// What the task's calls left for its end (processes to end), run when it is dropped.
@@ -373,6 +376,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             window_only,
             commands_closed: false,
             call_next: false,
+            answer_next: false,
             undo: agent
                 .undo
                 .as_ref()
@@ -481,9 +485,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                         }
                     }
                 }
+                let answer_next = std::mem::take(&mut self.answer_next);
                 if act_next || call_next {
                     super::grammar::only_calls(schema);
                     calls_only = true;
+                } else if answer_next {
+                    super::grammar::only_answer(schema);
                 }
                 for name in self.tools.names() {
                     if let Some(args) = self.tools.get(name).and_then(|t| t.arguments_now()) {

@@ -27,7 +27,8 @@ pub enum Action {
     Focus,
     /// Replace its text.
     SetText(String),
-    /// Type at its caret (after focusing it), as a person would.
+    /// Add text at the end of what it holds (through the tree, else focused and typed
+    /// with the keys after its caret is put at the end).
     Type(String),
     /// Choose an option by its name (a combo box, a list).
     Select(String),
@@ -123,6 +124,58 @@ async fn holds_text(conn: &zbus::Connection, bus: &str, path: &str, text: &str, 
     match within(who, "its text", t.get_text(0, count)).await {
         Ok(now) => now.trim() == text.trim(),
         Err(_) => true,
+    }
+}
+
+/// `text` added at the end of the element's text through its EditableText, and read
+/// back there: what was done, or `None` where it did not take it (the keys are next).
+async fn add_at_end(
+    conn: &zbus::Connection,
+    bus: &str,
+    path: &str,
+    text: &str,
+    who: &str,
+) -> Option<String> {
+    let t: TextProxy = proxy(conn, bus, path).await.ok()?;
+    let e: EditableTextProxy = proxy(conn, bus, path).await.ok()?;
+    let count = within(who, "its text's length", t.character_count())
+        .await
+        .ok()?;
+    let length = i32::try_from(text.chars().count()).ok()?;
+    if !within(
+        who,
+        "adding to its text",
+        e.insert_text(count, text, length),
+    )
+    .await
+    .ok()?
+    {
+        return None;
+    }
+    // Taken: the text grew by it and holds it at its end (an application may add a
+    // line break of its own). Said taken and not there: the keys type it.
+    let now_count = within(who, "its text's length", t.character_count())
+        .await
+        .ok()?;
+    let now = within(who, "its text", t.get_text(0, now_count))
+        .await
+        .ok()?;
+    (now_count >= count + length && now.trim_end().ends_with(text.trim_end())).then(|| {
+        format!(
+            "added \"{}\" at the end of its text",
+            crate::outline::clip(text, 80)
+        )
+    })
+}
+
+/// The caret put at the end of the element's text, where it has one (best effort: the
+/// keys type at the caret wherever it is).
+async fn caret_to_end(conn: &zbus::Connection, bus: &str, path: &str, who: &str) {
+    let Ok(t) = proxy::<TextProxy>(conn, bus, path).await else {
+        return;
+    };
+    if let Ok(count) = within(who, "its text's length", t.character_count()).await {
+        let _ = within(who, "its caret", t.set_caret_offset(count)).await;
     }
 }
 
@@ -372,11 +425,25 @@ pub async fn act(
                     "{label} does not take text; type into a text field's number"
                 )));
             }
+            // Added at the end of what it holds, through the tree where it takes it (a
+            // line break kept as one); else typed there with the keys. The caret of a
+            // window the model cannot see is no place to type at (seen: "eggs" typed
+            // before Mousepad's "milk" for "add a line with the word eggs after milk").
+            if node.abilities.editable_text && node.role != "terminal" {
+                if let Some(how) = add_at_end(&conn, bus, path, text, who).await {
+                    return Ok(how);
+                }
+            }
             let how = focus(&conn, bus, path, node, input, who).await?;
+            if node.role != "terminal" {
+                caret_to_end(&conn, bus, path, who).await;
+            }
             let count = text.chars().count();
             let (input, text) = (input.clone(), text.clone());
             run_blocking(move || input.type_text(&text)).await?;
-            Ok(format!("{how} and typed {count} characters"))
+            Ok(format!(
+                "{how} and typed {count} characters at the end of its text"
+            ))
         }
         Action::Select(option) => {
             match option_index(&conn, bus, path, option, who).await? {

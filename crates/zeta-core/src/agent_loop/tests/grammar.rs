@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use crate::agent_loop::grammar::{bind_now, only_calls, without_commands};
+use crate::agent_loop::grammar::{bind_now, only_answer, only_calls, without_commands};
 use crate::agent_loop::planner::{plan_schema_for, plan_schema_with, PlanForm};
 use crate::model::ToolSpec;
 
@@ -239,6 +239,34 @@ fn only_calls_takes_a_tool_call_and_nothing_else() {
     let before = schema.clone();
     only_calls(&mut schema);
     assert_eq!(schema, before, "nothing to call: left as it was");
+}
+
+/// `only_answer` leaves the answer alone: no command and no call, in both small forms; a
+/// larger model's plan is left as it was.
+#[test]
+fn only_answer_takes_the_answer_and_nothing_else() {
+    for form in [PlanForm::Plain, PlanForm::Short] {
+        let mut schema = plan_schema_for(&offered(), form);
+        only_answer(&mut schema);
+        let (command, answer) = match form {
+            PlanForm::Short => (
+                json!({"command": "ls"}),
+                json!({"command": "", "reply": "Saved."}),
+            ),
+            _ => (
+                json!({"command": "ls", "reply": "", "done": false}),
+                json!({"command": "", "reply": "Saved.", "done": true}),
+            ),
+        };
+        assert!(!valid(&schema, &command), "{form:?}");
+        assert!(valid(&schema, &answer), "{form:?}");
+        let press = call(form, "ui_act", &json!({"element": 7, "action": "press"}));
+        assert!(!valid(&schema, &press), "{form:?}");
+    }
+    let mut reasoned = plan_schema_for(&offered(), PlanForm::Reasoned);
+    let before = reasoned.clone();
+    only_answer(&mut reasoned);
+    assert_eq!(reasoned, before, "a larger model's plan is left as it was");
 }
 
 fn scalar() -> impl Strategy<Value = Value> {

@@ -84,6 +84,19 @@ impl Check for UngroundedValue {
         }
         let shown: Vec<&str> = missing.iter().map(Value::as_written).collect();
         let list = shown.join(", ");
+        // Done there as the window and the files show it: the value is unsupported, not
+        // a sign the work was not done (seen: Mousepad's line added and saved, and "There
+        // are 2 lines" answered).
+        let done = super::done_in_window(&case.evidence.calls, &case.env.home, &case.env.cwd);
+        if let (Some(window), true) = (window, done) {
+            return Some(Finding {
+                message: crate::prompts::fill(
+                    crate::prompts::CHECK_UNGROUNDED_AFTER_WINDOW,
+                    &[("window", window), ("values", &list)],
+                ),
+                honest: Honest::After(format!("(Not checked: \"{window}\" never showed {list}.)")),
+            });
+        }
         Some(Finding {
             message: match window {
                 Some(window) => crate::prompts::fill(

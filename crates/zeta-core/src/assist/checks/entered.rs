@@ -37,29 +37,8 @@ pub fn values_given(request: &str) -> Vec<String> {
             out.push(v.to_string());
         }
     };
-    // Quoted: 'draft', "call Bob".
-    for quote in ['\'', '"', '“', '‘'] {
-        let close = match quote {
-            '“' => '”',
-            '‘' => '’',
-            q => q,
-        };
-        let mut rest = request;
-        while let Some(at) = rest.find(quote) {
-            let after = &rest[at + quote.len_utf8()..];
-            let Some(end) = after.find(close) else { break };
-            // An apostrophe inside a word (don't, pet's) opens nothing.
-            let opens_word = rest[..at]
-                .chars()
-                .last()
-                .is_none_or(|c| !c.is_alphanumeric());
-            if opens_word && end > 0 && end <= 60 {
-                push(after[..end].trim());
-                rest = &after[end + close.len_utf8()..];
-            } else {
-                rest = after;
-            }
-        }
+    for q in quoted(request) {
+        push(&q);
     }
     let mut sentence_start = true;
     for raw in request.split_whitespace() {
@@ -71,6 +50,36 @@ pub fn values_given(request: &str) -> Vec<String> {
             push(word);
         }
         sentence_start = raw.ends_with(['.', '!', '?', ':', ';']) || word.is_empty();
+    }
+    out
+}
+
+/// The words a text quotes: 'draft', "call Bob" (an apostrophe inside a word opens
+/// nothing).
+fn quoted(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for quote in ['\'', '"', '“', '‘'] {
+        let close = match quote {
+            '“' => '”',
+            '‘' => '’',
+            q => q,
+        };
+        let mut rest = text;
+        while let Some(at) = rest.find(quote) {
+            let after = &rest[at + quote.len_utf8()..];
+            let Some(end) = after.find(close) else { break };
+            // An apostrophe inside a word (don't, pet's) opens nothing.
+            let opens_word = rest[..at]
+                .chars()
+                .last()
+                .is_none_or(|c| !c.is_alphanumeric());
+            if opens_word && end > 0 && end <= 60 {
+                out.push(after[..end].trim().to_string());
+                rest = &after[end + close.len_utf8()..];
+            } else {
+                rest = after;
+            }
+        }
     }
     out
 }
@@ -140,16 +149,43 @@ fn entered(calls: &[CallEvidence]) -> (String, String, Vec<String>) {
 }
 
 impl ValueNotEntered {
-    /// The values the request gave and the answer gives that no act entered.
+    /// The values the request gave and the answer gives that no act entered; and the
+    /// words the answer quotes from the request that no act entered and no window
+    /// showed (seen: "I added 'pears' after 'apples'" after FeatherPad's text was set to
+    /// "apples" alone: a lowercase word is no value by its shape, but quoted in the
+    /// answer as done, it is one).
     pub fn missing(case: &Case) -> Vec<String> {
-        Self::unentered(case)
+        let mut out: Vec<String> = Self::unentered(case)
             .into_iter()
             .filter(|v| holds(case.answer, v))
-            .collect()
+            .collect();
+        let shown: String = case
+            .evidence
+            .calls
+            .iter()
+            .filter_map(|c| c.shows.as_deref())
+            .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ") + "\n")
+            .collect();
+        let claimed = quoted(case.answer)
+            .into_iter()
+            .filter(|v| holds(&case.request.text, v) && !holds(&shown, v));
+        for v in Self::not_entered(case, claimed.collect()) {
+            if !out.iter().any(|o| o.eq_ignore_ascii_case(&v)) {
+                out.push(v);
+            }
+        }
+        out
     }
 
     /// The values the request gave that no act entered, whatever the answer says.
     pub fn unentered(case: &Case) -> Vec<String> {
+        Self::not_entered(case, values_given(&case.request.text))
+    }
+
+    /// Those of `values` that no act of the task entered, in a task that acted on a
+    /// window (or one not asking to be told that read a window and did nothing in it);
+    /// none where another check says what failed.
+    fn not_entered(case: &Case, values: Vec<String>) -> Vec<String> {
         // A task that acted on a window, or one not asking to be told that read a window and
         // did nothing in it (seen: "12 times 7 is 84" for "use the Calculator window",
         // its buttons never pressed).
@@ -178,7 +214,7 @@ impl ValueNotEntered {
             .filter_map(|c| c.read_back.as_ref())
             .map(|rb| format!("{}\n{}\n", rb.window, rb.app))
             .collect();
-        values_given(&case.request.text)
+        values
             .into_iter()
             .filter(|v| !holds(&titles, v))
             .filter(|v| !holds(&acts, v) && !spelled(&pressed, v))

@@ -41,7 +41,7 @@ pub use entered::{misread, values_given, ValueNotEntered};
 pub use left::{ClosedShort, StepLeft};
 pub use second_way::SecondWay;
 pub use stopped::StoppedShort;
-pub use window::{ActNotShown, WindowNotSaved, WindowUntouched};
+pub use window::{done_in_window, titled_file, ActNotShown, WindowNotSaved, WindowUntouched};
 
 use super::evidence::{printed_text, Evidence};
 use super::request::Request;

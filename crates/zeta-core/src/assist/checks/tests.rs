@@ -2241,3 +2241,127 @@ fn a_failed_act_done_before_by_its_like_is_settled() {
         assert!(judge(&ActNotShown, &f, request, "Saved.", calls).is_some());
     }
 }
+
+/// An editor's Save that wrote the file its window's title names, with every element the
+/// request names acted on: done in the window. A value the answer gives that the window
+/// never showed is then said unchecked after the answer, not "Not done" before it; the
+/// same act with nothing saved, with the request not met, or a step left, is no such
+/// evidence.
+#[test]
+fn a_request_done_in_an_editor_and_saved_makes_a_stray_value_unchecked_not_undone() {
+    use crate::tool::{ReadBack, Shown};
+    let f = fixture();
+    let file = f.dir.path().join("todo.txt");
+    std::fs::write(&file, "milk\neggs\n").expect("todo.txt");
+    let title = format!("{} - Mousepad", file.display());
+    let save = |met: bool, saved: bool, left: Option<&str>| {
+        let mut back = ReadBack::of(
+            "menu \"File\"",
+            &title,
+            "select",
+            "choose \"Save\"",
+            Shown::Yes("chose it".into()),
+        );
+        back.request_met = met;
+        back.left = left.map(str::to_string);
+        CallEvidence {
+            effects: if saved {
+                vec![Effect::Changed(file.clone())]
+            } else {
+                vec![]
+            },
+            shows: Some(format!("{title}\nmilk\neggs\n")),
+            ..CallEvidence::act_read_back(back)
+        }
+    };
+    let (home, cwd) = (f.env.home.as_path(), f.env.cwd.as_path());
+    assert!(super::done_in_window(&[save(true, true, None)], home, cwd));
+    for (met, saved, left) in [
+        (false, true, None),
+        (true, false, None),
+        (true, true, Some("the request's step \"x\" is left")),
+    ] {
+        assert!(
+            !super::done_in_window(&[save(met, saved, left)], home, cwd),
+            "{met} {saved} {left:?}"
+        );
+    }
+    let request =
+        "In the Mousepad window, add a line with the word eggs after milk, and save the file";
+    let answer = "There are 2 lines in the file todo.txt; I saved it.";
+    let found = judge(
+        &UngroundedValue,
+        &f,
+        request,
+        answer,
+        vec![save(true, true, None)],
+    )
+    .expect("2 is shown nowhere");
+    assert!(
+        matches!(&found.honest, Honest::After(t) if t.contains("Not checked") && t.contains('2')),
+        "{:?}",
+        found.honest
+    );
+    assert!(found.message.contains("is done there"), "{}", found.message);
+    // Not saved: the window's result is what counts, and it never showed 2.
+    let found = judge(
+        &UngroundedValue,
+        &f,
+        request,
+        answer,
+        vec![save(true, false, None)],
+    )
+    .expect("2 is shown nowhere");
+    assert!(
+        matches!(&found.honest, Honest::Before(t) if t.starts_with("Not done in the window")),
+        "{:?}",
+        found.honest
+    );
+}
+
+/// A word of the request the answer quotes as done, that no act entered and no window
+/// showed, is held like a value by its shape: FeatherPad's text set to "apples" alone,
+/// saved, and "I added 'pears' after 'apples'" answered. Not held: a quoted word a window
+/// showed ('apples'), one an act entered, one the request does not hold, or one quoted
+/// nowhere in the answer.
+#[test]
+fn a_word_of_the_request_the_answer_quotes_as_done_must_have_been_entered() {
+    use crate::tool::{ReadBack, Shown};
+    let f = fixture();
+    let request = "In FeatherPad, add the line pears after apples and save the file";
+    let set = |text: &str| {
+        let mut back = ReadBack::of(
+            "text in \"list.txt\"",
+            "list.txt",
+            "set_text",
+            &format!("set its text to \"{text}\""),
+            Shown::Yes("it shows it".into()),
+        );
+        back.app = "featherpad".into();
+        CallEvidence {
+            shows: Some(format!("list.txt\n{text}\n")),
+            ..CallEvidence::act_read_back(back)
+        }
+    };
+    let claim = "There are 2 lines in the file 'list.txt'; I added 'pears' after 'apples'.";
+    let found = judge(&ValueNotEntered, &f, request, claim, vec![set("apples")])
+        .expect("pears was never entered");
+    assert!(
+        found.message.contains("\"pears\"") && !found.message.contains("\"apples\""),
+        "{}",
+        found.message
+    );
+    for (text, answer) in [
+        ("apples\npears", claim),
+        ("apples", "I saved the file; it says 'apples'."),
+        ("apples", "I added pears after apples."),
+        ("apples", "I added 'plums' after 'apples'."),
+    ] {
+        let found = judge(&ValueNotEntered, &f, request, answer, vec![set(text)]);
+        assert!(
+            found.is_none(),
+            "{text:?} {answer:?}: {:?}",
+            found.map(|f| f.message)
+        );
+    }
+}

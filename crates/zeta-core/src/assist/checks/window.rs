@@ -238,6 +238,29 @@ pub fn titled_file(title: &str, home: &Path, cwd: &Path) -> Option<PathBuf> {
         })
 }
 
+/// The last call was an act that did what the request asks in its window, as far as the
+/// evidence tells: every element the request names there acted on, the window not
+/// contradicting it, no step of the request left there (`ReadBack::met`, `left`), and
+/// the window closed (a dialog answered) or the file its title names written by this
+/// very act (an editor's Save).
+pub fn done_in_window(calls: &[CallEvidence], home: &Path, cwd: &Path) -> bool {
+    let Some(last) = calls.last() else {
+        return false;
+    };
+    let Some(rb) = last.read_back.as_ref().filter(|_| last.ran && last.ok) else {
+        return false;
+    };
+    if !rb.met() || rb.left.is_some() {
+        return false;
+    }
+    rb.closed
+        || titled_file(&rb.window, home, cwd).is_some_and(|file| {
+            last.effects
+                .iter()
+                .any(|e| e.lands_at() == Some(file.as_path()))
+        })
+}
+
 impl WindowNotSaved {
     /// The files of the windows text landed in, that no call changed after it landed.
     pub fn unsaved(calls: &[CallEvidence], home: &Path, cwd: &Path) -> Vec<PathBuf> {
