@@ -35,7 +35,8 @@ if $for_tests; then
   # sox) for the voice tests.
   # The screen-element tests: GTK3 for Python (the test form), the accessibility bus
   # (at-spi2-core), OCR (tesseract-ocr), an ordinary GTK application (galculator) and Qt5
-  # for Python (python3-pyqt5: the Qt test form).
+  # for Python (python3-pyqt5: the Qt test form); Tk for Python (python3-tk: an editor with
+  # no accessibility tree, read by OCR).
   # The undo corpus changes files with the everyday tools that change them: git, zip,
   # make, perl, patch.
   # Wayland: sway, whose headless back-end is the real compositor the Wayland tests run on,
@@ -43,7 +44,7 @@ if $for_tests; then
   # neither (GNOME-like: input through the portal); the real portal front-end; PipeWire,
   # WirePlumber and a GStreamer test source for the ScreenCast portal's frames.
   packages+=(xvfb xdotool webkit2gtk-driver trayer dbus imagemagick xterm x11-utils python3 gnome-keyring
-    espeak-ng sox python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 at-spi2-core tesseract-ocr galculator python3-pyqt5
+    espeak-ng sox python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 at-spi2-core tesseract-ocr galculator python3-pyqt5 python3-tk
     git zip unzip make perl patch sway wtype weston xdg-desktop-portal
     pipewire wireplumber gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base)
 fi

@@ -710,7 +710,9 @@ async fn an_editors_text_left_out_is_held_and_after_its_save_the_next_step_answe
     let requests = s.requests();
     let said = text_of(requests.last().expect("requests"));
     assert!(
-        said.contains("not set yet") && said.contains("leaving out apples"),
+        said.contains("not set yet")
+            && said.contains("leaving out apples")
+            && said.contains("What the request asks is done in the window"),
         "{said}"
     );
     // The request after the save: only an answer.

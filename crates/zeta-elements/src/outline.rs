@@ -91,8 +91,13 @@ struct Kept<'a> {
 /// Keeps the nodes worth a line; the children of the others move up to their place.
 fn keep(node: &Node) -> Vec<Kept<'_>> {
     let mut children: Vec<&Node> = node.children.iter().collect();
-    // Top to bottom, then left to right; elements with no place keep their order.
-    children.sort_by_key(|c| c.bounds.map(|b| (b.y / 8, b.x)).unwrap_or((i32::MAX, 0)));
+    // Top to bottom, then left to right; elements with no place keep their order; a
+    // blank area read by OCR after the words, which keep their numbers.
+    children.sort_by_key(|c| match c.bounds {
+        Some(_) if c.role == crate::ocr::BLANK_ROLE => (i32::MAX - 1, 0),
+        Some(b) => (b.y / 8, b.x),
+        None => (i32::MAX, 0),
+    });
     let mut kept: Vec<Kept> = children.into_iter().flat_map(keep_one).collect();
     drop_repeated_labels(&mut kept);
     kept

@@ -169,7 +169,7 @@ impl Elements {
         let words = reading.words;
         let run = self.0.ocr_runs.fetch_add(1, Ordering::SeqCst) + 1;
         locked(&self.0.numbers).forget_words_before(run);
-        let root = ocr::as_tree(run, &ocr::phrases(&words, &reading.walls));
+        let root = ocr::as_tree(run, &ocr::phrases(&words, &reading.walls), reading.blank);
         let region = match target {
             Target::Region {
                 x,
@@ -1260,6 +1260,7 @@ fn words_of_run(numbers: &crate::numbers::Numbers, run: u64) -> Vec<String> {
     numbers
         .all()
         .filter(|(_, e)| matches!(e.key, Key::Word { run: r, .. } if r == run))
+        .filter(|(_, e)| !e.name.is_empty())
         .map(|(_, e)| e.name.clone())
         .collect()
 }

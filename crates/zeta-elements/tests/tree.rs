@@ -26,6 +26,16 @@ async fn serial(test: &str) -> Option<tokio::sync::MutexGuard<'static, ()>> {
     Some(SERIAL.lock().await)
 }
 
+/// `serial`, for a test that reads by OCR: `None` (said why) without tesseract too.
+async fn ocr_serial(test: &str) -> Option<tokio::sync::MutexGuard<'static, ()>> {
+    let serial = serial(test).await?;
+    if let Some(why) = zeta_test_support::apps::tesseract_missing() {
+        cannot_run(Needs::Desktop, test, why);
+        return None;
+    }
+    Some(serial)
+}
+
 struct Tools {
     outline: Arc<dyn Tool>,
     act: Arc<dyn Tool>,
@@ -453,13 +463,9 @@ async fn an_application_without_accessibility_is_read_and_pressed_through_ocr() 
 #[tokio::test(flavor = "multi_thread")]
 async fn small_text_is_read_at_a_second_scale_and_a_word_pressed_lands() {
     let test = "small_text_is_read_at_a_second_scale_and_a_word_pressed_lands";
-    let Some(_serial) = serial(test).await else {
+    let Some(_serial) = ocr_serial(test).await else {
         return;
     };
-    if let Some(why) = zeta_test_support::apps::tesseract_missing() {
-        cannot_run(Needs::Desktop, test, why);
-        return;
-    }
     let dir = tempfile::tempdir().expect("temp dir");
     let _app = drawn_form(dir.path(), "Zeta form small", &["8"]);
     let tools = Tools::new(Desktop::default());
@@ -496,13 +502,9 @@ fn drawn_form(dir: &std::path::Path, title: &str, style: &[&str]) -> zeta_test_s
 #[tokio::test(flavor = "multi_thread")]
 async fn words_inside_drawn_frames_are_read_once_the_frames_are_taken_out() {
     let test = "words_inside_drawn_frames_are_read_once_the_frames_are_taken_out";
-    let Some(_serial) = serial(test).await else {
+    let Some(_serial) = ocr_serial(test).await else {
         return;
     };
-    if let Some(why) = zeta_test_support::apps::tesseract_missing() {
-        cannot_run(Needs::Desktop, test, why);
-        return;
-    }
     let dir = tempfile::tempdir().expect("temp dir");
     let _app = drawn_form(dir.path(), "Zeta form framed", &["10", "framed"]);
     let tools = Tools::new(Desktop::default());
@@ -696,4 +698,46 @@ async fn marks_box_each_element_on_a_screenshot_for_a_model_that_sees() {
         [230, 20, 120],
         "the Save button's box at its left edge"
     );
+}
+
+/// A window with no tree and an empty text (a Tk editor): OCR reads its buttons, and its
+/// empty page as a blank area; text typed there lands in it (read back by OCR), and the
+/// editor's own Save writes it.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_empty_page_read_by_ocr_is_a_blank_area_that_takes_typing() {
+    let test = "an_empty_page_read_by_ocr_is_a_blank_area_that_takes_typing";
+    let Some(_serial) = ocr_serial(test).await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("memo.txt");
+    let _app = zeta_test_support::apps::start_blank_editor(&out, "Zeta blank memo")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut tools = Tools::new(Desktop::default());
+    tools.ctx.request =
+        "In the Zeta blank memo window, type call Bob into the text and press its Save button"
+            .into();
+    let read = tools.outline(json!({"window": "Zeta blank memo"})).await;
+    println!("{}", read.content);
+    assert!(read.ok && read.content.contains("OCR"), "{}", read.content);
+    // Its buttons read, the page around them painted their level first.
+    assert!(read.content.contains("text \"Save\""), "{}", read.content);
+    let blank = number_of(&read.content, "blank area");
+    let r = tools
+        .act(json!({"element": blank, "action": "type", "text": "call Bob"}))
+        .await;
+    println!("{}", r.content);
+    assert!(r.ok && r.content.contains("Shown:"), "{}", r.content);
+    let save = number_of(&r.content, "text \"Save\"");
+    let r = tools.act(json!({"element": save, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    let mut saved = String::new();
+    for _ in 0..20 {
+        saved = std::fs::read_to_string(&out).unwrap_or_default();
+        if !saved.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(saved, "call Bob");
 }

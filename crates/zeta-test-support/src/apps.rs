@@ -170,3 +170,16 @@ pub fn start_editor(out: &Path, title: &str, text: &str) -> Result<App, String> 
         .env_remove("NO_AT_BRIDGE");
     start(cmd, &format!("^{title}$"))
 }
+
+/// Starts the Tk editor (`tests/elements/apps/blank_editor.py`: Quit and Save over an
+/// empty text; Tk shares no accessibility tree), writing its text to `out` on Save, with
+/// window `title`. Waits until its window is mapped.
+pub fn start_blank_editor(out: &Path, title: &str) -> Result<App, String> {
+    let mut cmd = Command::new(SYSTEM_PYTHON);
+    cmd.arg(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/elements/apps/blank_editor.py"),
+    )
+    .arg(out)
+    .arg(title);
+    start(cmd, &format!("^{title}$"))
+}

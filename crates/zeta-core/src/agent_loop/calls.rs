@@ -176,6 +176,13 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             self.commands_closed = true;
             content = format!("{content}\n{}", super::screen::WINDOW_INSTEAD);
         }
+        // Done in the window as it shows: the next step is the answer, said as what was
+        // done there (seen: the worked example's "There are 3 .txt files …; I wrote …"
+        // copied as "There are 2 lines in the file …; I saved them").
+        if self.answer_next {
+            self.finishing.said(super::screen::DONE_IN_WINDOW);
+            content = format!("{content}\n{}", super::screen::DONE_IN_WINDOW);
+        }
         let mut result = self.protocol.result_turn(&call, mark, content.clone());
         result.images = output.images;
         self.last_result = Some((content, output.content.clone()));

@@ -251,6 +251,14 @@ impl Finishing {
             Some(rb) if rb.met() && rb.closed && self.values_unentered().is_empty() => {
                 self.done_in(&rb.window)
             }
+            // Done in a window still open, its file written by the last act (seen: a
+            // worked example's answer as the whole answer after FeatherPad's line was
+            // added and saved, and "I could not give a complete answer").
+            Some(rb) if self.done_in_window() && self.values_unentered().is_empty() => format!(
+                "Done in the window \"{}\", its file saved by the last of these:\n{}",
+                rb.window,
+                self.acts_in(&rb.window).join("\n")
+            ),
             _ => checks::account(&self.evidence),
         }
     }

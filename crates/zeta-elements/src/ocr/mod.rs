@@ -13,6 +13,7 @@
 //! any reading: they hide more than the words they hold (xmessage read as no word at
 //! all; xcalc's keys read as "[ee not", "or on oor xor fod" across rows of keys).
 
+mod blank;
 mod frames;
 mod sheet;
 
@@ -47,6 +48,8 @@ pub struct Reading {
     pub unframed: bool,
     /// Their upright stretches on the screen, which part phrases (`phrases`).
     pub walls: Vec<Bounds>,
+    /// The largest blank area, on the screen: where text goes once typed (`blank`).
+    pub blank: Option<Bounds>,
     pub took: std::time::Duration,
 }
 
@@ -194,8 +197,12 @@ pub fn phrases(words: &[Word], walls: &[Bounds]) -> Vec<(String, Bounds)> {
     out
 }
 
-/// The phrases of run `run` as a tree: a root holding one "text" node per phrase.
-pub fn as_tree(run: u64, phrases: &[(String, Bounds)]) -> Node {
+/// The role of a blank area read by OCR (`blank`).
+pub const BLANK_ROLE: &str = "blank area";
+
+/// The phrases of run `run` as a tree: a root holding one "text" node per phrase, and
+/// the blank area, where there is one, as a "blank area" to click or type into.
+pub fn as_tree(run: u64, phrases: &[(String, Bounds)], blank: Option<Bounds>) -> Node {
     let mut root = Node::new(
         Key::Word {
             run,
@@ -213,6 +220,13 @@ pub fn as_tree(run: u64, phrases: &[(String, Bounds)]) -> Node {
             n
         })
         .collect();
+    if let Some(b) = blank {
+        let index = phrases.len();
+        let mut n = Node::new(Key::Word { run, index }, BLANK_ROLE, "");
+        n.bounds = Some(b);
+        n.actions = vec!["click".into()];
+        root.children.push(n);
+    }
     root
 }
 
@@ -259,6 +273,7 @@ pub async fn read(target: Target, scratch: &Path) -> Result<Reading, ElementsErr
         scales,
         unframed: page.framed,
         walls: page.walls.iter().map(|r| page.on_screen(r)).collect(),
+        blank: page.blank.map(|r| page.on_screen(&r)),
         took: started.elapsed(),
     })
 }
@@ -271,6 +286,8 @@ pub(super) struct Page {
     insides: Vec<frames::Rect>,
     framed: bool,
     walls: Vec<frames::Rect>,
+    /// Its largest blank area (`blank`), painted the level around it.
+    blank: Option<frames::Rect>,
     origin: (i32, i32),
     /// Captured pixels per screen pixel.
     density: f64,
@@ -285,12 +302,17 @@ impl Page {
         let img = image::RgbaImage::from_raw(shot.width, shot.height, rgba)
             .ok_or_else(|| ElementsError::Ocr("the capture has the wrong size".into()))?;
         let gray = image::DynamicImage::ImageRgba8(img).into_luma8();
-        let (gray, insides, walls, framed) = match frames::unframed(&gray) {
+        let (mut gray, insides, walls, framed) = match frames::unframed(&gray) {
             Some(u) => (u.image, u.insides, u.walls, true),
             None => (gray, Vec::new(), Vec::new(), false),
         };
+        let blank = blank::largest(&gray);
+        if let Some(r) = blank {
+            blank::fill_as_around(&mut gray, &r);
+        }
         Ok(Self {
             gray,
+            blank,
             insides,
             framed,
             walls,

@@ -559,6 +559,60 @@ fn an_unshowable_answer_after_a_window_was_done_says_what_was_done_there() {
     }
 }
 
+/// The same in an editor still open whose last act wrote the file its title names: what
+/// was done there, not "I could not give a complete answer"; nothing saved, the account
+/// of the calls.
+#[test]
+fn an_unshowable_answer_after_an_editor_saved_says_what_was_done_there() {
+    use crate::tool::{ReadBack, Shown};
+    let home = Home::new();
+    let file = home.0.path().join("list.txt");
+    std::fs::write(&file, "apples\npears\n").expect("list.txt");
+    let title = format!("{}", file.display());
+    let request = "In FeatherPad, add the line pears after apples and save the file";
+    let example = "There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.";
+    for saved in [true, false] {
+        let mut f = home.finishing(Checks::Never, true, request);
+        // The worked example is Zeta's own text.
+        f.said(example);
+        f.observed(CallEvidence::act_read_back(ReadBack {
+            app: "featherpad".into(),
+            ..ReadBack::of(
+                &format!("text in \"{title}\""),
+                &title,
+                "set_text",
+                "set its text to \"apples\npears\"",
+                Shown::Yes("its text is it".into()),
+            )
+        }));
+        f.observed(CallEvidence {
+            effects: if saved {
+                vec![Effect::Changed(file.clone())]
+            } else {
+                vec![]
+            },
+            ..CallEvidence::act_read_back(ReadBack {
+                request_met: true,
+                app: "featherpad".into(),
+                ..ReadBack::of(
+                    &format!("menu item \"Save\" in \"{title}\""),
+                    &title,
+                    "press",
+                    "press it",
+                    Shown::Unclear("nothing else changed".into()),
+                )
+            })
+        });
+        let answer = f.final_answer(example.into());
+        assert_eq!(
+            answer.starts_with(&format!("Done in the window \"{title}\", its file saved")),
+            saved,
+            "{answer}"
+        );
+        assert!(!answer.contains("count.txt"), "{answer}");
+    }
+}
+
 /// The window tools' words around what a window shows are Zeta's: an answer that says
 /// them again (with other quotes) loses them; what the window showed stays the answer's.
 #[test]

@@ -27,6 +27,12 @@ impl Check for HeldBack {
         if !case.held_back || !case.request.asks_change || e.effects().next().is_some() {
             return None;
         }
+        // Done in the window after all, as the window shows (seen: a command refused,
+        // then Rex typed into the Pet dialog and OK pressed, and "Not done: a change
+        // was not allowed" before it).
+        if super::done_in_window(&e.calls, &case.env.home, &case.env.cwd) {
+            return None;
+        }
         let calls = changing_calls(e);
         let first = e
             .calls

@@ -2365,3 +2365,57 @@ fn a_word_of_the_request_the_answer_quotes_as_done_must_have_been_entered() {
         );
     }
 }
+
+/// A change held back, then done in the window after all (a dialog answered, its
+/// request met): no "Not done: a change was not allowed"; with nothing done there, it
+/// stands.
+#[test]
+fn a_change_held_back_then_done_in_the_window_is_not_said_undone() {
+    use crate::tool::{ReadBack, Shown};
+    let f = fixture();
+    let request = Request::parse("Type Rex into the Pet dialog and press OK", &f.env);
+    let refused = CallEvidence {
+        ran: false,
+        changes: true,
+        ..call(
+            "✗ shell echo Rex | some-tool",
+            true,
+            false,
+            "denied",
+            vec![],
+        )
+    };
+    let press = |met: bool| {
+        CallEvidence::act_read_back(ReadBack {
+            request_met: met,
+            closed: true,
+            ..ReadBack::of(
+                "button \"OK\" in \"Pet\"",
+                "Pet",
+                "press",
+                "press it",
+                Shown::Yes("its window closed".into()),
+            )
+        })
+    };
+    for (met, held) in [(true, false), (false, true)] {
+        let mut evidence = Evidence::default();
+        evidence.push(refused.clone());
+        evidence.push(press(met));
+        let found = HeldBack.judge(&Case {
+            request: &request,
+            answer: "I typed Rex and pressed OK.",
+            evidence: &evidence,
+            held_back: true,
+            stopped: None,
+            window: Some("Pet"),
+            env: &f.env,
+        });
+        assert_eq!(
+            found.is_some(),
+            held,
+            "met {met}: {:?}",
+            found.map(|f| f.honest)
+        );
+    }
+}
