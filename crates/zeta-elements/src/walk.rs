@@ -235,6 +235,16 @@ impl Walk {
         ))
     }
 
+    /// `e` is a word read by OCR that shows text an act typed or set (seen: "call Bob"
+    /// typed into a blank area, read back as a word the request names, and Save held
+    /// for it).
+    fn typed_there(&self, e: &Entry) -> bool {
+        let name = e.name.trim().to_lowercase();
+        matches!(e.key, crate::node::Key::Word { .. })
+            && !name.is_empty()
+            && self.entered.iter().any(|t| t.contains(&name))
+    }
+
     /// An act went through on an element of `window`.
     fn acted_in(&self, numbers: &Numbers, window: &str) -> bool {
         self.done
@@ -265,8 +275,14 @@ impl Walk {
     pub fn ahead(&self, numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
         // A disabled button may have no action to read (Qt: FeatherPad's Save before
         // any change), and is held all the same.
+        // A word read by OCR may be a button; it is held as one where the window has a
+        // place a step before it may be done (its blank area: seen, xedit's Save pressed
+        // three times for "type call Bob into the text and press its Save button").
+        let read_word = matches!(entry.key, crate::node::Key::Word { .. })
+            && !Self::takers(numbers, &entry.place.window).is_empty();
         let button = entry.takes == Takes::Press
-            || entry.takes == Takes::Unknown && entry.role.ends_with("button");
+            || entry.takes == Takes::Unknown && entry.role.ends_with("button")
+            || read_word;
         if !button || request.trim().is_empty() || self.request != request {
             return None;
         }
@@ -286,6 +302,7 @@ impl Walk {
                 *m != n
                     && e.place.window == entry.place.window
                     && !self.done.contains(m)
+                    && !self.typed_there(e)
                     && e.role != "label"
                     && match e.takes {
                         Takes::Text | Takes::Toggle | Takes::Unknown => true,
@@ -643,7 +660,11 @@ impl Walk {
         if request.trim().is_empty() || self.request != request {
             return None;
         }
-        Some(named_in(numbers, window, request)).filter(|named| !named.is_empty())
+        let named: Vec<(u32, String)> = named_in(numbers, window, request)
+            .into_iter()
+            .filter(|(m, _)| numbers.get(*m).is_ok_and(|e| !self.typed_there(e)))
+            .collect();
+        Some(named).filter(|named| !named.is_empty())
     }
 
     /// The last `STEPS` presses follow one another up to `n`, over elements of more than

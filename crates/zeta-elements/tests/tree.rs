@@ -723,6 +723,16 @@ async fn an_empty_page_read_by_ocr_is_a_blank_area_that_takes_typing() {
     // Its buttons read, the page around them painted their level first.
     assert!(read.content.contains("text \"Save\""), "{}", read.content);
     let blank = number_of(&read.content, "blank area");
+    // Save before the text: held, with where the step before it may be done.
+    let save = number_of(&read.content, "text \"Save\"");
+    let r = tools.act(json!({"element": save, "action": "press"})).await;
+    assert!(
+        !r.ok
+            && r.content
+                .contains(&format!("it may be done in [{blank}] blank area")),
+        "{}",
+        r.content
+    );
     let r = tools
         .act(json!({"element": blank, "action": "type", "text": "call Bob"}))
         .await;

@@ -224,7 +224,9 @@ pub fn as_tree(run: u64, phrases: &[(String, Bounds)], blank: Option<Bounds>) ->
         let index = phrases.len();
         let mut n = Node::new(Key::Word { run, index }, BLANK_ROLE, "");
         n.bounds = Some(b);
-        n.actions = vec!["click".into()];
+        // Where text goes: a step of the request that names nothing on screen ("type
+        // call Bob into the text") may be done there (`Walk::takers`).
+        n.states.editable = true;
         root.children.push(n);
     }
     root
