@@ -236,8 +236,19 @@ impl Finishing {
 
     /// What was done in `window`, which closed: its acts that went through, one a line.
     pub fn done_in(&self, window: &str) -> String {
+        self.said_done(window, true)
+    }
+
+    /// What was done in `window`: its acts, after which it closed (`closed`) or its file
+    /// was saved.
+    fn said_done(&self, window: &str, closed: bool) -> String {
+        let how = if closed {
+            "which closed after"
+        } else {
+            "its file saved by"
+        };
         format!(
-            "Done in the window \"{window}\", which closed after the last of these:\n{}",
+            "Done in the window \"{window}\", {how} the last of these:\n{}",
             self.acts_in(window).join("\n")
         )
     }
@@ -254,11 +265,9 @@ impl Finishing {
             // Done in a window still open, its file written by the last act (seen: a
             // worked example's answer as the whole answer after FeatherPad's line was
             // added and saved, and "I could not give a complete answer").
-            Some(rb) if self.done_in_window() && self.values_unentered().is_empty() => format!(
-                "Done in the window \"{}\", its file saved by the last of these:\n{}",
-                rb.window,
-                self.acts_in(&rb.window).join("\n")
-            ),
+            Some(rb) if self.done_in_window() && self.values_unentered().is_empty() => {
+                self.said_done(&rb.window, false)
+            }
             _ => checks::account(&self.evidence),
         }
     }
