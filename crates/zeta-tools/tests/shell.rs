@@ -105,9 +105,11 @@ async fn cancel_kills_the_whole_process_group() {
     let (cancel, ctx, _) = context(dir.path(), 60_000, 4000);
     let path = dir.path().to_path_buf();
     let canceller = tokio::spawn(async move {
-        // Cancel once the command is surely running.
+        // Cancel once the command is surely running: the shell has written its whole pid
+        // (the file exists, empty, from the moment the redirection opens it).
         for _ in 0..100 {
-            if path.join("pgid").exists() {
+            let written = std::fs::read_to_string(path.join("pgid")).unwrap_or_default();
+            if written.ends_with('\n') {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
