@@ -318,8 +318,10 @@ async fn cancel_mid_tool_kills_the_group_and_ends_cancelled() {
     let task = loop {
         match tokio::time::timeout(Duration::from_secs(20), events.recv()).await {
             Ok(Ok(Event::ToolCallStarted { task_id, .. })) => {
+                // The whole pid written, not just the file its redirection opens.
                 for _ in 0..100 {
-                    if pgid_file.exists() {
+                    let written = std::fs::read_to_string(&pgid_file).unwrap_or_default();
+                    if written.ends_with('\n') {
                         break;
                     }
                     tokio::time::sleep(Duration::from_millis(20)).await;
