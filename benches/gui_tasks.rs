@@ -355,7 +355,7 @@ const TASKS: &[Task] = &[
         request: "Use the Calculator window to work out 12 times 7",
         check: |p| {
             expect(
-                p.shown.contains("84"),
+                shows_number(&p.shown, "84"),
                 format!("the display shows {:?}", p.shown),
             )
         },
@@ -370,7 +370,7 @@ const TASKS: &[Task] = &[
         request: "With the Calculator app, compute 100 minus 58",
         check: |p| {
             expect(
-                p.shown.contains("42"),
+                shows_number(&p.shown, "42"),
                 format!("the display shows {:?}", p.shown),
             )
         },
@@ -413,7 +413,7 @@ const TASKS: &[Task] = &[
         request: "Add 6 and 7 on the xcalc calculator",
         check: |p| {
             expect(
-                p.shown.contains("13"),
+                shows_number(&p.shown, "13"),
                 format!("the display shows {:?}", clip(&p.shown)),
             )
         },
@@ -428,7 +428,7 @@ const TASKS: &[Task] = &[
         request: "Multiply 9 by 5 using the xcalc calculator",
         check: |p| {
             expect(
-                p.shown.contains("45"),
+                shows_number(&p.shown, "45"),
                 format!("the display shows {:?}", clip(&p.shown)),
             )
         },
@@ -569,13 +569,24 @@ const HELD_OUT: &[Task] = &[
         request: "Use the MATE calculator to work out 23 times 4",
         check: |p| {
             expect(
-                p.shown.contains("92"),
+                shows_number(&p.shown, "92"),
                 format!("the display shows {:?}", clip(&p.shown)),
             )
         },
         read_after: ReadAfter::Tree,
     },
 ];
+
+/// `shown` holds `number` whole, no digit beside it: a display showing 7042 is not one
+/// showing 42 ("100 minus 58" keyed after a stray 7).
+fn shows_number(shown: &str, number: &str) -> bool {
+    shown.match_indices(number).any(|(at, _)| {
+        let before = shown[..at].chars().next_back();
+        let after = shown[at + number.len()..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_digit() || c == '.')
+            && !after.is_some_and(|c| c.is_ascii_digit())
+    })
+}
 
 fn clip(s: &str) -> String {
     s.replace('\n', " ").chars().take(160).collect()

@@ -741,3 +741,107 @@ async fn an_editors_text_left_out_is_held_and_after_its_save_the_next_step_answe
     assert!(reply.contains("pears"), "{reply}");
     s.assert_invariants();
 }
+
+/// A number the request gives is keyed in on a keypad nobody rehearsed, digit by digit,
+/// and what it says between two numbers ("times") is a key the model chose when asked on
+/// its own: galculator's keys are pressed in the order the request gives them, each call
+/// bound to the next key, and after its "=" the next step may only answer. galculator
+/// itself shows the result.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_calculation_is_keyed_in_key_by_key_and_its_result_read_from_the_calculator() {
+    let test = "a_calculation_is_keyed_in_key_by_key_and_its_result_read_from_the_calculator";
+    if !desktop(test) {
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let press = |n: u32| {
+        Step::text(json!({"args": {"action": "press", "element": n}, "tool": "ui_act"}).to_string())
+    };
+    // A fresh `zeta` numbers galculator's keys as it reads them: 1 is [26], 2 [27], * [24],
+    // 7 [16], = [30]. The first request is the question of the key for "times".
+    let steps = vec![
+        Step::text(json!({"choice": "*"}).to_string()),
+        press(26),
+        press(27),
+        press(24),
+        press(16),
+        press(30),
+        Step::text(
+            json!({"command": "", "reply": "The calculator shows 84.", "done": true}).to_string(),
+        ),
+    ];
+    let s = Setup::small(steps, json!({})).await;
+    let calc_home = tempfile::tempdir().expect("galculator's home");
+    let mut cmd = std::process::Command::new("galculator");
+    cmd.env("HOME", calc_home.path()).env_remove("NO_AT_BRIDGE");
+    let _calc = match zeta_test_support::apps::start(cmd, "^galculator$") {
+        Ok(app) => app,
+        Err(e) => {
+            cannot_run(Needs::Desktop, test, e);
+            return;
+        }
+    };
+    let run = s
+        .small_command(&[
+            "run",
+            "--json",
+            "--approve",
+            "all",
+            "In the galculator window, work out 12 times 7",
+        ])
+        .output()
+        .expect("zeta run");
+    let task = done_task(&run);
+    s.stop_small();
+    let requests = s.requests();
+    // What each request says, its messages' text.
+    let said_in = |r: &zeta_scripted_llm::Recorded| -> String {
+        r.body["messages"]
+            .as_array()
+            .map(|m| {
+                m.iter()
+                    .filter_map(|m| m["content"].as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .unwrap_or_default()
+    };
+    let bodies: Vec<String> = requests.iter().map(said_in).collect();
+    // The question, asked on its own: the request's words, the keys that are no digit.
+    let asked = bodies
+        .iter()
+        .find(|b| b.contains("between 12 and 7"))
+        .unwrap_or_else(|| panic!("no question of the key: {bodies:?}"));
+    assert!(
+        asked.contains("Keys: ") && asked.contains("*") && !asked.contains("ui_outline"),
+        "{asked}"
+    );
+    // The step after 1 and 2: its one call is "*", the key chosen.
+    let after_two = requests
+        .iter()
+        .find(|r| said_in(r).contains("[27] \"2\" (pressed), [24] \"*\""))
+        .unwrap_or_else(|| panic!("no step after 2: {bodies:?}"));
+    let schema = &after_two.body["response_format"]["json_schema"]["schema"];
+    let valid = |plan: Value| {
+        jsonschema::validator_for(schema)
+            .unwrap_or_else(|e| panic!("{e}: {schema}"))
+            .is_valid(&plan)
+    };
+    let act = |n: u32| json!({"command": "", "reply": "", "done": false, "tool": "ui_act", "args": {"action": "press", "element": n}});
+    assert!(valid(act(24)), "{schema}");
+    assert!(!valid(act(16)) && !valid(act(29)), "{schema}");
+    assert!(
+        !valid(json!({"command": "", "reply": "84", "done": true})),
+        "{schema}"
+    );
+    // galculator's own display, as the last act read it back, and only an answer after.
+    let said = said_in(requests.last().expect("requests"));
+    assert!(said.contains("text = \"84\""), "{said}");
+    assert!(
+        said.contains("keyed in and the window shows its result"),
+        "{said}"
+    );
+    let reply = task["reply"].as_str().unwrap_or_default();
+    assert!(reply.contains("84"), "{reply}");
+    s.assert_invariants();
+}

@@ -32,6 +32,7 @@ pub const CHECK_WINDOW_NOT_SAVED: &str = include_str!("../prompts/check_window_n
 pub const CHECK_VALUE_NOT_ENTERED: &str = include_str!("../prompts/check_value_not_entered.md");
 pub const CHECK_SECOND_WAY: &str = include_str!("../prompts/check_second_way.md");
 pub const CHECK_WRITTEN_DIFFERS: &str = include_str!("../prompts/check_written_differs.md");
+pub const CHECK_UNGROUNDED_PATH: &str = include_str!("../prompts/check_ungrounded_path.md");
 
 /// `template` with each `{{name}}` of `values` replaced, in one pass (a value's own
 /// braces are never read as places).
@@ -142,6 +143,7 @@ mod tests {
         assert_eq!(places(CHECK_ASKED_SOURCE), ["facts"]);
         assert_eq!(places(CHECK_HELD_BACK), ["calls"]);
         assert_eq!(places(CHECK_UNGROUNDED_VALUE), ["values"]);
+        assert_eq!(places(CHECK_UNGROUNDED_PATH), ["paths"]);
         assert_eq!(places(CHECK_UNGROUNDED_IN_WINDOW), ["window", "values"]);
         assert_eq!(places(CHECK_UNGROUNDED_AFTER_WINDOW), ["window", "values"]);
         assert_eq!(places(CHECK_NO_VALUE), ["last"]);

@@ -50,6 +50,39 @@ pub struct ToolContext {
     /// The person's request the call serves (the task's message; empty outside a task):
     /// a tool that acts on what a person sees holds an act against what was asked.
     pub request: Arc<str>,
+    /// A short question the tool may ask the task's model, answered with one of a few
+    /// options (`Choose`); none outside a task.
+    pub choose: Choose,
+}
+
+/// A question put to the task's model on its own, outside the conversation, whose
+/// answer must be one of `options`: what a word of the request means among a window's
+/// few names (which key of a keypad "times" is). Asked alone, a small model answers it
+/// where, in the middle of a task, it follows the numbers it has pressed so far.
+pub trait Chooser: Send + Sync {
+    fn choose<'a>(
+        &'a self,
+        question: &'a str,
+        options: &'a [String],
+    ) -> Pin<Box<dyn Future<Output = Option<String>> + Send + 'a>>;
+}
+
+/// The task's `Chooser`, when there is one.
+#[derive(Clone, Default)]
+pub struct Choose(Option<Arc<dyn Chooser>>);
+
+impl Choose {
+    pub fn new(chooser: Arc<dyn Chooser>) -> Self {
+        Self(Some(chooser))
+    }
+
+    /// One of `options`, as the model answers `question`; `None` without a model, when
+    /// it fails, or when its answer is none of them.
+    pub async fn one_of(&self, question: &str, options: &[String]) -> Option<String> {
+        let chooser = self.0.as_ref()?;
+        let answer = chooser.choose(question, options).await?;
+        options.iter().find(|o| **o == answer).cloned()
+    }
 }
 
 /// Work calls leave for the end of their task, run once when the task ends, however it
@@ -106,6 +139,7 @@ impl ToolContext {
             session: Session::Closed,
             at_task_end: AtTaskEnd::default(),
             request: Arc::from(""),
+            choose: Choose::default(),
         }
     }
 }
@@ -151,6 +185,9 @@ pub struct ReadBack {
     /// The element was a word read off the screen by OCR: its name may differ from what
     /// the screen shows by a letter or two (seen: xmessage's "Dismiss" read "Disniss").
     pub ocr: bool,
+    /// The act was the last key of what the request gives keyed in on a keypad, its
+    /// result key (a calculator's "="): what is left is to say the result it shows.
+    pub keyed: bool,
 }
 
 impl ReadBack {
@@ -184,6 +221,7 @@ impl ReadBack {
             left: None,
             app: String::new(),
             ocr: false,
+            keyed: false,
         }
     }
 }

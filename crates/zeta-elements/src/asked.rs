@@ -118,6 +118,12 @@ fn alternatives<'a>(
 /// Why acting on `entry` (number `n`) is not what `request` asks, when it names other
 /// elements of the same kind in the same window: `None` when the act may go ahead.
 pub fn refusal(numbers: &Numbers, n: u32, entry: &Entry, request: &str) -> Option<String> {
+    // A keypad's keys are pressed in turn to key in what the request gives ("23 times
+    // 4": 2, 3, multiply, 4, result), whatever it names (seen: mate-calc's "multiply"
+    // would be refused for the "4" the request names).
+    if crate::keyed::Keypad::of(numbers, &entry.place.window).is_some_and(|pad| pad.holds(n)) {
+        return None;
+    }
     if matches!(entry.key, Key::Word { .. }) {
         return word_refusal(numbers, n, entry, request);
     }

@@ -8,6 +8,7 @@
 //! - [`atspi`]: the accessibility bus: reading windows and trees, acting on elements.
 //! - [`ocr`]: tesseract over a screenshot, as the same kind of elements.
 //! - [`readback`]: whether an act shows in the window after it.
+//! - [`keyed`]: numbers keyed in on a keypad (a calculator's digits), in order.
 //! - [`steps`]: a step of the request that names nothing in its window, and the
 //!   default button that does it.
 //! - [`bound`]: the calls `ui_act` takes now, for a constrained model's grammar.
@@ -19,6 +20,7 @@ pub mod asked;
 pub mod atspi;
 pub mod bound;
 pub mod error;
+pub mod keyed;
 pub mod labels;
 pub mod marks;
 pub mod node;

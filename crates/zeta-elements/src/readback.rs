@@ -116,6 +116,20 @@ pub fn judge(action: &Action, before: &Node, after: Option<&Node>, windows: &Win
             }
         }
         Action::Toggle => flipped(before, after),
+        // A toggle button that springs back, as a keypad's keys do (galculator's), shows a
+        // press by what else of its window changed (seen: "1" pressed, the display showing
+        // 1, and "NOT SHOWN: it is still unchecked").
+        Action::Press
+            if before.states.checkable
+                && before.role == "toggle button"
+                && after.states.checked == before.states.checked
+                && windows.changed > 1 =>
+        {
+            Shown::Yes(format!(
+                "it sprang back, and {} elements of the window changed",
+                windows.changed
+            ))
+        }
         Action::Press if before.states.checkable => flipped(before, after),
         Action::Press if before.role == "page tab" => {
             if after.states.selected {
@@ -427,6 +441,22 @@ mod tests {
         after.states.checked = true;
         assert!(yes(&judge(&Action::Toggle, &before, Some(&after), &quiet)));
         assert!(yes(&judge(&Action::Press, &before, Some(&after), &quiet)));
+        // A keypad's toggle button springs back: pressed, it shows by what else changed
+        // (galculator's display); a check box, or a key with nothing else changed, does not.
+        let mut key = node("toggle button", None);
+        key.states.checkable = true;
+        let busy = Windows {
+            changed: 2,
+            ..Windows::default()
+        };
+        assert!(yes(&judge(&Action::Press, &key, Some(&key), &busy)));
+        assert!(no(&judge(&Action::Press, &key, Some(&key), &quiet)));
+        assert!(no(&judge(&Action::Press, &before, Some(&before), &busy)));
+        let one = Windows {
+            changed: 1,
+            ..Windows::default()
+        };
+        assert!(no(&judge(&Action::Press, &key, Some(&key), &one)));
     }
 
     #[test]

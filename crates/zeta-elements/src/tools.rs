@@ -12,7 +12,7 @@ use base64::Engine;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use zeta_core::model::{ImageData, ToolSpec};
-use zeta_core::tool::{ReadBack, Shown, Tool, ToolContext, ToolFuture, ToolOutput};
+use zeta_core::tool::{Choose, ReadBack, Shown, Tool, ToolContext, ToolFuture, ToolOutput};
 use zeta_tools::input::InputState;
 use zeta_tools::screen::Target;
 
@@ -88,6 +88,30 @@ impl Elements {
         let mut walk = locked(&self.0.walk);
         walk.for_request(request);
         walk.named(&numbers, window, request)
+    }
+
+    /// Asks the model, on its own, which key stands for each step between numbers of a
+    /// keypad plan in `window` not chosen yet (`Walk::keyed_question`): in the middle of
+    /// a task a small model follows the numbers it pressed ("times" pressed as π, seen on
+    /// gnome-calculator), asked alone it reads the words (×).
+    async fn choose_keys(&self, window: &str, request: &str, choose: &Choose) {
+        if request.trim().is_empty() {
+            return;
+        }
+        locked(&self.0.walk).for_request(request);
+        for _ in 0..4 {
+            let asked = {
+                let numbers = locked(&self.0.numbers);
+                let walk = locked(&self.0.walk);
+                walk.keyed_question(&numbers, window, request)
+            };
+            let Some((at, question, names)) = asked else {
+                return;
+            };
+            let answer = choose.one_of(&question, &names).await;
+            tracing::info!(question, ?answer, "a keypad's key chosen by the model");
+            locked(&self.0.walk).chose(at, answer);
+        }
     }
 
     fn render(&self, root: &Node, title: &str, place: &Place, options: &Options) -> Outline {
@@ -229,7 +253,12 @@ enum Source {
 impl UiOutline {
     /// The outline `args` ask for; a window's, for `request`, ends with the elements the
     /// request names in it (`Walk::named`), as each act's read-back does.
-    async fn outline(&self, args: OutlineArgs, request: &str) -> Result<Read, ElementsError> {
+    async fn outline(
+        &self,
+        args: OutlineArgs,
+        request: &str,
+        choose: &Choose,
+    ) -> Result<Read, ElementsError> {
         let options = Options {
             budget: args.max.unwrap_or(40).clamp(5, 400),
             find: args.find.clone(),
@@ -264,6 +293,7 @@ impl UiOutline {
                 shown: out.lines.keys().copied().collect(),
                 shows: format!("{}\n{}", entry.place.window, out.shows),
                 text: out.text,
+                narrow: None,
             });
         }
         let started = Instant::now();
@@ -302,9 +332,18 @@ impl UiOutline {
                     }
                     // Seen without it: a form's Cancel pressed first, the first button
                     // read, while the request named its fields and OK.
+                    el.choose_keys(&w.title, request, choose).await;
                     if let Some(named) = el.named_in(&w.title, request) {
                         text.push_str(&format!("{named}\n"));
                     }
+                    // A keypad the request's numbers are keyed in on: the call after
+                    // reading it is its next key (seen: mate-calc read, then "1" pressed
+                    // for "23 times 4").
+                    let narrow = {
+                        let numbers = locked(&el.0.numbers);
+                        let walk = locked(&el.0.walk);
+                        walk.keyed_next(&numbers, &w.title, request)
+                    };
                     tracing::debug!(
                         elements = out.shown,
                         tokens = tokens(&text),
@@ -317,6 +356,7 @@ impl UiOutline {
                         shown: out.lines.keys().copied().collect(),
                         shows: format!("{}\n{}", w.title, out.shows),
                         text,
+                        narrow,
                     });
                 }
             }
@@ -388,6 +428,7 @@ impl UiOutline {
             shown: out.lines.keys().copied().collect(),
             shows: format!("{window}\n{}", out.shows),
             text: out.text,
+            narrow: None,
         })
     }
 
@@ -424,6 +465,9 @@ struct Read {
     /// What the area read shows (`Outline::shows`), headed by its window's title.
     shows: String,
     area: Target,
+    /// What the next `ui_act` is narrowed to after this read: a keypad's next key, while
+    /// the request's numbers are keyed in there (`Walk::keyed_next`).
+    narrow: Option<Vec<u32>>,
 }
 
 /// The screen rectangle of `bounds`, or the whole screen.
@@ -470,12 +514,12 @@ impl Tool for UiOutline {
                 Err(e) => return ToolOutput::error(format!("ui_outline: bad arguments: {e}")),
             };
             let marks = args.marks;
-            let read = match self.outline(args, &ctx.request).await {
+            let read = match self.outline(args, &ctx.request, &ctx.choose).await {
                 Ok(read) => read,
                 Err(e) => return ToolOutput::error(format!("ui_outline: {e}")),
             };
             *locked(&self.0 .0.shown) = read.shown.clone();
-            *locked(&self.0 .0.narrowed) = None;
+            *locked(&self.0 .0.narrowed) = read.narrow.clone();
             let mut out = ToolOutput::ok(read.text.clone(), read.summary.clone());
             out.shows = Some(read.shows.clone());
             if marks && !ctx.images_supported {
@@ -915,6 +959,7 @@ impl UiAct {
             left: None,
             app: entry.place.app.clone(),
             ocr: true,
+            keyed: false,
         });
         Ok(Acted {
             text: report,
@@ -924,7 +969,12 @@ impl UiAct {
         })
     }
 
-    async fn act(&self, args: ActArgs, request: &str) -> Result<Acted, ElementsError> {
+    async fn act(
+        &self,
+        args: ActArgs,
+        request: &str,
+        choose: &Choose,
+    ) -> Result<Acted, ElementsError> {
         let el = &self.0;
         let n = args.element;
         let action = match parse_action(&args) {
@@ -1186,8 +1236,7 @@ impl UiAct {
             Shown::No(what) => format!("NOT SHOWN: you meant to {intended}, but {what}.\n"),
             Shown::Unclear(what) => format!("Not confirmed on screen: {what}.\n"),
         });
-        // What the request names in this window, and which of it has been acted on.
-        let (named, request_met, left) = {
+        {
             let numbers = locked(&el.0.numbers);
             let mut walk = locked(&el.0.walk);
             walk.acted(n, &entry, &action, request);
@@ -1196,6 +1245,13 @@ impl UiAct {
                 walk.done(args.element, request);
             }
             walk.done_alike(&numbers, n, &entry, &action, request);
+        }
+        // A number keyed in on a keypad: the key for what comes next, by meaning.
+        el.choose_keys(own, request, choose).await;
+        // What the request names in this window, and which of it has been acted on.
+        let (named, request_met, left, keyed) = {
+            let numbers = locked(&el.0.numbers);
+            let walk = locked(&el.0.walk);
             (
                 walk.named(&numbers, own, request),
                 walk.all_named_done(&numbers, own, request),
@@ -1212,6 +1268,7 @@ impl UiAct {
                             )
                         })
                 },
+                walk.keyed_result(&numbers, own, request, n),
             )
         };
         if let Some(named) = named {
@@ -1230,6 +1287,7 @@ impl UiAct {
             left,
             app: entry.place.app.clone(),
             ocr: false,
+            keyed,
         });
         for t in &watched.opened {
             shows.push_str(&format!("{t}\n"));
@@ -1329,7 +1387,13 @@ impl Tool for UiAct {
     fn identity(&self, arguments: &Value) -> Option<String> {
         let n = arguments.get("element")?.as_u64()?;
         let numbers = locked(&self.0 .0.numbers);
-        let entry = numbers.get(u32::try_from(n).ok()?).ok()?;
+        let n = u32::try_from(n).ok()?;
+        let entry = numbers.get(n).ok()?;
+        let walk = locked(&self.0 .0.walk);
+        if let Some(at) = walk.keyed_at(&numbers, n, walk.request()) {
+            return Some(format!("{arguments} as step {at} of keying in"));
+        }
+        drop(walk);
         if !matches!(entry.key, Key::Word { .. }) {
             return None;
         }
@@ -1450,7 +1514,7 @@ impl Tool for UiAct {
                     Some((action, entry.clone()))
                 })
             };
-            match self.act(args, &ctx.request).await {
+            match self.act(args, &ctx.request, &ctx.choose).await {
                 Ok(acted) => ToolOutput {
                     read_back: Some(acted.read_back),
                     shows: Some(acted.shows),
@@ -1473,6 +1537,7 @@ impl Tool for UiAct {
                             left: None,
                             app: entry.place.app.clone(),
                             ocr: matches!(entry.key, Key::Word { .. }),
+                            keyed: false,
                         })
                     });
                     // A failed act shows nothing: its message's numbers are Zeta's.
@@ -1726,7 +1791,7 @@ mod tests {
                 text: Some(text.into()),
                 option: None,
             };
-            match act.act(args, request).await {
+            match act.act(args, request, &Choose::default()).await {
                 Err(ElementsError::Unsupported(why)) => {
                     assert!(why.starts_with("not typed:"), "{why}")
                 }
@@ -1746,7 +1811,9 @@ mod tests {
                 text: Some(text.into()),
                 option: None,
             };
-            if let Err(ElementsError::Unsupported(why)) = act.act(args, request).await {
+            if let Err(ElementsError::Unsupported(why)) =
+                act.act(args, request, &Choose::default()).await
+            {
                 assert!(!why.starts_with("not typed:"), "{text:?}: {why}");
             }
         }

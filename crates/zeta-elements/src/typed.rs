@@ -90,6 +90,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
             left: None,
             app: String::new(),
             ocr: false,
+            keyed: false,
         };
     };
     let now = after.node.value.clone().unwrap_or_default();
@@ -142,6 +143,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
         left: None,
         app: String::new(),
         ocr: false,
+        keyed: false,
     }
 }
 

@@ -23,6 +23,7 @@
 
 use crate::asked::{named_at, names_element};
 use crate::atspi::act::Action;
+use crate::keyed::{Keypad, Plan};
 use crate::numbers::{Entry, Numbers, Takes};
 
 /// Presses in a row on following numbers before the next is held.
@@ -43,6 +44,12 @@ pub struct Walk {
     held: Vec<(u32, String)>,
     /// The texts typed or set and the options chosen for the request, lowercased.
     entered: Vec<String>,
+    /// The elements pressed for the request that went through, in order (a keypad's
+    /// keys, `keyed`).
+    pressed: Vec<u32>,
+    /// The keys the model chose, asked on its own, for a keypad plan's steps between
+    /// numbers (step index, the key's name; none when it gave no answer).
+    chosen: Vec<(usize, Option<String>)>,
 }
 
 /// Whether `action` does to `entry` what its kind is for, so that the element counts as
@@ -155,7 +162,85 @@ impl Walk {
             self.done.clear();
             self.held.clear();
             self.entered.clear();
+            self.pressed.clear();
+            self.chosen.clear();
         }
+    }
+
+    /// The keypad of `window` and the presses that key in what `request` gives there,
+    /// while some are left (`keyed`).
+    fn keying(&self, numbers: &Numbers, window: &str, request: &str) -> Option<(Keypad, Plan)> {
+        if request.trim().is_empty() || self.request != request {
+            return None;
+        }
+        let (pad, plan) = self.keypad_plan(numbers, window, request)?;
+        (pad.progress(&plan, &self.pressed) < plan.steps.len()).then_some((pad, plan))
+    }
+
+    /// The keypad of `window` and its plan for `request`, with the keys chosen so far.
+    fn keypad_plan(
+        &self,
+        numbers: &Numbers,
+        window: &str,
+        request: &str,
+    ) -> Option<(Keypad, Plan)> {
+        if request.trim().is_empty() || self.request != request {
+            return None;
+        }
+        let pad = Keypad::of(numbers, window)?;
+        let chosen: Vec<(usize, String)> = self
+            .chosen
+            .iter()
+            .filter_map(|(at, name)| name.clone().map(|n| (*at, n)))
+            .collect();
+        let plan = pad.resolve(pad.plan(request)?, &chosen);
+        Some((pad, plan))
+    }
+
+    /// The question to ask the model on its own for the next step between numbers of
+    /// the keypad plan in `window` not asked yet (`Keypad::question`).
+    pub fn keyed_question(
+        &self,
+        numbers: &Numbers,
+        window: &str,
+        request: &str,
+    ) -> Option<(usize, String, Vec<String>)> {
+        let (pad, plan) = self.keying(numbers, window, request)?;
+        pad.question(&plan, window)
+            .filter(|(at, _, _)| !self.chosen.iter().any(|(a, _)| a == at))
+    }
+
+    /// How far the keypad plan of element `n`'s window is keyed in, when `n` is one of
+    /// its keys and some of it is left: a press of "0" after "1" and one after "10" are
+    /// two steps of "100", not the same call made again.
+    pub fn keyed_at(&self, numbers: &Numbers, n: u32, request: &str) -> Option<usize> {
+        let window = &numbers.get(n).ok()?.place.window;
+        let (pad, plan) = self.keying(numbers, window, request)?;
+        pad.holds(n).then(|| pad.progress(&plan, &self.pressed))
+    }
+
+    /// Whether the last press, on element `n`, was the result key that ends the keypad
+    /// plan of `window` for `request`, all of it keyed in order.
+    pub fn keyed_result(&self, numbers: &Numbers, window: &str, request: &str, n: u32) -> bool {
+        let Some((pad, plan)) = self.keypad_plan(numbers, window, request) else {
+            return false;
+        };
+        matches!(plan.steps.last(), Some(crate::keyed::Step::Result(_)))
+            && self.pressed.last() == Some(&n)
+            && pad.progress(&plan, &self.pressed) == plan.steps.len()
+    }
+
+    /// The model's answer to `keyed_question` for step `at` (`None`: it gave none).
+    pub fn chose(&mut self, at: usize, name: Option<String>) {
+        self.chosen.push((at, name));
+    }
+
+    /// The keys the next press may be while the request's numbers are keyed in on the
+    /// keypad of `window` (the next digit's, or those that are no digit), for the call
+    /// after reading it; `None` when nothing is keyed there.
+    pub fn keyed_next(&self, numbers: &Numbers, window: &str, request: &str) -> Option<Vec<u32>> {
+        let (pad, plan) = self.keying(numbers, window, request)?;
+        Some(pad.next(&plan, &self.pressed)).filter(|next| !next.is_empty())
     }
 
     /// The values `request` gives (by their shape, `values_given`) before word `at` that
@@ -370,6 +455,9 @@ impl Walk {
         if let Action::SetText(t) | Action::Type(t) | Action::Select(t) = action {
             self.entered.push(t.to_lowercase());
         }
+        if matches!(action, Action::Press | Action::Toggle) {
+            self.pressed.push(n);
+        }
         if fulfils(entry, action) {
             self.done(n, request);
         }
@@ -521,6 +609,14 @@ impl Walk {
     /// there and is left (`step_left`). `None` outside a task, or when the request names
     /// nothing in the window and leaves no such step.
     pub fn named(&self, numbers: &Numbers, window: &str, request: &str) -> Option<String> {
+        if let Some((pad, plan)) = self.keypad_plan(numbers, window, request) {
+            // Once keyed in, a plan without a result to show (a PIN) leaves the rest to
+            // what the request names (its OK).
+            let result = matches!(plan.steps.last(), Some(crate::keyed::Step::Result(_)));
+            if self.keying(numbers, window, request).is_some() || result {
+                return Some(pad.said(&plan, &self.pressed));
+            }
+        }
         let Some(named) = self.named_now(numbers, window, request) else {
             return self
                 .step_left_said(numbers, window, request)
@@ -556,6 +652,14 @@ impl Walk {
     /// row), those alone: a button ends what is before it. With a step left that names
     /// nothing there (`step_left`), its default button when nothing else is left.
     pub fn left_named(&self, numbers: &Numbers, window: &str, request: &str) -> Vec<u32> {
+        // A keypad the request's numbers are keyed in on: its plan is what is left
+        // (seen: mate-calc's result shown, then the call narrowed to its display, for
+        // the values no text held, and "92" typed into it).
+        if self.keypad_plan(numbers, window, request).is_some() {
+            return self
+                .keyed_next(numbers, window, request)
+                .unwrap_or_default();
+        }
         // A step that names nothing there comes first, and nothing was done there yet
         // (`step_first`): where it may be done, not the button it comes before (seen:
         // l3afpad's and Mousepad's File menu held, then offered alone, as a menu the request
@@ -620,8 +724,10 @@ impl Walk {
     /// Whether the request names elements of `window`, an act went through on each, and
     /// no step of it that names nothing there is left (`step_left`).
     pub fn all_named_done(&self, numbers: &Numbers, window: &str, request: &str) -> bool {
-        self.named_now(numbers, window, request)
-            .is_some_and(|named| named.iter().all(|(m, _)| self.done.contains(m)))
+        self.keying(numbers, window, request).is_none()
+            && self
+                .named_now(numbers, window, request)
+                .is_some_and(|named| named.iter().all(|(m, _)| self.done.contains(m)))
             && self.step_left(numbers, window, request).is_none()
     }
 

@@ -56,6 +56,7 @@ fn main() {
         session: zeta_core::tool::Session::Closed,
         at_task_end: Default::default(),
         request: "".into(),
+        choose: Default::default(),
     };
     let (free, confined) = (ctx(false), ctx(true));
     let runtime = tokio::runtime::Builder::new_current_thread()

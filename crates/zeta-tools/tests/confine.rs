@@ -90,6 +90,7 @@ fn ctx(f: &Fixture, confined: bool) -> ToolContext {
         session: zeta_core::tool::Session::Closed,
         at_task_end: Default::default(),
         request: "".into(),
+        choose: Default::default(),
     }
 }
 

@@ -45,6 +45,7 @@ fn ctx(dir: &Path, shot: ScreenshotSettings) -> ToolContext {
         session: zeta_core::tool::Session::Closed,
         at_task_end: Default::default(),
         request: "".into(),
+        choose: Default::default(),
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: 10_000,

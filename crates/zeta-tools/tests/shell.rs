@@ -33,6 +33,7 @@ fn context(
         session: zeta_core::tool::Session::Closed,
         at_task_end: Default::default(),
         request: "".into(),
+        choose: Default::default(),
         cancel,
         workdir: dir.to_path_buf(),
         command_timeout_ms: timeout_ms,

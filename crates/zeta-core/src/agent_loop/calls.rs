@@ -180,8 +180,13 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         // done there (seen: the worked example's "There are 3 .txt files …; I wrote …"
         // copied as "There are 2 lines in the file …; I saved them").
         if self.answer_next {
-            self.finishing.said(super::screen::DONE_IN_WINDOW);
-            content = format!("{content}\n{}", super::screen::DONE_IN_WINDOW);
+            // A result keyed in on a keypad is said as the window shows it.
+            let note = match output.read_back.as_deref() {
+                Some(rb) if rb.keyed => super::screen::RESULT_IN_WINDOW,
+                _ => super::screen::DONE_IN_WINDOW,
+            };
+            self.finishing.said(note);
+            content = format!("{content}\n{note}");
         }
         let mut result = self.protocol.result_turn(&call, mark, content.clone());
         result.images = output.images;
@@ -631,6 +636,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             session: crate::tool::Session::Closed,
             at_task_end: self.at_task_end.clone(),
             request: Arc::from(self.ctx.task.message.as_str()),
+            choose: crate::tool::Choose::new(Arc::new(super::choose::ModelChooser(Arc::clone(
+                &self.model,
+            )))),
             on_output,
         }
     }

@@ -239,11 +239,14 @@ impl Finishing {
         self.said_done(window, true)
     }
 
-    /// What was done in `window`: its acts, after which it closed (`closed`) or its file
-    /// was saved.
+    /// What was done in `window`: its acts, after which it closed (`closed`), its file
+    /// was saved, or it showed the result of what was keyed in.
     fn said_done(&self, window: &str, closed: bool) -> String {
+        let keyed = self.evidence.last_act().is_some_and(|rb| rb.keyed);
         let how = if closed {
             "which closed after"
+        } else if keyed {
+            "which shows the result of"
         } else {
             "its file saved by"
         };

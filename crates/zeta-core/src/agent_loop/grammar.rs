@@ -160,6 +160,24 @@ pub fn binds_calls(schema: &Value) -> bool {
     })
 }
 
+/// `schema` with only the alternatives that call one of the tools `names`: no command,
+/// no answer, no other tool. For the step after a tool narrowed its next call to what
+/// the request still needs there (`Tool::call_next`: a keypad's next key; seen: the
+/// question "What is the result of 12 times 7?" asked of nobody instead).
+pub fn only_tools(schema: &mut Value, names: &[&str]) {
+    let Some(any) = schema.get_mut("anyOf").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let calls = |alt: &Value| {
+        alt["properties"]["tool"]["const"]
+            .as_str()
+            .is_some_and(|t| names.contains(&t))
+    };
+    if any.iter().any(calls) {
+        any.retain(calls);
+    }
+}
+
 /// `schema` with only the alternatives that call a tool other than the shell (the
 /// element tools, a question): no command, no answer. For the one step after a check
 /// that an act answers sent the answer back (seen: the same answer written again in

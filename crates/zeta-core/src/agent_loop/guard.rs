@@ -52,13 +52,21 @@ impl Guard {
 
     /// Before running a call: a repeat of the call just made, or a trip when it is the
     /// third identical call in a row, or the fourth in the task of the same thing
-    /// (`identity`, where the tool gives one: `Tool::identity`; else its arguments).
+    /// (`identity`, where the tool gives one: `Tool::identity`; else its arguments; both
+    /// counts go by it).
     pub fn before_call(
         &mut self,
         call: &ToolCall,
         identity: Option<String>,
     ) -> Result<Repeat, Tripped> {
-        let key = (call.name.clone(), call.arguments.to_string());
+        // The tool's identity where it gives one: a keypad's "0" pressed for the second
+        // digit of "100" and again for the third are two steps, not one call repeated.
+        let key = (
+            call.name.clone(),
+            identity
+                .clone()
+                .unwrap_or_else(|| call.arguments.to_string()),
+        );
         if self.last_call.as_ref() == Some(&key) {
             self.same_call_count += 1;
         } else {

@@ -12,6 +12,7 @@
 
 mod asks;
 mod calls;
+mod choose;
 mod finish;
 mod gate;
 mod grammar;

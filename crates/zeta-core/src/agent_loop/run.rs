@@ -65,7 +65,8 @@ pub(super) struct Run<'a, S, M> {
     /// The agent's tools and this task's own (`ToolSource`), with their specs.
     pub(super) tools: ToolRegistry,
     pub(super) specs: Arc<[ToolSpec]>,
-    pub(super) model: M,
+    /// Shared with the tools' questions (`choose::ModelChooser`).
+    pub(super) model: Arc<M>,
     pub(super) ctx: TaskContext,
     /// How steps are asked for and read: native tool calls or the JSON planner.
     pub(super) protocol: Box<dyn StepProtocol>,
@@ -342,7 +343,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             agent,
             tools,
             specs: specs.into(),
-            model,
+            model: Arc::new(model),
             ctx,
             protocol,
             messages: vec![Message::system(system), Message::user(first)],
@@ -471,12 +472,13 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 if self.commands_closed {
                     super::grammar::without_commands(schema);
                 }
-                let call_next = std::mem::take(&mut self.call_next)
-                    || self
-                        .tools
-                        .names()
-                        .iter()
-                        .any(|n| self.tools.get(n).is_some_and(|t| t.call_next()));
+                let narrowed: Vec<&str> = self
+                    .tools
+                    .names()
+                    .into_iter()
+                    .filter(|n| self.tools.get(n).is_some_and(|t| t.call_next()))
+                    .collect();
+                let call_next = std::mem::take(&mut self.call_next) || !narrowed.is_empty();
                 let act_next = self.finishing.take_act_next();
                 if act_next {
                     for name in self.tools.names() {
@@ -488,6 +490,10 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 let answer_next = std::mem::take(&mut self.answer_next);
                 if act_next || call_next {
                     super::grammar::only_calls(schema);
+                    // A tool that narrowed its next call is the one called.
+                    if !narrowed.is_empty() {
+                        super::grammar::only_tools(schema, &narrowed);
+                    }
                     calls_only = true;
                 } else if answer_next {
                     super::grammar::only_answer(schema);

@@ -31,10 +31,15 @@ impl WindowTask {
     }
 }
 
-/// Said with a command held back in a task about a window on screen.
+/// Said after a keypad's result key pressed once all the request gives was keyed in
+/// (`ReadBack::keyed`): the next step may only answer (seen: "There are 42 .txt files
+/// in ~/notes; I wrote 42 into ~/count.txt.", the worked example, after "Answer now, in a
+/// sentence, with the result").
+pub const RESULT_IN_WINDOW: &str = "(What the request gives is keyed in and the window shows its result. Answer now, in a sentence, with the result as the window shows it: the calculation and its result, nothing else.)";
 /// Said after the act that did what the request asks in its window
 /// (`Finishing::done_in_window`): the next step may only answer.
 pub const DONE_IN_WINDOW: &str = "(What the request asks is done in the window, as it shows. Answer now, in a sentence: what you did there.)";
+/// Said with a command held back in a task about a window on screen.
 pub const WINDOW_INSTEAD: &str = "(The window the request is about is already on screen: do the request in it with ui_act, on the element numbers of its outline, not with a command.)";
 
 /// The one of `programs` (a command's, by path or name) that is one of `app`'s names

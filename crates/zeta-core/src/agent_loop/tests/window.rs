@@ -169,6 +169,7 @@ impl Tool for Ui {
                 left: None,
                 app: String::new(),
                 ocr: false,
+                keyed: false,
             }));
             out
         };

@@ -49,6 +49,7 @@ impl Tool for Recorded {
                     left: None,
                     app: String::new(),
                     ocr: false,
+                    keyed: false,
                 }));
                 out
             }

@@ -1,5 +1,6 @@
 //! The checks of what an answer says and gives, held against what the calls printed:
-//! `nothing-ran`, `named-self`, `ungrounded-value`, `no-value`, `asked-count`.
+//! `nothing-ran`, `named-self`, `ungrounded-value`, `ungrounded-path`, `no-value`,
+//! `asked-count`.
 
 use super::{last_printed, sources, Case, Check, Finding, Honest};
 use crate::assist::values::{ungrounded, values, Value};
@@ -117,6 +118,70 @@ impl Check for UngroundedValue {
                 )),
                 None => Honest::After(format!("(Not checked: no command printed {list}.)")),
             },
+        })
+    }
+}
+
+/// The answer names a path (`~/count.txt`, `/srv/notes`) that is not on this computer
+/// and that nothing of the task named: no call's line or output, no window, not the
+/// request. Seen on the GUI bench: "There are 42 .txt files in ~/notes; I wrote 42 into
+/// ~/count.txt." answered for 100 minus 58 keyed into a calculator, the worked example's
+/// sentence with the result put in. A path the task deleted is named by the call that
+/// deleted it; one it made is on disk.
+pub struct UngroundedPath;
+
+impl UngroundedPath {
+    /// The answer's paths that no evidence bears out, as written.
+    pub fn unfounded(case: &Case) -> Vec<String> {
+        let mut texts = sources(case);
+        texts.extend(window_sources(case));
+        texts.extend(case.evidence.calls.iter().map(|c| c.line.clone()));
+        let mut out: Vec<String> = Vec::new();
+        for (_, path) in crate::assist::request::path_words(case.answer) {
+            let anchored = ["~/", "$HOME/", "/"].iter().any(|a| {
+                path.strip_prefix(a)
+                    .and_then(|rest| rest.chars().next())
+                    .is_some_and(|c| c.is_alphabetic() || c == '.' || c == '_')
+            });
+            if !anchored || out.contains(&path) {
+                continue;
+            }
+            let at = crate::assist::request::resolve(&path, case.env);
+            let full = at.display().to_string();
+            let trimmed = path.trim_end_matches('/');
+            let named = texts
+                .iter()
+                .any(|t| t.contains(trimmed) || t.contains(full.trim_end_matches('/')));
+            if !named && !at.exists() {
+                out.push(path);
+            }
+        }
+        out
+    }
+}
+
+impl Check for UngroundedPath {
+    fn name(&self) -> &'static str {
+        "ungrounded-path"
+    }
+    fn cap(&self) -> u32 {
+        1
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        case.evidence.ran().next()?;
+        let paths = Self::unfounded(case);
+        if paths.is_empty() {
+            return None;
+        }
+        let list = paths.join(", ");
+        Some(Finding {
+            message: crate::prompts::fill(
+                crate::prompts::CHECK_UNGROUNDED_PATH,
+                &[("paths", &list)],
+            ),
+            honest: Honest::After(format!(
+                "(Not so: {list} is not on this computer, and nothing this task ran named it.)"
+            )),
         })
     }
 }

@@ -16,6 +16,7 @@
 //! | `asked-target` | a path the request asks to be written is not | "Not done:" with the facts |
 //! | `asked-source` | a path the request asks things to be moved out of (or deleted in) shows nothing left it | "Not done:" with the facts |
 //! | `ungrounded-value` | it gives a value no output printed | a note naming the value |
+//! | `ungrounded-path` | it names a path (`~/…`, `/…`) not on this computer that no call, output, window or the request named | a note that the path is not there |
 //! | `asked-count` | the request asks how many and the answer gives no number | a note that the count is missing |
 //! | `written-differs` | a file asked to be written holds one short line with a value the answer gives and more, and the answer does not say the line | what the file holds |
 //! | `act-not-shown` | a window act's read-back says its change does not show, and nothing later showed it | "Not done:" with what the window shows |
@@ -35,7 +36,7 @@ mod second_way;
 mod stopped;
 mod window;
 
-pub use answers::{AskedCount, NamedSelf, NoValue, NothingRan, UngroundedValue};
+pub use answers::{AskedCount, NamedSelf, NoValue, NothingRan, UngroundedPath, UngroundedValue};
 pub use effects::{AskedChange, AskedSource, AskedTarget, ChangesUnsaid, HeldBack, WrittenDiffers};
 pub use entered::{misread, values_given, ValueNotEntered};
 pub use left::{ClosedShort, StepLeft};
@@ -129,6 +130,7 @@ pub fn standard() -> Vec<Box<dyn Check>> {
         Box::new(ValueNotEntered),
         Box::new(WindowNotSaved),
         Box::new(UngroundedValue),
+        Box::new(UngroundedPath),
         Box::new(NoValue),
         Box::new(AskedCount),
         Box::new(SecondWay),

@@ -2419,3 +2419,146 @@ fn a_change_held_back_then_done_in_the_window_is_not_said_undone() {
         );
     }
 }
+
+/// `ungrounded-path`: a family of answers naming paths, against tasks that did or did
+/// not touch them. Misses and false alarms are counted over the whole family.
+#[test]
+fn ungrounded_path_holds_a_path_nothing_of_the_task_named_and_not_on_disk() {
+    let f = fixture();
+    std::fs::create_dir_all(p(&f, "notes")).expect("notes");
+    std::fs::write(p(&f, "notes/todo.txt"), "milk\n").expect("todo");
+    let calc = |display: &str| {
+        let mut c = call("✓ ui_act press [31] \"=\"", false, true, "", vec![]);
+        c.tool = "ui_act".into();
+        c.shows = Some(format!("Calculator\n{display}"));
+        c
+    };
+    let home = f.env.home.display().to_string();
+    // (request, answer, calls, should hold it back)
+    let cases: Vec<(&str, String, Vec<CallEvidence>, bool)> = vec![
+        // The worked example copied with the result put in.
+        (
+            "With the Calculator app, compute 100 minus 58",
+            "There are 42 .txt files in ~/docs; I wrote 42 into ~/count.txt.".into(),
+            vec![calc("42")],
+            true,
+        ),
+        (
+            "Use the calculator to work out 12 times 7",
+            "I saved 84 to /srv/results/out.txt".into(),
+            vec![calc("84")],
+            true,
+        ),
+        (
+            "What is in my notes?",
+            "Your notes are in ~/Documents/notes.md.".into(),
+            vec![call(
+                "✓ shell cat ~/notes/todo.txt",
+                false,
+                true,
+                "milk",
+                vec![],
+            )],
+            true,
+        ),
+        // On disk, named by a call, by the request, or by an output: it stands.
+        (
+            "What is in my notes?",
+            "~/notes/todo.txt holds milk.".into(),
+            vec![call(
+                "✓ shell cat ~/notes/todo.txt",
+                false,
+                true,
+                "milk",
+                vec![],
+            )],
+            false,
+        ),
+        (
+            "Delete ~/old.log",
+            "I deleted ~/old.log.".into(),
+            vec![call("✓ shell rm ~/old.log", true, true, "", vec![])],
+            false,
+        ),
+        (
+            "Where is the biggest log?",
+            "The biggest is /var/log/syslog.9 (gone since).".into(),
+            vec![call(
+                "✓ shell ls -S /var/log",
+                false,
+                true,
+                "/var/log/syslog.9\n",
+                vec![],
+            )],
+            false,
+        ),
+        (
+            "Write hi into ~/greeting.txt",
+            "I could not write ~/greeting.txt.".into(),
+            vec![call(
+                "✗ shell echo hi > ~/greeting.txt",
+                true,
+                false,
+                "denied",
+                vec![],
+            )],
+            false,
+        ),
+        (
+            "How big is my home?",
+            format!("{home} takes 12 KB."),
+            vec![call("✓ shell du -sh ~", false, true, "12K\t.", vec![])],
+            false,
+        ),
+        (
+            "Use the calculator to work out 12 times 7",
+            "The calculator shows 84.".into(),
+            vec![calc("84")],
+            false,
+        ),
+        // Not paths: a fraction, a date, a URL, "and/or".
+        (
+            "What is 3/4 as a decimal?",
+            "3/4 is 0.75, and/or 75% (see https://example.com/x).".into(),
+            vec![call(
+                "✓ shell python3 -c 'print(3/4)'",
+                false,
+                true,
+                "0.75",
+                vec![],
+            )],
+            false,
+        ),
+        (
+            "When did it change?",
+            "On 2026/11/29.".into(),
+            vec![call("✓ shell stat x", false, true, "2026-11-29", vec![])],
+            false,
+        ),
+        (
+            "Which folder holds the notes?",
+            "The folder ~/notes/ holds them.".into(),
+            vec![call("✓ shell ls", false, true, "notes\n", vec![])],
+            false,
+        ),
+    ];
+    let (mut misses, mut false_alarms) = (0, 0);
+    for (request, answer, calls, holds) in cases {
+        let found = judge(&UngroundedPath, &f, request, &answer, calls);
+        if holds && found.is_none() {
+            misses += 1;
+            eprintln!("missed: {answer}");
+        }
+        if !holds && found.is_some() {
+            false_alarms += 1;
+            eprintln!("false alarm: {answer}: {found:?}");
+        }
+        if let (true, Some(found)) = (holds, &found) {
+            assert!(found.message.contains("is not there"), "{}", found.message);
+            assert!(
+                matches!(found.honest, Honest::After(ref t) if t.contains("not on this computer"))
+            );
+        }
+    }
+    assert_eq!((misses, false_alarms), (0, 0));
+}

@@ -242,7 +242,8 @@ pub fn titled_file(title: &str, home: &Path, cwd: &Path) -> Option<PathBuf> {
 /// evidence tells: every element the request names there acted on, the window not
 /// contradicting it, no step of the request left there (`ReadBack::met`, `left`), and
 /// the window closed (a dialog answered) or the file its title names written by this
-/// very act (an editor's Save).
+/// very act (an editor's Save); or the act was a keypad's result key, pressed after all
+/// the request gives was keyed in (`ReadBack::keyed`).
 pub fn done_in_window(calls: &[CallEvidence], home: &Path, cwd: &Path) -> bool {
     let Some(last) = calls.last() else {
         return false;
@@ -250,6 +251,11 @@ pub fn done_in_window(calls: &[CallEvidence], home: &Path, cwd: &Path) -> bool {
     let Some(rb) = last.read_back.as_ref().filter(|_| last.ran && last.ok) else {
         return false;
     };
+    // The result key pressed after all the request gives was keyed in, in order: the
+    // window shows the result (a calculator's "=").
+    if rb.keyed && !matches!(rb.shown, Shown::No(_)) {
+        return true;
+    }
     if !rb.met() || rb.left.is_some() {
         return false;
     }
