@@ -188,6 +188,9 @@ pub struct ReadBack {
     /// The act was the last key of what the request gives keyed in on a keypad, its
     /// result key (a calculator's "="): what is left is to say the result it shows.
     pub keyed: bool,
+    /// Words the request names that the element held and that the act's text, put in
+    /// place of all of it, left out (a set_text made again after it was held for them).
+    pub dropped: Vec<String>,
 }
 
 impl ReadBack {
@@ -222,6 +225,7 @@ impl ReadBack {
             app: String::new(),
             ocr: false,
             keyed: false,
+            dropped: Vec::new(),
         }
     }
 }

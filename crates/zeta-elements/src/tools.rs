@@ -960,6 +960,7 @@ impl UiAct {
             app: entry.place.app.clone(),
             ocr: true,
             keyed: false,
+            dropped: Vec::new(),
         });
         Ok(Acted {
             text: report,
@@ -1120,10 +1121,13 @@ impl UiAct {
         };
         // Text set in place of what the element holds, leaving out words of it the
         // request names: held once with both texts (`Walk::drops_named`).
+        let mut dropped = Vec::new();
         if let (Action::SetText(text), Some(now)) = (&action, node.value.as_deref()) {
             if let Some(why) = locked(&el.0.walk).drops_named(n, &entry, now, text, request) {
                 return Err(ElementsError::Unsupported(why));
             }
+            // Made again after the hold: what it leaves out is told with the answer.
+            dropped = crate::walk::Walk::left_out_named(&entry, now, text, request);
         }
         let windows_before = x11_windows().await;
         let how = act(&el.0.desktop, &entry, &node, &action, &el.0.input).await?;
@@ -1288,6 +1292,7 @@ impl UiAct {
             app: entry.place.app.clone(),
             ocr: false,
             keyed,
+            dropped,
         });
         for t in &watched.opened {
             shows.push_str(&format!("{t}\n"));
@@ -1538,6 +1543,7 @@ impl Tool for UiAct {
                             app: entry.place.app.clone(),
                             ocr: matches!(entry.key, Key::Word { .. }),
                             keyed: false,
+                            dropped: Vec::new(),
                         })
                     });
                     // A failed act shows nothing: its message's numbers are Zeta's.

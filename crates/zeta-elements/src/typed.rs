@@ -91,6 +91,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
             app: String::new(),
             ocr: false,
             keyed: false,
+            dropped: Vec::new(),
         };
     };
     let now = after.node.value.clone().unwrap_or_default();
@@ -144,6 +145,7 @@ pub fn judge(before: Option<&Focus>, after: Option<&Focus>, typed: &str) -> Read
         app: String::new(),
         ocr: false,
         keyed: false,
+        dropped: Vec::new(),
     }
 }
 

@@ -556,6 +556,24 @@ impl Walk {
         ))
     }
 
+    /// The words of `now`, what `entry` holds, that `request` names and `text`, put in
+    /// place of all of it, leaves out; the window's own title and application are none.
+    pub fn left_out_named(entry: &Entry, now: &str, text: &str, request: &str) -> Vec<String> {
+        let kept = crate::asked::words(text);
+        let place = crate::asked::words(&format!("{} {}", entry.place.window, entry.place.app));
+        let mut dropped: Vec<String> = Vec::new();
+        for w in crate::asked::words(now) {
+            if !kept.contains(&w)
+                && !place.contains(&w)
+                && !dropped.contains(&w)
+                && crate::asked::names(request, &w)
+            {
+                dropped.push(w);
+            }
+        }
+        dropped
+    }
+
     /// Why a set text for element `n` (`entry`) is held once: the element holds `now`,
     /// and `text`, which takes the place of all of it, leaves out words of it that the
     /// request names (seen: Mousepad's "milk" set to "eggs" for "add a line with the
@@ -572,18 +590,7 @@ impl Walk {
         request: &str,
     ) -> Option<String> {
         self.for_request(request);
-        let kept = crate::asked::words(text);
-        let place = crate::asked::words(&format!("{} {}", entry.place.window, entry.place.app));
-        let mut dropped: Vec<String> = Vec::new();
-        for w in crate::asked::words(now) {
-            if !kept.contains(&w)
-                && !place.contains(&w)
-                && !dropped.contains(&w)
-                && crate::asked::names(request, &w)
-            {
-                dropped.push(w);
-            }
-        }
+        let dropped = Self::left_out_named(entry, now, text, request);
         if dropped.is_empty() {
             return None;
         }

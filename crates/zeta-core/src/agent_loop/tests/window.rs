@@ -170,6 +170,7 @@ impl Tool for Ui {
                 app: String::new(),
                 ocr: false,
                 keyed: false,
+                dropped: Vec::new(),
             }));
             out
         };

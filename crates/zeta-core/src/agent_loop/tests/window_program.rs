@@ -50,6 +50,7 @@ impl Tool for Recorded {
                     app: String::new(),
                     ocr: false,
                     keyed: false,
+                    dropped: Vec::new(),
                 }));
                 out
             }

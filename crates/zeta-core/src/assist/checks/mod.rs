@@ -24,6 +24,7 @@
 //! | `window-closed-short` | never (cap 0) | "Not done:" with what the task's last window closed without: elements the request names there no act went through on, values it gives no act entered, when no keyboard or mouse input ran |
 //! | `value-not-entered` | the answer to a request that acted on a window gives a value the request gave (by its shape: a digit, an `@`, quotes, a capital mid-sentence) that no act entered or chose; or, the window last acted in still open, the request gave one no act used | "Not done:" with the values |
 //! | `window-not-saved` | text landed in a window whose title names a file, and no call changed that file after | "Not saved:" with the file, after the answer |
+//! | `text-dropped` | never (cap 0) | that a text set in place of all an element held (made again after it was held for it) left out words the request names, when the answer does not name them |
 //! | `changes-unsaid` | never (cap 0) | what changed, when the request orders a change and the answer names none of the paths the calls touched |
 //! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |
 //! | `second-way` | a question about files or values is answered from one way of computing it: no program (Python) printed what it found | what the program printed, when one did |
@@ -42,7 +43,9 @@ pub use entered::{misread, values_given, ValueNotEntered};
 pub use left::{ClosedShort, StepLeft};
 pub use second_way::SecondWay;
 pub use stopped::StoppedShort;
-pub use window::{done_in_window, titled_file, ActNotShown, WindowNotSaved, WindowUntouched};
+pub use window::{
+    done_in_window, titled_file, ActNotShown, TextDropped, WindowNotSaved, WindowUntouched,
+};
 
 use super::evidence::{printed_text, Evidence};
 use super::request::Request;
@@ -129,6 +132,7 @@ pub fn standard() -> Vec<Box<dyn Check>> {
         Box::new(ClosedShort),
         Box::new(ValueNotEntered),
         Box::new(WindowNotSaved),
+        Box::new(TextDropped),
         Box::new(UngroundedValue),
         Box::new(UngroundedPath),
         Box::new(NoValue),

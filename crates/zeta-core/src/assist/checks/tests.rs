@@ -565,7 +565,13 @@ fn every_check_has_a_unique_name_and_a_cap() {
     let mut names: Vec<&str> = checks.iter().map(|c| c.name()).collect();
     // Only a check that tells and never sends back has no cap: one that sends back has one.
     assert!(checks.iter().all(|c| c.cap() >= 1
-        || ["changes-unsaid", "stopped-short", "window-closed-short"].contains(&c.name())));
+        || [
+            "changes-unsaid",
+            "stopped-short",
+            "window-closed-short",
+            "text-dropped"
+        ]
+        .contains(&c.name())));
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), checks.len());
@@ -2561,4 +2567,66 @@ fn ungrounded_path_holds_a_path_nothing_of_the_task_named_and_not_on_disk() {
         }
     }
     assert_eq!((misses, false_alarms), (0, 0));
+}
+
+/// `text-dropped`: a text set in place of all an element held, made again after it was
+/// held for leaving out words the request names, is told after an answer that does not
+/// name them; an answer that names them, an act the window did not show, and acts that
+/// dropped nothing leave the answer as it is.
+#[test]
+fn text_dropped_tells_words_the_request_names_that_a_confirmed_text_left_out() {
+    use crate::tool::{ReadBack, Shown};
+    let f = fixture();
+    let set = |dropped: &[&str], shown: Shown| {
+        let mut rb = ReadBack::of(
+            "text in \"list.txt\"",
+            "list.txt",
+            "set_text",
+            "set its text to \"pears\"",
+            shown,
+        );
+        rb.dropped = dropped.iter().map(|w| w.to_string()).collect();
+        CallEvidence::act_read_back(rb)
+    };
+    let request = "In FeatherPad, add the line pears after apples and save the file";
+    let yes = || Shown::Yes("it shows \"pears\"".into());
+    // (answer, acts, told)
+    let cases: Vec<(&str, Vec<CallEvidence>, bool)> = vec![
+        (
+            "I saved the file 'list.txt'.",
+            vec![set(&["apples"], yes())],
+            true,
+        ),
+        (
+            "Done: pears is in the file.",
+            vec![set(&["apples", "milk"], yes())],
+            true,
+        ),
+        (
+            "I replaced Apples with pears and saved it.",
+            vec![set(&["apples"], yes())],
+            false,
+        ),
+        ("I saved the file.", vec![set(&[], yes())], false),
+        (
+            "I saved the file.",
+            vec![set(&["apples"], Shown::No("it shows \"apples\"".into()))],
+            false,
+        ),
+    ];
+    for (answer, calls, told) in cases {
+        let found = judge(&TextDropped, &f, request, answer, calls);
+        assert_eq!(found.is_some(), told, "{answer}: {found:?}");
+        if let Some(found) = found {
+            let Honest::After(text) = &found.honest else {
+                panic!("{found:?}");
+            };
+            assert!(
+                text.contains("no longer holds apples")
+                    && text.contains("which the request names")
+                    && text.contains("set its text to \"pears\""),
+                "{text}"
+            );
+        }
+    }
 }

@@ -267,6 +267,61 @@ pub fn done_in_window(calls: &[CallEvidence], home: &Path, cwd: &Path) -> bool {
         })
 }
 
+/// An act's text put in place of all an element held left out words the request names,
+/// made again after it was held for them, and the answer does not name them: the person
+/// is told, as a fact, after the answer (never sent back: cap 0). Whether those words
+/// were to go ("change off to on") or stay ("add pears after apples") is the request's
+/// meaning; the answer that does not account for them is what is told. Seen on the GUI
+/// bench: FeatherPad's "apples" replaced by "pears", the call made again, the file
+/// saved, and "I saved the file 'list.txt'." answered.
+pub struct TextDropped;
+
+impl Check for TextDropped {
+    fn name(&self) -> &'static str {
+        "text-dropped"
+    }
+    fn cap(&self) -> u32 {
+        0
+    }
+    fn of_effects(&self) -> bool {
+        true
+    }
+    fn judge(&self, case: &Case) -> Option<Finding> {
+        let answer = case.answer.to_lowercase();
+        let said: Vec<String> = case
+            .evidence
+            .calls
+            .iter()
+            .filter(|c| c.ran && c.ok)
+            .filter_map(|c| c.read_back.as_ref())
+            .filter(|rb| !matches!(rb.shown, Shown::No(_)))
+            .filter_map(|rb| {
+                let unsaid: Vec<&str> = rb
+                    .dropped
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|w| !answer.contains(&w.to_lowercase()))
+                    .collect();
+                (!unsaid.is_empty()).then(|| {
+                    format!(
+                        "{} no longer holds {}, which the request names: {}",
+                        rb.element,
+                        unsaid.join(", "),
+                        rb.intended
+                    )
+                })
+            })
+            .collect();
+        if said.is_empty() {
+            return None;
+        }
+        Some(Finding {
+            message: String::new(),
+            honest: Honest::After(format!("({}.)", said.join("; "))),
+        })
+    }
+}
+
 impl WindowNotSaved {
     /// The files of the windows text landed in, that no call changed after it landed.
     pub fn unsaved(calls: &[CallEvidence], home: &Path, cwd: &Path) -> Vec<PathBuf> {
