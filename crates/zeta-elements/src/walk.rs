@@ -170,9 +170,6 @@ impl Walk {
     /// The keypad of `window` and the presses that key in what `request` gives there,
     /// while some are left (`keyed`).
     fn keying(&self, numbers: &Numbers, window: &str, request: &str) -> Option<(Keypad, Plan)> {
-        if request.trim().is_empty() || self.request != request {
-            return None;
-        }
         let (pad, plan) = self.keypad_plan(numbers, window, request)?;
         (pad.progress(&plan, &self.pressed) < plan.steps.len()).then_some((pad, plan))
     }
