@@ -661,11 +661,38 @@ async fn small_task(turns: &[Turn], request: &str) -> (Setup, Value) {
     (s, task)
 }
 
+/// `request` run by the real `zeta` on the small model's path (`steps` played) while
+/// the test editor shows `name`, a file of the home holding `content`: the setup, its
+/// server stopped, the task, and what the editor saved to the file.
+async fn editor_task(
+    steps: Vec<Step>,
+    name: &str,
+    content: &str,
+    request: &str,
+) -> (Setup, Value, String) {
+    let s = Setup::small(steps, json!({})).await;
+    let file = s.home.path().join(name);
+    std::fs::write(&file, content).expect("the editor's file");
+    let _editor =
+        zeta_test_support::apps::start_editor(&file, &format!("{name} - Editor"), content)
+            .unwrap_or_else(|e| panic!("{e}"));
+    let run = s
+        .small_command(&["run", "--json", "--approve", "all", request])
+        .output()
+        .expect("zeta run");
+    let task = done_task(&run);
+    s.stop_small();
+    let saved = std::fs::read_to_string(&file).expect("the editor's file read");
+    (s, task, saved)
+}
+
 /// An editor's whole text set to the new line alone, which leaves out the line the
-/// request says it goes after, is held once with both texts; the text set whole is
-/// saved through the File menu, and the step after that save may only answer (the
-/// small model's grammar offers no call and no command): the file the application wrote
-/// is the proof.
+/// request says it goes after: the model, asked on its own, says the request adds to
+/// the text, after what it holds; the call is held every time it is made, told the
+/// `type` call that adds at the end, never to make the same call again. The line typed
+/// is saved through the File menu, and the step after that save may only answer (the
+/// small model's grammar offers no call and no command): the file the application
+/// wrote is the proof.
 #[tokio::test(flavor = "multi_thread")]
 async fn an_editors_text_left_out_is_held_and_after_its_save_the_next_step_answers() {
     let test = "an_editors_text_left_out_is_held_and_after_its_save_the_next_step_answers";
@@ -677,43 +704,49 @@ async fn an_editors_text_left_out_is_held_and_after_its_save_the_next_step_answe
     // A fresh `zeta` numbers the editor top to bottom: the menu bar, File, Edit, the text.
     let steps = vec![
         plan(json!({"action": "set_text", "element": 4, "text": "pears"})),
-        plan(json!({"action": "set_text", "element": 4, "text": "apples\npears"})),
+        Step::text(json!({"choice": "add"}).to_string()),
+        Step::text(json!({"choice": "after"}).to_string()),
+        plan(json!({"action": "set_text", "element": 4, "text": "pears"})),
+        plan(json!({"action": "type", "element": 4, "text": "pears"})),
         plan(json!({"action": "select", "element": 2, "option": "Save"})),
         Step::text(
             json!({"command": "", "reply": "I added pears after apples and saved list.txt."})
                 .to_string(),
         ),
     ];
-    let s = Setup::small(steps, json!({})).await;
-    let file = s.home.path().join("list.txt");
-    std::fs::write(&file, "apples\n").expect("list.txt");
-    let _editor = zeta_test_support::apps::start_editor(&file, "list.txt - Editor", "apples\n")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let run = s
-        .small_command(&[
-            "run",
-            "--json",
-            "--approve",
-            "all",
-            "In the list.txt window, add the line pears after apples and save the file",
-        ])
-        .output()
-        .expect("zeta run");
-    let task = done_task(&run);
-    s.stop_small();
-    let saved = std::fs::read_to_string(&file).expect("list.txt read");
+    let (s, task, saved) = editor_task(
+        steps,
+        "list.txt",
+        "apples\n",
+        "In the list.txt window, add the line pears after apples and save the file",
+    )
+    .await;
     assert_eq!(
         saved.lines().collect::<Vec<_>>(),
         ["apples", "pears"],
         "{task}"
     );
     let requests = s.requests();
-    let said = text_of(requests.last().expect("requests"));
+    let said = said_in(requests.last().expect("requests"));
     assert!(
-        said.contains("not set yet")
-            && said.contains("leaving out apples")
+        said.contains("leaving out apples")
+            && said.contains(r#"{"action": "type", "element": 4, "text": "pears"}"#)
+            && !said.contains("same call again")
             && said.contains("What the request asks is done in the window"),
         "{said}"
+    );
+    // Held both times, the question asked once, on its own.
+    assert_eq!(said.matches("not set yet").count(), 2, "{said}");
+    let asked: Vec<String> = requests
+        .iter()
+        .map(said_in)
+        .filter(|t| t.contains("Is this request asking to add something"))
+        .collect();
+    assert!(
+        asked.len() == 1
+            && asked[0].contains("add the line pears after apples")
+            && !asked[0].contains("ui_outline"),
+        "{asked:?}"
     );
     // The request after the save: only an answer.
     let last = &requests.last().expect("requests").body;
@@ -739,6 +772,45 @@ async fn an_editors_text_left_out_is_held_and_after_its_save_the_next_step_answe
     );
     let reply = task["reply"].as_str().unwrap_or_default();
     assert!(reply.contains("pears"), "{reply}");
+    s.assert_invariants();
+}
+
+/// A text the request changes ("say on instead of off"): the model, asked on its own,
+/// says so, and the text set in place of all the editor held goes through at once,
+/// with nothing told after the answer about the word it left out.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_editors_text_the_request_changes_is_set_at_once() {
+    let test = "an_editors_text_the_request_changes_is_set_at_once";
+    if !desktop(test) {
+        return;
+    }
+    let _serial = SERIAL.lock().await;
+    let plan = |args: Value| Step::text(json!({"args": args, "tool": "ui_act"}).to_string());
+    let steps = vec![
+        plan(json!({"action": "set_text", "element": 4, "text": "on"})),
+        Step::text(json!({"choice": "change"}).to_string()),
+        plan(json!({"action": "select", "element": 2, "option": "Save"})),
+        Step::text(json!({"command": "", "reply": "The file says on now, saved."}).to_string()),
+    ];
+    let (s, task, saved) = editor_task(
+        steps,
+        "mode.txt",
+        "off\n",
+        "In the mode.txt window, make it say on instead of off and save the file",
+    )
+    .await;
+    assert_eq!(saved.trim(), "on", "{task}");
+    let requests = s.requests();
+    let said = said_in(requests.last().expect("requests"));
+    assert!(
+        !said.contains("not set yet") && said.contains("set its text to \"on\""),
+        "{said}"
+    );
+    let reply = task["reply"].as_str().unwrap_or_default();
+    assert!(
+        reply.contains("says on") && !reply.contains("no longer holds"),
+        "{reply}"
+    );
     s.assert_invariants();
 }
 
@@ -794,18 +866,6 @@ async fn a_calculation_is_keyed_in_key_by_key_and_its_result_read_from_the_calcu
     let task = done_task(&run);
     s.stop_small();
     let requests = s.requests();
-    // What each request says, its messages' text.
-    let said_in = |r: &zeta_scripted_llm::Recorded| -> String {
-        r.body["messages"]
-            .as_array()
-            .map(|m| {
-                m.iter()
-                    .filter_map(|m| m["content"].as_str())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-            .unwrap_or_default()
-    };
     let bodies: Vec<String> = requests.iter().map(said_in).collect();
     // The question, asked on its own: the request's words, the keys that are no digit.
     let asked = bodies

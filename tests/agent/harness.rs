@@ -255,6 +255,19 @@ pub fn text_of(r: &Recorded) -> String {
     r.body.to_string()
 }
 
+/// What a request's messages say, joined, as the model reads them (quotes unescaped).
+pub fn said_in(r: &Recorded) -> String {
+    r.body["messages"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .filter_map(|m| m["content"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
 /// Whether the request offered tools or asked for structured output.
 pub fn offers_tools_or_schema(r: &Recorded) -> bool {
     let b = &r.body;

@@ -9,6 +9,7 @@
 //! - [`ocr`]: tesseract over a screenshot, as the same kind of elements.
 //! - [`readback`]: whether an act shows in the window after it.
 //! - [`keyed`]: numbers keyed in on a keypad (a calculator's digits), in order.
+//! - [`edit`]: whether a request adds to a text or changes it, as the model answers.
 //! - [`steps`]: a step of the request that names nothing in its window, and the
 //!   default button that does it.
 //! - [`bound`]: the calls `ui_act` takes now, for a constrained model's grammar.
@@ -19,6 +20,7 @@
 pub mod asked;
 pub mod atspi;
 pub mod bound;
+pub mod edit;
 pub mod error;
 pub mod keyed;
 pub mod labels;

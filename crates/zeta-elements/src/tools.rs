@@ -1120,14 +1120,37 @@ impl UiAct {
             Err(e) => return Err(e),
         };
         // Text set in place of what the element holds, leaving out words of it the
-        // request names: held once with both texts (`Walk::drops_named`).
+        // request names: whether the request adds to the text or changes it is asked
+        // of the model on its own (`edit::ask`); an addition is held, told how to add,
+        // and without an answer the call is held once with both texts
+        // (`Walk::drops_named`).
         let mut dropped = Vec::new();
         if let (Action::SetText(text), Some(now)) = (&action, node.value.as_deref()) {
-            if let Some(why) = locked(&el.0.walk).drops_named(n, &entry, now, text, request) {
+            let left_out = crate::walk::Walk::left_out_named(&entry, now, text, request);
+            let known = {
+                let mut walk = locked(&el.0.walk);
+                walk.for_request(request);
+                walk.edit_of(now, text)
+            };
+            let edit = match known {
+                Some(edit) => Some(edit),
+                None if left_out.is_empty() => None,
+                None => {
+                    let edit = crate::edit::ask(choose, request, now, text).await;
+                    if let Some(edit) = edit {
+                        locked(&el.0.walk).edit_answered(now, text, edit);
+                    }
+                    edit
+                }
+            };
+            let held = locked(&el.0.walk).drops_named(n, &entry, now, text, request, edit);
+            if let Some(why) = held {
                 return Err(ElementsError::Unsupported(why));
             }
-            // Made again after the hold: what it leaves out is told with the answer.
-            dropped = crate::walk::Walk::left_out_named(&entry, now, text, request);
+            // Gone through while the request may keep them: told with the answer.
+            if edit != Some(crate::edit::Edit::Changes) {
+                dropped = left_out;
+            }
         }
         let windows_before = x11_windows().await;
         let how = act(&el.0.desktop, &entry, &node, &action, &el.0.input).await?;

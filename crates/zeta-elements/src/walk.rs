@@ -23,6 +23,7 @@
 
 use crate::asked::{named_at, names_element};
 use crate::atspi::act::Action;
+use crate::edit::Edit;
 use crate::keyed::{Keypad, Plan};
 use crate::numbers::{Entry, Numbers, Takes};
 
@@ -50,6 +51,9 @@ pub struct Walk {
     /// The keys the model chose, asked on its own, for a keypad plan's steps between
     /// numbers (step index, the key's name; none when it gave no answer).
     chosen: Vec<(usize, Option<String>)>,
+    /// What the request does to a text, as the model answered for what an element held
+    /// and the text set in its place (`edit::ask`): asked once for each.
+    edits: Vec<((String, String), Edit)>,
 }
 
 /// Whether `action` does to `entry` what its kind is for, so that the element counts as
@@ -164,6 +168,23 @@ impl Walk {
             self.entered.clear();
             self.pressed.clear();
             self.chosen.clear();
+            self.edits.clear();
+        }
+    }
+
+    /// What the model answered the request does to `now` when `text` was set in its
+    /// place, if it was asked.
+    pub fn edit_of(&self, now: &str, text: &str) -> Option<Edit> {
+        self.edits
+            .iter()
+            .find(|((n, t), _)| n == now && t == text)
+            .map(|(_, e)| *e)
+    }
+
+    /// Keeps what the model answered (`edit_of`).
+    pub fn edit_answered(&mut self, now: &str, text: &str, edit: Edit) {
+        if self.edit_of(now, text).is_none() {
+            self.edits.push(((now.to_string(), text.to_string()), edit));
         }
     }
 
@@ -578,6 +599,11 @@ impl Walk {
     /// ("change red to green") or stay is the request's meaning, so the model is shown
     /// what the text holds and what would be left out; the same call made again goes
     /// through. The window's own title and application are no such words.
+    ///
+    /// Where the model, asked on its own, said what the request does to the text
+    /// (`edit`): a change goes through; an addition is held every time, told how to add
+    /// instead (seen: "set_text pears" made again for "add the line pears after apples",
+    /// FeatherPad saved holding "pears" alone).
     pub fn drops_named(
         &mut self,
         n: u32,
@@ -585,18 +611,29 @@ impl Walk {
         now: &str,
         text: &str,
         request: &str,
+        edit: Option<Edit>,
     ) -> Option<String> {
         self.for_request(request);
         let dropped = Self::left_out_named(entry, now, text, request);
-        if dropped.is_empty() {
+        if dropped.is_empty() || edit == Some(Edit::Changes) {
             return None;
+        }
+        let dropped = dropped.join(", ");
+        if let Some(Edit::Adds(side)) = edit {
+            return Some(crate::edit::adds_instead(
+                n,
+                &entry.label(),
+                now,
+                text,
+                &dropped,
+                side,
+            ));
         }
         let call = (n, format!("replace:{text}"));
         if self.held.contains(&call) {
             return None;
         }
         self.held.push(call);
-        let dropped = dropped.join(", ");
         let quote =
             |s: &str| serde_json::to_string(&crate::outline::clip(s, 200)).unwrap_or_default();
         Some(format!(
@@ -1353,7 +1390,7 @@ mod tests {
                     ];
                     for text in &leaving {
                         let mut walk = Walk::default();
-                        match walk.drops_named(3, &field, before, text, request) {
+                        match walk.drops_named(3, &field, before, text, request, None) {
                             Some(why)
                                 if why.contains(&format!("leaving out {}", old.to_lowercase()))
                                     && why.contains("make the same call again") =>
@@ -1364,12 +1401,15 @@ mod tests {
                                 missed.push(format!("{request:?} {before:?} → {text:?}: {other:?}"))
                             }
                         }
-                        if walk.drops_named(3, &field, before, text, request).is_some() {
+                        if walk
+                            .drops_named(3, &field, before, text, request, None)
+                            .is_some()
+                        {
                             missed.push(format!("{request:?} {text:?}: held twice"));
                         }
                     }
                     for text in &keeping {
-                        match Walk::default().drops_named(3, &field, before, text, request) {
+                        match Walk::default().drops_named(3, &field, before, text, request, None) {
                             None => passed += 1,
                             Some(why) => missed.push(format!("false alarm {text:?}: {why}")),
                         }
@@ -1379,18 +1419,58 @@ mod tests {
             // The request names only the new value: what was there is not its concern.
             let only_new = format!("Type {new} into the text field");
             for before in &befores {
-                if let Some(why) = Walk::default().drops_named(3, &field, before, new, &only_new) {
+                if let Some(why) =
+                    Walk::default().drops_named(3, &field, before, new, &only_new, None)
+                {
                     missed.push(format!("false alarm, {old} not named: {why}"));
                 }
             }
         }
         // The window's title words are no value of the request's.
         let request = "In the notes.txt window, type hello";
-        if let Some(why) = Walk::default().drops_named(3, &field, "notes", "hello", request) {
+        if let Some(why) = Walk::default().drops_named(3, &field, "notes", "hello", request, None) {
             missed.push(format!("false alarm on the title: {why}"));
         }
         assert!(missed.is_empty(), "{}", missed.join("\n"));
         assert_eq!((held, passed), (160, 240));
+    }
+
+    /// With the model's answer of what the request does to the text: a change goes
+    /// through at once; an addition is held every time, told how to add (a `type` call
+    /// after, the whole text before), never to make the same call again.
+    #[test]
+    fn set_text_leaving_out_a_named_word_follows_what_the_request_does_to_the_text() {
+        use crate::edit::Side;
+        let field = one("text", "");
+        let mut missed = Vec::new();
+        for (old, new) in [("milk", "eggs"), ("apples", "pears"), ("draft", "final")] {
+            let request = format!("Put {new} next to {old} in the editor");
+            let mut walk = Walk::default();
+            let changes = Some(Edit::Changes);
+            if let Some(why) = walk.drops_named(3, &field, old, new, &request, changes) {
+                missed.push(format!("a change held: {why}"));
+            }
+            for side in [Side::After, Side::Before] {
+                let mut walk = Walk::default();
+                for _ in 0..3 {
+                    match walk.drops_named(3, &field, old, new, &request, Some(Edit::Adds(side))) {
+                        Some(why)
+                            if !why.contains("same call again")
+                                && why.contains(&format!("leaving out {old}"))
+                                && why.contains("\"type\"") == (side == Side::After) => {}
+                        other => missed.push(format!("{side:?} {old} → {new}: {other:?}")),
+                    }
+                }
+                // The whole text, kept: through.
+                let whole = format!("{old}\n{new}");
+                if let Some(why) =
+                    walk.drops_named(3, &field, old, &whole, &request, Some(Edit::Adds(side)))
+                {
+                    missed.push(format!("whole text held: {why}"));
+                }
+            }
+        }
+        assert!(missed.is_empty(), "{}", missed.join("\n"));
     }
 
     /// What the next call is narrowed to after a held press: the named elements not done
