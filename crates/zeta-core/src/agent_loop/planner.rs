@@ -86,6 +86,10 @@ pub fn plan_schema_with(tools: &[&str], form: PlanForm) -> Value {
         if let Some(props) = schema["properties"].as_object_mut() {
             super::grammar::drop_key(props, "reasoning");
         }
+        // A small model's answer is bounded, so one that repeats itself still closes its
+        // JSON (seen on the GUI bench at 2035d48: a refusal's sentence written again and
+        // again for 768 tokens, unreadable, and the task ended "could not be understood").
+        schema["properties"]["reply"]["maxLength"] = json!(PLAN_REPLY_MAX_CHARS);
         if let Some(required) = schema["required"].as_array_mut() {
             required.retain(|k| k != "reasoning");
         }
@@ -114,7 +118,7 @@ fn short_plan_schema(tools: &[&str]) -> Value {
         // "command" first, empty: the model decides there is nothing left to run before it
         // answers (a bare `{"reply"}` let it answer a two-part request after one part).
         object(
-            json!({"command": {"const": ""}, "reply": {"type": "string", "minLength": 1}}),
+            json!({"command": {"const": ""}, "reply": {"type": "string", "minLength": 1, "maxLength": PLAN_REPLY_MAX_CHARS}}),
             json!(["command", "reply"]),
         ),
     ];
@@ -304,6 +308,10 @@ struct Plan {
 
 /// Characters at most in a reply that may only answer (`answer_schema`).
 pub const ANSWER_MAX_CHARS: u32 = 400;
+
+/// Characters at most in a small model's answer (`PlanForm::Plain`, `PlanForm::Short`):
+/// room for a list of lines, closed by the grammar well before a reply's token limit.
+pub const PLAN_REPLY_MAX_CHARS: u32 = 1500;
 
 /// The non-empty `reply` of a planner object, whatever else it says.
 pub fn reply_of(text: &str) -> Option<String> {

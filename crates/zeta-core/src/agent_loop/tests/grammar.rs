@@ -269,6 +269,29 @@ fn only_answer_takes_the_answer_and_nothing_else() {
     assert_eq!(reasoned, before, "a larger model's plan is left as it was");
 }
 
+/// A small model's answer is bounded in both forms, so a reply that repeats itself is
+/// closed by the grammar: an answer of the bound is taken, one character more is not;
+/// a larger model's plan is not bounded.
+#[test]
+fn a_small_models_answer_is_bounded() {
+    use crate::agent_loop::planner::PLAN_REPLY_MAX_CHARS;
+    let at = "a".repeat(PLAN_REPLY_MAX_CHARS as usize);
+    let over = format!("{at}a");
+    for form in [PlanForm::Plain, PlanForm::Short] {
+        for tools in [offered(), offered()[..1].to_vec()] {
+            let schema = plan_schema_for(&tools, form);
+            let answer = |reply: &str| match form {
+                PlanForm::Short => json!({"command": "", "reply": reply}),
+                _ => json!({"command": "", "reply": reply, "done": true}),
+            };
+            assert!(valid(&schema, &answer(&at)), "{form:?}");
+            assert!(!valid(&schema, &answer(&over)), "{form:?}");
+        }
+    }
+    let reasoned = plan_schema_for(&offered(), PlanForm::Reasoned);
+    assert!(reasoned["properties"]["reply"].get("maxLength").is_none());
+}
+
 fn scalar() -> impl Strategy<Value = Value> {
     prop_oneof![
         any::<i32>().prop_map(|n| json!(n)),
