@@ -385,7 +385,8 @@ async fn a_qt_application_started_by_the_agent_is_operated_through_its_tree() {
     .await;
     let out = s.home.path().join("qt-form.json");
     let title = "Zeta agent Qt form";
-    // Numbered top to bottom: Name, Subscribe, Copies, Save, the status label.
+    // Numbered top to bottom: Name, Subscribe, Copies, Save, the status label, the label
+    // "Size" and its combo box (named as the option it shows).
     for step in [
         Step::call(
             "open_app",
@@ -402,12 +403,18 @@ async fn a_qt_application_started_by_the_agent_is_operated_through_its_tree() {
             json!({"element": 3, "action": "set_text", "text": "5"}),
         ),
         Step::call("ui_act", json!({"element": 2, "action": "toggle"})),
+        Step::call(
+            "ui_act",
+            json!({"element": 7, "action": "select", "option": "Large"}),
+        ),
         Step::call("ui_act", json!({"element": 4, "action": "press"})),
         Step::text("Saved the Qt form for Ada."),
     ] {
         s.server.push(step);
     }
-    let run = s.zeta_run("open the Qt form, fill it in for Ada with 5 copies, subscribe, save");
+    let run = s.zeta_run(
+        "open the Qt form, fill it in for Ada with 5 copies, subscribe, size Large, save",
+    );
     let results = tool_results(&s);
     // The application outlives the task: ended by its PID.
     let pid = results
@@ -434,10 +441,17 @@ async fn a_qt_application_started_by_the_agent_is_operated_through_its_tree() {
         "read by its tree, not OCR: {}",
         results[1]
     );
-    assert!(results[5].contains("label \"Saved\""), "{}", results[5]);
+    // Qt's combo box takes no choice through Selection: chosen with the keys.
+    assert!(
+        results[5].contains("chose the option \"Large\"")
+            && results[5].contains("combo box \"Large\""),
+        "{}",
+        results[5]
+    );
+    assert!(results[6].contains("label \"Saved\""), "{}", results[6]);
     assert_eq!(
         saved(&out),
-        json!({"name": "Ada", "subscribe": true, "copies": 5})
+        json!({"name": "Ada", "subscribe": true, "copies": 5, "size": "Large"})
     );
     s.assert_invariants();
 }

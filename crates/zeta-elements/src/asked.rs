@@ -344,6 +344,57 @@ pub fn value_only(n: u32, entry: &Entry) -> Option<String> {
     ))
 }
 
+/// Why a text or number set into element `n` (`entry`) is held: the element holds it
+/// already (`now`), so the act would change nothing, and the request does not give it
+/// (seen on the GUI bench: zenity's Volume slider "set" to the 20 it showed for "Set the
+/// Volume slider to 65", then OK pressed).
+pub fn holds_already(
+    n: u32,
+    entry: &Entry,
+    now: &str,
+    text: &str,
+    request: &str,
+) -> Option<String> {
+    let (now, text) = (now.trim(), text.trim());
+    let same = now == text
+        || matches!((now.parse::<f64>(), text.parse::<f64>()), (Ok(a), Ok(b)) if a == b);
+    if text.is_empty() || !same || names(request, text) {
+        return None;
+    }
+    let quoted = serde_json::to_string(text).unwrap_or_default();
+    Some(format!(
+        "not set: [{n}] {} holds {quoted} already, so this would change nothing. Set in it what the request gives for it",
+        entry.label(),
+    ))
+}
+
+/// Why a press of element `n` (`entry`), which lists options, is held: a press only opens
+/// its list, and the request names one of its options, chosen with `select` (seen on the
+/// GUI bench: kdialog's combo box "Pick a fruit" pressed twice for "Pick Cherry", its
+/// popup left open, Cherry never chosen). A menu is left to be opened: its items are
+/// pressed where they show.
+pub fn option_to_choose(n: u32, entry: &Entry, request: &str) -> Option<String> {
+    if entry.options.is_empty() || entry.role.starts_with("menu") {
+        return None;
+    }
+    let named: Vec<&String> = entry.options.iter().filter(|o| names(request, o)).collect();
+    // "Extra large" names "Large" too: the longer one is what the request names.
+    let named: Vec<&String> = named
+        .iter()
+        .filter(|o| !named.iter().any(|p| p != *o && names(p, o)))
+        .copied()
+        .collect();
+    let [option] = named.as_slice() else {
+        return None;
+    };
+    let quoted = serde_json::to_string(option).unwrap_or_default();
+    Some(format!(
+        "not pressed: [{n}] {} lists {}, and a press only opens its list. The request names {quoted}: choose it with {{\"element\": {n}, \"action\": \"select\", \"option\": {quoted}}}",
+        entry.label(),
+        entry.options.join(" | "),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -838,5 +889,98 @@ mod tests {
         }
         // A named key beside a word-named button: the word is still held.
         assert!(refused(&numbers, keys[4], request).is_some());
+    }
+
+    /// An element with options of its own (`role`), its options `options`.
+    fn listing(role: &str, options: &[&str]) -> Entry {
+        let mut node = Node::new(
+            Key::Tree {
+                bus: ":1.1".into(),
+                path: format!("/{role}"),
+            },
+            role,
+            "Pick one",
+        );
+        node.actions = vec!["press".into()];
+        node.options = options.iter().map(|o| o.to_string()).collect();
+        let mut numbers = Numbers::default();
+        let n = numbers.number(&node, &crate::numbers::Place::default());
+        numbers.get(n).expect("numbered").clone()
+    }
+
+    /// A press of what lists options, where the request names exactly one of them, is
+    /// held with the `select` call for it; families of option lists × phrasings. Not
+    /// held: a menu, a request naming none or two of them.
+    #[test]
+    fn a_press_of_a_list_whose_option_the_request_names_is_told_to_choose_it() {
+        let lists: [&[&str]; 4] = [
+            &["Apple", "Banana", "Cherry"],
+            &["Red", "Green", "Blue"],
+            &["Small", "Medium", "Large", "Extra large"],
+            &["Light theme", "Dark theme"],
+        ];
+        let mut missed = Vec::new();
+        for options in lists {
+            for role in ["combo box", "list", "list box"] {
+                let entry = listing(role, options);
+                for option in options {
+                    for request in [
+                        format!("Pick {option} in the dialog and press OK"),
+                        format!("Choose {} from the list", option.to_lowercase()),
+                        format!("Set it to {option}, then confirm"),
+                    ] {
+                        let quoted = serde_json::to_string(option).expect("json");
+                        let call = format!("\"action\": \"select\", \"option\": {quoted}");
+                        match option_to_choose(4, &entry, &request) {
+                            Some(why) if why.contains(&call) => {}
+                            other => missed.push(format!("{role} {request:?}: {other:?}")),
+                        }
+                    }
+                }
+                let two = format!("Pick {} or {}", options[0], options[1]);
+                for request in [two.as_str(), "Press OK in the dialog"] {
+                    if let Some(why) = option_to_choose(4, &entry, request) {
+                        missed.push(format!("false alarm {request:?}: {why}"));
+                    }
+                }
+            }
+            let menu = listing("menu", options);
+            if let Some(why) = option_to_choose(4, &menu, &format!("Pick {}", options[0])) {
+                missed.push(format!("a menu held: {why}"));
+            }
+        }
+        assert!(missed.is_empty(), "{}", missed.join("\n"));
+    }
+
+    /// A value set into what holds it already is held when the request does not give
+    /// it; families of values (text, whole and decimal numbers); not held where the
+    /// request gives it, or where it differs.
+    #[test]
+    fn setting_what_an_element_holds_already_is_held_unless_the_request_gives_it() {
+        let entry = listing("slider", &[]);
+        let mut missed = Vec::new();
+        for (now, same, other, asked) in [
+            ("20", "20", "65", "Set the Volume slider to 65 and press OK"),
+            ("20.0", "20", "65", "Move the slider to 65"),
+            ("draft", "draft", "final", "Change the status to final"),
+            ("apples\n", "apples", "pears", "Put pears in the text"),
+            ("0", " 0 ", "3", "Set Copies to 3"),
+        ] {
+            match holds_already(2, &entry, now, same, asked) {
+                Some(why) if why.contains("already") => {}
+                other => missed.push(format!("{now:?} ← {same:?}: {other:?}")),
+            }
+            if let Some(why) = holds_already(2, &entry, now, other, asked) {
+                missed.push(format!("false alarm, differs: {why}"));
+            }
+            let gives = format!("Make sure it says {same}");
+            if let Some(why) = holds_already(2, &entry, now, same, &gives) {
+                missed.push(format!("false alarm, the request gives it: {why}"));
+            }
+        }
+        if let Some(why) = holds_already(2, &entry, "", "", "Clear the field") {
+            missed.push(format!("false alarm, empty: {why}"));
+        }
+        assert!(missed.is_empty(), "{}", missed.join("\n"));
     }
 }

@@ -1085,6 +1085,11 @@ impl UiAct {
             if let Some(why) = crate::asked::text_only(&numbers, n, &entry) {
                 return Err(ElementsError::Unsupported(why));
             }
+            if let Some(why) = crate::asked::option_to_choose(n, &entry, request) {
+                // The next call is given this element, where the option is chosen.
+                *locked(&el.0.narrowed) = Some(vec![n]);
+                return Err(ElementsError::Unsupported(why));
+            }
             if let Some(why) = crate::asked::value_only(n, &entry) {
                 // The next call is given this element, which takes only its number.
                 *locked(&el.0.narrowed) = Some(vec![n]);
@@ -1126,6 +1131,10 @@ impl UiAct {
         // (`Walk::drops_named`).
         let mut dropped = Vec::new();
         if let (Action::SetText(text), Some(now)) = (&action, node.value.as_deref()) {
+            if let Some(why) = crate::asked::holds_already(n, &entry, now, text, request) {
+                *locked(&el.0.narrowed) = Some(vec![n]);
+                return Err(ElementsError::Unsupported(why));
+            }
             let left_out = crate::walk::Walk::left_out_named(&entry, now, text, request);
             let known = {
                 let mut walk = locked(&el.0.walk);

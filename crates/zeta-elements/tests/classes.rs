@@ -684,3 +684,64 @@ async fn typed_text_is_added_at_the_end_of_what_the_text_holds() {
     let met = r.read_back.as_ref().is_some_and(|rb| rb.request_met);
     assert!(met, "{:?}", r.read_back);
 }
+
+/// A slider "set" to the number it shows already, which the request does not give, is
+/// held and the next call given the slider alone; the number the request gives goes
+/// through, and the settings written hold it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_value_set_to_what_it_holds_already_is_held_and_the_one_asked_goes_in() {
+    let test = "a_value_set_to_what_it_holds_already_is_held_and_the_one_asked_goes_in";
+    let Some((_app, dir, _serial)) = settings(test, "Zeta settings same").await else {
+        return;
+    };
+    let mut tools = Tools::new();
+    tools.ctx.request =
+        "Set the Volume slider to 65 in the Set label dialog and press OK, then Apply".into();
+    let dialog = open_set_label(&tools, "Zeta settings same").await;
+    let volume = number_of(&dialog, "slider \"Volume\"");
+    let line = dialog
+        .lines()
+        .find(|l| l.contains("slider \"Volume\" = \""))
+        .unwrap_or_else(|| panic!("no slider value in:\n{dialog}"));
+    let now = line
+        .split("= \"")
+        .nth(1)
+        .and_then(|v| v.split('"').next())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert_ne!(now, "65", "{dialog}");
+    let r = tools
+        .act(json!({"element": volume, "action": "set_text", "text": now}))
+        .await;
+    assert!(
+        !r.ok && r.content.contains("already") && r.content.contains(now),
+        "{}",
+        r.content
+    );
+    let takes = |call: Value| {
+        tools.act.arguments_now().is_some_and(|schema| {
+            jsonschema::validator_for(&schema).is_ok_and(|v| v.is_valid(&call))
+        })
+    };
+    assert!(takes(
+        json!({"element": volume, "action": "set_text", "text": "65"})
+    ));
+    let ok = number_of(&dialog, "button \"OK\"");
+    assert!(!takes(json!({"element": ok, "action": "press"})));
+    let r = tools
+        .act(json!({"element": volume, "action": "set_text", "text": "65"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    // The request names the dialog's "Set label" button, and so its Label field: OK
+    // is pressed all the same, naming itself.
+    let r = tools
+        .act(json!({"element": ok, "action": "press", "text": "OK"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    let window = tools.outline("Zeta settings same").await;
+    let apply = number_of(&window, "button \"Apply\"");
+    let r = tools
+        .act(json!({"element": apply, "action": "press"}))
+        .await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(written(dir.path())["volume"], 65);
+}

@@ -751,3 +751,51 @@ async fn an_empty_page_read_by_ocr_is_a_blank_area_that_takes_typing() {
     }
     assert_eq!(saved, "call Bob");
 }
+
+/// A press of a combo box while the request names one of its options is held with the
+/// `select` call for that option, and the next call is given the combo box alone; the
+/// option chosen as told is what the form saves. A press of one the request names no
+/// option of opens it as before.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_press_of_a_combo_box_whose_option_the_request_names_is_told_to_choose_it() {
+    let test = "a_press_of_a_combo_box_whose_option_the_request_names_is_told_to_choose_it";
+    let Some(_serial) = serial(test).await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let _app = form(dir.path(), "Zeta form pick", true);
+    let mut tools = Tools::new(Desktop::default());
+    tools.ctx.request =
+        "Pick Blue as the colour in the Zeta form pick window and press Save".into();
+    let read = tools.outline(json!({"window": "Zeta form pick"})).await;
+    assert!(read.ok, "{}", read.content);
+    let colour = number_of(&read.content, "combo box \"Colour\"");
+    let save = number_of(&read.content, "button \"Save\"");
+    let r = tools
+        .act(json!({"element": colour, "action": "press"}))
+        .await;
+    assert!(
+        !r.ok
+            && r.content.contains(&format!(
+                "{{\"element\": {colour}, \"action\": \"select\", \"option\": \"Blue\"}}"
+            )),
+        "{}",
+        r.content
+    );
+    let takes = |call: Value| {
+        tools.act.arguments_now().is_some_and(|schema| {
+            jsonschema::validator_for(&schema).is_ok_and(|v| v.is_valid(&call))
+        })
+    };
+    assert!(takes(
+        json!({"element": colour, "action": "select", "option": "Blue"})
+    ));
+    assert!(!takes(json!({"element": save, "action": "press"})));
+    let r = tools
+        .act(json!({"element": colour, "action": "select", "option": "Blue"}))
+        .await;
+    assert!(r.ok && r.content.contains("= \"Blue\""), "{}", r.content);
+    let r = tools.act(json!({"element": save, "action": "press"})).await;
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(saved(dir.path())["colour"], "Blue");
+}

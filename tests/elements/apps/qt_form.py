@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A small Qt5 (PyQt5) form for Zeta's accessibility tests: a Name field, a Subscribe check
-box, a Copies spin box and a Save button that writes what the form holds, as JSON, to the
-file named by the first argument. Qt joins the accessibility bus only when asked
+box, a Copies spin box, a Save button that writes what the form holds, as JSON, to the
+file named by the first argument, a status label and a Size combo box (Small, Medium,
+Large). Qt joins the accessibility bus only when asked
 (QT_ACCESSIBILITY=1, QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1): Zeta sets those for the apps it
 starts. Start it with the system Python (python3-pyqt5): qt_form.py OUT.json [TITLE]."""
 import json
@@ -16,7 +17,7 @@ app = QtWidgets.QApplication(sys.argv[:1])
 win = QtWidgets.QWidget()
 win.setWindowTitle(title)
 win.move(80, 80)
-win.resize(420, 240)
+win.resize(420, 290)
 layout = QtWidgets.QFormLayout(win)
 name = QtWidgets.QLineEdit()
 name.setAccessibleName("Name")
@@ -31,7 +32,12 @@ status = QtWidgets.QLabel("Not saved")
 
 
 def save():
-    data = {"name": name.text(), "subscribe": subscribe.isChecked(), "copies": copies.value()}
+    data = {
+        "name": name.text(),
+        "subscribe": subscribe.isChecked(),
+        "copies": copies.value(),
+        "size": size.currentText(),
+    }
     with open(out_path, "w", encoding="utf-8") as f:
         json.dump(data, f)
     status.setText("Saved")
@@ -41,5 +47,10 @@ button = QtWidgets.QPushButton("Save")
 button.clicked.connect(save)
 layout.addRow("", button)
 layout.addRow("", status)
+# After the others, so their numbers stay as they were.
+size = QtWidgets.QComboBox()
+size.addItems(["Small", "Medium", "Large"])
+size.setAccessibleName("Size")
+layout.addRow("Size", size)
 win.show()
 sys.exit(app.exec_())
