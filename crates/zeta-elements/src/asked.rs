@@ -368,6 +368,35 @@ pub fn holds_already(
     ))
 }
 
+/// The elements an outline's `lines` show, of the same role as element `n` (`entry`)
+/// and not disabled, in their order (at most 6), each as its line without its number
+/// and place: what an act refused on a disabled one may be meant for (seen on the GUI
+/// bench: gtk3-widget-factory's disabled entry typed into twice for "the first text
+/// field").
+pub fn enabled_alike(
+    numbers: &Numbers,
+    lines: &std::collections::BTreeMap<u32, String>,
+    n: u32,
+    entry: &Entry,
+) -> Vec<(u32, String)> {
+    lines
+        .iter()
+        .filter(|(m, line)| {
+            **m != n
+                && !line.contains("(disabled")
+                && !line.contains(", disabled")
+                && numbers.get(**m).is_ok_and(|e| e.role == entry.role)
+        })
+        .take(6)
+        .map(|(m, line)| {
+            let line = line.trim_start();
+            let line = line.strip_prefix(&format!("[{m}] ")).unwrap_or(line);
+            let line = line.split(" @").next().unwrap_or(line);
+            (*m, line.to_string())
+        })
+        .collect()
+}
+
 /// Why a press of element `n` (`entry`), which lists options, is held: a press only opens
 /// its list, and the request names one of its options, chosen with `select` (seen on the
 /// GUI bench: kdialog's combo box "Pick a fruit" pressed twice for "Pick Cherry", its
@@ -982,5 +1011,44 @@ mod tests {
             missed.push(format!("false alarm, empty: {why}"));
         }
         assert!(missed.is_empty(), "{}", missed.join("\n"));
+    }
+
+    /// The enabled elements of a disabled one's role, as the outline shows them: other
+    /// roles, disabled ones and the element itself are left out, in order, at most 6.
+    #[test]
+    fn the_enabled_elements_of_a_disabled_ones_role_are_found() {
+        let mut numbers = Numbers::default();
+        let ns = window(
+            "Factory",
+            &mut numbers,
+            &[
+                ("text", "a", false, 0, 0),
+                ("text", "b", false, 0, 40),
+                ("button", "c", false, 0, 80),
+                ("text", "d", false, 0, 120),
+                ("text", "e", false, 0, 160),
+            ],
+        );
+        let states = [
+            "(disabled)",
+            "(focused, editable)",
+            "[press]",
+            "(editable, disabled)",
+            "(editable)",
+        ];
+        let lines: std::collections::BTreeMap<u32, String> = ns
+            .iter()
+            .zip(states)
+            .map(|(m, st)| (*m, format!("[{m}] text \"x{m}\" {st} @0,0 80x30")))
+            .collect();
+        let entry = numbers.get(ns[0]).expect("numbered").clone();
+        let alike = enabled_alike(&numbers, &lines, ns[0], &entry);
+        assert_eq!(
+            alike,
+            vec![
+                (ns[1], format!("text \"x{}\" (focused, editable)", ns[1])),
+                (ns[4], format!("text \"x{}\" (editable)", ns[4])),
+            ]
+        );
     }
 }

@@ -114,6 +114,20 @@ impl Elements {
         }
     }
 
+    /// The elements of `entry`'s window, as its last outline shows them, of the same
+    /// role as element `n` and not disabled (`asked::enabled_alike`).
+    fn enabled_alike(&self, n: u32, entry: &Entry) -> Vec<(u32, String)> {
+        let Some(root) = entry.place.root.as_ref() else {
+            return Vec::new();
+        };
+        // Numbers before the outlines, in the order `act` takes them.
+        let numbers = locked(&self.0.numbers);
+        let last = locked(&self.0.last);
+        last.get(root)
+            .map(|outline| crate::asked::enabled_alike(&numbers, &outline.lines, n, entry))
+            .unwrap_or_default()
+    }
+
     fn render(&self, root: &Node, title: &str, place: &Place, options: &Options) -> Outline {
         let mut numbers = locked(&self.0.numbers);
         outline(root, title, place, options, &mut numbers)
@@ -1124,6 +1138,25 @@ impl UiAct {
             }
             Err(e) => return Err(e),
         };
+        // Text into a field that is disabled, while the window shows others of its kind
+        // that are not: said with those, and the next call given them (seen on the GUI
+        // bench: gtk3-widget-factory's disabled entry typed into twice for "the first
+        // text field", refused both times).
+        if !node.states.enabled && matches!(action, Action::SetText(_) | Action::Type(_)) {
+            let alike = el.enabled_alike(n, &entry);
+            if !alike.is_empty() {
+                let listed: Vec<String> = alike
+                    .iter()
+                    .map(|(m, line)| format!("[{m}] {line}"))
+                    .collect();
+                *locked(&el.0.narrowed) = Some(alike.iter().map(|(m, _)| *m).collect());
+                return Err(ElementsError::Unsupported(format!(
+                    "{} is disabled: it takes no text now. Of its kind, this window shows these that do: {}",
+                    entry.label(),
+                    listed.join(", ")
+                )));
+            }
+        }
         // Text set in place of what the element holds, leaving out words of it the
         // request names: whether the request adds to the text or changes it is asked
         // of the model on its own (`edit::ask`); an addition is held, told how to add,
