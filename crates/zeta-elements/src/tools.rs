@@ -114,6 +114,28 @@ impl Elements {
         }
     }
 
+    /// What `request` does to `now` when `text` is set in its place: the model's answer,
+    /// asked on its own once for each (`edit::ask`, kept in the walk).
+    async fn edit_of(
+        &self,
+        request: &str,
+        now: &str,
+        text: &str,
+        choose: &Choose,
+    ) -> Option<crate::edit::Edit> {
+        let known = {
+            let mut walk = locked(&self.0.walk);
+            walk.for_request(request);
+            walk.edit_of(now, text)
+        };
+        if known.is_some() {
+            return known;
+        }
+        let edit = crate::edit::ask(choose, request, now, text).await?;
+        locked(&self.0.walk).edit_answered(now, text, edit);
+        Some(edit)
+    }
+
     /// The elements of `entry`'s window, as its last outline shows them, of the same
     /// role as element `n` and not disabled (`asked::enabled_alike`).
     fn enabled_alike(&self, n: u32, entry: &Entry) -> Vec<(u32, String)> {
@@ -1169,21 +1191,10 @@ impl UiAct {
                 return Err(ElementsError::Unsupported(why));
             }
             let left_out = crate::walk::Walk::left_out_named(&entry, now, text, request);
-            let known = {
-                let mut walk = locked(&el.0.walk);
-                walk.for_request(request);
-                walk.edit_of(now, text)
-            };
-            let edit = match known {
-                Some(edit) => Some(edit),
-                None if left_out.is_empty() => None,
-                None => {
-                    let edit = crate::edit::ask(choose, request, now, text).await;
-                    if let Some(edit) = edit {
-                        locked(&el.0.walk).edit_answered(now, text, edit);
-                    }
-                    edit
-                }
+            let edit = if left_out.is_empty() {
+                None
+            } else {
+                el.edit_of(request, now, text, choose).await
             };
             let held = locked(&el.0.walk).drops_named(n, &entry, now, text, request, edit);
             if let Some(why) = held {
