@@ -314,6 +314,8 @@ async fn a_question_answered_one_way_is_computed_a_second_way() {
             let reply = task["reply"].as_str().unwrap_or_default();
             let back = text_of(&s.requests()[2]);
             assert!(back.contains("a second way"), "{at}: {back}");
+            // The program's step is the last: the model is not asked after it.
+            assert_eq!(s.requests().len(), 3, "{at}");
             assert_eq!(
                 checks_of(&out)[0],
                 ("second-way".to_string(), "sentBack".to_string()),
@@ -333,6 +335,62 @@ async fn a_question_answered_one_way_is_computed_a_second_way() {
             } else {
                 assert_eq!(reply, first, "{at}");
             }
+            s.assert_invariants();
+        }
+    }
+}
+
+/// The second way gets one step, and only a program runs in it; the task then ends with
+/// the answer that was checked, and the model is not asked again. Seen on the real model:
+/// "Thursday" for a date, sent back, became "The file does not exist" after a program
+/// that read a file nobody named, then the same question to the person twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_second_way_is_one_step_that_never_loses_the_answer() {
+    let weekday =
+        "python3 - <<'EOF'\nimport datetime\nprint(datetime.date(2023, 1, 12).strftime('%A'))\nEOF";
+    let broken = "python3 - <<'EOF'\nprint(open('/nonexistent/zeta-second-way').read())\nEOF";
+    for proto in PROTOS {
+        let thens = [
+            (
+                "a question",
+                tool_step(proto, "ask_user", json!({"question": "Which file?"})),
+            ),
+            ("a program that agrees", step(&run(weekday), proto)),
+            ("a program that fails", step(&run(broken), proto)),
+        ];
+        for (what, then) in thens {
+            let at = format!("{proto:?}, {what}");
+            let mut steps = script(
+                &[
+                    run("date -d 2023-01-12 +%A"),
+                    answer("It falls on a Thursday."),
+                ],
+                proto,
+            );
+            steps.push(then);
+            steps.push(step(&answer("The file does not exist."), proto));
+            let s =
+                Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+            let out = s.zeta_run("on what day of the week does 2023-01-12 fall");
+            let task = finished_task(&out);
+            assert_eq!(task["status"], "done", "{at}: {task}");
+            assert_eq!(task["reply"], "It falls on a Thursday.", "{at}: {task}");
+            let requests = s.requests();
+            assert_eq!(
+                requests.len(),
+                3,
+                "{at}: the model is not asked after its step"
+            );
+            let back = text_of(&requests[2]);
+            assert!(back.contains("reading no file"), "{at}: {back}");
+            assert_eq!(
+                checks_of(&out)[0],
+                ("second-way".to_string(), "sentBack".to_string()),
+                "{at}"
+            );
+            // The question was not asked; a program ran where one was written.
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!stderr.contains("Which file?"), "{at}: {stderr}");
             s.assert_invariants();
         }
     }

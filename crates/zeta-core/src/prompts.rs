@@ -152,7 +152,7 @@ mod tests {
         assert_eq!(places(CHECK_VALUE_NOT_ENTERED), ["values"]);
         assert_eq!(
             places(CHECK_WRITTEN_DIFFERS),
-            ["file", "holds", "value", "value"]
+            ["file", "holds", "value", "value", "how"]
         );
     }
 }

@@ -102,10 +102,15 @@ pub(super) struct Finishing {
     record: Vec<CheckRecord>,
     /// Checks turned off by name (`without`).
     off: Vec<String>,
-    /// The answer `second-way` sent back for a program: the one the person reads when
-    /// the program printed something that does not bear it out (a small model's program
-    /// is no better than its command: it may not replace an answer, only put it in doubt).
+    /// The answer `second-way` sent back for a program: the one the person reads, with
+    /// what the program printed when that does not bear it out (a small model's program
+    /// is no better than its command: it may not replace an answer, only put it in doubt;
+    /// and sent back, it lost right answers: "Thursday" for a date became "The file does
+    /// not exist" after a program that read a file nobody named).
     checked_second_way: Option<String>,
+    /// `second-way` sent the answer back: the next step is the program (a call, never an
+    /// answer), and the task ends after it (`second_way_turn`).
+    program_next: bool,
     /// The answer went back for a check that an act answers: the next step calls a tool.
     act_next: bool,
     /// Zeta's own folder: what changes there is no effect of a call (`own_home`).
@@ -135,6 +140,7 @@ impl Finishing {
             record: Vec::new(),
             off: Vec::new(),
             checked_second_way: None,
+            program_next: false,
             act_next: false,
             own_home: None,
         }
@@ -413,6 +419,18 @@ impl Finishing {
         std::mem::take(&mut self.act_next)
     }
 
+    /// The next step is the program `second-way` asked for: it may only call a tool.
+    pub fn take_program_next(&mut self) -> bool {
+        std::mem::take(&mut self.program_next)
+    }
+
+    /// `second-way` sent the answer back for a program: the step that follows is that
+    /// program's turn, the only one it gets. The task ends after it with the answer that
+    /// was checked (`final_answer`), whatever the model would say next.
+    pub fn second_way_turn(&self) -> bool {
+        self.checked_second_way.is_some()
+    }
+
     pub fn expects_verdict(&self) -> bool {
         matches!(self.under_check, UnderCheck::AwaitingVerdict { .. })
     }
@@ -466,6 +484,7 @@ impl Finishing {
             Judged::Back { check, message } => {
                 if check == checks::SecondWay.name() {
                     self.checked_second_way = Some(answer.to_string());
+                    self.program_next = true;
                 }
                 self.act_next = self.finisher.answered_by_acting(check);
                 let message = if check == "nothing-ran" {
@@ -663,21 +682,14 @@ impl Finishing {
         text
     }
 
-    /// The answer `second-way` checked, instead of `text`, when a program printed
-    /// something that does not bear it out: the person reads it with what the program
-    /// printed (`told`), whatever the model answered after the program.
+    /// The answer `second-way` checked, instead of `text`: the person reads it, with what
+    /// the program printed when that does not bear it out (`told`), whatever the model
+    /// answered after the program.
     fn second_way_kept(&mut self, text: String) -> String {
         let Some(checked) = self.checked_second_way.take() else {
             return text;
         };
-        let doubted = matches!(
-            checks::SecondWay.judge(&self.case(&checked)),
-            Some(checks::Finding {
-                honest: Honest::After(_),
-                ..
-            })
-        );
-        if doubted && checked != text {
+        if checked != text {
             self.record.push(CheckRecord {
                 check: checks::SecondWay.name(),
                 result: CheckResult::Told,

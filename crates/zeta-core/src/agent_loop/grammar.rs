@@ -193,6 +193,46 @@ pub fn only_calls(schema: &mut Value) {
     }
 }
 
+/// `schema` with only a shell command: no answer, no other tool. For the one step after
+/// `second-way` sent an answer back for a program, run in the shell (seen: asked for
+/// one, a small model asked the person where a file was, or answered again at once).
+/// A command alternative keeps its own shape; one object that both commands and answers
+/// (a plan with "done") may only command: "command" not empty, "done" false, "reply"
+/// empty.
+pub fn only_commands(schema: &mut Value) {
+    let command = |alt: &mut Value| {
+        let props = &mut alt["properties"];
+        if props["command"].is_object() {
+            props["command"] = json!({"type": "string", "minLength": 1});
+        }
+        if props["reply"].is_object() {
+            props["reply"] = json!({"const": ""});
+        }
+        if props["done"].is_object() {
+            props["done"] = json!({"const": false});
+        }
+    };
+    let Some(any) = schema.get_mut("anyOf").and_then(Value::as_array_mut) else {
+        if schema["properties"]["command"].is_object() {
+            command(schema);
+        }
+        return;
+    };
+    let commands = |alt: &Value| {
+        let p = &alt["properties"];
+        !p["tool"]["const"].is_string()
+            && p["command"].is_object()
+            && p["command"]["const"].as_str() != Some("")
+    };
+    if !any.iter().any(commands) {
+        return;
+    }
+    any.retain(commands);
+    for alt in any.iter_mut() {
+        command(alt);
+    }
+}
+
 /// `schema` with only the answer: no command, no tool. For the one step after an act in a
 /// window that did what the request asks there, as far as the window tells (`ReadBack::met`
 /// with nothing left, and the window closed or its file saved): seen, an editor's text

@@ -488,7 +488,10 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                     }
                 }
                 let answer_next = std::mem::take(&mut self.answer_next);
-                if act_next || call_next {
+                if self.finishing.take_program_next() {
+                    super::grammar::only_commands(schema);
+                    calls_only = true;
+                } else if act_next || call_next {
                     super::grammar::only_calls(schema);
                     // A tool that narrowed its next call is the one called.
                     if !narrowed.is_empty() {
@@ -565,6 +568,9 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                         self.call_next = true;
                         continue;
                     }
+                    if self.finishing.second_way_turn() {
+                        return self.second_way_turn(reply.text, calls).await;
+                    }
                     let assistant = self.protocol.assistant_turn(reply.text, &calls);
                     self.messages.push(assistant);
                     for (n, call) in calls.iter().enumerate() {
@@ -626,6 +632,42 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         self.finishing
             .verdict(verdict)
             .map(|step| super::repair::mend(step, &id))
+    }
+
+    /// The step after `second-way` sent an answer back for a program: its programs run
+    /// (anything else it calls does not: a question to the person, another command), and
+    /// the task ends with the answer that was checked, told with what the program printed
+    /// where that does not bear it out. The model is not asked again (seen: after a
+    /// program that failed, "Thursday" for a date became a question about a file nobody
+    /// named).
+    async fn second_way_turn(
+        &mut self,
+        reply: String,
+        calls: Vec<crate::model::ToolCall>,
+    ) -> AgentOutcome {
+        let programs: Vec<crate::model::ToolCall> = calls
+            .into_iter()
+            .filter(|c| crate::assist::evidence::runs_program(&c.name, &c.arguments))
+            .collect();
+        if !programs.is_empty() {
+            let assistant = self.protocol.assistant_turn(reply, &programs);
+            self.messages.push(assistant);
+            for call in programs {
+                match self.run_call(call).await {
+                    Ok(()) => {}
+                    Err(Halt::Ends(outcome)) => return outcome,
+                    // The answer stands as checked: what ran is in the evidence.
+                    Err(Halt::Repeating(_) | Halt::AskingAgain(_) | Halt::Failing(_)) => break,
+                }
+            }
+        } else {
+            tracing::info!(
+                task = self.task_id(),
+                "no program came for the second way; the answer stands as it was"
+            );
+        }
+        let text = self.final_answer(String::new());
+        self.finish(text)
     }
 
     /// The cap was reached: one more request that can only answer; its text is the answer.

@@ -199,12 +199,16 @@ impl Request {
             .into_iter()
             .map(|w| w.trim_end_matches("'s").to_string())
             .collect();
-        let asks_to_be_told = sentences.iter().any(|s| s.question)
-            || words.iter().any(|w| TELL.contains(&w.as_str()));
         let lower = format!(" {} ", words.join(" "));
         let asks_count = [" how many ", " count ", " number of ", " how much "]
             .iter()
             .any(|w| lower.contains(w));
+        // A count asked for, with no change to put it in, is a value to be told ("Count
+        // the distinct cities in ~/orders.csv.", judged as an order to change nothing and
+        // checked no further).
+        let asks_to_be_told = sentences.iter().any(|s| s.question)
+            || words.iter().any(|w| TELL.contains(&w.as_str()))
+            || asks_count && !asks_change;
         Self {
             text: text.to_string(),
             asks_count,

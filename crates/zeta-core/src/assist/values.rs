@@ -142,5 +142,50 @@ pub fn ungrounded(answer: &str, sources: &[&str]) -> Vec<Value> {
     out
 }
 
+/// The shell expansions `text` writes (`$USER`, `${HOME}`, `$(whoami)`): the way a
+/// command names a value, never the value (seen: `echo $USER` printed an empty line, and
+/// "Your username on this machine is $USER." was answered).
+pub fn expansions(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] != '$' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let end = match chars.get(i + 1) {
+            Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
+                let mut j = i + 1;
+                while j < chars.len() && (chars[j].is_ascii_alphanumeric() || chars[j] == '_') {
+                    j += 1;
+                }
+                Some(j)
+            }
+            Some(open @ ('{' | '(')) => {
+                let close = if *open == '{' { '}' } else { ')' };
+                chars[i + 2..]
+                    .iter()
+                    .position(|c| *c == close)
+                    .map(|p| i + 2 + p + 1)
+                    .filter(|e| *e > i + 3)
+            }
+            _ => None,
+        };
+        match end {
+            Some(end) => {
+                let token: String = chars[start..end].iter().collect();
+                if !out.contains(&token) {
+                    out.push(token);
+                }
+                i = end;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests;

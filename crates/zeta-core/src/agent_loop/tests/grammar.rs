@@ -7,7 +7,9 @@
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use crate::agent_loop::grammar::{bind_now, only_answer, only_calls, without_commands};
+use crate::agent_loop::grammar::{
+    bind_now, only_answer, only_calls, only_commands, without_commands,
+};
 use crate::agent_loop::planner::{plan_schema_for, plan_schema_with, PlanForm};
 use crate::model::ToolSpec;
 
@@ -267,6 +269,45 @@ fn only_answer_takes_the_answer_and_nothing_else() {
     let before = reasoned.clone();
     only_answer(&mut reasoned);
     assert_eq!(reasoned, before, "a larger model's plan is left as it was");
+}
+
+/// `only_commands` leaves a shell command alone: no answer, no other tool, no empty
+/// command, in both small forms and a larger model's plan.
+#[test]
+fn only_commands_takes_a_command_and_nothing_else() {
+    for form in [PlanForm::Plain, PlanForm::Short, PlanForm::Reasoned] {
+        let mut schema = plan_schema_for(&offered(), form);
+        only_commands(&mut schema);
+        let (command, empty, answer) = match form {
+            PlanForm::Short => (
+                json!({"command": "python3 - <<'EOF'\nprint(1)\nEOF"}),
+                json!({"command": ""}),
+                json!({"command": "", "reply": "Saved."}),
+            ),
+            _ => (
+                json!({"command": "python3 - <<'EOF'\nprint(1)\nEOF", "reply": "", "done": false}),
+                json!({"command": "", "reply": "", "done": false}),
+                json!({"command": "", "reply": "Saved.", "done": true}),
+            ),
+        };
+        let plan = |v: Value| match form {
+            PlanForm::Reasoned => {
+                let mut v = v;
+                v["thought"] = json!("check it");
+                v
+            }
+            _ => v,
+        };
+        if form != PlanForm::Reasoned {
+            assert!(valid(&schema, &plan(command)), "{form:?}: {schema}");
+        }
+        assert!(!valid(&schema, &plan(empty)), "{form:?}");
+        assert!(!valid(&schema, &plan(answer)), "{form:?}");
+        let press = call(form, "ui_act", &json!({"element": 7, "action": "press"}));
+        assert!(!valid(&schema, &press), "{form:?}");
+        let ask = call(form, "ask_user", &json!({"question": "Which file?"}));
+        assert!(!valid(&schema, &ask), "{form:?}");
+    }
 }
 
 /// A small model's answer is bounded in both forms, so a reply that repeats itself is

@@ -3,7 +3,7 @@
 //! `asked-count`.
 
 use super::{last_printed, sources, Case, Check, Finding, Honest};
-use crate::assist::values::{ungrounded, values, Value};
+use crate::assist::values::{expansions, ungrounded, values, Value};
 
 /// An answer before anything ran: once, the model is told it has seen nothing.
 pub struct NothingRan;
@@ -79,7 +79,17 @@ impl Check for UngroundedValue {
             None => sources(case),
         };
         let refs: Vec<&str> = sources.iter().map(String::as_str).collect();
-        let missing = ungrounded(case.answer, &refs);
+        let mut missing = ungrounded(case.answer, &refs);
+        // A shell expansion is grounded by an output that printed it as written, never by
+        // the command that expands it.
+        let printed = case.evidence.printed();
+        missing.extend(
+            expansions(case.answer)
+                .into_iter()
+                .filter(|e| !printed.iter().any(|p| p.contains(e.as_str())))
+                .filter(|e| !case.request.text.contains(e.as_str()))
+                .map(Value::Literal),
+        );
         if missing.is_empty() {
             return None;
         }
@@ -180,7 +190,7 @@ impl Check for UngroundedPath {
                 &[("paths", &list)],
             ),
             honest: Honest::After(format!(
-                "(Not so: {list} is not on this computer, and nothing this task ran named it.)"
+                "(Not so: {list} does not exist on this computer, and nothing this task ran named it.)"
             )),
         })
     }

@@ -347,12 +347,32 @@ impl Check for WrittenDiffers {
         }
         let (file, holds, value) = Self::differs(case)?;
         let shown = crate::text::clip(&holds, 120);
+        // The command that writes it, from the answer's value and the request's path
+        // (seen: told to "write only that", a small model ran `echo 35`, which writes
+        // nothing); a path or value the shell would read otherwise gets the words alone.
+        let plain = |t: &str| {
+            !t.is_empty()
+                && t.chars()
+                    .all(|c| c.is_alphanumeric() || "~/._-+:,@%".contains(c))
+        };
+        let how = if plain(&file) && plain(&value) {
+            format!(": printf '%s\\n' '{value}' > {file}")
+        } else {
+            " (with a command that prints nothing else)".to_string()
+        };
         Some(Finding {
             message: crate::prompts::fill(
                 crate::prompts::CHECK_WRITTEN_DIFFERS,
-                &[("file", &file), ("holds", &shown), ("value", &value)],
+                &[
+                    ("file", &file),
+                    ("holds", &shown),
+                    ("value", &value),
+                    ("how", &how),
+                ],
             ),
-            honest: Honest::After(format!("({file} holds: {shown})")),
+            honest: Honest::After(format!(
+                "(I did not write {value} alone: {file} holds \"{shown}\".)"
+            )),
         })
     }
 }

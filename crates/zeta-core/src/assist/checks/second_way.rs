@@ -18,7 +18,12 @@
 //! person reads that answer, doubted, whatever the model answered after it
 //! (`Finishing::second_way_kept`; measured: a 1.5B model's program is no better than its
 //! command, and taking its output turned right answers wrong). A program that did not
-//! run, or printed nothing, proves nothing: the answer stands.
+//! run, or printed nothing, proves nothing: the answer stands. An answer about files that
+//! found nothing ("no file mentions it") is judged too: a program that prints a name or a
+//! value the request and the answer do not hold puts it in doubt.
+//!
+//! The program gets one step of its own, which may only be a command (`only_commands`),
+//! and the task ends after it (`Run::second_way_turn`): the model is not asked again.
 
 use super::answers::tokens;
 use super::{Case, Check, Finding, Honest};
@@ -75,6 +80,42 @@ fn bears(printed: &str, found: &[Fact]) -> bool {
     })
 }
 
+/// What Python prints for nothing found (`print(None)`, `print([])` is no word, `0`).
+const NOTHING_PRINTED: &[&str] = &["none", "false", "set", "0", "0.0"];
+
+/// `printed` bears out an answer that found nothing ("There are no empty files"): it
+/// names nothing the request and the answer do not (a file, a value), beyond Python's
+/// ways of printing nothing.
+fn bears_nothing(printed: &str, case: &Case) -> bool {
+    let known: Vec<String> = tokens(&case.request.text)
+        .into_iter()
+        .chain(tokens(case.answer))
+        .collect();
+    tokens(printed)
+        .iter()
+        .all(|t| known.contains(t) || NOTHING_PRINTED.contains(&t.as_str()))
+}
+
+/// The message that asks for the program: one that reads the files the request names,
+/// or one that computes from the values it gives.
+fn asked_for(case: &Case) -> String {
+    let (wrong, program) = if case.request.paths.is_empty() {
+        (
+            "a wrong formula, a wrong unit",
+            "computes it itself from the values the request gives, reading no file",
+        )
+    } else {
+        (
+            "the wrong file, a header row, names instead of contents",
+            "reads the files itself (each path written as os.path.expanduser('~/…'): Python does not read ~ by itself)",
+        )
+    };
+    crate::prompts::fill(
+        crate::prompts::CHECK_SECOND_WAY,
+        &[("wrong", wrong), ("program", program)],
+    )
+}
+
 impl Check for SecondWay {
     fn name(&self) -> &'static str {
         "second-way"
@@ -83,7 +124,8 @@ impl Check for SecondWay {
         1
     }
     fn judge(&self, case: &Case) -> Option<Finding> {
-        let computed = !case.request.paths.is_empty() || !values(&case.request.text).is_empty();
+        let about_files = !case.request.paths.is_empty();
+        let computed = about_files || !values(&case.request.text).is_empty();
         // A task that asked the person something: sent back, the small model asks them
         // again (seen in the real-model test: "Which folder?" twice, then a wrong count).
         let asked_person = case.evidence.calls.iter().any(|c| c.tool == "ask_user");
@@ -91,29 +133,42 @@ impl Check for SecondWay {
             return None;
         }
         let found = found(case);
-        if found.is_empty() {
+        // An answer about files that found nothing an output printed ("There are no
+        // empty files", from a `grep` that printed "(standard input)"; "no file mentions
+        // it", from a search of the names): nothing is borne out either.
+        let nothing = found.is_empty();
+        if nothing && !about_files {
             return None;
         }
-        let programs: Vec<String> = case
+        let printed: Vec<String> = case
             .evidence
             .ran()
             .filter(|c| c.ok && c.program)
             .map(|c| c.printed())
-            .filter(|p| !p.trim().is_empty())
             .collect();
-        if programs.iter().any(|p| bears(p, &found)) {
+        // A program that printed nothing proves nothing, unless nothing is the answer.
+        let programs: Vec<&String> = printed.iter().filter(|p| !p.trim().is_empty()).collect();
+        let borne = if nothing {
+            !printed.is_empty() && printed.iter().all(|p| bears_nothing(p, case))
+        } else {
+            programs.iter().any(|p| bears(p, &found))
+        };
+        if borne {
             return None;
         }
-        // At the cap: what the last program printed, if one ran and printed anything.
+        // At the cap: what the last program printed, if one ran and printed anything. An
+        // answer that found nothing rests on no output at all: without a program that
+        // bears it out, the person is told it was not confirmed.
         let honest = match programs.last() {
             Some(printed) => Honest::After(format!(
                 "(I could not confirm this a second way: a Python program printed:\n{})",
                 crate::text::clip(printed.trim(), 400)
             )),
+            None if nothing => Honest::After("(I could not confirm this a second way.)".into()),
             None => Honest::Stands,
         };
         Some(Finding {
-            message: crate::prompts::CHECK_SECOND_WAY.to_string(),
+            message: asked_for(case),
             honest,
         })
     }

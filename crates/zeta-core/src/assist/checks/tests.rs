@@ -336,6 +336,59 @@ fn asked_source_holds_files_that_should_have_left() {
     );
 }
 
+/// A shell expansion given as the answer's value is held unless an output printed it as
+/// written: the command that expands it grounds nothing.
+#[test]
+fn ungrounded_value_holds_a_shell_expansion_no_output_printed() {
+    let f = fixture();
+    let echo = |printed: &str| {
+        vec![call(
+            "✓ shell echo $USER",
+            false,
+            true,
+            &format!("exit code 0\nstdout:\n{printed}"),
+            vec![],
+        )]
+    };
+    for (answer, printed) in [
+        ("Your username on this machine is $USER.", "\n"),
+        ("You are ${USER}.", "\n"),
+        ("You are $(whoami).", "root\n"),
+    ] {
+        let found = judge(
+            &UngroundedValue,
+            &f,
+            "what's my username",
+            answer,
+            echo(printed),
+        )
+        .unwrap_or_else(|| panic!("{answer}: not held"));
+        assert!(
+            found.message.contains("no output shows $"),
+            "{}",
+            found.message
+        );
+    }
+    // Printed as written (a literal `echo '$USER'`), or a value: it stands.
+    let literal = echo("$USER\n");
+    assert!(judge(
+        &UngroundedValue,
+        &f,
+        "what's my username",
+        "It printed $USER.",
+        literal
+    )
+    .is_none());
+    assert!(judge(
+        &UngroundedValue,
+        &f,
+        "what's my username",
+        "You are root.",
+        echo("root\n")
+    )
+    .is_none());
+}
+
 #[test]
 fn ungrounded_value_holds_a_value_no_output_printed() {
     let f = fixture();
@@ -734,7 +787,17 @@ fn written_differs_holds_an_answer_the_file_does_not_bear_out() {
                 let found = judge(&WrittenDiffers, &f, request, answer, written(line));
                 let found = found.unwrap_or_else(|| panic!("{request} / {line:?} / {answer}"));
                 assert!(found.message.contains("holds \""), "{}", found.message);
-                assert!(matches!(found.honest, Honest::After(ref t) if t.contains("holds:")));
+                // The command that writes it, from the answer's value and the request's path.
+                assert!(
+                    found.message.contains("printf '%s\\n' '35' > ~/count.txt"),
+                    "{}",
+                    found.message
+                );
+                assert!(
+                    matches!(found.honest, Honest::After(ref t) if t.contains("did not write 35 alone")),
+                    "{:?}",
+                    found.honest
+                );
                 held += 1;
             }
         }
@@ -1009,7 +1072,7 @@ fn second_way_tells_what_a_program_printed_that_the_answer_does_not_bear_out() {
 }
 
 #[test]
-fn second_way_leaves_look_ups_changes_and_answers_that_found_nothing() {
+fn second_way_leaves_look_ups_changes_and_values_never_found() {
     let f = fixture();
     std::fs::create_dir(p(&f, "docs")).expect("docs");
     let cases = [
@@ -1023,13 +1086,13 @@ fn second_way_leaves_look_ups_changes_and_answers_that_found_nothing() {
             true,
             "",
         ),
-        // Nothing found: no value, and no word of the answer was printed (no-value's).
+        // Nothing found, in a question about values alone.
         (
-            "Which file in ~/docs is the biggest?",
-            "I looked at the folder.",
-            "ls ~/docs",
+            "What is 2 to the power of 10?",
+            "I could not say.",
+            "echo",
             false,
-            "a.txt\n",
+            "\n",
         ),
     ];
     for (request, answer, line, changes, output) in cases {
@@ -1039,6 +1102,124 @@ fn second_way_leaves_look_ups_changes_and_answers_that_found_nothing() {
             "{request}"
         );
     }
+}
+
+/// An answer about files that found nothing an output printed goes the second way too:
+/// a program that prints nothing new (nothing at all, Python's `None`, `[]`, `0`, or only
+/// words of the request and the answer) bears it out; one that prints a name puts it in
+/// doubt, with that name.
+#[test]
+fn second_way_checks_an_answer_that_found_nothing_in_files() {
+    let f = fixture();
+    std::fs::create_dir(p(&f, "work")).expect("work");
+    let cases = [
+        (
+            "Are there any empty files in ~/work? Name them.",
+            "There are no empty files in ~/work.",
+            "ls ~/work | grep -l ''",
+            "(standard input)\n",
+        ),
+        (
+            "Which file in ~/work mentions Tasmania?",
+            "No file in ~/work mentions Tasmania.",
+            "ls ~/work | grep -i Tasmania",
+            "",
+        ),
+        (
+            "list the files with no content in my ~/work folder",
+            "I looked at the folder.",
+            "ls ~/work",
+            "a.txt\n",
+        ),
+    ];
+    for (request, answer, line, output) in cases {
+        let ran = || call(&format!("✓ shell {line}"), false, true, output, vec![]);
+        let finding = judge(&SecondWay, &f, request, answer, vec![ran()])
+            .unwrap_or_else(|| panic!("{request}: not sent back"));
+        assert!(
+            finding.message.contains("expanduser"),
+            "{}",
+            finding.message
+        );
+        // No program bore it out: at the cap the person is told it was not confirmed.
+        assert_eq!(
+            finding.honest,
+            Honest::After("(I could not confirm this a second way.)".into()),
+            "{request}"
+        );
+        let said = format!("{answer}\n");
+        for nothing in ["", "None\n", "[]\n", "0\n", said.as_str()] {
+            assert!(
+                judge(
+                    &SecondWay,
+                    &f,
+                    request,
+                    answer,
+                    vec![ran(), program(true, nothing)]
+                )
+                .is_none(),
+                "{request} / {nothing:?}"
+            );
+        }
+        let finding = judge(
+            &SecondWay,
+            &f,
+            request,
+            answer,
+            vec![ran(), program(true, "['draft.txt']\n")],
+        )
+        .expect("doubted");
+        match finding.honest {
+            Honest::After(text) => assert!(text.contains("draft.txt"), "{text}"),
+            other => panic!("{request}: {other:?}"),
+        }
+    }
+}
+
+/// The program asked for reads the files a request names, or computes from the values
+/// it gives and reads no file.
+#[test]
+fn second_way_asks_for_the_program_the_request_needs() {
+    let f = fixture();
+    std::fs::create_dir(p(&f, "docs")).expect("docs");
+    let date = call(
+        "✓ shell date -d 2023-01-12 +%A",
+        false,
+        true,
+        "Thursday\n",
+        vec![],
+    );
+    let finding = judge(
+        &SecondWay,
+        &f,
+        "on what day of the week does 2023-01-12 fall",
+        "2023-01-12 falls on a Thursday.",
+        vec![date],
+    )
+    .expect("sent back");
+    assert!(
+        finding.message.contains("reading no file"),
+        "{}",
+        finding.message
+    );
+    assert!(
+        !finding.message.contains("expanduser"),
+        "{}",
+        finding.message
+    );
+    let finding = judge(
+        &SecondWay,
+        &f,
+        "Which file in ~/docs is the biggest?",
+        "The biggest is zeta.txt.",
+        vec![sorted_names()],
+    )
+    .expect("sent back");
+    assert!(
+        finding.message.contains("os.path.expanduser('~/"),
+        "{}",
+        finding.message
+    );
 }
 
 #[test]
@@ -2562,7 +2743,7 @@ fn ungrounded_path_holds_a_path_nothing_of_the_task_named_and_not_on_disk() {
         if let (true, Some(found)) = (holds, &found) {
             assert!(found.message.contains("is not there"), "{}", found.message);
             assert!(
-                matches!(found.honest, Honest::After(ref t) if t.contains("not on this computer"))
+                matches!(found.honest, Honest::After(ref t) if t.contains("does not exist on this computer"))
             );
         }
     }

@@ -163,6 +163,24 @@ fn a_count_is_asked_by_how_many_count_and_number_of() {
     }
 }
 
+/// A count asked for is a value to be told; with a change beside it, the request still
+/// orders that change.
+#[test]
+fn a_count_asked_is_a_question_unless_a_change_is_ordered_too() {
+    for (text, only_asks) in [
+        ("Count the distinct cities in ~/orders.csv.", true),
+        ("count the lines of ~/a.txt", true),
+        (
+            "Count the files in ~/work and write the number into ~/n.txt",
+            false,
+        ),
+        ("put the line count of my a.txt into ~/n.txt", false),
+    ] {
+        let r = parse(text);
+        assert_eq!(r.only_asks(), only_asks, "{text}");
+    }
+}
+
 #[test]
 fn sources_are_where_things_must_leave() {
     let sources = |text: &str| -> Vec<(String, Leaves)> {

@@ -89,6 +89,34 @@ fn the_request_is_a_source_too() {
     assert_eq!(ungrounded("12 times 34 is 418", &sources).len(), 1);
 }
 
+/// Shell expansions are found as written; prices, a lone dollar and text without one
+/// are not expansions.
+#[test]
+fn shell_expansions_are_found_as_written() {
+    let cases: [(&str, &[&str]); 9] = [
+        ("Your username on this machine is $USER.", &["$USER"]),
+        ("It is ${HOME}/notes", &["${HOME}"]),
+        (
+            "The user is $(whoami), home $HOME_DIR",
+            &["$(whoami)", "$HOME_DIR"],
+        ),
+        ("It costs $5 or $ 12.", &[]),
+        ("A lone $ and ${} and $()", &[]),
+        ("no dollars at all", &[]),
+        ("$_ and $a1", &["$_", "$a1"]),
+        ("unclosed ${HOME and $(ls", &[]),
+        ("$USER $USER", &["$USER"]),
+    ];
+    for (text, want) in cases {
+        assert_eq!(expansions(text), want, "{text}");
+    }
+    for text in crate::text::random_texts("$({})_aZ9 .", 3000, 30, 5) {
+        for e in expansions(&text) {
+            assert!(text.contains(&e), "{text:?} gave {e:?}");
+        }
+    }
+}
+
 /// Random text never panics, and every value found is a substring of the text.
 #[test]
 fn random_text_never_panics() {
