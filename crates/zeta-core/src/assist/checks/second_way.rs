@@ -18,7 +18,8 @@
 //! person reads that answer, doubted, whatever the model answered after it
 //! (`Finishing::second_way_kept`; measured: a 1.5B model's program is no better than its
 //! command, and taking its output turned right answers wrong). A program that did not
-//! run, or printed nothing, proves nothing: the answer stands. An answer about files that
+//! run, failed or printed nothing proves nothing either way: the answer is said to be
+//! unconfirmed. An answer about files that
 //! found nothing ("no file mentions it") is judged too: a program that prints a name or a
 //! value the request and the answer do not hold puts it in doubt.
 //!
@@ -79,6 +80,9 @@ fn bears(printed: &str, found: &[Fact]) -> bool {
         Fact::Name(n) => words.contains(n),
     })
 }
+
+/// Said after an answer no program bore out, when none printed anything.
+pub const UNCONFIRMED: &str = "(I could not confirm this a second way.)";
 
 /// What Python prints for nothing found (`print(None)`, `print([])` is no word, `0`).
 const NOTHING_PRINTED: &[&str] = &["none", "false", "set", "0", "0.0"];
@@ -156,17 +160,16 @@ impl Check for SecondWay {
         if borne {
             return None;
         }
-        // At the cap: what the last program printed, if one ran and printed anything. An
-        // answer that found nothing rests on no output at all: without a program that
-        // bears it out, the person is told it was not confirmed.
-        let honest = match programs.last() {
-            Some(printed) => Honest::After(format!(
+        // At the cap: what the last program printed, if one ran and printed anything;
+        // otherwise (no program, one that failed or printed nothing) that it was not
+        // confirmed: the answer rests on the one command the check doubts.
+        let honest = Honest::After(match programs.last() {
+            Some(printed) => format!(
                 "(I could not confirm this a second way: a Python program printed:\n{})",
                 crate::text::clip(printed.trim(), 400)
-            )),
-            None if nothing => Honest::After("(I could not confirm this a second way.)".into()),
-            None => Honest::Stands,
-        };
+            ),
+            None => UNCONFIRMED.to_string(),
+        });
         Some(Finding {
             message: asked_for(case),
             honest,

@@ -986,8 +986,12 @@ fn second_way_asks_a_question_about_files_answered_one_way_for_a_program() {
         let finding = judge(&SecondWay, &f, request, answer, calls)
             .unwrap_or_else(|| panic!("{request} / {answer}: not sent back"));
         assert!(finding.message.contains("python3"), "{}", finding.message);
-        // Nothing ran that could say otherwise: at the cap the answer stands.
-        assert_eq!(finding.honest, Honest::Stands, "{request}");
+        // Nothing ran that could confirm it: at the cap it is said to be unconfirmed.
+        assert_eq!(
+            finding.honest,
+            Honest::After(UNCONFIRMED.into()),
+            "{request}"
+        );
     }
 }
 
@@ -1050,7 +1054,8 @@ fn second_way_tells_what_a_program_printed_that_the_answer_does_not_bear_out() {
         }
         other => panic!("{other:?}"),
     }
-    // A program that failed says nothing either way: at the cap the answer stands.
+    // A program that failed says nothing either way: at the cap the answer is said to be
+    // unconfirmed.
     let finding = judge(
         &SecondWay,
         &f,
@@ -1068,7 +1073,7 @@ fn second_way_tells_what_a_program_printed_that_the_answer_does_not_bear_out() {
         ],
     )
     .expect("sent back");
-    assert_eq!(finding.honest, Honest::Stands);
+    assert_eq!(finding.honest, Honest::After(UNCONFIRMED.into()));
 }
 
 #[test]
@@ -1144,7 +1149,7 @@ fn second_way_checks_an_answer_that_found_nothing_in_files() {
         // No program bore it out: at the cap the person is told it was not confirmed.
         assert_eq!(
             finding.honest,
-            Honest::After("(I could not confirm this a second way.)".into()),
+            Honest::After(UNCONFIRMED.into()),
             "{request}"
         );
         let said = format!("{answer}\n");
