@@ -126,6 +126,12 @@ impl Check for UngroundedValue {
                 Some(window) => Honest::Before(format!(
                     "Not done in the window: \"{window}\" never showed {list}, which this answer gives."
                 )),
+                // Only shell expansions: the answer names a variable, not its value.
+                None if missing.iter().all(|v| v.as_written().starts_with('$')) => {
+                    Honest::After(format!(
+                        "(I could not find the value: no command printed what {list} holds.)"
+                    ))
+                }
                 None => Honest::After(format!("(Not checked: no command printed {list}.)")),
             },
         })

@@ -368,6 +368,11 @@ fn ungrounded_value_holds_a_shell_expansion_no_output_printed() {
             "{}",
             found.message
         );
+        assert!(
+            matches!(&found.honest, Honest::After(t) if t.contains("I could not find the value")),
+            "{:?}",
+            found.honest
+        );
     }
     // Printed as written (a literal `echo '$USER'`), or a value: it stands.
     let literal = echo("$USER\n");
