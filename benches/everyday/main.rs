@@ -12,6 +12,11 @@
 //! effect or gives a wrong value), plus answers that carry one of Zeta's internal
 //! messages (a leak, always a false claim).
 //!
+//! Beside the table: how many each loop solved by the answer itself, Zeta's notes after
+//! it left out (`answer_alone`: a second way's "(… a Python program printed: 4)" beside
+//! a wrong 5 passes the check, but is no answer). A held-out task's log lines, which
+//! quote its answer, are not shown (`ZETA_SUPPORT_QUIET`).
+//!
 //! The loops run task by task, interleaved (bare, then Zeta), each on its own server with
 //! the same program, model and flags, as in `local_agent`.
 //!
@@ -68,9 +73,32 @@ fn seed(family: usize, index: usize) -> u64 {
 struct Row {
     family: &'static str,
     solved: bool,
+    /// Solved by the answer before Zeta's notes (`answer_alone`).
+    by_answer: bool,
     false_claim: bool,
     leak: bool,
     secs: f64,
+}
+
+/// The reply up to the first of Zeta's notes after the answer: a paragraph in
+/// parentheses ("(I could not confirm this a second way: …)", "(Not checked: …)"), or
+/// one that lists what the commands printed or asks what nobody answered.
+fn answer_alone(reply: &str) -> &str {
+    let mut end = reply.len();
+    let mut at = 0;
+    for part in reply.split("\n\n") {
+        let t = part.trim_start();
+        if at > 0
+            && (t.starts_with('(')
+                || t.starts_with("What the commands printed:")
+                || t.starts_with("I needed to ask you:"))
+        {
+            end = at;
+            break;
+        }
+        at += part.len() + 2;
+    }
+    &reply[..end.min(reply.len())]
 }
 
 fn leaks(reply: &str) -> bool {
@@ -118,6 +146,21 @@ fn list() {
         cannot_fail.is_empty(),
         "checks that cannot fail: {cannot_fail:?}"
     );
+    // Zeta's notes after an answer are cut; an answer that opens with a parenthesis is not.
+    for (reply, alone) in [
+        (
+            "There are 5 cities.\n\n(I could not confirm this a second way: a Python program printed:\n4)",
+            "There are 5 cities.\n\n",
+        ),
+        (
+            "None found.\n\nWhat the commands printed:\n4",
+            "None found.\n\n",
+        ),
+        ("(a) first\n\nsecond (b)", "(a) first\n\nsecond (b)"),
+        ("Just 4.", "Just 4."),
+    ] {
+        assert_eq!(answer_alone(reply), alone, "{reply:?}");
+    }
 }
 
 fn main() {
@@ -223,13 +266,22 @@ fn main() {
                         (reply, true, Vec::new())
                     }
                     _ => {
+                        // A held-out task's log quotes its answer: kept from the screen.
+                        let hidden = family.half == Half::HeldOut && !show_held_out;
+                        if hidden {
+                            std::env::set_var("ZETA_SUPPORT_QUIET", "1");
+                        }
                         let o = support::run(home, &work, &local, &task.request, |_| {});
+                        std::env::remove_var("ZETA_SUPPORT_QUIET");
                         (o.reply, o.ok, o.calls)
                     }
                 };
                 let secs = started.elapsed().as_secs_f64();
                 let verdict = (task.check)(&work, &reply);
                 let solved = verdict.is_ok();
+                // Solved by the answer itself, Zeta's notes after it left out (a second
+                // way's "(… a Python program printed: 4)" beside a wrong 5 is no answer).
+                let by_answer = (task.check)(&work, answer_alone(&reply)).is_ok();
                 let leak = leaks(&reply);
                 let false_claim = leak || (!solved && !reply.trim().is_empty() && !admits(&reply));
                 let _ = ok;
@@ -265,6 +317,7 @@ fn main() {
                     Row {
                         family: family.name,
                         solved,
+                        by_answer,
                         false_claim,
                         leak,
                         secs,
@@ -376,6 +429,19 @@ fn table(picked: &[(usize, &Family)], loops: &[&str], rows: &[(&str, Row)]) {
                 cells(&|r| names.contains(&r.family))
             );
         }
+    }
+    for l in loops {
+        let mine: Vec<&Row> = rows
+            .iter()
+            .filter(|(n, _)| n == l)
+            .map(|(_, r)| r)
+            .collect();
+        println!(
+            "{l}: solved by the answer itself, its notes left out: {}/{} (with the notes: {})",
+            mine.iter().filter(|r| r.by_answer).count(),
+            mine.len(),
+            mine.iter().filter(|r| r.solved).count()
+        );
     }
     if loops.contains(&"bare") && loops.contains(&"zeta") {
         let med = |l: &str| {
