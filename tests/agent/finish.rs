@@ -271,10 +271,10 @@ const BIGGEST: &str = "python3 - <<'EOF'\nimport os\nd = os.path.expanduser('~/d
 
 /// A question about files answered from one command goes back for a second way, a
 /// Python program. Where the program bears the answer out (`ls -S` is right), it stands.
-/// Where it does not (`ls | sort` sorts names, not sizes), the person reads the answer
-/// that was checked with what the program printed, whether the model then answers with
-/// the program's output or keeps its own: a program may put an answer in doubt, never
-/// replace it (a small model's program is no better than its command).
+/// Where it does not (`ls | sort` sorts names, not sizes), the model is asked once which
+/// is right: an answer the program bears out is taken; one that keeps its own is read
+/// with what the program printed. The program's output itself never becomes the answer
+/// (a small model's program is no better than its command).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_question_answered_one_way_is_computed_a_second_way() {
     let right = (
@@ -291,18 +291,10 @@ async fn a_question_answered_one_way_is_computed_a_second_way() {
         for ((command, _, first), then) in [(right, right.2), (wrong, right.2), (wrong, wrong.2)] {
             let at = format!("{proto:?}, {command} then {then}");
             let doubted = first != right.2;
-            let mut steps = script(
+            let steps = script(
                 &[run(command), answer(first), run(BIGGEST), answer(then)],
                 proto,
             );
-            if then == right.2 {
-                // The verification turn `verify: always` gives an answer the program bears
-                // out.
-                steps.push(match proto {
-                    Proto::Json => verdict("", ""),
-                    Proto::Native => step(&answer(then), proto),
-                });
-            }
             let s =
                 Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
             write(&s.home.path().join("docs/zeta.txt"), "z");
@@ -314,14 +306,17 @@ async fn a_question_answered_one_way_is_computed_a_second_way() {
             let reply = task["reply"].as_str().unwrap_or_default();
             let back = text_of(&s.requests()[2]);
             assert!(back.contains("a second way"), "{at}: {back}");
-            // The program's step is the last: the model is not asked after it.
-            assert_eq!(s.requests().len(), 3, "{at}");
+            // A program that agrees ends the task; one that differs gets one answer,
+            // with no tools, on which is right.
+            assert_eq!(s.requests().len(), if doubted { 4 } else { 3 }, "{at}");
             assert_eq!(
                 checks_of(&out)[0],
                 ("second-way".to_string(), "sentBack".to_string()),
                 "{at}"
             );
-            if doubted {
+            if doubted && then == right.2 {
+                assert_eq!(reply, then, "{at}: the answer the program bears out");
+            } else if doubted {
                 assert!(reply.starts_with(first), "{at}: {reply}");
                 assert!(
                     reply.contains("I could not confirm this a second way")
@@ -446,5 +441,112 @@ async fn an_internal_message_never_reaches_the_person() {
             "{at}: {checks:?}"
         );
         s.assert_invariants();
+    }
+}
+
+/// The small model's first turn shows what a folder the request names holds (each
+/// entry's size and last change), and that look is evidence: an answer read off it
+/// needs no command before it (no `nothing-ran`), its values are grounded (no
+/// `ungrounded-value`), and it is still computed a second way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_folder_the_request_names_is_looked_at_and_the_look_is_evidence() {
+    let program = "python3 - <<'EOF'\nimport os\nd = os.path.expanduser('~/notes')\n\
+                   print(max(os.listdir(d), key=lambda n: os.path.getsize(os.path.join(d, n))))\nEOF";
+    let said = "The largest file in ~/notes is alpha.log, 5000 bytes.";
+    let turns = [answer(said), run(program)];
+    let s = Setup::small(script(&turns, Proto::Json), json!({"verify": "auto"})).await;
+    write(&s.home.path().join("notes/alpha.log"), &"a".repeat(5000));
+    write(&s.home.path().join("notes/report.pdf"), &"r".repeat(1000));
+    write(&s.home.path().join("notes/.hidden"), "h");
+    let out = s
+        .small_command(&[
+            "run",
+            "--json",
+            "--approve",
+            "all",
+            "Which file in ~/notes is the largest?",
+        ])
+        .output()
+        .expect("zeta run");
+    s.stop_small();
+    let task = finished_task(&out);
+    assert_eq!(task["status"], "done", "{task}");
+    assert_eq!(task["reply"], said, "{task}");
+    let requests = s.requests();
+    assert_eq!(requests.len(), 2, "the answer, then the program");
+    let first = said_in(&requests[0]);
+    for line in [
+        "~/notes:\nalpha.log  5000 bytes  ",
+        "\nreport.pdf  1000 bytes  ",
+        "(2 files, 0 folders; 1 hidden entries",
+    ] {
+        assert!(first.contains(line), "{line:?} in {first}");
+    }
+    assert_eq!(
+        checks_of(&out),
+        [("second-way".to_string(), "sentBack".to_string())],
+        "the look grounds the answer; only the second way sends it back"
+    );
+    s.assert_invariants();
+}
+
+/// Two ways that disagree: after the program, the model is asked once, with no tools,
+/// which is right, and its new answer is taken only where the program's output bears it
+/// out; otherwise the person reads the answer that was checked, with what the program
+/// printed. Seen on the real model: "5 distinct cities" from a count of the header too,
+/// the program's 4 only in the note beside it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_ways_that_disagree_are_settled_by_what_the_program_bears_out() {
+    let count = "cut -d, -f1 ~/orders.csv | sort -u | wc -l";
+    let program = "python3 - <<'EOF'\nimport csv, os\nwith open(os.path.expanduser('~/orders.csv')) as f:\n    \
+                   print(len({r['city'] for r in csv.DictReader(f)}))\nEOF";
+    let first = "There are 4 distinct cities.";
+    let doubted =
+        format!("{first}\n\n(I could not confirm this a second way: a Python program printed:\n3)");
+    for proto in PROTOS {
+        for (again, want) in [
+            (
+                "There are 3 distinct cities.",
+                "There are 3 distinct cities.".to_string(),
+            ),
+            ("I still count 4 distinct cities.", doubted.clone()),
+            ("There are 7 distinct cities.", doubted.clone()),
+        ] {
+            let at = format!("{proto:?}, {again}");
+            let turns = [run(count), answer(first), run(program), answer(again)];
+            let s = Setup::with_settings(
+                Wire::OpenAi,
+                proto,
+                script(&turns, proto),
+                json!({"verify": "always"}),
+            )
+            .await;
+            write(
+                &s.home.path().join("orders.csv"),
+                "city,amount\nLisbon,1\nOslo,2\nLisbon,3\nRome,4\n",
+            );
+            let out = s.zeta_run("How many distinct cities are in ~/orders.csv?");
+            let task = finished_task(&out);
+            assert_eq!(task["status"], "done", "{at}: {task}");
+            assert_eq!(task["reply"], want.as_str(), "{at}: {task}");
+            let requests = s.requests();
+            assert_eq!(requests.len(), 4, "{at}: one turn after the program");
+            let asked = said_in(&requests[3]);
+            assert!(
+                asked.contains("Two ways of computing it disagree. Your answer was: There are 4")
+                    && asked.contains("The Python program printed:\n3"),
+                "{at}: {asked}"
+            );
+            let checks = checks_of(&out);
+            assert_eq!(
+                checks[..2],
+                [
+                    ("second-way".to_string(), "sentBack".to_string()),
+                    ("second-way".to_string(), "sentBack".to_string())
+                ],
+                "{at}: {checks:?}"
+            );
+            s.assert_invariants();
+        }
     }
 }

@@ -31,6 +31,7 @@ pub const CHECK_STEP_LEFT: &str = include_str!("../prompts/check_step_left.md");
 pub const CHECK_WINDOW_NOT_SAVED: &str = include_str!("../prompts/check_window_not_saved.md");
 pub const CHECK_VALUE_NOT_ENTERED: &str = include_str!("../prompts/check_value_not_entered.md");
 pub const CHECK_SECOND_WAY: &str = include_str!("../prompts/check_second_way.md");
+pub const CHECK_SECOND_WAY_DIFFERS: &str = include_str!("../prompts/check_second_way_differs.md");
 pub const CHECK_WRITTEN_DIFFERS: &str = include_str!("../prompts/check_written_differs.md");
 pub const CHECK_UNGROUNDED_PATH: &str = include_str!("../prompts/check_ungrounded_path.md");
 
@@ -150,6 +151,10 @@ mod tests {
         assert_eq!(places(CHECK_ACT_NOT_SHOWN), ["facts"]);
         assert_eq!(places(CHECK_WINDOW_NOT_SAVED), ["files"]);
         assert_eq!(places(CHECK_VALUE_NOT_ENTERED), ["values"]);
+        assert_eq!(
+            places(CHECK_SECOND_WAY_DIFFERS),
+            ["answer", "printed", "request"]
+        );
         assert_eq!(
             places(CHECK_WRITTEN_DIFFERS),
             ["file", "holds", "value", "value", "how"]

@@ -147,6 +147,7 @@ fn large_note(usable: &[&Entry], room: usize) -> Option<Added> {
         text,
         untrusted: None,
         used: Vec::new(),
+        looked: Vec::new(),
     })
 }
 
@@ -179,6 +180,7 @@ fn small_note(chosen: &[&Entry]) -> Option<Added> {
         ),
         untrusted,
         used: chosen.iter().map(|e| e.skill.name.clone()).collect(),
+        looked: Vec::new(),
     })
 }
 

@@ -30,7 +30,9 @@ pub(super) use own::{examples_of, rules_of};
 
 use super::planner::{Step, Verdict};
 use super::prompt;
-use crate::assist::checks::{self, Case, Check, Finisher, Honest, Judged};
+use crate::assist::checks::{
+    self, program_says, Case, Check, Finisher, Honest, Judged, ProgramSays,
+};
 use crate::assist::evidence::{CallEvidence, Evidence, Watch};
 use crate::assist::request::Request;
 use crate::policy::ShellEnv;
@@ -419,7 +421,8 @@ impl Finishing {
         std::mem::take(&mut self.act_next)
     }
 
-    /// The next step is the program `second-way` asked for: it may only call a tool.
+    /// The next step is the program `second-way` asked for: it may only be a shell
+    /// command (`grammar::only_commands`).
     pub fn take_program_next(&mut self) -> bool {
         std::mem::take(&mut self.program_next)
     }
@@ -429,6 +432,52 @@ impl Finishing {
     /// was checked (`final_answer`), whatever the model would say next.
     pub fn second_way_turn(&self) -> bool {
         self.checked_second_way.is_some()
+    }
+
+    /// After the second way's program: the message that asks the model, once and with
+    /// no tools, which of two ways that disagree is right, when a program printed
+    /// something that does not bear out the answer it was to check.
+    pub fn two_ways_differ(&mut self) -> Option<String> {
+        let checked = self.checked_second_way.as_deref()?;
+        let ProgramSays::Differs(printed) = program_says(&self.case(checked)) else {
+            return None;
+        };
+        let message = crate::prompts::fill(
+            crate::prompts::CHECK_SECOND_WAY_DIFFERS,
+            &[
+                ("answer", checked),
+                ("printed", &crate::text::clip(&printed, 400)),
+                ("request", &self.request.text),
+            ],
+        );
+        self.record.push(CheckRecord {
+            check: checks::SecondWay.name(),
+            result: CheckResult::SentBack,
+            detail: crate::text::clip(&message, 300),
+        });
+        Some(message)
+    }
+
+    /// The model answered `again` when asked which of two ways is right: it becomes the
+    /// answer only where a program's output bears it out (seen: "5 distinct cities" from
+    /// a count of a header too, the program's 4 beside it); otherwise the answer that was
+    /// checked stands, with what the program printed.
+    pub fn second_way_again(&mut self, again: &str) {
+        self.heard(again);
+        let again = again.trim();
+        let borne = !again.is_empty()
+            && self.checked_second_way.as_deref() != Some(again)
+            && program_says(&self.case(again)) == ProgramSays::BearsOut
+            && self.own.strip(again).is_none();
+        if borne {
+            self.record.push(CheckRecord {
+                check: checks::SecondWay.name(),
+                result: CheckResult::Told,
+                detail: "two ways disagreed; the answer the program bears out is the one shown"
+                    .into(),
+            });
+            self.checked_second_way = Some(again.to_string());
+        }
     }
 
     pub fn expects_verdict(&self) -> bool {

@@ -107,6 +107,26 @@ impl CallEvidence {
     }
 }
 
+impl CallEvidence {
+    /// A look Zeta made at `folder` before the first step (`notes::look`): it ran, it
+    /// worked, it changed nothing, and it printed `listing`.
+    pub fn looked(folder: &str, listing: String) -> Self {
+        Self {
+            tool: "look".into(),
+            line: format!("✓ look {folder}"),
+            ran: true,
+            held: false,
+            ok: true,
+            changes: false,
+            output: listing,
+            effects: vec![],
+            read_back: None,
+            shows: None,
+            program: false,
+        }
+    }
+}
+
 #[cfg(test)]
 impl CallEvidence {
     /// For tests: a `ui_act` on `element` (as the outline names it, "in" its window)

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::notes::{AskFirst, Knowledge, Note, Peek, Room};
+use super::notes::{AskFirst, Knowledge, Look, Note, Peek, Room};
 
 /// The help one task's model gets.
 pub struct Profile {
@@ -34,6 +34,7 @@ impl Profile {
         let mut notes: Vec<Box<dyn Note>> = vec![Box::new(AskFirst)];
         notes.extend(knowledge);
         notes.push(Box::new(Peek));
+        notes.push(Box::new(Look));
         Self {
             name: "small",
             notes,
@@ -101,10 +102,10 @@ mod tests {
             ["skills"]
         );
         let small = Profile::for_model(true, Some(Box::new(Known)));
-        assert_eq!(small.note_names(), ["ask-first", "skills", "peek"]);
+        assert_eq!(small.note_names(), ["ask-first", "skills", "peek", "look"]);
         assert_eq!(
             Profile::for_model(true, None).note_names(),
-            ["ask-first", "peek"]
+            ["ask-first", "peek", "look"]
         );
     }
 }

@@ -387,6 +387,7 @@ impl crate::assist::notes::Knowledge for FixedKnowledge {
             ),
             untrusted: None,
             used: vec!["test-skill".into()],
+            looked: Vec::new(),
         })
     }
 }

@@ -41,7 +41,7 @@ pub use answers::{AskedCount, NamedSelf, NoValue, NothingRan, UngroundedPath, Un
 pub use effects::{AskedChange, AskedSource, AskedTarget, ChangesUnsaid, HeldBack, WrittenDiffers};
 pub use entered::{misread, values_given, ValueNotEntered};
 pub use left::{ClosedShort, StepLeft};
-pub use second_way::{SecondWay, UNCONFIRMED};
+pub use second_way::{program_says, ProgramSays, SecondWay, UNCONFIRMED};
 pub use stopped::StoppedShort;
 pub use window::{
     done_in_window, titled_file, ActNotShown, TextDropped, WindowNotSaved, WindowUntouched,

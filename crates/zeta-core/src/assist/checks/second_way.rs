@@ -12,19 +12,22 @@
 //! whatever the calls changed on the way (the request asked for none), where the answer
 //! found something: its values, and its words that an output printed and the request
 //! does not hold. The answer holds when a program (`run_code`, or a shell line running
-//! Python) printed one of them. Once, it goes back asking for the program; an answer the
-//! program's output does not bear out is then told with what the program printed. The
-//! program never replaces the answer it was to check: where it does not bear it out, the
-//! person reads that answer, doubted, whatever the model answered after it
-//! (`Finishing::second_way_kept`; measured: a 1.5B model's program is no better than its
-//! command, and taking its output turned right answers wrong). A program that did not
-//! run, failed or printed nothing proves nothing either way: the answer is said to be
-//! unconfirmed. An answer about files that
-//! found nothing ("no file mentions it") is judged too: a program that prints a name or a
-//! value the request and the answer do not hold puts it in doubt.
+//! Python) printed one of them, or listed as many things, a line each, as the count it
+//! gives. Once, it goes back asking for the program. Where the program printed something
+//! that does not bear the answer out (`program_says`), the model is asked once, with no
+//! tools, which of the two ways is right (`Finishing::two_ways_differ`), and its new
+//! answer is taken only where the program bears it out; otherwise the person reads the
+//! answer that was checked, doubted, with what the program printed
+//! (`Finishing::second_way_kept`). The program's output itself never becomes the answer
+//! (measured: a 1.5B model's program is no better than its command, and taking its
+//! output turned right answers wrong). A program that did not run, failed or printed
+//! nothing proves nothing either way: the answer is said to be unconfirmed. An answer
+//! about files that found nothing ("no file mentions it") is judged too: a program that
+//! prints a name or a value the request and the answer do not hold puts it in doubt.
 //!
 //! The program gets one step of its own, which may only be a command (`only_commands`),
-//! and the task ends after it (`Run::second_way_turn`): the model is not asked again.
+//! and the task ends after it (`Run::second_way_turn`): the model is not asked again for
+//! a step, only, where the two ways differ, for an answer.
 
 use super::answers::tokens;
 use super::{Case, Check, Finding, Honest};
@@ -71,14 +74,72 @@ fn found(case: &Case) -> Vec<Fact> {
     out
 }
 
-/// `printed` bears out what the answer found: one of its facts.
+/// `printed` bears out what the answer found: one of its facts, or a count the answer
+/// gives as the number of things the program listed, a line each (seen: "6 .log
+/// files" against a program that printed the six names).
 fn bears(printed: &str, found: &[Fact]) -> bool {
     let words = tokens(printed);
     let printed_values = values(printed);
+    let listed = listed(printed);
     found.iter().any(|fact| match fact {
-        Fact::Value(v) => grounded(v, &[printed], &printed_values),
+        Fact::Value(v) => {
+            grounded(v, &[printed], &printed_values)
+                || listed.is_some_and(|n| v.as_written() == n.to_string())
+        }
         Fact::Name(n) => words.contains(n),
     })
+}
+
+/// How many things `printed` lists, a line each: two or more non-empty lines, none of
+/// them a lone number (a column of figures is values, not things counted).
+fn listed(printed: &str) -> Option<usize> {
+    let lines: Vec<&str> = printed
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let numbers = lines.iter().any(|l| {
+        l.replace([',', '.', '-'], "")
+            .chars()
+            .all(|c| c.is_ascii_digit())
+    });
+    (lines.len() >= 2 && !numbers).then_some(lines.len())
+}
+
+/// What the task's programs say of an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProgramSays {
+    /// No program ran and printed anything (none came, it failed, it printed nothing).
+    Nothing,
+    /// A program's output bears the answer out.
+    BearsOut,
+    /// The programs printed something, and none bears the answer out: the last one's
+    /// output.
+    Differs(String),
+}
+
+/// What the programs the task ran say of `case`'s answer (`SecondWay`'s evidence).
+pub fn program_says(case: &Case) -> ProgramSays {
+    let found = found(case);
+    let nothing = found.is_empty();
+    let printed: Vec<String> = case
+        .evidence
+        .ran()
+        .filter(|c| c.ok && c.program)
+        .map(|c| c.printed())
+        .collect();
+    // A program that printed nothing proves nothing, unless nothing is the answer.
+    let programs: Vec<&String> = printed.iter().filter(|p| !p.trim().is_empty()).collect();
+    let borne = if nothing {
+        !printed.is_empty() && printed.iter().all(|p| bears_nothing(p, case))
+    } else {
+        programs.iter().any(|p| bears(p, &found))
+    };
+    match programs.last() {
+        _ if borne => ProgramSays::BearsOut,
+        Some(last) => ProgramSays::Differs(last.trim().to_string()),
+        None => ProgramSays::Nothing,
+    }
 }
 
 /// Said after an answer no program bore out, when none printed anything.
@@ -136,39 +197,22 @@ impl Check for SecondWay {
         if !case.request.only_asks() || !computed || asked_person {
             return None;
         }
-        let found = found(case);
         // An answer about files that found nothing an output printed ("There are no
         // empty files", from a `grep` that printed "(standard input)"; "no file mentions
         // it", from a search of the names): nothing is borne out either.
-        let nothing = found.is_empty();
-        if nothing && !about_files {
-            return None;
-        }
-        let printed: Vec<String> = case
-            .evidence
-            .ran()
-            .filter(|c| c.ok && c.program)
-            .map(|c| c.printed())
-            .collect();
-        // A program that printed nothing proves nothing, unless nothing is the answer.
-        let programs: Vec<&String> = printed.iter().filter(|p| !p.trim().is_empty()).collect();
-        let borne = if nothing {
-            !printed.is_empty() && printed.iter().all(|p| bears_nothing(p, case))
-        } else {
-            programs.iter().any(|p| bears(p, &found))
-        };
-        if borne {
+        if found(case).is_empty() && !about_files {
             return None;
         }
         // At the cap: what the last program printed, if one ran and printed anything;
         // otherwise (no program, one that failed or printed nothing) that it was not
         // confirmed: the answer rests on the one command the check doubts.
-        let honest = Honest::After(match programs.last() {
-            Some(printed) => format!(
+        let honest = Honest::After(match program_says(case) {
+            ProgramSays::BearsOut => return None,
+            ProgramSays::Differs(printed) => format!(
                 "(I could not confirm this a second way: a Python program printed:\n{})",
-                crate::text::clip(printed.trim(), 400)
+                crate::text::clip(&printed, 400)
             ),
-            None => UNCONFIRMED.to_string(),
+            ProgramSays::Nothing => UNCONFIRMED.to_string(),
         });
         Some(Finding {
             message: asked_for(case),

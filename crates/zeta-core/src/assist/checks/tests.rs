@@ -2821,3 +2821,123 @@ fn text_dropped_tells_words_the_request_names_that_a_confirmed_text_left_out() {
         }
     }
 }
+
+#[test]
+fn second_way_counts_the_things_a_program_listed_a_line_each() {
+    let f = fixture();
+    std::fs::create_dir(p(&f, "docs")).expect("docs");
+    let request = "how many files ending in .log do I have in ~/docs";
+    let names = "a.log\nb.log\nc.log\n";
+    let ls = || {
+        call(
+            "✓ shell ls ~/docs/*.log | wc -l",
+            false,
+            true,
+            "3\n",
+            vec![],
+        )
+    };
+    // Three names, a line each, bear out a count of 3; not of 2 or 4.
+    assert!(judge(
+        &SecondWay,
+        &f,
+        request,
+        "You have 3 .log files.",
+        vec![ls(), program(true, names)]
+    )
+    .is_none());
+    for wrong in ["You have 2 .log files.", "You have 4 .log files."] {
+        assert!(
+            judge(
+                &SecondWay,
+                &f,
+                request,
+                wrong,
+                vec![ls(), program(true, names)]
+            )
+            .is_some(),
+            "{wrong}"
+        );
+    }
+    // A column of figures is values, not things counted.
+    for printed in ["10\n20\n30\n", "12.5\n1,000\n-7\n"] {
+        let doubted = judge(
+            &SecondWay,
+            &f,
+            request,
+            "You have 3 .log files.",
+            vec![ls(), program(true, printed)],
+        );
+        assert!(doubted.is_some(), "{printed:?}");
+    }
+    // One line is one thing, not a list.
+    assert_eq!(
+        program_says(&Case {
+            request: &Request::parse(request, &f.env),
+            answer: "You have 1 .log file.",
+            evidence: &{
+                let mut e = Evidence::default();
+                e.push(program(true, "a.log\n"));
+                e
+            },
+            held_back: false,
+            stopped: None,
+            window: None,
+            env: &f.env,
+        }),
+        ProgramSays::Differs("a.log".into()),
+        "one line lists nothing: 1 is not borne out by a name"
+    );
+}
+
+#[test]
+fn program_says_nothing_bears_out_or_differs() {
+    let f = fixture();
+    std::fs::create_dir(p(&f, "docs")).expect("docs");
+    let request = Request::parse("Which file in ~/docs is the biggest?", &f.env);
+    let ls = call(
+        "✓ shell ls -S ~/docs | head -1",
+        false,
+        true,
+        "zeta.txt\n",
+        vec![],
+    );
+    let says = |calls: Vec<CallEvidence>| {
+        let mut evidence = Evidence::default();
+        calls.into_iter().for_each(|c| evidence.push(c));
+        program_says(&Case {
+            request: &request,
+            answer: "The biggest is zeta.txt.",
+            evidence: &evidence,
+            held_back: false,
+            stopped: None,
+            window: None,
+            env: &f.env,
+        })
+    };
+    assert_eq!(says(vec![ls.clone()]), ProgramSays::Nothing);
+    assert_eq!(
+        says(vec![ls.clone(), program(false, "Traceback\n")]),
+        ProgramSays::Nothing
+    );
+    assert_eq!(
+        says(vec![ls.clone(), program(true, "  \n")]),
+        ProgramSays::Nothing
+    );
+    assert_eq!(
+        says(vec![ls.clone(), program(true, "zeta.txt\n")]),
+        ProgramSays::BearsOut
+    );
+    assert_eq!(
+        says(vec![ls.clone(), program(true, "big.log\n")]),
+        ProgramSays::Differs("big.log".into())
+    );
+    // A folder Zeta looked at is what a command printed, never a program.
+    assert_eq!(
+        says(vec![CallEvidence::looked(
+            "~/docs",
+            "zeta.txt  10 bytes\n".into()
+        )]),
+        ProgramSays::Nothing
+    );
+}
