@@ -27,7 +27,7 @@
 //! | `text-dropped` | never (cap 0) | that a text set in place of all an element held (made again after it was held for it) left out words the request names, when the answer does not name them |
 //! | `changes-unsaid` | never (cap 0) | what changed, when the request orders a change and the answer names none of the paths the calls touched |
 //! | `no-value` | a question's answer gives no value and names nothing any output printed | what the commands printed |
-//! | `second-way` | a question about files or values is answered from one way of computing it: no program (Python) printed what it found | what the program printed, when one did |
+//! | `second-way` | a question about files or values is answered from one way of computing it: no program (Python) printed what it found | where a program printed something else, the model's one answer (no tools) on which way is right, if the program bears it out; otherwise what the program printed, or that it was not confirmed |
 
 mod answers;
 mod effects;

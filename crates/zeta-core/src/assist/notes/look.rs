@@ -115,9 +115,20 @@ fn listing(path: &Path) -> Option<String> {
     Some(lines.join("\n"))
 }
 
+/// A name as one line: one holding a line break or another control character is shown
+/// quoted with it escaped (`"a\nb.txt"`), so no name can add a line of its own to the
+/// listing (a made-up entry with a size).
+fn shown_name(name: &str) -> String {
+    if name.chars().any(char::is_control) {
+        format!("{name:?}")
+    } else {
+        name.to_string()
+    }
+}
+
 /// One entry in a line.
 fn line(name: &str, entry: &std::fs::DirEntry) -> String {
-    let name = clip(name, 80);
+    let name = clip(&shown_name(name), 80);
     let Ok(kind) = entry.file_type() else {
         return name;
     };
@@ -125,7 +136,7 @@ fn line(name: &str, entry: &std::fs::DirEntry) -> String {
         let target = std::fs::read_link(entry.path())
             .map(|t| clip(&t.display().to_string(), 80))
             .unwrap_or_default();
-        return format!("{name} -> {target}");
+        return format!("{name} -> {}", shown_name(&target));
     }
     if kind.is_dir() {
         return format!("{name}/  folder");
@@ -200,6 +211,41 @@ mod tests {
             assert!(look(request, &env(dir.path())).is_empty(), "{request}");
         }
         assert_eq!(look_note(&[]), None);
+    }
+
+    /// 30 folders of names made of line breaks, control and right-to-left characters,
+    /// sizes written in words and Zeta's own marks: each name stays one line.
+    #[test]
+    fn every_name_is_one_line_whatever_it_holds() {
+        let alphabet = "a\u{e9}\u{65e5} \n\r\t\u{7}-.5 bytes\u{202e}\u{1f600}<>_x";
+        for round in 0..30u64 {
+            let dir = tempfile::tempdir().expect("temp");
+            let folder = dir.path().join("f");
+            std::fs::create_dir(&folder).expect("mkdir");
+            let mut made = std::collections::BTreeSet::new();
+            for name in crate::text::random_texts(alphabet, 11, 14, round * 7919 + 5) {
+                if name.is_empty() || name.starts_with('.') {
+                    continue;
+                }
+                if std::fs::write(folder.join(&name), "1").is_ok() {
+                    made.insert(name);
+                }
+            }
+            let looked = look("what is in ~/f", &env(dir.path()));
+            let listing = &looked[0].listing;
+            let lines: Vec<&str> = listing.lines().collect();
+            let summary = if made.is_empty() {
+                "(empty)".to_string()
+            } else {
+                format!("({} files, 0 folders)", made.len())
+            };
+            assert_eq!(lines.len(), made.len() + 1, "round {round}: {listing:?}");
+            assert_eq!(
+                lines.last().copied(),
+                Some(summary.as_str()),
+                "round {round}"
+            );
+        }
     }
 
     #[test]
