@@ -466,7 +466,6 @@ impl Finishing {
         self.heard(again);
         let again = again.trim();
         let borne = !again.is_empty()
-            && self.checked_second_way.as_deref() != Some(again)
             && program_says(&self.case(again)) == ProgramSays::BearsOut
             && self.own.strip(again).is_none();
         if borne {

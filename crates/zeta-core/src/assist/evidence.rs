@@ -105,9 +105,7 @@ impl CallEvidence {
             None => printed_text(&self.output),
         }
     }
-}
 
-impl CallEvidence {
     /// A look Zeta made at `folder` before the first step (`notes::look`): it ran, it
     /// worked, it changed nothing, and it printed `listing`.
     pub fn looked(folder: &str, listing: String) -> Self {

@@ -144,16 +144,16 @@ fn line(name: &str, entry: &std::fs::DirEntry) -> String {
     let Ok(meta) = entry.metadata() else {
         return name;
     };
-    match meta.modified().ok().and_then(shown_time) {
+    match meta.modified().ok().map(shown_time) {
         Some(time) => format!("{name}  {} bytes  {time}", meta.len()),
         None => format!("{name}  {} bytes", meta.len()),
     }
 }
 
 /// A time as the person's clock shows it.
-fn shown_time(time: SystemTime) -> Option<String> {
+fn shown_time(time: SystemTime) -> String {
     let local: chrono::DateTime<chrono::Local> = time.into();
-    Some(local.format("%Y-%m-%d %H:%M:%S").to_string())
+    local.format("%Y-%m-%d %H:%M:%S").to_string()
 }
 
 #[cfg(test)]
