@@ -27,7 +27,8 @@
 //! (`ZETA_RECIPES=off`: no skills), `zeta-code` Zeta whose small model may also act with a short
 //! Python program (`ZETA_CODE_ACTIONS=on`), `zeta-all` Zeta whose small model is
 //! offered Zeta's own skills too (`ZETA_SKILLS_SMALL=all`; by default the person's only), and
-//! `zeta-one-way` Zeta without the `second-way` check (`ZETA_CHECKS_OFF=second-way`), and
+//! `zeta-without-NAME+NAME` Zeta without the answer checks or first-turn notes named
+//! (`ZETA_HELP_OFF=NAME,NAME`; `zeta-one-way` is `zeta-without-second-way`), and
 //! `zeta-learned`
 //! Zeta in a home of its own that first made one pass over the tune half and saved a
 //! skill from each task it solved (`zeta skills learn TASK --yes`), then runs the chosen
@@ -106,6 +107,15 @@ fn leaks(reply: &str) -> bool {
     INTERNAL.iter().any(|m| lower.contains(m))
 }
 
+/// What a `zeta-without-A+B` loop turns off (`ZETA_HELP_OFF`): `A,B`.
+fn help_off(loop_name: &str) -> Option<String> {
+    if loop_name == "zeta-one-way" {
+        return Some("second-way".into());
+    }
+    let names = loop_name.strip_prefix("zeta-without-")?;
+    (!names.is_empty()).then(|| names.replace('+', ","))
+}
+
 fn chosen(half: &str) -> impl Fn(&Family) -> bool + '_ {
     move |f: &Family| match half {
         "tune" => f.half == Half::Tune,
@@ -181,18 +191,26 @@ fn main() {
         .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
     let show_held_out = std::env::var("ZETA_BENCH_SHOW_HELDOUT").is_ok_and(|v| v == "1");
     let wanted = std::env::var("ZETA_BENCH_LOOPS").unwrap_or_else(|_| "bare,zeta".into());
-    let loops: Vec<&str> = [
-        "bare",
-        "zeta",
-        "zeta-plain",
-        "zeta-code",
-        "zeta-all",
-        "zeta-learned",
-        "zeta-one-way",
-    ]
-    .into_iter()
-    .filter(|l| wanted.split(',').any(|w| w.trim() == *l))
-    .collect();
+    let loops: Vec<&str> = wanted
+        .split(',')
+        .map(str::trim)
+        .filter(|l| {
+            let known = [
+                "bare",
+                "zeta",
+                "zeta-plain",
+                "zeta-code",
+                "zeta-all",
+                "zeta-learned",
+            ]
+            .contains(l)
+                || help_off(l).is_some();
+            if !known {
+                println!("no loop is called {l:?}: left out");
+            }
+            known
+        })
+        .collect();
     // The skills' model, where the test script put it.
     if std::env::var_os("ZETA_SKILLS_MODEL").is_none() {
         if let Ok(dir) = zeta_skills::embed::locate(
@@ -244,11 +262,10 @@ fn main() {
                     (Some(learned), "zeta-learned") => learned.path(),
                     _ => dir.path(),
                 };
-                // `zeta-one-way`: Zeta without the `second-way` check.
-                if loop_name == "zeta-one-way" {
-                    std::env::set_var("ZETA_CHECKS_OFF", "second-way");
-                } else {
-                    std::env::remove_var("ZETA_CHECKS_OFF");
+                // `zeta-without-A+B`: Zeta without the checks or notes named.
+                match help_off(loop_name) {
+                    Some(off) => std::env::set_var("ZETA_HELP_OFF", off),
+                    None => std::env::remove_var("ZETA_HELP_OFF"),
                 }
                 // `zeta-code`: Zeta whose small model may also act with Python (CodeAct).
                 if loop_name == "zeta-code" {

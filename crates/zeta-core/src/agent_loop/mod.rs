@@ -103,8 +103,9 @@ pub struct AgentLoop<S> {
     /// A small model may also act with a short Python program (`run_code`), as CodeAct
     /// does; off unless asked (`with_code_actions`), measured in `benches/everyday`.
     code_actions: bool,
-    /// Answer checks turned off by name (`with_checks_off`): a measuring aid.
-    checks_off: Vec<String>,
+    /// Answer checks and first-turn notes turned off by name (`with_help_off`): a
+    /// measuring aid.
+    help_off: Vec<String>,
     /// Tools that come with the settings (MCP servers'), chosen per task.
     tool_source: Option<Arc<dyn crate::tool::ToolSource>>,
     /// Where each task's file changes are kept for undo (`crate::undo`).
@@ -145,7 +146,7 @@ impl<S: ModelSource> AgentLoop<S> {
             undo: None,
             knowledge: None,
             code_actions: false,
-            checks_off: Vec::new(),
+            help_off: Vec::new(),
             tool_source: None,
         }
     }
@@ -177,10 +178,11 @@ impl<S: ModelSource> AgentLoop<S> {
         self
     }
 
-    /// Turns the answer checks named in `names` off (`assist::checks`), to measure what
-    /// one buys (`ZETA_CHECKS_OFF`, read by the app and the CLI).
-    pub fn with_checks_off(mut self, names: Vec<String>) -> Self {
-        self.checks_off = names;
+    /// Turns the answer checks (`assist::checks`) and first-turn notes (`assist::notes`)
+    /// named in `names` off, to measure what one buys (`ZETA_HELP_OFF`, read by the app
+    /// and the CLI).
+    pub fn with_help_off(mut self, names: Vec<String>) -> Self {
+        self.help_off = names;
         self
     }
 

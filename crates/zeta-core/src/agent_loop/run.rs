@@ -248,7 +248,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             let room = crate::assist::notes::Room::of_window(capabilities.small, window);
             crate::assist::profile::Profile::skills(k, room)
         });
-        let profile = crate::assist::profile::Profile::for_model(capabilities.small, knowledge);
+        let profile = crate::assist::profile::Profile::for_model(capabilities.small, knowledge)
+            .without(&agent.help_off);
         // A small model answers the previous question again when it sees it (measured:
         // "What is my user name?" answered with the disk space asked before): it gets the
         // previous task only when the request points back to it, and no task summary.
@@ -315,7 +316,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             request,
             env.clone(),
         )
-        .without(&agent.checks_off)
+        .without(&agent.help_off)
         .own_home(agent.confinement.as_ref().map(|c| c.zeta_home.as_path()));
         // What Zeta looked at for the first turn is evidence, as a call's output is.
         for folder in looked {

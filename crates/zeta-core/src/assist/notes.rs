@@ -4,7 +4,6 @@
 //! it).
 //!
 //! - `ask-first`: the request tells the assistant to ask something first.
-//! - `peek`: how the text files the request names begin.
 //! - `look`: what the folders the request names hold (a look Zeta made, kept as evidence).
 //!
 //! Knowledge from outside the core — the skills (zeta-skills), where the everyday command
@@ -13,7 +12,6 @@
 //! description and picks, a small one the few that fit its request.
 
 pub mod look;
-pub mod peek;
 
 use super::request::Request;
 use crate::policy::ShellEnv;
@@ -72,26 +70,6 @@ impl Note for AskFirst {
         super::request::asks_to_be_asked(&request.text).then(|| Added {
             text: crate::prompts::ASK_FIRST.to_string(),
             untrusted: None,
-            used: Vec::new(),
-            looked: Vec::new(),
-        })
-    }
-}
-
-/// How the text files the request names begin (`peek`).
-pub struct Peek;
-
-impl Note for Peek {
-    fn name(&self) -> &'static str {
-        "peek"
-    }
-    fn note(&self, request: &Request, env: &ShellEnv) -> Option<Added> {
-        peek::peek_note(&request.text, env).map(|text| Added {
-            text,
-            untrusted: Some(
-                "this task was shown the first lines of a file you named, which you did not type"
-                    .to_string(),
-            ),
             used: Vec::new(),
             looked: Vec::new(),
         })

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::notes::{AskFirst, Knowledge, Look, Note, Peek, Room};
+use super::notes::{AskFirst, Knowledge, Look, Note, Room};
 
 /// The help one task's model gets.
 pub struct Profile {
@@ -33,7 +33,6 @@ impl Profile {
         }
         let mut notes: Vec<Box<dyn Note>> = vec![Box::new(AskFirst)];
         notes.extend(knowledge);
-        notes.push(Box::new(Peek));
         notes.push(Box::new(Look));
         Self {
             name: "small",
@@ -41,6 +40,12 @@ impl Profile {
             previous_only_when_referred: true,
             memory_summary: false,
         }
+    }
+
+    /// This profile without the notes named in `off` (a measuring aid: `ZETA_HELP_OFF`).
+    pub fn without(mut self, off: &[String]) -> Self {
+        self.notes.retain(|n| !off.iter().any(|o| o == n.name()));
+        self
     }
 
     /// The skills as a first-turn note for a model of this size and window.
@@ -102,10 +107,16 @@ mod tests {
             ["skills"]
         );
         let small = Profile::for_model(true, Some(Box::new(Known)));
-        assert_eq!(small.note_names(), ["ask-first", "skills", "peek", "look"]);
+        assert_eq!(small.note_names(), ["ask-first", "skills", "look"]);
         assert_eq!(
             Profile::for_model(true, None).note_names(),
-            ["ask-first", "peek", "look"]
+            ["ask-first", "look"]
+        );
+        assert_eq!(
+            Profile::for_model(true, None)
+                .without(&["look".to_string(), "second-way".to_string()])
+                .note_names(),
+            ["ask-first"]
         );
     }
 }

@@ -142,7 +142,7 @@ pub fn standard() -> Vec<Box<dyn Check>> {
     ]
 }
 
-/// The standard checks but those named in `off` (a measuring aid: `ZETA_CHECKS_OFF`).
+/// The standard checks but those named in `off` (a measuring aid: `ZETA_HELP_OFF`).
 pub fn standard_without(off: &[String]) -> Vec<Box<dyn Check>> {
     standard()
         .into_iter()
