@@ -2,6 +2,9 @@
 //! what the app set for itself. The app names those variables, separated by `:`, in
 //! `ZETA_ADDED_ENV` (for instance how its own web views render); they are removed from
 //! every command, app and URL opener the tools start, and so is Zeta's own API key.
+//! Where Zeta was started without the login names a terminal has (`USER`, `LOGNAME`: a
+//! service, a bare session), they are given from the account the process runs as, so
+//! `echo $USER` says what `whoami` says, as in the person's own terminal.
 
 use std::ffi::OsString;
 
@@ -26,12 +29,35 @@ pub fn added_by_zeta() -> Vec<OsString> {
 /// programs may need them.)
 const ZETA_KEY: &str = "ZETA_LLM_API_KEY";
 
-/// Removes what the app added, and Zeta's own key, from `command`'s environment.
+/// Removes what the app added, and Zeta's own key, from `command`'s environment, and
+/// gives it the login names it lacks.
 pub fn scrub(command: &mut tokio::process::Command) {
     for name in added_by_zeta() {
         command.env_remove(name);
     }
     command.env_remove(ZETA_KEY);
+    for (name, value) in missing_login_names() {
+        command.env(name, value);
+    }
+}
+
+/// The login names (`USER`, `LOGNAME`) this process's environment lacks or holds empty,
+/// with the name of the account it runs as; none where that account cannot be read.
+fn missing_login_names() -> Vec<(&'static str, String)> {
+    let missing: Vec<&'static str> = ["USER", "LOGNAME"]
+        .into_iter()
+        .filter(|n| std::env::var_os(n).is_none_or(|v| v.is_empty()))
+        .collect();
+    if missing.is_empty() {
+        return Vec::new();
+    }
+    let Ok(Some(account)) = nix::unistd::User::from_uid(nix::unistd::getuid()) else {
+        return Vec::new();
+    };
+    missing
+        .into_iter()
+        .map(|n| (n, account.name.clone()))
+        .collect()
 }
 
 /// How long asking the session bus for the accessibility bus may take.
@@ -105,5 +131,36 @@ mod tests {
         std::env::remove_var(ZETA_KEY);
         std::env::remove_var(ADDED_BY_ZETA);
         assert!(added_by_zeta().is_empty());
+
+        // The login names: given where missing or empty, as `id -un` says; kept where set.
+        let (user, logname) = (std::env::var_os("USER"), std::env::var_os("LOGNAME"));
+        let names = |user: Option<&str>, logname: Option<&str>| {
+            for (name, value) in [("USER", user), ("LOGNAME", logname)] {
+                match value {
+                    Some(v) => std::env::set_var(name, v),
+                    None => std::env::remove_var(name),
+                }
+            }
+            let mut command = tokio::process::Command::new("sh");
+            command.args(["-c", "echo \"$USER:$LOGNAME:$(id -un)\""]);
+            scrub(&mut command);
+            command
+        };
+        let out = names(None, Some("")).output().await.unwrap();
+        let said = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let parts: Vec<&str> = said.split(':').collect();
+        assert_eq!(parts.len(), 3, "{said}");
+        assert!(!parts[2].is_empty(), "{said}");
+        assert_eq!(parts[0], parts[2], "{said}");
+        assert_eq!(parts[1], parts[2], "{said}");
+        let out = names(Some("someone"), Some("else")).output().await.unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(said.starts_with("someone:else:"), "{said}");
+        for (name, value) in [("USER", user), ("LOGNAME", logname)] {
+            match value {
+                Some(v) => std::env::set_var(name, v),
+                None => std::env::remove_var(name),
+            }
+        }
     }
 }

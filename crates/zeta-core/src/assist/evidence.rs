@@ -96,7 +96,16 @@ pub struct CallEvidence {
     pub program: bool,
 }
 
+/// The tool name a look Zeta made for the first turn is recorded under.
+pub const LOOK: &str = "look";
+
 impl CallEvidence {
+    /// A look Zeta made at a folder the request names (`looked`), not a call of the
+    /// model's.
+    pub fn is_look(&self) -> bool {
+        self.tool == LOOK
+    }
+
     /// What it printed, its shell framing left out; for a call that read a window, what
     /// the window shows (`shows`).
     pub fn printed(&self) -> String {
@@ -110,7 +119,7 @@ impl CallEvidence {
     /// worked, it changed nothing, and it printed `listing`.
     pub fn looked(folder: &str, listing: String) -> Self {
         Self {
-            tool: "look".into(),
+            tool: LOOK.into(),
             line: format!("✓ look {folder}"),
             ran: true,
             held: false,

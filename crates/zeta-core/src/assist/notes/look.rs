@@ -6,11 +6,16 @@
 //! it is recorded as evidence (what it printed grounds an answer like any output), and
 //! the names come from disk, so they are wrapped as untrusted data and the task counts
 //! as having read input the user did not type.
+//!
+//! A folder is named by its path (`~/notes`, `/srv/logs`) or by its name alone, as people
+//! say "my notes folder": a plain word of the request that is the name of a folder in the
+//! home (`~/notes` there, found on disk, not guessed). Asked for the largest file in "my
+//! projects folder", a 1.5B model wrote `/home/user/projects`, a home it made up.
 
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::assist::request::{path_words, resolve};
+use crate::assist::request::{bare, path_words, resolve};
 use crate::policy::injection::wrap_untrusted;
 use crate::policy::ShellEnv;
 use crate::text::clip;
@@ -21,6 +26,11 @@ const MOST_FOLDERS: usize = 2;
 const MOST_ENTRIES: usize = 40;
 /// Entries read per folder at most (the rest are only counted as more).
 const READ_AT_MOST: usize = 4096;
+/// Characters a word must have to be taken for a folder's name ("go", a verb, is also
+/// Go's folder in many homes).
+const SHORTEST_NAME: usize = 3;
+/// Characters a word may have to be taken for a folder's name.
+const LONGEST_NAME: usize = 40;
 
 /// One folder looked at: how the request wrote it and what it holds, a line an entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,10 +39,12 @@ pub struct Looked {
     pub listing: String,
 }
 
-/// Each existing folder `request` names (two at most), listed.
+/// Each existing folder `request` names (two at most), listed: the paths it writes
+/// first, then the folders of the home it names by name.
 pub fn look(request: &str, env: &ShellEnv) -> Vec<Looked> {
     let mut looked: Vec<Looked> = Vec::new();
-    for (_, named) in path_words(request) {
+    let written = path_words(request).into_iter().map(|(_, w)| w);
+    for named in written.chain(home_folders_named(request, env)) {
         let named = named.trim_end_matches('/').to_string();
         if named.is_empty() || looked.iter().any(|l| l.named == named) {
             continue;
@@ -46,6 +58,53 @@ pub fn look(request: &str, env: &ShellEnv) -> Vec<Looked> {
         }
     }
     looked
+}
+
+/// The folders of the home `request` names by their name alone, as `~/NAME`: each plain
+/// word (letters, digits, `-`, `_`) that is the name of a folder there, or, where none is,
+/// of the one folder there whose name differs from it only in case ("my documents
+/// folder": `~/Documents`).
+fn home_folders_named(request: &str, env: &ShellEnv) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(&env.home) else {
+        return Vec::new();
+    };
+    let folders: Vec<String> = entries
+        .filter_map(Result::ok)
+        .take(READ_AT_MOST)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    let mut named = Vec::new();
+    for word in request.split_whitespace().map(bare) {
+        let plain = (SHORTEST_NAME..=LONGEST_NAME).contains(&word.chars().count())
+            && word
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+            && !word.chars().all(|c| c.is_ascii_digit());
+        if !plain {
+            continue;
+        }
+        let found = if folders.iter().any(|f| f == word) {
+            Some(word.to_string())
+        } else {
+            let alike: Vec<&String> = folders
+                .iter()
+                .filter(|f| f.to_lowercase() == word.to_lowercase())
+                .collect();
+            match alike.as_slice() {
+                [one] => Some((*one).clone()),
+                _ => None,
+            }
+        };
+        if let Some(name) = found {
+            let path = format!("~/{name}");
+            if !named.contains(&path) {
+                named.push(path);
+            }
+        }
+    }
+    named
 }
 
 /// The note for the first turn: every folder looked at, wrapped as untrusted data.
@@ -211,6 +270,51 @@ mod tests {
             assert!(look(request, &env(dir.path())).is_empty(), "{request}");
         }
         assert_eq!(look_note(&[]), None);
+    }
+
+    /// A folder of the home named by its name alone is looked at as `~/NAME`; a word
+    /// that names no folder there, a file, a hidden folder, a folder elsewhere or one of
+    /// two letters is not.
+    #[test]
+    fn a_home_folder_named_by_its_name_alone_is_looked_at() {
+        let dir = tempfile::tempdir().expect("temp");
+        for folder in ["projects", "Documents", "bin", ".cache", "deep/inner", "go"] {
+            std::fs::create_dir_all(dir.path().join(folder)).expect("mkdir");
+        }
+        std::fs::write(dir.path().join("projects/plan.txt"), "12345").expect("write");
+        std::fs::write(dir.path().join("notes"), "a file").expect("write");
+        let named = |request: &str| -> Vec<String> {
+            look(request, &env(dir.path()))
+                .into_iter()
+                .map(|l| l.named)
+                .collect()
+        };
+        assert_eq!(
+            named("What's the biggest file in my projects folder?"),
+            ["~/projects"]
+        );
+        let looked = look("the projects directory, please", &env(dir.path()));
+        assert!(looked[0].listing.starts_with("plan.txt  5 bytes  20"));
+        // Case differs: the one folder whose name it is.
+        assert_eq!(
+            named("count what my documents folder holds"),
+            ["~/Documents"]
+        );
+        // A path written comes first, and a folder is looked at once.
+        assert_eq!(
+            named("copy ~/bin/run.sh into projects, then list bin and ~/projects/"),
+            ["~/projects", "~/bin"]
+        );
+        for request in [
+            "what is in my notes file",
+            "show me my cache folder",
+            "what is in inner",
+            "go and count my files",
+            "How many lines are in plan.txt?",
+            "What is 12/4?",
+        ] {
+            assert!(named(request).is_empty(), "{request}: {:?}", named(request));
+        }
     }
 
     /// 30 folders of names made of line breaks, control and right-to-left characters,
