@@ -121,7 +121,7 @@ pub fn configured_agent(
         // ZETA_CODE_ACTIONS=on offers the small model Python steps (measured in
         // benches/everyday; off by default).
         .with_code_actions(std::env::var("ZETA_CODE_ACTIONS").is_ok_and(|v| v == "on"))
-        // ZETA_HELP_OFF=second-way,look,… turns answer checks and first-turn notes off
+        // ZETA_HELP_OFF=second-way,ask-first,… turns answer checks and first-turn notes off
         // by name (measured in benches/everyday; all on by default).
         .with_help_off(
             std::env::var("ZETA_HELP_OFF")

@@ -444,52 +444,6 @@ async fn an_internal_message_never_reaches_the_person() {
     }
 }
 
-/// The small model's first turn shows what a folder the request names holds (each
-/// entry's size and last change), and that look is evidence: an answer read off it
-/// needs no command before it (no `nothing-ran`), its values are grounded (no
-/// `ungrounded-value`), and it is still computed a second way.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_folder_the_request_names_is_looked_at_and_the_look_is_evidence() {
-    let program = "python3 - <<'EOF'\nimport os\nd = os.path.expanduser('~/notes')\n\
-                   print(max(os.listdir(d), key=lambda n: os.path.getsize(os.path.join(d, n))))\nEOF";
-    let said = "The largest file in ~/notes is alpha.log, 5000 bytes.";
-    let turns = [answer(said), run(program)];
-    let s = Setup::small(script(&turns, Proto::Json), json!({"verify": "auto"})).await;
-    write(&s.home.path().join("notes/alpha.log"), &"a".repeat(5000));
-    write(&s.home.path().join("notes/report.pdf"), &"r".repeat(1000));
-    write(&s.home.path().join("notes/.hidden"), "h");
-    let out = s
-        .small_command(&[
-            "run",
-            "--json",
-            "--approve",
-            "all",
-            "Which file in ~/notes is the largest?",
-        ])
-        .output()
-        .expect("zeta run");
-    s.stop_small();
-    let task = finished_task(&out);
-    assert_eq!(task["status"], "done", "{task}");
-    assert_eq!(task["reply"], said, "{task}");
-    let requests = s.requests();
-    assert_eq!(requests.len(), 2, "the answer, then the program");
-    let first = said_in(&requests[0]);
-    for line in [
-        "~/notes:\nalpha.log  5000 bytes  ",
-        "\nreport.pdf  1000 bytes  ",
-        "(2 files, 0 folders; 1 hidden entries",
-    ] {
-        assert!(first.contains(line), "{line:?} in {first}");
-    }
-    assert_eq!(
-        checks_of(&out),
-        [("second-way".to_string(), "sentBack".to_string())],
-        "the look grounds the answer; only the second way sends it back"
-    );
-    s.assert_invariants();
-}
-
 /// Two ways that disagree: after the program, the model is asked once, with no tools,
 /// which is right, and its new answer is taken only where the program's output bears it
 /// out; otherwise the person reads the answer that was checked, with what the program

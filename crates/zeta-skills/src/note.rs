@@ -147,7 +147,6 @@ fn large_note(usable: &[&Entry], room: usize) -> Option<Added> {
         text,
         untrusted: None,
         used: Vec::new(),
-        looked: Vec::new(),
     })
 }
 
@@ -180,7 +179,6 @@ fn small_note(chosen: &[&Entry]) -> Option<Added> {
         ),
         untrusted,
         used: chosen.iter().map(|e| e.skill.name.clone()).collect(),
-        looked: Vec::new(),
     })
 }
 

@@ -278,10 +278,8 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             first.push_str(&format!("\n\n{}", recalled.text));
         }
         let mut skills_used = Vec::new();
-        let mut looked = Vec::new();
         for note in &profile.notes {
             if let Some(added) = note.note(&request, &env) {
-                looked.extend(added.looked);
                 tracing::debug!(task = ctx.task.id, note = note.name(), used = ?added.used, "first-turn note");
                 first.push_str(&format!("\n\n{}", added.text));
                 if let Some(why) = added.untrusted {
@@ -318,13 +316,6 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         )
         .without(&agent.help_off)
         .own_home(agent.confinement.as_ref().map(|c| c.zeta_home.as_path()));
-        // What Zeta looked at for the first turn is evidence, as a call's output is.
-        for folder in looked {
-            finishing.observed(crate::assist::evidence::CallEvidence::looked(
-                &folder.named,
-                folder.listing,
-            ));
-        }
         // The rules the model works by are Zeta's words too (not the soul, which speaks
         // as the assistant, nor the computer's facts): an answer that says them again
         // answers nothing (seen: "Read the error and adapt it. Do not repeat a failing

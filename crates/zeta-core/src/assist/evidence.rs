@@ -96,40 +96,13 @@ pub struct CallEvidence {
     pub program: bool,
 }
 
-/// The tool name a look Zeta made for the first turn is recorded under.
-pub const LOOK: &str = "look";
-
 impl CallEvidence {
-    /// A look Zeta made at a folder the request names (`looked`), not a call of the
-    /// model's.
-    pub fn is_look(&self) -> bool {
-        self.tool == LOOK
-    }
-
     /// What it printed, its shell framing left out; for a call that read a window, what
     /// the window shows (`shows`).
     pub fn printed(&self) -> String {
         match &self.shows {
             Some(shows) => shows.clone(),
             None => printed_text(&self.output),
-        }
-    }
-
-    /// A look Zeta made at `folder` before the first step (`notes::look`): it ran, it
-    /// worked, it changed nothing, and it printed `listing`.
-    pub fn looked(folder: &str, listing: String) -> Self {
-        Self {
-            tool: LOOK.into(),
-            line: format!("✓ look {folder}"),
-            ran: true,
-            held: false,
-            ok: true,
-            changes: false,
-            output: listing,
-            effects: vec![],
-            read_back: None,
-            shows: None,
-            program: false,
         }
     }
 }

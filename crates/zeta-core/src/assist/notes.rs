@@ -4,14 +4,11 @@
 //! it).
 //!
 //! - `ask-first`: the request tells the assistant to ask something first.
-//! - `look`: what the folders the request names hold (a look Zeta made, kept as evidence).
 //!
 //! Knowledge from outside the core — the skills (zeta-skills), where the everyday command
 //! idioms a small model is shown now live as data — comes through `Knowledge`,
 //! which also knows the model's size: a large model is shown every skill's name and
 //! description and picks, a small one the few that fit its request.
-
-pub mod look;
 
 use super::request::Request;
 use crate::policy::ShellEnv;
@@ -23,8 +20,6 @@ pub struct Added {
     pub untrusted: Option<String>,
     /// The named pieces of knowledge it showed (skills), recorded for the task.
     pub used: Vec<String>,
-    /// Folders Zeta looked at for it: recorded as the task's evidence, as a call is.
-    pub looked: Vec<look::Looked>,
 }
 
 /// Knowledge the composition root hands the loop (the skills): what a task's first turn
@@ -71,28 +66,6 @@ impl Note for AskFirst {
             text: crate::prompts::ASK_FIRST.to_string(),
             untrusted: None,
             used: Vec::new(),
-            looked: Vec::new(),
-        })
-    }
-}
-
-/// What the folders the request names hold (`look`).
-pub struct Look;
-
-impl Note for Look {
-    fn name(&self) -> &'static str {
-        "look"
-    }
-    fn note(&self, request: &Request, env: &ShellEnv) -> Option<Added> {
-        let looked = look::look(&request.text, env);
-        look::look_note(&looked).map(|text| Added {
-            text,
-            untrusted: Some(
-                "this task was shown the names in a folder you named, which you did not type"
-                    .to_string(),
-            ),
-            used: Vec::new(),
-            looked,
         })
     }
 }

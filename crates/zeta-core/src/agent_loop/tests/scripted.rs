@@ -387,7 +387,6 @@ impl crate::assist::notes::Knowledge for FixedKnowledge {
             ),
             untrusted: None,
             used: vec!["test-skill".into()],
-            looked: Vec::new(),
         })
     }
 }

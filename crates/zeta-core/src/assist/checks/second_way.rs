@@ -163,14 +163,8 @@ fn bears_nothing(printed: &str, case: &Case) -> bool {
 
 /// The message that asks for the program: one that reads the files the request names,
 /// or one that computes from the values it gives.
-/// The request is about files: it writes a path, or names a folder Zeta looked at for
-/// it ("my projects folder").
-fn about_files(case: &Case) -> bool {
-    !case.request.paths.is_empty() || case.evidence.calls.iter().any(|c| c.is_look())
-}
-
 fn asked_for(case: &Case) -> String {
-    let (wrong, program) = if !about_files(case) {
+    let (wrong, program) = if case.request.paths.is_empty() {
         (
             "a wrong formula, a wrong unit",
             "computes it itself from the values the request gives, reading no file",
@@ -195,7 +189,7 @@ impl Check for SecondWay {
         1
     }
     fn judge(&self, case: &Case) -> Option<Finding> {
-        let about_files = about_files(case);
+        let about_files = !case.request.paths.is_empty();
         let computed = about_files || !values(&case.request.text).is_empty();
         // A task that asked the person something: sent back, the small model asks them
         // again (seen in the real-model test: "Which folder?" twice, then a wrong count).

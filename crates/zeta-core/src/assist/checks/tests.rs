@@ -1232,26 +1232,6 @@ fn second_way_asks_for_the_program_the_request_needs() {
     );
 }
 
-/// A question about a folder named by its name alone ("my docs folder") is about files
-/// where Zeta looked at that folder for it: it goes the second way, with a program that
-/// reads the files; without the look it is a look-up like the user name.
-#[test]
-fn a_folder_named_by_name_and_looked_at_is_about_files() {
-    let f = fixture();
-    std::fs::create_dir(p(&f, "docs")).expect("docs");
-    let request = "What's the biggest file in my docs folder?";
-    let answer = "The biggest is zeta.txt.";
-    let look = CallEvidence::looked("~/docs", "a.txt  12 bytes\nzeta.txt  3 bytes".into());
-    let finding =
-        judge(&SecondWay, &f, request, answer, vec![look, sorted_names()]).expect("sent back");
-    assert!(
-        finding.message.contains("os.path.expanduser('~/"),
-        "{}",
-        finding.message
-    );
-    assert!(judge(&SecondWay, &f, request, answer, vec![sorted_names()]).is_none());
-}
-
 #[test]
 fn a_change_asked_of_a_window_is_left_to_what_the_window_shows() {
     use crate::tool::Shown;
@@ -2951,13 +2931,5 @@ fn program_says_nothing_bears_out_or_differs() {
     assert_eq!(
         says(vec![ls.clone(), program(true, "big.log\n")]),
         ProgramSays::Differs("big.log".into())
-    );
-    // A folder Zeta looked at is what a command printed, never a program.
-    assert_eq!(
-        says(vec![CallEvidence::looked(
-            "~/docs",
-            "zeta.txt  10 bytes\n".into()
-        )]),
-        ProgramSays::Nothing
     );
 }
