@@ -140,8 +140,8 @@ mod tests {
         assert_eq!(places(VERDICT), ["request", "steps", "answer"]);
         assert_eq!(places(NOTHING_RUN), ["next"]);
         assert_eq!(places(CHECK_ASKED_CHANGE), ["ran"]);
-        assert_eq!(places(CHECK_ASKED_TARGET), ["facts", "how"]);
-        assert_eq!(places(CHECK_ASKED_SOURCE), ["facts"]);
+        assert_eq!(places(CHECK_ASKED_TARGET), ["facts", "changed", "how"]);
+        assert_eq!(places(CHECK_ASKED_SOURCE), ["facts", "changed"]);
         assert_eq!(places(CHECK_HELD_BACK), ["calls"]);
         assert_eq!(places(CHECK_UNGROUNDED_VALUE), ["values"]);
         assert_eq!(places(CHECK_UNGROUNDED_PATH), ["paths"]);

@@ -2,7 +2,7 @@
 //! `held-back`, `asked-change`, `asked-target`, `asked-source`, `written-differs`,
 //! `changes-unsaid`.
 
-use super::{call_shown, changing_calls, sources, Case, Check, Finding, Honest};
+use super::{call_shown, changing_calls, effects_said, sources, Case, Check, Finding, Honest};
 use crate::assist::evidence::Effect;
 use crate::assist::request::Leaves;
 use crate::assist::values::{ungrounded, values, Value};
@@ -186,13 +186,19 @@ impl Check for AskedTarget {
             }
         }
         let facts: Vec<String> = unmet.into_iter().map(|(f, _)| f).collect();
+        let changed = effects_said(case.evidence, &case.env.home);
+        // The person hears where things went only when something did change.
+        let went = match case.evidence.effects().next() {
+            Some(_) => format!(" {changed}"),
+            None => String::new(),
+        };
         Some(Finding {
-            message: unmet_request(&facts, &fixes),
+            message: unmet_request(&facts, &changed, &fixes),
             honest: if case.request.asks_to_be_told {
-                Honest::Before(format!("Not done: {}.", facts.join("; ")))
+                Honest::Before(format!("Not done: {}.{went}", facts.join("; ")))
             } else {
                 Honest::Instead(format!(
-                    "I did not finish this: {}.{}",
+                    "I did not finish this: {}.{went}{}",
                     facts.join("; "),
                     match changing_calls(case.evidence) {
                         c if c.is_empty() => String::new(),
@@ -208,7 +214,7 @@ impl Check for AskedTarget {
 /// commands that would write it where they are known. "Your whole answer": after the
 /// write, the model's next answer said only that it wrote, and lost the count the
 /// request had asked for first.
-fn unmet_request(unmet: &[String], fixes: &[String]) -> String {
+fn unmet_request(unmet: &[String], changed: &str, fixes: &[String]) -> String {
     let how = if fixes.is_empty() {
         "Run the command that does it now (for example with >, cp or mv)".to_string()
     } else {
@@ -216,7 +222,11 @@ fn unmet_request(unmet: &[String], fixes: &[String]) -> String {
     };
     crate::prompts::fill(
         crate::prompts::CHECK_ASKED_TARGET,
-        &[("facts", &unmet.join("; ")), ("how", &how)],
+        &[
+            ("facts", &unmet.join("; ")),
+            ("changed", changed),
+            ("how", &how),
+        ],
     )
 }
 
@@ -260,9 +270,13 @@ impl Check for AskedSource {
             return None;
         }
         let text = facts.join("; ");
+        let changed = effects_said(case.evidence, &case.env.home);
         Some(Finding {
-            message: crate::prompts::fill(crate::prompts::CHECK_ASKED_SOURCE, &[("facts", &text)]),
-            honest: Honest::Before(format!("Not done: {text}.")),
+            message: crate::prompts::fill(
+                crate::prompts::CHECK_ASKED_SOURCE,
+                &[("facts", &text), ("changed", &changed)],
+            ),
+            honest: Honest::Before(format!("Not done: {text}. {changed}")),
         })
     }
 }

@@ -13,8 +13,8 @@
 //! | `window-untouched` | the task is about a window on screen, the request orders a change or names no question, and no act on a window went through nor any call changed a file | "Not done:" nothing was done in the window |
 //! | `held-back` | the request orders a change, a change was not allowed, and nothing changed | "Not done:" and the call |
 //! | `asked-change` | the request orders a change, its targets (if any) hold, and no call changed anything | what ran, and that nothing changed, instead of the answer |
-//! | `asked-target` | a path the request asks to be written is not | "Not done:" with the facts |
-//! | `asked-source` | a path the request asks things to be moved out of (or deleted in) shows nothing left it | "Not done:" with the facts |
+//! | `asked-target` | a path the request asks to be written is not (with what did change instead) | "Not done:" with the facts and what changed |
+//! | `asked-source` | a path the request asks things to be moved out of (or deleted in) shows nothing left it (with what did change) | "Not done:" with the facts and what changed |
 //! | `ungrounded-value` | it gives a value no output printed | a note naming the value |
 //! | `ungrounded-path` | it names a path (`~/…`, `/…`) not on this computer that no call, output, window or the request named | a note that the path is not there |
 //! | `asked-count` | the request asks how many and the answer gives no number | a note that the count is missing |
@@ -183,6 +183,26 @@ pub(super) fn changing_calls(evidence: &Evidence) -> String {
         })
         .collect();
     lines.join("\n")
+}
+
+/// Effects said at most, one line each: a glob that moved a folder's worth is said by
+/// its first few.
+const EFFECTS_SAID: usize = 6;
+
+/// What the task's calls changed on disk, in words, for a check that says a change the
+/// request asks for does not show: where the thing went instead (seen: `mv
+/// ~/inbox/list.txt memo.txt` moved it into the working folder; told only that
+/// `~/inbox/memo.txt` did not exist, the model made an empty one there).
+pub(super) fn effects_said(evidence: &Evidence, home: &std::path::Path) -> String {
+    let all: Vec<String> = evidence.effects().map(|e| e.describe(home)).collect();
+    if all.is_empty() {
+        return "No file changed during this task.".to_string();
+    }
+    let mut said = all[..all.len().min(EFFECTS_SAID)].join("; ");
+    if all.len() > EFFECTS_SAID {
+        said.push_str(&format!("; and {} more", all.len() - EFFECTS_SAID));
+    }
+    format!("What did change: {said}.")
 }
 
 /// What the task did, for the person, when its answer cannot be shown (what is left of it

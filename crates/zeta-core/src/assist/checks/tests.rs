@@ -211,7 +211,17 @@ fn asked_target_holds_a_path_the_request_wants_written() {
         "the grounded number's fix: {}",
         found.message
     );
-    assert!(matches!(found.honest, Honest::Before(ref t) if t.starts_with("Not done")));
+    assert!(
+        found.message.contains("No file changed during this task."),
+        "{}",
+        found.message
+    );
+    // The person is told of changes only where there were some.
+    assert!(
+        matches!(found.honest, Honest::Before(ref t) if t.starts_with("Not done") && !t.contains("change")),
+        "{:?}",
+        found.honest
+    );
     // A number no output printed is never written into a fix.
     let found = judge(
         &AskedTarget,
@@ -558,6 +568,19 @@ fn a_renamed_file_must_arrive_by_a_move() {
             .contains("nothing was moved to ~/inbox/memo.txt"),
         "{}",
         found.message
+    );
+    // Where it went instead, from the effects, to the model and to the person.
+    assert!(
+        found.message.contains(
+            "What did change: moved ~/inbox/list.txt to ~/memo.txt; created ~/inbox/memo.txt."
+        ),
+        "{}",
+        found.message
+    );
+    assert!(
+        matches!(&found.honest, Honest::Before(t) | Honest::Instead(t) if t.contains("moved ~/inbox/list.txt to ~/memo.txt")),
+        "{:?}",
+        found.honest
     );
     let moved = vec![call(
         "✓ shell mv ~/inbox/list.txt ~/inbox/memo.txt",
