@@ -2,7 +2,10 @@
 //! `held-back`, `asked-change`, `asked-target`, `asked-source`, `written-differs`,
 //! `changes-unsaid`.
 
-use super::{call_shown, changing_calls, effects_said, sources, Case, Check, Finding, Honest};
+use super::{
+    call_shown, changing_calls, effects_to_model, effects_to_person, sources, Case, Check, Finding,
+    Honest,
+};
 use crate::assist::evidence::Effect;
 use crate::assist::request::Leaves;
 use crate::assist::values::{ungrounded, values, Value};
@@ -185,13 +188,16 @@ impl Check for AskedTarget {
                 }
             }
         }
+        // Landed at the wrong place under the name asked (`mv ~/inbox/list.txt memo.txt`
+        // from the home): the move that puts it where the request asks.
+        for target in &case.request.targets {
+            if unmet.iter().any(|(f, _)| f.starts_with(&target.text)) {
+                fixes.extend(misplaced(case, &target.text, &target.paths));
+            }
+        }
         let facts: Vec<String> = unmet.into_iter().map(|(f, _)| f).collect();
-        let changed = effects_said(case.evidence, &case.env.home);
-        // The person hears where things went only when something did change.
-        let went = match case.evidence.effects().next() {
-            Some(_) => format!(" {changed}"),
-            None => String::new(),
-        };
+        let changed = effects_to_model(case.evidence, &case.env.home);
+        let went = effects_to_person(case.evidence, &case.env.home);
         Some(Finding {
             message: unmet_request(&facts, &changed, &fixes),
             honest: if case.request.asks_to_be_told {
@@ -208,6 +214,41 @@ impl Check for AskedTarget {
             },
         })
     }
+}
+
+/// The move that puts what a call left at the wrong place, under the name a target asks
+/// for, where the target is (`mv ~/memo.txt ~/inbox/memo.txt`): only where the target
+/// is not there or was made during the task (nothing the person had is overwritten), and
+/// only for paths a shell line takes as written (no quoting guessed).
+fn misplaced(case: &Case, text: &str, paths: &[std::path::PathBuf]) -> Option<String> {
+    let plain = |t: &str| {
+        !t.is_empty()
+            && t.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._/~-+".contains(c))
+    };
+    if !plain(text) {
+        return None;
+    }
+    let home = &case.env.home;
+    paths.iter().find_map(|path| {
+        let name = path.file_name()?;
+        let made_here = case
+            .evidence
+            .effects_at(path)
+            .any(|e| matches!(e, Effect::Created(p) if p == path));
+        if path.exists() && !made_here {
+            return None;
+        }
+        let stray = case.evidence.effects().find_map(|e| {
+            let at = e.lands_at()?;
+            (at != path.as_path() && at.file_name() == Some(name) && at.exists()).then_some(at)
+        })?;
+        let shown = match stray.strip_prefix(home) {
+            Ok(rest) => format!("~/{}", rest.display()),
+            Err(_) => stray.display().to_string(),
+        };
+        plain(&shown).then(|| format!("mv {shown} {text}"))
+    })
 }
 
 /// Sent back when a path the request asks to be written does not show it, with the
@@ -270,13 +311,14 @@ impl Check for AskedSource {
             return None;
         }
         let text = facts.join("; ");
-        let changed = effects_said(case.evidence, &case.env.home);
+        let changed = effects_to_model(case.evidence, &case.env.home);
+        let went = effects_to_person(case.evidence, &case.env.home);
         Some(Finding {
             message: crate::prompts::fill(
                 crate::prompts::CHECK_ASKED_SOURCE,
                 &[("facts", &text), ("changed", &changed)],
             ),
-            honest: Honest::Before(format!("Not done: {text}. {changed}")),
+            honest: Honest::Before(format!("Not done: {text}.{went}")),
         })
     }
 }

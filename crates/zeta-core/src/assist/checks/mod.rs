@@ -189,20 +189,36 @@ pub(super) fn changing_calls(evidence: &Evidence) -> String {
 /// its first few.
 const EFFECTS_SAID: usize = 6;
 
-/// What the task's calls changed on disk, in words, for a check that says a change the
-/// request asks for does not show: where the thing went instead (seen: `mv
-/// ~/inbox/list.txt memo.txt` moved it into the working folder; told only that
-/// `~/inbox/memo.txt` did not exist, the model made an empty one there).
-pub(super) fn effects_said(evidence: &Evidence, home: &std::path::Path) -> String {
+/// What the task's calls changed on disk, in words ("moved ~/inbox/list.txt to
+/// ~/memo.txt; created ~/inbox/memo.txt"), or `None` when nothing changed: for a check
+/// that says a change the request asks for does not show, where the thing went instead
+/// (seen: `mv ~/inbox/list.txt memo.txt` moved it into the working folder; told only
+/// that `~/inbox/memo.txt` did not exist, the model made an empty one there).
+pub(super) fn effects_said(evidence: &Evidence, home: &std::path::Path) -> Option<String> {
     let all: Vec<String> = evidence.effects().map(|e| e.describe(home)).collect();
     if all.is_empty() {
-        return "No file changed during this task.".to_string();
+        return None;
     }
     let mut said = all[..all.len().min(EFFECTS_SAID)].join("; ");
     if all.len() > EFFECTS_SAID {
         said.push_str(&format!("; and {} more", all.len() - EFFECTS_SAID));
     }
-    format!("What did change: {said}.")
+    Some(said)
+}
+
+/// `effects_said`, to the model: what its commands changed.
+pub(super) fn effects_to_model(evidence: &Evidence, home: &std::path::Path) -> String {
+    match effects_said(evidence, home) {
+        Some(said) => format!("Your commands changed this instead: {said}."),
+        None => "Your commands changed no file.".to_string(),
+    }
+}
+
+/// `effects_said`, to the person: " What changed: …." after what is not done, or nothing.
+pub(super) fn effects_to_person(evidence: &Evidence, home: &std::path::Path) -> String {
+    effects_said(evidence, home)
+        .map(|said| format!(" What changed: {said}."))
+        .unwrap_or_default()
 }
 
 /// What the task did, for the person, when its answer cannot be shown (what is left of it

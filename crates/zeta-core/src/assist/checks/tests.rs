@@ -212,7 +212,7 @@ fn asked_target_holds_a_path_the_request_wants_written() {
         found.message
     );
     assert!(
-        found.message.contains("No file changed during this task."),
+        found.message.contains("Your commands changed no file."),
         "{}",
         found.message
     );
@@ -569,16 +569,22 @@ fn a_renamed_file_must_arrive_by_a_move() {
         "{}",
         found.message
     );
+    // The stray is not at the wrong place any more: nothing to move from there.
+    assert!(
+        !found.message.contains("mv ~/memo.txt"),
+        "{}",
+        found.message
+    );
     // Where it went instead, from the effects, to the model and to the person.
     assert!(
         found.message.contains(
-            "What did change: moved ~/inbox/list.txt to ~/memo.txt; created ~/inbox/memo.txt."
+            "Your commands changed this instead: moved ~/inbox/list.txt to ~/memo.txt; created ~/inbox/memo.txt."
         ),
         "{}",
         found.message
     );
     assert!(
-        matches!(&found.honest, Honest::Before(t) | Honest::Instead(t) if t.contains("moved ~/inbox/list.txt to ~/memo.txt")),
+        matches!(&found.honest, Honest::Before(t) | Honest::Instead(t) if t.contains("What changed: moved ~/inbox/list.txt to ~/memo.txt")),
         "{:?}",
         found.honest
     );
@@ -593,6 +599,73 @@ fn a_renamed_file_must_arrive_by_a_move() {
         }],
     )];
     assert!(judge(&AskedTarget, &f, request, "Renamed.", moved).is_none());
+}
+
+#[test]
+fn a_target_landed_elsewhere_under_its_name_gets_the_move_that_puts_it_there() {
+    let f = fixture();
+    std::fs::create_dir_all(p(&f, "inbox")).expect("dir");
+    std::fs::write(p(&f, "memo.txt"), "the list").expect("write");
+    let request = "Rename ~/inbox/list.txt to memo.txt";
+    let stray = || {
+        vec![call(
+            "✓ shell mv ~/inbox/list.txt memo.txt",
+            true,
+            true,
+            "",
+            vec![Effect::Moved {
+                from: p(&f, "inbox/list.txt"),
+                to: p(&f, "memo.txt"),
+            }],
+        )]
+    };
+    let found = judge(&AskedTarget, &f, request, "Renamed.", stray()).expect("held");
+    assert!(
+        found
+            .message
+            .contains("Run the command that does it now: mv ~/memo.txt ~/inbox/memo.txt"),
+        "{}",
+        found.message
+    );
+    // A file the person had at the target is never overwritten by the fix.
+    std::fs::write(p(&f, "inbox/memo.txt"), "theirs").expect("write");
+    let found = judge(&AskedTarget, &f, request, "Renamed.", stray()).expect("held");
+    assert!(
+        !found.message.contains("mv ~/memo.txt"),
+        "{}",
+        found.message
+    );
+    std::fs::remove_file(p(&f, "inbox/memo.txt")).expect("rm");
+    // A different name elsewhere is not the target's.
+    let other = vec![call(
+        "✓ shell mv ~/inbox/list.txt notes.txt",
+        true,
+        true,
+        "",
+        vec![Effect::Moved {
+            from: p(&f, "inbox/list.txt"),
+            to: p(&f, "memo.txt.bak"),
+        }],
+    )];
+    std::fs::write(p(&f, "memo.txt.bak"), "the list").expect("write");
+    let found = judge(&AskedTarget, &f, request, "Renamed.", other).expect("held");
+    assert!(!found.message.contains("mv ~/memo"), "{}", found.message);
+    // A path a shell line would need quoted gets no fix (no quoting guessed).
+    std::fs::create_dir_all(p(&f, "my docs")).expect("dir");
+    std::fs::write(p(&f, "my docs/memo.txt"), "the list").expect("write");
+    let spaced = vec![call(
+        "✓ shell mv ~/inbox/list.txt ~/my\\ docs/memo.txt",
+        true,
+        true,
+        "",
+        vec![Effect::Moved {
+            from: p(&f, "inbox/list.txt"),
+            to: p(&f, "my docs/memo.txt"),
+        }],
+    )];
+    std::fs::remove_file(p(&f, "memo.txt")).expect("rm");
+    let found = judge(&AskedTarget, &f, request, "Renamed.", spaced).expect("held");
+    assert!(!found.message.contains("mv ~/my"), "{}", found.message);
 }
 
 #[test]
