@@ -266,6 +266,52 @@ async fn a_value_no_output_printed_goes_back_with_the_evidence() {
     }
 }
 
+/// An answer about a place the model guessed and that is not on this computer
+/// (`/home/…/projects` for "my projects folder") goes back once, with the fact and the
+/// real home; the answer found where the files are stands.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_about_a_guessed_place_that_is_not_there_goes_back() {
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        let guessed = "/home/nobody-zeta-guess/projects";
+        let mut steps = script(
+            &[
+                run(format!("ls {guessed}")),
+                answer(format!("There are no empty files in {guessed}.")),
+                run("find ~/projects -empty -type f"),
+                answer("The empty file in ~/projects is draft.txt."),
+            ],
+            proto,
+        );
+        steps.push(match proto {
+            Proto::Json => verdict("", ""),
+            Proto::Native => step(&answer("The empty file in ~/projects is draft.txt."), proto),
+        });
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(&s.home.path().join("projects/draft.txt"), "");
+        write(&s.home.path().join("projects/notes.txt"), "notes");
+        let out = s.zeta_run("list the files with no content in my projects folder");
+        let task = finished_task(&out);
+        assert_eq!(
+            task["reply"], "The empty file in ~/projects is draft.txt.",
+            "{at}: {task}"
+        );
+        let back = text_of(&s.requests()[2]);
+        assert!(
+            back.contains(&format!("{guessed} does not exist")),
+            "{at}: {back}"
+        );
+        let home = s.home.path().display().to_string();
+        assert!(back.contains(&home), "{at}: the real home is said: {back}");
+        assert!(
+            checks_of(&out).contains(&("missing-path".to_string(), "sentBack".to_string())),
+            "{at}: {:?}",
+            checks_of(&out)
+        );
+        s.assert_invariants();
+    }
+}
+
 /// The program a model writes for the second way: the biggest file in ~/docs.
 const BIGGEST: &str = "python3 - <<'EOF'\nimport os\nd = os.path.expanduser('~/docs')\nprint(max(os.listdir(d), key=lambda n: os.path.getsize(os.path.join(d, n))))\nEOF";
 

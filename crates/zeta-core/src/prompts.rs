@@ -14,6 +14,7 @@ pub const NAMED_SELF: &str = include_str!("../prompts/named_self.md");
 pub const ASK_FIRST: &str = include_str!("../prompts/ask_first.md");
 pub const CHECK_ASKED_TARGET: &str = include_str!("../prompts/check_asked_target.md");
 pub const CHECK_ASKED_SOURCE: &str = include_str!("../prompts/check_asked_source.md");
+pub const CHECK_MISSING_PATH: &str = include_str!("../prompts/check_missing_path.md");
 pub const CHECK_ASKED_COUNT: &str = include_str!("../prompts/check_asked_count.md");
 pub const CHECK_ASKED_CHANGE: &str = include_str!("../prompts/check_asked_change.md");
 pub const CHECK_HELD_BACK: &str = include_str!("../prompts/check_held_back.md");
@@ -142,6 +143,7 @@ mod tests {
         assert_eq!(places(CHECK_ASKED_CHANGE), ["ran"]);
         assert_eq!(places(CHECK_ASKED_TARGET), ["facts", "changed", "how"]);
         assert_eq!(places(CHECK_ASKED_SOURCE), ["facts", "changed"]);
+        assert_eq!(places(CHECK_MISSING_PATH), ["paths", "home"]);
         assert_eq!(places(CHECK_HELD_BACK), ["calls"]);
         assert_eq!(places(CHECK_UNGROUNDED_VALUE), ["values"]);
         assert_eq!(places(CHECK_UNGROUNDED_PATH), ["paths"]);

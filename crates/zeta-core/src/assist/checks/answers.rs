@@ -154,12 +154,7 @@ impl UngroundedPath {
         texts.extend(case.evidence.calls.iter().map(|c| c.line.clone()));
         let mut out: Vec<String> = Vec::new();
         for (_, path) in crate::assist::request::path_words(case.answer) {
-            let anchored = ["~/", "$HOME/", "/"].iter().any(|a| {
-                path.strip_prefix(a)
-                    .and_then(|rest| rest.chars().next())
-                    .is_some_and(|c| c.is_alphabetic() || c == '.' || c == '_')
-            });
-            if !anchored || out.contains(&path) {
+            if !super::missing::anchored(&path) || out.contains(&path) {
                 continue;
             }
             let at = crate::assist::request::resolve(&path, case.env);

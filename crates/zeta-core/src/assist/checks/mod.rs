@@ -17,6 +17,7 @@
 //! | `asked-source` | a path the request asks things to be moved out of (or deleted in) shows nothing left it (with what did change) | "Not done:" with the facts and what changed |
 //! | `ungrounded-value` | it gives a value no output printed | a note naming the value |
 //! | `ungrounded-path` | it names a path (`~/…`, `/…`) not on this computer that no call, output, window or the request named | a note that the path is not there |
+//! | `missing-path` | it names a path (`~/…`, `/…`) not on this computer that a call of the task named (a guessed place: `/home/user/projects`), the request did not, and no effect touched | a note that the path is not there |
 //! | `asked-count` | the request asks how many and the answer gives no number | a note that the count is missing |
 //! | `written-differs` | a file asked to be written holds one short line with a value the answer gives and more, and the answer does not say the line | what the file holds |
 //! | `act-not-shown` | a window act's read-back says its change does not show, and nothing later showed it | "Not done:" with what the window shows |
@@ -33,6 +34,7 @@ mod answers;
 mod effects;
 mod entered;
 mod left;
+mod missing;
 mod second_way;
 mod stopped;
 mod window;
@@ -41,6 +43,7 @@ pub use answers::{AskedCount, NamedSelf, NoValue, NothingRan, UngroundedPath, Un
 pub use effects::{AskedChange, AskedSource, AskedTarget, ChangesUnsaid, HeldBack, WrittenDiffers};
 pub use entered::{misread, values_given, ValueNotEntered};
 pub use left::{ClosedShort, StepLeft};
+pub use missing::MissingPath;
 pub use second_way::{program_says, ProgramSays, SecondWay, UNCONFIRMED};
 pub use stopped::StoppedShort;
 pub use window::{
@@ -135,6 +138,7 @@ pub fn standard() -> Vec<Box<dyn Check>> {
         Box::new(TextDropped),
         Box::new(UngroundedValue),
         Box::new(UngroundedPath),
+        Box::new(MissingPath),
         Box::new(NoValue),
         Box::new(AskedCount),
         Box::new(SecondWay),

@@ -3029,3 +3029,107 @@ fn program_says_nothing_bears_out_or_differs() {
         ProgramSays::Differs("big.log".into())
     );
 }
+
+#[test]
+fn missing_path_holds_an_answer_about_a_guessed_place_that_is_not_there() {
+    let f = fixture();
+    std::fs::create_dir_all(p(&f, "projects")).expect("dir");
+    let request = "list the files with no content in my projects folder";
+    let guessed = || {
+        vec![call(
+            "✗ shell ls /home/nobody-here/projects/*",
+            false,
+            false,
+            "exit code 2\nstderr:\nls: cannot access '/home/nobody-here/projects/*': No such file or directory\n",
+            vec![],
+        )]
+    };
+    let answer = "There are no files with no content in the /home/nobody-here/projects directory.";
+    let found = judge(&MissingPath, &f, request, answer, guessed()).expect("held");
+    assert!(
+        found
+            .message
+            .contains("/home/nobody-here/projects does not exist"),
+        "{}",
+        found.message
+    );
+    assert!(
+        found.message.contains(&format!(
+            "The home folder here is {} (~)",
+            f.env.home.display()
+        )),
+        "{}",
+        found.message
+    );
+    assert!(
+        matches!(&found.honest, Honest::After(t) if t.contains("does not exist on this computer")),
+        "{:?}",
+        found.honest
+    );
+    // The same place, there: the answer stands.
+    let there = format!(
+        "There are no files with no content in {}.",
+        p(&f, "projects").display()
+    );
+    assert!(judge(&MissingPath, &f, request, &there, guessed()).is_none());
+    assert!(judge(
+        &MissingPath,
+        &f,
+        request,
+        "There are none in ~/projects.",
+        guessed()
+    )
+    .is_none());
+    // Named by nothing of the task: `ungrounded-path`'s, not this one's.
+    assert!(judge(
+        &MissingPath,
+        &f,
+        request,
+        "None in /srv/elsewhere.",
+        guessed()
+    )
+    .is_none());
+    assert!(judge(
+        &UngroundedPath,
+        &f,
+        request,
+        "None in /srv/elsewhere.",
+        guessed()
+    )
+    .is_some());
+    // The request's own path: its premise, the answer may say it is not there.
+    let asked = "Are there empty files in ~/old-projects?";
+    let tried = vec![call(
+        "✗ shell ls ~/old-projects",
+        false,
+        false,
+        "exit code 2\nstderr:\nls: cannot access: No such file or directory\n",
+        vec![],
+    )];
+    assert!(judge(
+        &MissingPath,
+        &f,
+        asked,
+        "~/old-projects does not exist.",
+        tried
+    )
+    .is_none());
+    // Gone by the task's own doing: deleted, or moved away.
+    let deleted = vec![call(
+        "✓ shell rm ~/projects/a.tmp",
+        true,
+        true,
+        "",
+        vec![Effect::Deleted(p(&f, "projects/a.tmp"))],
+    )];
+    assert!(judge(
+        &MissingPath,
+        &f,
+        "delete the tmp files in my projects folder",
+        "I deleted ~/projects/a.tmp.",
+        deleted
+    )
+    .is_none());
+    // Nothing ran: not judged.
+    assert!(judge(&MissingPath, &f, request, answer, vec![]).is_none());
+}
