@@ -2,7 +2,7 @@
 //! `nothing-ran`, `named-self`, `ungrounded-value`, `ungrounded-path`, `no-value`,
 //! `asked-count`.
 
-use super::{last_printed, sources, Case, Check, Finding, Honest};
+use super::{sources, Case, Check, Finding, Honest};
 use crate::assist::values::{expansions, ungrounded, values, Value};
 
 /// An answer before anything ran: once, the model is told it has seen nothing.
@@ -268,7 +268,12 @@ impl Check for NoValue {
         if carries {
             return None;
         }
-        let last = last_printed(case.evidence).unwrap_or_default();
+        // What a call that worked printed last: a failed one's error (seen: the
+        // traceback of the second way's program) is no finding to show the person.
+        let last = printed
+            .last()
+            .map(|t| crate::text::clip(t.trim(), 600))
+            .unwrap_or_default();
         Some(Finding {
             message: crate::prompts::fill(
                 crate::prompts::CHECK_NO_VALUE,

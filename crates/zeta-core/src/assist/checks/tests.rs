@@ -482,6 +482,22 @@ fn no_value_holds_a_question_answered_with_nothing_printed() {
         found.message
     );
     assert!(judge(&NoValue, &f, request, "137 lines.", wc()).is_none());
+    // A call that failed after it (a second way's program with a syntax error): its
+    // error is not what the person is shown.
+    let mut then_failed = wc();
+    then_failed.push(call(
+        "✗ shell python3 - <<'EOF'",
+        false,
+        false,
+        "exit code 1\nstderr:\n  File \"<stdin>\", line 2\nSyntaxError: unterminated string literal\n",
+        vec![],
+    ));
+    let found = judge(&NoValue, &f, request, "It ran fine.", then_failed).expect("held");
+    assert!(
+        matches!(&found.honest, Honest::After(t) if t.contains("137") && !t.contains("SyntaxError")),
+        "{:?}",
+        found.honest
+    );
     // Outputs that printed nothing cannot be carried.
     let empty = vec![call(
         "✓ shell find ~ -empty",
