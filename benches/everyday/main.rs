@@ -73,6 +73,8 @@ fn seed(family: usize, index: usize) -> u64 {
 
 struct Row {
     family: &'static str,
+    /// The answer checks that judged the task (`answerChecked` events: check, result).
+    checks: Vec<(String, String)>,
     solved: bool,
     /// Solved by the answer before Zeta's notes (`answer_alone`).
     by_answer: bool,
@@ -277,6 +279,7 @@ fn main() {
                 std::fs::create_dir_all(&work).expect("work");
                 let task = (family.make)(&mut Rng::new(seed(f, i)), &work);
                 let started = Instant::now();
+                let mut checks: Vec<(String, String)> = Vec::new();
                 let (reply, ok, calls) = match &bare_server {
                     Some(server) if loop_name == "bare" => {
                         let (reply, _) = bare(server.port, &work, &task.request);
@@ -288,7 +291,12 @@ fn main() {
                         if hidden {
                             std::env::set_var("ZETA_SUPPORT_QUIET", "1");
                         }
-                        let o = support::run(home, &work, &local, &task.request, |_| {});
+                        let o = support::run(home, &work, &local, &task.request, |e| {
+                            if e["type"] == "answerChecked" {
+                                let field = |k: &str| e[k].as_str().unwrap_or_default().to_string();
+                                checks.push((field("check"), field("result")));
+                            }
+                        });
                         std::env::remove_var("ZETA_SUPPORT_QUIET");
                         (o.reply, o.ok, o.calls)
                     }
@@ -333,6 +341,7 @@ fn main() {
                     loop_name,
                     Row {
                         family: family.name,
+                        checks,
                         solved,
                         by_answer,
                         false_claim,
@@ -346,6 +355,45 @@ fn main() {
     drop(bare_server);
     bare_loop::keep_server_logs("everyday", dir.path(), &bare_log);
     table(&picked, &loops, &rows);
+    fired(&loops, &rows);
+}
+
+/// Per loop, how often each answer check judged a task: sent back, told the person, in
+/// how many tasks, and how many of those were solved and false claims. Counts only: a
+/// held-out task's answers stay hidden.
+fn fired(loops: &[&str], rows: &[(&str, Row)]) {
+    for l in loops {
+        let mut by_check: std::collections::BTreeMap<&str, [usize; 5]> = Default::default();
+        for (_, row) in rows.iter().filter(|(n, _)| n == l) {
+            let mut seen: Vec<&str> = Vec::new();
+            for (check, result) in &row.checks {
+                let c = by_check.entry(check.as_str()).or_default();
+                match result.as_str() {
+                    "sentBack" => c[0] += 1,
+                    "told" => c[1] += 1,
+                    _ => {}
+                }
+                if !seen.contains(&check.as_str()) {
+                    seen.push(check);
+                    c[2] += 1;
+                    c[3] += usize::from(row.solved);
+                    c[4] += usize::from(row.false_claim);
+                }
+            }
+        }
+        if by_check.is_empty() {
+            continue;
+        }
+        println!(
+            "\n{l}: checks that judged a task (sent back · told · tasks · solved · false claims)"
+        );
+        for (check, c) in by_check {
+            println!(
+                "  {check:<22} {} · {} · {} · {} · {}",
+                c[0], c[1], c[2], c[3], c[4]
+            );
+        }
+    }
 }
 
 /// One pass of Zeta over the tune half in `home`; each task it solved is saved as a

@@ -361,7 +361,14 @@ async fn a_question_answered_one_way_is_computed_a_second_way() {
                 "{at}"
             );
             if doubted && then == right.2 {
-                assert_eq!(reply, then, "{at}: the answer the program bears out");
+                assert_eq!(
+                    reply,
+                    format!(
+                        "{then}\n\n(I could not confirm this: computed another way, the answer \
+                         was: {first})"
+                    ),
+                    "{at}: the answer the program bears out, with the other way's"
+                );
             } else if doubted {
                 assert!(reply.starts_with(first), "{at}: {reply}");
                 assert!(
@@ -492,9 +499,11 @@ async fn an_internal_message_never_reaches_the_person() {
 
 /// Two ways that disagree: after the program, the model is asked once, with no tools,
 /// which is right, and its new answer is taken only where the program's output bears it
-/// out; otherwise the person reads the answer that was checked, with what the program
-/// printed. Seen on the real model: "5 distinct cities" from a count of the header too,
-/// the program's 4 only in the note beside it.
+/// out, with what the first way gave beside it (one way against another confirms
+/// nothing); otherwise the person reads the answer that was checked, with what the
+/// program printed. Seen on the real model: "5 distinct cities" from a count of the
+/// header too, the program's 4 only in the note beside it; and 4 from the program taken
+/// over a listing's 1, where the truth was 5.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_ways_that_disagree_are_settled_by_what_the_program_bears_out() {
     let count = "cut -d, -f1 ~/orders.csv | sort -u | wc -l";
@@ -507,7 +516,10 @@ async fn two_ways_that_disagree_are_settled_by_what_the_program_bears_out() {
         for (again, want) in [
             (
                 "There are 3 distinct cities.",
-                "There are 3 distinct cities.".to_string(),
+                format!(
+                    "There are 3 distinct cities.\n\n(I could not confirm this: computed another \
+                     way, the answer was: {first})"
+                ),
             ),
             ("I still count 4 distinct cities.", doubted.clone()),
             ("There are 7 distinct cities.", doubted.clone()),

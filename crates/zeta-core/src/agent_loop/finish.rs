@@ -110,6 +110,11 @@ pub(super) struct Finishing {
     /// and sent back, it lost right answers: "Thursday" for a date became "The file does
     /// not exist" after a program that read a file nobody named).
     checked_second_way: Option<String>,
+    /// The answer the first way gave, where two ways disagreed and the model took the
+    /// program's side: the person reads that the answer was not confirmed, with it (one
+    /// way against the other is no confirmation; seen: a count of 1 from a listing, 4
+    /// from the program, the truth 5).
+    disagreed: Option<String>,
     /// `second-way` sent the answer back: the next step is the program (a call, never an
     /// answer), and the task ends after it (`second_way_turn`).
     program_next: bool,
@@ -142,6 +147,7 @@ impl Finishing {
             record: Vec::new(),
             off: Vec::new(),
             checked_second_way: None,
+            disagreed: None,
             program_next: false,
             act_next: false,
             own_home: None,
@@ -155,10 +161,14 @@ impl Finishing {
         self
     }
 
-    /// The same, without the checks named in `off` (a measuring aid).
+    /// The same, without the checks named in `off` (a measuring aid); `self-check` names
+    /// the verification turn.
     pub fn without(mut self, off: &[String]) -> Self {
         self.finisher = Finisher::new(checks::standard_without(off));
         self.off = off.to_vec();
+        if off.iter().any(|o| o == "self-check") {
+            self.checks_wanted = Checks::Never;
+        }
         self
     }
 
@@ -460,8 +470,9 @@ impl Finishing {
 
     /// The model answered `again` when asked which of two ways is right: it becomes the
     /// answer only where a program's output bears it out (seen: "5 distinct cities" from
-    /// a count of a header too, the program's 4 beside it); otherwise the answer that was
-    /// checked stands, with what the program printed.
+    /// a count of a header too, the program's 4 beside it), and the person reads what the
+    /// other way gave beside it (`disagreed`); otherwise the answer that was checked
+    /// stands, with what the program printed.
     pub fn second_way_again(&mut self, again: &str) {
         self.heard(again);
         let again = again.trim();
@@ -475,6 +486,7 @@ impl Finishing {
                 detail: "two ways disagreed; the answer the program bears out is the one shown"
                     .into(),
             });
+            self.disagreed = self.checked_second_way.take();
             self.checked_second_way = Some(again.to_string());
         }
     }
@@ -722,6 +734,13 @@ impl Finishing {
             None => text,
         };
         text = self.told(text);
+        if let Some(first) = self.disagreed.take() {
+            let first = crate::policy::injection::without_untrusted_marks(&first).unwrap_or(first);
+            text = format!(
+                "{text}\n\n(I could not confirm this: computed another way, the answer was: {})",
+                crate::text::clip(first.trim(), 300)
+            );
+        }
         if let Some(question) = self.unanswered.take() {
             if !text.contains(question.trim()) {
                 text = format!("{text}\n\nI needed to ask you: {question} (no answer came)");

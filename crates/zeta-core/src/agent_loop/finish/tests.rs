@@ -74,6 +74,24 @@ fn without_verify_every_answer_stands() {
     }
 }
 
+/// `self-check` off by name (a measuring aid): a change no file shows (a process
+/// stopped), which gets the verification turn, stands without it.
+#[test]
+fn the_verification_turn_is_turned_off_by_its_name() {
+    let home = Home::new();
+    let request = "Kill the process named sleeper";
+    for planner in [false, true] {
+        for (off, verified) in [(vec![], true), (vec!["self-check".to_string()], false)] {
+            let mut f = home
+                .finishing(Checks::WherePays, planner, request)
+                .without(&off);
+            saw(&mut f, "✓ shell pkill sleeper", true, &shell(""));
+            let back = f.check("I stopped sleeper.", 1);
+            assert_eq!(back.is_some(), verified, "{planner} {off:?}: {back:?}");
+        }
+    }
+}
+
 #[test]
 fn an_answer_before_anything_ran_goes_back_once() {
     let home = Home::new();
