@@ -23,7 +23,8 @@
 //! `cargo bench --profile dev --bench everyday` (needs `scripts/local-model.sh`).
 //! `ZETA_BENCH_HALF=tune|held-out|both` (default held-out), `ZETA_BENCH_PER_FAMILY=N`
 //! (default 3; the generator holds 6 a family, 216 in all), `ZETA_BENCH_LOOPS=bare,zeta`,
-//! `ZETA_BENCH_FAMILIES=a,b`; the loop `zeta-plain` is Zeta without its command recipes
+//! `ZETA_BENCH_FAMILIES=a,b`, `ZETA_BENCH_CALLS=1` (a shown task's calls even when it
+//! passed); the loop `zeta-plain` is Zeta without its command recipes
 //! (`ZETA_RECIPES=off`: no skills), `zeta-code` Zeta whose small model may also act with a short
 //! Python program (`ZETA_CODE_ACTIONS=on`), `zeta-all` Zeta whose small model is
 //! offered Zeta's own skills too (`ZETA_SKILLS_SMALL=all`; by default the person's only), and
@@ -329,7 +330,9 @@ fn main() {
                             .map(|e| format!("  [{e}]"))
                             .unwrap_or_default()
                     );
-                    if !solved && loop_name != "bare" {
+                    // `ZETA_BENCH_CALLS=1`: the calls of every task shown, not only failed ones.
+                    let all_calls = std::env::var_os("ZETA_BENCH_CALLS").is_some();
+                    if (!solved || all_calls) && loop_name != "bare" {
                         for call in calls.iter().take(12) {
                             println!("        {}", call.chars().take(200).collect::<String>());
                         }

@@ -460,8 +460,8 @@ async fn an_internal_message_never_reaches_the_person() {
     for proto in PROTOS {
         let at = format!("{proto:?}");
         let echoed = "~/answer.txt does not exist. The request asks for it, so it is not done. \
-                      Run the command that does it now: echo 2 > ~/answer.txt; then give your \
-                      whole answer again, with everything the request asked.";
+                      Run this command now: echo 2 > ~/answer.txt Then give your whole answer \
+                      again, with everything the request asked.";
         let steps = script(
             &[
                 run("ls ~/logs/*.log | wc -l"),

@@ -257,9 +257,11 @@ fn misplaced(case: &Case, text: &str, paths: &[std::path::PathBuf]) -> Option<St
 /// request had asked for first.
 fn unmet_request(unmet: &[String], changed: &str, fixes: &[String]) -> String {
     let how = if fixes.is_empty() {
-        "Run the command that does it now (for example with >, cp or mv)".to_string()
+        "Run the command that does it now (for example with >, cp or mv).".to_string()
     } else {
-        format!("Run the command that does it now: {}", fixes.join(" && "))
+        // On a line of its own: after it in the sentence, the model ran "mv ~/memo.txt
+        // ~/inbox/memo.txt; then give your whole answer again, …" as the command.
+        format!("Run this command now:\n{}", fixes.join(" && "))
     };
     crate::prompts::fill(
         crate::prompts::CHECK_ASKED_TARGET,

@@ -639,7 +639,7 @@ fn a_target_landed_elsewhere_under_its_name_gets_the_move_that_puts_it_there() {
     assert!(
         found
             .message
-            .contains("Run the command that does it now: mv ~/memo.txt ~/inbox/memo.txt"),
+            .contains("Run this command now:\nmv ~/memo.txt ~/inbox/memo.txt\nThen give"),
         "{}",
         found.message
     );
