@@ -548,7 +548,17 @@ async fn a_gtk4_window_is_read_through_its_tree_where_it_is_on_screen() {
         }
     };
     let tools = Tools::new(Desktop::default());
-    let read = tools.outline(json!({"window": "Zeta gtk4 form"})).await;
+    // Mapped is not yet drawn: a cold GTK 4 joins the accessibility bus, and paints, a
+    // moment after its window is mapped (seen: read then, by OCR, with no text at all).
+    // A person looks once it shows something; so does the test, for 10 s at most.
+    let mut read = tools.outline(json!({"window": "Zeta gtk4 form"})).await;
+    for _ in 0..20 {
+        if !read.content.contains("no elements with a name") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        read = tools.outline(json!({"window": "Zeta gtk4 form"})).await;
+    }
     println!("{}", read.content);
     assert!(read.ok, "{}", read.content);
     assert!(
