@@ -154,7 +154,7 @@ impl UngroundedPath {
         texts.extend(case.evidence.calls.iter().map(|c| c.line.clone()));
         let mut out: Vec<String> = Vec::new();
         for (_, path) in crate::assist::request::path_words(case.answer) {
-            if !super::missing::anchored(&path) || out.contains(&path) {
+            if !anchored(&path) || out.contains(&path) {
                 continue;
             }
             let at = crate::assist::request::resolve(&path, case.env);
@@ -169,6 +169,15 @@ impl UngroundedPath {
         }
         out
     }
+}
+
+/// Written from the home or the root, as `ungrounded-path` and `missing-path` read them.
+pub(super) fn anchored(path: &str) -> bool {
+    ["~/", "$HOME/", "/"].iter().any(|a| {
+        path.strip_prefix(a)
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(|c| c.is_alphabetic() || c == '.' || c == '_')
+    })
 }
 
 impl Check for UngroundedPath {

@@ -229,7 +229,6 @@ fn misplaced(case: &Case, text: &str, paths: &[std::path::PathBuf]) -> Option<St
     if !plain(text) {
         return None;
     }
-    let home = &case.env.home;
     paths.iter().find_map(|path| {
         let name = path.file_name()?;
         let made_here = case
@@ -243,10 +242,7 @@ fn misplaced(case: &Case, text: &str, paths: &[std::path::PathBuf]) -> Option<St
             let at = e.lands_at()?;
             (at != path.as_path() && at.file_name() == Some(name) && at.exists()).then_some(at)
         })?;
-        let shown = match stray.strip_prefix(home) {
-            Ok(rest) => format!("~/{}", rest.display()),
-            Err(_) => stray.display().to_string(),
-        };
+        let shown = crate::assist::request::tilde(stray, case.env);
         plain(&shown).then(|| format!("mv {shown} {text}"))
     })
 }

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use super::answers::UngroundedPath;
+use super::answers::{anchored, UngroundedPath};
 use super::{Case, Check, Finding, Honest};
 use crate::assist::request::{path_words, resolve};
 
@@ -16,9 +16,8 @@ pub struct MissingPath;
 impl MissingPath {
     /// The answer's paths (`~/…`, `$HOME/…`, `/…`) not on this computer, as written, that
     /// the request did not name, nor a path in or above them (its premise: the answer
-    /// may say it is not there), that
-    /// no effect of the task touched (deleted, moved away) and that `ungrounded-path`
-    /// does not judge.
+    /// may say it is not there), that no effect of the task touched (deleted, moved
+    /// away) and that `ungrounded-path` does not judge.
     pub fn missing(case: &Case) -> Vec<String> {
         let unfounded = UngroundedPath::unfounded(case);
         let touched: Vec<&Path> = case.evidence.effects().flat_map(|e| e.touches()).collect();
@@ -42,15 +41,6 @@ impl MissingPath {
         }
         out
     }
-}
-
-/// Written from the home or the root, as `ungrounded-path` reads them.
-pub(super) fn anchored(path: &str) -> bool {
-    ["~/", "$HOME/", "/"].iter().any(|a| {
-        path.strip_prefix(a)
-            .and_then(|rest| rest.chars().next())
-            .is_some_and(|c| c.is_alphabetic() || c == '.' || c == '_')
-    })
 }
 
 impl Check for MissingPath {
