@@ -15,9 +15,12 @@ pub struct MissingPath;
 
 impl MissingPath {
     /// The answer's paths (`~/…`, `$HOME/…`, `/…`) not on this computer, as written, that
-    /// the request did not name, nor a path in or above them (its premise: the answer
-    /// may say it is not there), that no effect of the task touched (deleted, moved
-    /// away) and that `ungrounded-path` does not judge.
+    /// the request did not name, nor a path in them, nor a place in a folder it named by
+    /// that place's own name ("is there a report.txt in ~/docs?") — its premise: the
+    /// answer may say it is not there — that no effect of the task touched (deleted,
+    /// moved away) and that `ungrounded-path` does not judge. A file made up in the
+    /// folder the request named is held (seen: "~/docs/last_year_tasmania.txt mentions
+    /// Tasmania", a name the model then wrote into its own program).
     pub fn missing(case: &Case) -> Vec<String> {
         let unfounded = UngroundedPath::unfounded(case);
         let touched: Vec<&Path> = case.evidence.effects().flat_map(|e| e.touches()).collect();
@@ -27,11 +30,12 @@ impl MissingPath {
                 continue;
             }
             let at = resolve(&path, case.env);
-            let asked = case
-                .request
-                .paths
-                .iter()
-                .any(|p| p.path.starts_with(&at) || at.starts_with(&p.path));
+            let asked = case.request.paths.iter().any(|p| {
+                p.path.starts_with(&at)
+                    || at
+                        .strip_prefix(&p.path)
+                        .is_ok_and(|below| case.request.text.contains(&*below.to_string_lossy()))
+            });
             let affected = touched
                 .iter()
                 .any(|t| t.starts_with(&at) || at.starts_with(t));

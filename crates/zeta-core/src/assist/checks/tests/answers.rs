@@ -465,6 +465,56 @@ fn missing_path_holds_an_answer_about_a_guessed_place_that_is_not_there() {
         tried
     )
     .is_none());
+    // A file made up in the folder the request named, which a later call of the task
+    // wrote into its program: held. One the request names by its own name: its premise.
+    std::fs::create_dir_all(p(&f, "docs")).expect("dir");
+    let made_up = || {
+        vec![
+            call(
+                "✓ shell find ~/docs -type f -exec grep -i Tasmania {} \\;",
+                true,
+                false,
+                "we met in Tasmania last year\n",
+                vec![],
+            ),
+            call(
+                "✓ shell python3 - <<'EOF' … os.path.expanduser('~/docs/last_year_tasmania.txt') … EOF",
+                true,
+                false,
+                "",
+                vec![],
+            ),
+        ]
+    };
+    let found = judge(
+        &MissingPath,
+        &f,
+        "Which file in ~/docs mentions Tasmania?",
+        "The file ~/docs/last_year_tasmania.txt mentions Tasmania.",
+        made_up(),
+    )
+    .expect("a file made up in the asked folder is held");
+    assert!(
+        found
+            .message
+            .contains("~/docs/last_year_tasmania.txt does not exist"),
+        "{}",
+        found.message
+    );
+    assert!(judge(
+        &MissingPath,
+        &f,
+        "Is there a report.txt in ~/docs?",
+        "~/docs/report.txt does not exist.",
+        vec![call(
+            "✗ shell ls ~/docs/report.txt",
+            false,
+            false,
+            "exit code 2\nstderr:\nls: cannot access: No such file or directory\n",
+            vec![],
+        )],
+    )
+    .is_none());
     // Gone by the task's own doing: deleted, or moved away.
     let deleted = vec![call(
         "✓ shell rm ~/projects/a.tmp",
