@@ -93,10 +93,11 @@ async fn a_write_the_request_asks_for_is_checked_on_disk() {
             ],
             proto,
         );
-        steps.push(match proto {
-            Proto::Json => verdict("", ""),
-            Proto::Native => step(&answer(done), proto),
-        });
+        // The count written is computed: its second way, a program that agrees.
+        steps.push(step(
+            &run("python3 - <<'EOF'\nimport os\nprint(len(os.listdir(os.path.expanduser('~/data'))))\nEOF"),
+            proto,
+        ));
         let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
         write(&s.home.path().join("data/a"), "a");
         write(&s.home.path().join("data/b"), "b");
@@ -448,6 +449,70 @@ async fn the_second_way_is_one_step_that_never_loses_the_answer() {
             // The question was not asked; a program ran where one was written.
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(!stderr.contains("Which file?"), "{at}: {stderr}");
+            s.assert_invariants();
+        }
+    }
+}
+
+/// A change that rests on a value the task computed goes back for a second way too, a
+/// program that changes nothing: where it prints another value, the person reads it
+/// beside the answer, and the model is not asked which is right (the file holds what the
+/// first way wrote); where it prints the same, the answer stands. Seen on the tune half:
+/// the lines of a file counted as `ls FILE | wc -l` (1), written and claimed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_that_rests_on_a_computed_value_is_computed_a_second_way() {
+    let lines = "python3 - <<'EOF'\nimport os\nprint(len(open(os.path.expanduser('~/invoice.txt')).readlines()))\nEOF";
+    let counts = [
+        ("ls ~/invoice.txt | wc -l", "1"),
+        ("wc -l < ~/invoice.txt", "3"),
+    ];
+    for proto in PROTOS {
+        for (command, n) in counts {
+            let at = format!("{proto:?}, {command}");
+            let claimed =
+                format!("There are {n} lines in ~/invoice.txt; I wrote {n} into ~/count.txt.");
+            let steps = script(
+                &[
+                    run(command),
+                    run(format!("echo {n} > ~/count.txt && cat ~/count.txt")),
+                    answer(claimed.as_str()),
+                    run(lines),
+                    answer("There are 3 lines; I wrote 3 into ~/count.txt."),
+                ],
+                proto,
+            );
+            let s =
+                Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+            write(&s.home.path().join("invoice.txt"), "a\nb\nc\n");
+            let out = s
+                .zeta_run("Count the lines in ~/invoice.txt and write the number into ~/count.txt");
+            let task = finished_task(&out);
+            assert_eq!(task["status"], "done", "{at}: {task}");
+            let reply = task["reply"].as_str().unwrap_or_default();
+            let requests = s.requests();
+            assert_eq!(requests.len(), 4, "{at}: no turn after the program");
+            let back = text_of(&requests[3]);
+            assert!(
+                back.contains("a second way") && back.contains("changes nothing"),
+                "{at}: {back}"
+            );
+            if n == "3" {
+                assert_eq!(reply, claimed, "{at}: borne out, it stands");
+            } else {
+                assert_eq!(
+                    reply,
+                    format!(
+                        "{claimed}\n\n(I could not confirm this a second way: a Python \
+                         program printed:\n3)"
+                    ),
+                    "{at}"
+                );
+            }
+            assert_eq!(
+                std::fs::read_to_string(s.home.path().join("count.txt")).unwrap_or_default(),
+                format!("{n}\n"),
+                "{at}: the program changed nothing"
+            );
             s.assert_invariants();
         }
     }

@@ -153,6 +153,7 @@ mod tests {
         assert_eq!(places(CHECK_ACT_NOT_SHOWN), ["facts"]);
         assert_eq!(places(CHECK_WINDOW_NOT_SAVED), ["files"]);
         assert_eq!(places(CHECK_VALUE_NOT_ENTERED), ["values"]);
+        assert_eq!(places(CHECK_SECOND_WAY), ["wrong", "program", "prints"]);
         assert_eq!(
             places(CHECK_SECOND_WAY_DIFFERS),
             ["answer", "printed", "request"]

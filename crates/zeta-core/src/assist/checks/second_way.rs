@@ -25,12 +25,21 @@
 //! about files that found nothing ("no file mentions it") is judged too: a program that
 //! prints a name or a value the request and the answer do not hold puts it in doubt.
 //!
+//! A change is judged the same way where it rests on something the task chose
+//! (`chosen`): a file it acted on, found by a look the request did not make for it (the
+//! largest file, copied), or a value it computed and wrote (a count, written into a
+//! file). Its program must change nothing, and where it does not bear the change out the
+//! person reads that with the answer; the model is not asked which way is right (the
+//! files hold what the first way wrote). Changes that moved or deleted anything are left
+//! alone: a program run after them no longer finds what was chosen.
+//!
 //! The program gets one step of its own, which may only be a command (`only_commands`),
 //! and the task ends after it (`Run::second_way_turn`): the model is not asked again for
 //! a step, only, where the two ways differ, for an answer.
 
 use super::answers::tokens;
 use super::{Case, Check, Finding, Honest};
+use crate::assist::evidence::Effect;
 use crate::assist::values::{grounded, values, Value};
 
 pub struct SecondWay;
@@ -72,6 +81,54 @@ fn found(case: &Case) -> Vec<Fact> {
     }
     out.extend(names.into_iter().map(Fact::Name));
     out
+}
+
+/// What a change rests on that the task chose, as the answer gives it: a file it acted on
+/// by a name an output printed and the request does not hold (the largest file, copied),
+/// or a value it wrote into a file that the request does not give (a count, written).
+/// None where something was moved or deleted: a program run after it no longer finds
+/// what was chosen, and would put a right change in doubt.
+fn chosen(case: &Case) -> Vec<Fact> {
+    let effects: Vec<&Effect> = case.evidence.effects().collect();
+    if effects
+        .iter()
+        .any(|e| matches!(e, Effect::Deleted(_) | Effect::Moved { .. }))
+    {
+        return Vec::new();
+    }
+    let landed: Vec<&std::path::Path> = effects.iter().filter_map(|e| e.lands_at()).collect();
+    let named: Vec<String> = landed
+        .iter()
+        .filter_map(|p| p.file_name())
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .collect();
+    let held: Vec<String> = landed.iter().filter_map(|p| small_text(p)).collect();
+    found(case)
+        .into_iter()
+        .filter(|fact| match fact {
+            Fact::Name(n) => named.contains(n),
+            Fact::Value(v) => held.iter().any(|h| grounded(v, &[h], &values(h))),
+        })
+        .collect()
+}
+
+/// A file's text, where it is text and small enough to be a value written (64 KiB).
+fn small_text(path: &std::path::Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 64 * 1024 {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()
+}
+
+/// What the second way judges: what a question's answer found, or what a change rests
+/// on that the task chose (`chosen`).
+fn facts(case: &Case) -> Vec<Fact> {
+    if case.request.only_asks() {
+        found(case)
+    } else {
+        chosen(case)
+    }
 }
 
 /// `printed` bears out what the answer found: one of its facts, or a count the answer
@@ -120,7 +177,7 @@ pub enum ProgramSays {
 
 /// What the programs the task ran say of `case`'s answer (`SecondWay`'s evidence).
 pub fn program_says(case: &Case) -> ProgramSays {
-    let found = found(case);
+    let found = facts(case);
     let nothing = found.is_empty();
     let printed: Vec<String> = case
         .evidence
@@ -175,9 +232,23 @@ fn asked_for(case: &Case) -> String {
             "reads the files itself (each path written as os.path.expanduser('~/…'): Python does not read ~ by itself)",
         )
     };
+    let wrote_value = chosen(case).iter().any(|f| matches!(f, Fact::Value(_)));
+    let (program, prints) = if case.request.only_asks() {
+        (program.to_string(), "the answer")
+    } else if wrote_value {
+        (
+            format!("changes nothing, {program}"),
+            "the value you wrote, computed again from the files",
+        )
+    } else {
+        (
+            format!("changes nothing, {program}"),
+            "the file your change is about, found again from the files",
+        )
+    };
     crate::prompts::fill(
         crate::prompts::CHECK_SECOND_WAY,
-        &[("wrong", wrong), ("program", program)],
+        &[("wrong", wrong), ("program", &program), ("prints", prints)],
     )
 }
 
@@ -194,7 +265,14 @@ impl Check for SecondWay {
         // A task that asked the person something: sent back, the small model asks them
         // again (seen in the real-model test: "Which folder?" twice, then a wrong count).
         let asked_person = case.evidence.calls.iter().any(|c| c.tool == "ask_user");
-        if !case.request.only_asks() || !computed || asked_person {
+        if !computed || asked_person {
+            return None;
+        }
+        // A change: judged where it rests on something the task chose (a file found, a
+        // value computed and written), as a question's answer is. Seen on the tune half:
+        // "Count the lines in ~/invoice.txt and write the number into ~/count.txt", the
+        // lines counted as `ls ~/invoice.txt | wc -l` (1), written and claimed.
+        if !case.request.only_asks() && (!case.request.asks_change || chosen(case).is_empty()) {
             return None;
         }
         // An answer about files that found nothing an output printed ("There are no

@@ -472,15 +472,15 @@ fn missing_path_holds_an_answer_about_a_guessed_place_that_is_not_there() {
         vec![
             call(
                 "✓ shell find ~/docs -type f -exec grep -i Tasmania {} \\;",
-                true,
                 false,
+                true,
                 "we met in Tasmania last year\n",
                 vec![],
             ),
             call(
                 "✓ shell python3 - <<'EOF' … os.path.expanduser('~/docs/last_year_tasmania.txt') … EOF",
-                true,
                 false,
+                true,
                 "",
                 vec![],
             ),

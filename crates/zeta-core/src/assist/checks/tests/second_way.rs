@@ -419,3 +419,174 @@ fn program_says_nothing_bears_out_or_differs() {
         ProgramSays::Differs("big.log".into())
     );
 }
+
+/// A change that rests on something the task chose (a value it computed and wrote, a file
+/// it found and copied) is judged as a question's answer is, by a program that changes
+/// nothing; one that moved or deleted what it chose, or chose nothing, is not.
+#[test]
+fn second_way_judges_a_change_that_rests_on_what_the_task_chose() {
+    let f = fixture();
+    std::fs::create_dir(p(&f, "docs")).expect("docs");
+    std::fs::create_dir(p(&f, "backup")).expect("backup");
+    std::fs::write(p(&f, "count.txt"), "1\n").expect("count");
+    std::fs::write(p(&f, "backup/big.log"), "x").expect("copy");
+    let written = || {
+        vec![
+            call(
+                "✓ shell ls ~/invoice.txt | wc -l",
+                false,
+                true,
+                "1\n",
+                vec![],
+            ),
+            call(
+                "✓ shell echo 1 > ~/count.txt && cat ~/count.txt",
+                true,
+                true,
+                "1\n",
+                vec![Effect::Created(p(&f, "count.txt"))],
+            ),
+        ]
+    };
+    let count = "Count the lines in ~/invoice.txt and write the number into ~/count.txt";
+    let claimed = "There are 1 lines in ~/invoice.txt; I wrote 1 into ~/count.txt.";
+    let found = judge(&SecondWay, &f, count, claimed, written()).expect("a value written");
+    assert!(
+        found.message.contains("changes nothing")
+            && found
+                .message
+                .contains("the value you wrote, computed again"),
+        "{}",
+        found.message
+    );
+    assert!(
+        matches!(&found.honest, Honest::After(t) if t == UNCONFIRMED),
+        "{:?}",
+        found.honest
+    );
+    // The program's count differs: the person reads it; the same count bears it out.
+    let mut differs = written();
+    differs.push(program(true, "12\n"));
+    let found = judge(&SecondWay, &f, count, claimed, differs).expect("differs");
+    assert!(
+        matches!(&found.honest, Honest::After(t) if t.contains("a Python program printed:\n12")),
+        "{:?}",
+        found.honest
+    );
+    let mut same = written();
+    same.push(program(true, "1\n"));
+    assert!(judge(&SecondWay, &f, count, claimed, same).is_none());
+
+    // A file found by a look and copied: the program that finds another puts it in doubt.
+    let copied = || {
+        vec![
+            call(
+                "✓ shell ls -S ~/docs | head -1",
+                false,
+                true,
+                "big.log\n",
+                vec![],
+            ),
+            call(
+                "✓ shell cp ~/docs/big.log ~/backup/",
+                true,
+                true,
+                "",
+                vec![Effect::Created(p(&f, "backup/big.log"))],
+            ),
+        ]
+    };
+    let copy = "Copy the largest file in ~/docs to ~/backup";
+    let answer = "I copied big.log to ~/backup.";
+    let found = judge(&SecondWay, &f, copy, answer, copied()).expect("a file chosen");
+    assert!(
+        found.message.contains("the file your change is about"),
+        "{}",
+        found.message
+    );
+    let mut other = copied();
+    other.push(program(true, "/x/docs/huge.iso\n"));
+    assert!(judge(&SecondWay, &f, copy, answer, other).is_some());
+    let mut same = copied();
+    same.push(program(true, "/x/docs/big.log\n"));
+    assert!(judge(&SecondWay, &f, copy, answer, same).is_none());
+
+    // Not judged: what was chosen was moved or deleted; nothing was chosen (the request
+    // gives the value, the request names the file; a mode printed is no file chosen).
+    let moved = vec![
+        call(
+            "✓ shell ls -t ~/docs | head -1",
+            false,
+            true,
+            "new.txt\n",
+            vec![],
+        ),
+        call(
+            "✓ shell mv ~/docs/new.txt ~/backup/",
+            true,
+            true,
+            "",
+            vec![Effect::Moved {
+                from: p(&f, "docs/new.txt"),
+                to: p(&f, "backup/new.txt"),
+            }],
+        ),
+    ];
+    let deleted = vec![
+        call("✓ shell ls ~/docs", false, true, "a.tmp\nb.tmp\n", vec![]),
+        call(
+            "✓ shell rm ~/docs/a.tmp ~/docs/b.tmp",
+            true,
+            true,
+            "",
+            vec![
+                Effect::Deleted(p(&f, "docs/a.tmp")),
+                Effect::Deleted(p(&f, "docs/b.tmp")),
+            ],
+        ),
+    ];
+    std::fs::write(p(&f, "note.txt"), "hello 42\n").expect("note");
+    std::fs::write(p(&f, "run.sh"), "echo hi\n").expect("run");
+    let created = vec![call(
+        "✓ shell echo 'hello 42' > ~/note.txt && cat ~/note.txt",
+        true,
+        true,
+        "hello 42\n",
+        vec![Effect::Created(p(&f, "note.txt"))],
+    )];
+    let mode = vec![call(
+        "✓ shell chmod +x ~/run.sh && ls -l ~/run.sh",
+        true,
+        true,
+        "-rwxr-xr-x 1 me me 8 Nov 30 09:00 /x/run.sh\n",
+        vec![Effect::Changed(p(&f, "run.sh"))],
+    )];
+    let left: [(&str, &str, Vec<CallEvidence>); 4] = [
+        (
+            "Move the newest file in ~/docs to ~/backup",
+            "I moved new.txt to ~/backup.",
+            moved,
+        ),
+        (
+            "Delete the .tmp files in ~/docs",
+            "I deleted a.tmp and b.tmp.",
+            deleted,
+        ),
+        (
+            "Create ~/note.txt with the text hello 42",
+            "I created ~/note.txt with hello 42.",
+            created,
+        ),
+        (
+            "Make ~/run.sh executable",
+            "~/run.sh is now executable (-rwxr-xr-x).",
+            mode,
+        ),
+    ];
+    for (request, answer, calls) in left {
+        assert!(
+            judge(&SecondWay, &f, request, answer, calls).is_none(),
+            "{request}"
+        );
+    }
+}
