@@ -177,7 +177,11 @@ pub enum ProgramSays {
 
 /// What the programs the task ran say of `case`'s answer (`SecondWay`'s evidence).
 pub fn program_says(case: &Case) -> ProgramSays {
-    let found = facts(case);
+    says(case, &facts(case))
+}
+
+/// What the task's programs say of `found`, the facts of `case` (`facts`).
+fn says(case: &Case, found: &[Fact]) -> ProgramSays {
     let nothing = found.is_empty();
     let printed: Vec<String> = case
         .evidence
@@ -190,7 +194,7 @@ pub fn program_says(case: &Case) -> ProgramSays {
     let borne = if nothing {
         !printed.is_empty() && printed.iter().all(|p| bears_nothing(p, case))
     } else {
-        programs.iter().any(|p| bears(p, &found))
+        programs.iter().any(|p| bears(p, found))
     };
     match programs.last() {
         _ if borne => ProgramSays::BearsOut,
@@ -219,8 +223,9 @@ fn bears_nothing(printed: &str, case: &Case) -> bool {
 }
 
 /// The message that asks for the program: one that reads the files the request names,
-/// or one that computes from the values it gives.
-fn asked_for(case: &Case) -> String {
+/// or one that computes from the values it gives; for a change, one that changes
+/// nothing and prints what `facts` (`chosen`) says the change rests on.
+fn asked_for(case: &Case, facts: &[Fact]) -> String {
     let (wrong, program) = if case.request.paths.is_empty() {
         (
             "a wrong formula, a wrong unit",
@@ -232,7 +237,7 @@ fn asked_for(case: &Case) -> String {
             "reads the files itself (each path written as os.path.expanduser('~/…'): Python does not read ~ by itself)",
         )
     };
-    let wrote_value = chosen(case).iter().any(|f| matches!(f, Fact::Value(_)));
+    let wrote_value = facts.iter().any(|f| matches!(f, Fact::Value(_)));
     let (program, prints) = if case.request.only_asks() {
         (program.to_string(), "the answer")
     } else if wrote_value {
@@ -272,19 +277,21 @@ impl Check for SecondWay {
         // value computed and written), as a question's answer is. Seen on the tune half:
         // "Count the lines in ~/invoice.txt and write the number into ~/count.txt", the
         // lines counted as `ls ~/invoice.txt | wc -l` (1), written and claimed.
-        if !case.request.only_asks() && (!case.request.asks_change || chosen(case).is_empty()) {
+        // What is judged, read once (a change's reads the files it wrote).
+        let facts = facts(case);
+        if !case.request.only_asks() && (!case.request.asks_change || facts.is_empty()) {
             return None;
         }
         // An answer about files that found nothing an output printed ("There are no
         // empty files", from a `grep` that printed "(standard input)"; "no file mentions
         // it", from a search of the names): nothing is borne out either.
-        if found(case).is_empty() && !about_files {
+        if facts.is_empty() && !about_files {
             return None;
         }
         // At the cap: what the last program printed, if one ran and printed anything;
         // otherwise (no program, one that failed or printed nothing) that it was not
         // confirmed: the answer rests on the one command the check doubts.
-        let honest = Honest::After(match program_says(case) {
+        let honest = Honest::After(match says(case, &facts) {
             ProgramSays::BearsOut => return None,
             ProgramSays::Differs(printed) => format!(
                 "(I could not confirm this a second way: a Python program printed:\n{})",
@@ -293,7 +300,7 @@ impl Check for SecondWay {
             ProgramSays::Nothing => UNCONFIRMED.to_string(),
         });
         Some(Finding {
-            message: asked_for(case),
+            message: asked_for(case, &facts),
             honest,
         })
     }
