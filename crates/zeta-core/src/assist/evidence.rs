@@ -109,6 +109,24 @@ impl CallEvidence {
 
 #[cfg(test)]
 impl CallEvidence {
+    /// For tests: a shell call that ran, as `line` ("✓ shell …"), that `changes` things or
+    /// not, worked or not, printed `output` and had `effects`.
+    pub fn shell(line: &str, changes: bool, ok: bool, output: &str, effects: Vec<Effect>) -> Self {
+        Self {
+            tool: "shell".into(),
+            line: line.into(),
+            ran: true,
+            held: false,
+            ok,
+            changes,
+            output: output.into(),
+            effects,
+            read_back: None,
+            shows: None,
+            program: false,
+        }
+    }
+
     /// For tests: a `ui_act` on `element` (as the outline names it, "in" its window)
     /// that went through, read back as `read_back`.
     pub fn act_read_back(read_back: crate::tool::ReadBack) -> Self {

@@ -42,19 +42,8 @@ fn saw(f: &mut Finishing, line: &str, changes: bool, output: &str) {
 }
 
 fn saw_with(f: &mut Finishing, line: &str, changes: bool, output: &str, effects: Vec<Effect>) {
-    f.observed(CallEvidence {
-        tool: "shell".into(),
-        line: line.into(),
-        ran: true,
-        held: false,
-        ok: !line.starts_with('✗'),
-        changes,
-        output: output.into(),
-        effects,
-        read_back: None,
-        shows: None,
-        program: false,
-    });
+    let ok = !line.starts_with('✗');
+    f.observed(CallEvidence::shell(line, changes, ok, output, effects));
 }
 
 fn shell(stdout: &str) -> String {

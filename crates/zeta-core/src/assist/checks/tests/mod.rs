@@ -27,19 +27,7 @@ fn fixture() -> Fixture {
 }
 
 fn call(line: &str, changes: bool, ok: bool, output: &str, effects: Vec<Effect>) -> CallEvidence {
-    CallEvidence {
-        tool: "shell".into(),
-        line: line.into(),
-        ran: true,
-        held: false,
-        ok,
-        changes,
-        output: output.into(),
-        effects,
-        read_back: None,
-        shows: None,
-        program: false,
-    }
+    CallEvidence::shell(line, changes, ok, output, effects)
 }
 
 fn judge(
