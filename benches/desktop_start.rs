@@ -1,7 +1,8 @@
 //! The installed app as users run it: the release binary (`target/release/zeta`, or
 //! `ZETA_BIN`, e.g. `/usr/bin/zeta` from the .deb) started on the current X display with
 //! a tray (run it under `scripts/with-tray.sh`, inside `dbus-run-session`, on Xvfb):
-//! - start to the chat window shown and to the tray icon shown, median of
+//! - start to the chat window shown, to its page drawn (grabbed by ImageMagick's
+//!   `import`, in starts of their own beside the floor's) and to the tray icon shown, median of
 //!   `ZETA_BENCH_STARTS` (default 10) starts; the same with a StatusNotifierWatcher on
 //!   the bus (`status-notifier-watcher`, as SNI desktops have), to the app's
 //!   registration of its icon (stamped by dbus-monitor);
@@ -40,16 +41,101 @@ fn xdotool(args: &[&str]) -> String {
         .unwrap_or_default()
 }
 
-/// Visible windows titled Zeta that are not the tray icon.
-fn chat_shown() -> bool {
+/// The visible window titled Zeta that is not the tray icon, if one shows.
+fn chat_window() -> Option<String> {
     let tray = xdotool(&["search", "--class", "tray-icon"]);
     xdotool(&["search", "--onlyvisible", "--name", "^Zeta$"])
         .lines()
-        .any(|w| !tray.lines().any(|t| t == w))
+        .find(|w| !tray.lines().any(|t| t == *w))
+        .map(str::to_string)
+}
+
+fn chat_shown() -> bool {
+    chat_window().is_some()
+}
+
+/// How many colours window `id` shows, as ImageMagick's `import` grabs it (`None` when it
+/// cannot). A window mapped before its page is drawn is one colour, its background; the
+/// page's words, fields and their edges are many.
+fn colours(id: &str) -> Option<u64> {
+    let out = Command::new("import")
+        .args(["-window", id, "-format", "%k", "info:"])
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+}
+
+/// Enough colours for a page drawn: text on a field (anti-aliased) gives dozens.
+const DRAWN: u64 = 16;
+
+/// Start (`t`) → window `find` shows, and → its page is drawn (`DRAWN` colours); a grab
+/// takes ~50 ms here, so the second is that coarse. `None` if either took over 30 s.
+fn shown_and_drawn(t: Instant, find: impl Fn() -> Option<String>) -> Option<(Duration, Duration)> {
+    let deadline = Duration::from_secs(30);
+    let (id, shown) = loop {
+        if let Some(id) = find() {
+            break (id, t.elapsed());
+        }
+        if t.elapsed() > deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    while t.elapsed() < deadline {
+        if colours(&id).is_some_and(|n| n >= DRAWN) {
+            return Some((shown, t.elapsed()));
+        }
+    }
+    None
+}
+
+/// `starts` starts of Zeta and of the floor, interleaved, each timed to its window shown
+/// and to its page drawn (the grabs cost both the same).
+fn drawn_starts(
+    bin: &PathBuf,
+    home: &std::path::Path,
+    page: &std::path::Path,
+    starts: usize,
+) -> Vec<[Duration; 4]> {
+    let mut seen = Vec::new();
+    for _ in 0..starts {
+        let t = Instant::now();
+        let Ok(mut floor) = floor(page) else {
+            break;
+        };
+        let floor_times = shown_and_drawn(t, || {
+            xdotool(&["search", "--onlyvisible", "--name", "^floor$"])
+                .lines()
+                .next()
+                .map(str::to_string)
+        });
+        stop(floor.id());
+        let _ = floor.wait();
+        let t = Instant::now();
+        let mut app = start(bin, home, false);
+        let zeta_times = shown_and_drawn(t, chat_window);
+        stop(app.id());
+        let _ = app.wait();
+        let (Some((zs, zd)), Some((fs, fd))) = (zeta_times, floor_times) else {
+            break;
+        };
+        seen.push([zs, zd, fs, fd]);
+    }
+    seen
 }
 
 fn tray_shown() -> bool {
     !xdotool(&["search", "--class", "tray-icon"]).is_empty()
+}
+
+fn which(program: &str) -> bool {
+    Command::new(program)
+        .arg("-version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
 }
 
 fn stop(pid: u32) {
@@ -378,6 +464,27 @@ fn main() {
             "SKIPPED the StatusNotifier starts: no status-notifier-watcher or dbus-monitor \
              (Debian: haskell-status-notifier-item-utils, dbus-bin)"
         ),
+    }
+    // Shown is not drawn: the window is mapped before its page is; both, for Zeta and
+    // the floor, interleaved (its own starts: the grabs would slow the ones above).
+    let drawn = if which("import") {
+        drawn_starts(&bin, home.path(), &page, starts)
+    } else {
+        Vec::new()
+    };
+    if drawn.len() == starts {
+        let column = |i: usize| median(drawn.iter().map(|d| d[i]).collect());
+        println!(
+            "start → chat window shown {:.0} ms, its page drawn {:.0} ms; floor: shown {:.0} ms, drawn {:.0} ms (medians, grabbed by import every ~50 ms)",
+            column(0),
+            column(1),
+            column(2),
+            column(3)
+        );
+    } else {
+        println!(
+            "SKIPPED start → page drawn: no ImageMagick `import`, or a window did not draw in 30 s"
+        );
     }
     if std::env::var("ZETA_BENCH_ONLY").as_deref() == Ok("starts") {
         return;

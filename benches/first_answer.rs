@@ -4,7 +4,9 @@
 //! - cold: `zeta run` of the first question, as a home that skipped the warm-up;
 //! - warmed: `zeta local-server warm` (setup's step, timed apart), then the same first
 //!   question; then a second question in that home (the server still loaded): the warm
-//!   answer.
+//!   answer; then the first question again there: the same work warm (a question whose
+//!   answer is checked a second way takes more steps than the second question, whatever
+//!   the warm state does).
 //!
 //! Then, where there is a display (run it under Xvfb in `dbus-run-session`), the app as a
 //! person meets it: a fresh home warmed at setup, the app started (it warms in the
@@ -87,8 +89,8 @@ fn asked_in_app(dir: &Path, work: &Path, local: &support::Local, request: &str) 
     }
 }
 
-/// The app's rounds: (first answer, warm answer) each.
-fn app_rounds(local: &support::Local, rounds: usize) -> Vec<(f64, f64)> {
+/// The app's rounds: (first answer, (warm answer, the first question again)) each.
+fn app_rounds(local: &support::Local, rounds: usize) -> Vec<(f64, (f64, f64))> {
     (1..=rounds)
         .map(|round| {
             let (dir, work) = support::home(local);
@@ -107,10 +109,13 @@ fn app_rounds(local: &support::Local, rounds: usize) -> Vec<(f64, f64)> {
             std::thread::sleep(std::time::Duration::from_secs(10));
             let first = asked_in_app(dir.path(), &work, local, FIRST);
             let warm = asked_in_app(dir.path(), &work, local, SECOND);
+            let again = asked_in_app(dir.path(), &work, local, FIRST);
             drop(app);
             stop_keeper(dir.path(), &work, local);
-            println!("app round {round}: first answer {first:.1} s; warm answer {warm:.1} s");
-            (first, warm)
+            println!(
+                "app round {round}: first answer {first:.1} s; warm answer {warm:.1} s; the first question again {again:.1} s"
+            );
+            (first, (warm, again))
         })
         .collect()
 }
@@ -128,6 +133,7 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(5);
     let (mut cold, mut warming, mut first, mut warm) = (vec![], vec![], vec![], vec![]);
+    let mut again = vec![];
     for round in 1..=rounds {
         let (dir, work) = support::home(&local);
         cold.push(timed(dir.path(), &work, &local, FIRST));
@@ -143,20 +149,23 @@ fn main() {
         warming.push(started.elapsed().as_secs_f64());
         first.push(timed(dir.path(), &work, &local, FIRST));
         warm.push(timed(dir.path(), &work, &local, SECOND));
+        again.push(timed(dir.path(), &work, &local, FIRST));
         stop_keeper(dir.path(), &work, &local);
         println!(
-            "round {round}: first answer without the warm state {:.1} s; warm-up {:.1} s; first answer with it {:.1} s; warm answer {:.1} s",
+            "round {round}: first answer without the warm state {:.1} s; warm-up {:.1} s; first answer with it {:.1} s; warm answer {:.1} s; the first question again, warm {:.1} s",
             cold[round - 1],
             warming[round - 1],
             first[round - 1],
-            warm[round - 1]
+            warm[round - 1],
+            again[round - 1]
         );
     }
-    let (cold, warming, first, warm) = (
+    let (cold, warming, first, warm, again) = (
         bare::median(cold),
         bare::median(warming),
         bare::median(first),
         bare::median(warm),
+        bare::median(again),
     );
     println!(
         "first_answer, medians of {rounds}: without the warm state {cold:.1} s, with it {first:.1} s (warm-up at setup {warming:.1} s), warm answer {warm:.1} s"
@@ -166,14 +175,22 @@ fn main() {
         first / warm,
         cold / warm
     );
+    println!(
+        "first_answer: the same question warm {again:.1} s; ratio first/same question warm {:.2} with the warm state, {:.2} without",
+        first / again,
+        cold / again
+    );
     if std::env::var_os("DISPLAY").is_none() {
         println!("first_answer: the app's rounds skipped: no display (run under Xvfb)");
         return;
     }
-    let (first, warm): (Vec<f64>, Vec<f64>) = app_rounds(&local, rounds).into_iter().unzip();
-    let (first, warm) = (bare::median(first), bare::median(warm));
+    let (first, later): (Vec<f64>, Vec<(f64, f64)>) =
+        app_rounds(&local, rounds).into_iter().unzip();
+    let (warm, again): (Vec<f64>, Vec<f64>) = later.into_iter().unzip();
+    let (first, warm, again) = (bare::median(first), bare::median(warm), bare::median(again));
     println!(
-        "first_answer, the app, medians of {rounds}: first answer {first:.1} s (asked 10 s after the start), warm answer {warm:.1} s, ratio {:.2}",
-        first / warm
+        "first_answer, the app, medians of {rounds}: first answer {first:.1} s (asked 10 s after the start), warm answer {warm:.1} s, ratio {:.2}; the first question again {again:.1} s, ratio {:.2}",
+        first / warm,
+        first / again
     );
 }
