@@ -458,7 +458,9 @@ async fn the_second_way_is_one_step_that_never_loses_the_answer() {
 /// program that changes nothing: where it prints another value, the person reads it
 /// beside the answer, and the model is not asked which is right (the file holds what the
 /// first way wrote); where it prints the same, the answer stands. Seen on the tune half:
-/// the lines of a file counted as `ls FILE | wc -l` (1), written and claimed.
+/// the lines of a file counted as `ls FILE | wc -l` (1), written and claimed. That
+/// command is run with the file's contents piped (`cat FILE | wc -l`), and the model told
+/// so; here it writes its 1 all the same.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_change_that_rests_on_a_computed_value_is_computed_a_second_way() {
     let lines = "python3 - <<'EOF'\nimport os\nprint(len(open(os.path.expanduser('~/invoice.txt')).readlines()))\nEOF";
@@ -491,6 +493,23 @@ async fn a_change_that_rests_on_a_computed_value_is_computed_a_second_way() {
             let reply = task["reply"].as_str().unwrap_or_default();
             let requests = s.requests();
             assert_eq!(requests.len(), 4, "{at}: no turn after the program");
+            // The listing's name piped into `wc` is run with the file's contents, and
+            // the model is told so with the output: 3, not 1.
+            let after_count = said_in(&requests[1]);
+            let read_as = after_count.contains(
+                "Run as `cat ~/invoice.txt | wc -l`: `ls ~/invoice.txt` prints only file \
+                 names (~/invoice.txt), so `wc` would have worked on the names",
+            );
+            assert_eq!(read_as, command.starts_with("ls"), "{at}: {after_count}");
+            if read_as {
+                let audit =
+                    String::from_utf8_lossy(&s.zeta(&["audit", "--json"]).stdout).to_string();
+                assert!(
+                    audit.contains("cat ~/invoice.txt | wc -l")
+                        && !audit.contains("ls ~/invoice.txt | wc -l"),
+                    "{at}: recorded as run: {audit}"
+                );
+            }
             let back = text_of(&requests[3]);
             assert!(
                 back.contains("a second way") && back.contains("changes nothing"),

@@ -35,6 +35,8 @@ pub const CHECK_SECOND_WAY: &str = include_str!("../prompts/check_second_way.md"
 pub const CHECK_SECOND_WAY_DIFFERS: &str = include_str!("../prompts/check_second_way_differs.md");
 pub const CHECK_WRITTEN_DIFFERS: &str = include_str!("../prompts/check_written_differs.md");
 pub const CHECK_UNGROUNDED_PATH: &str = include_str!("../prompts/check_ungrounded_path.md");
+pub const NAMES_PIPED: &str = include_str!("../prompts/names_piped.md");
+pub const NAMES_PIPED_READ_AS: &str = include_str!("../prompts/names_piped_read_as.md");
 
 /// `template` with each `{{name}}` of `values` replaced, in one pass (a value's own
 /// braces are never read as places).
@@ -147,6 +149,14 @@ mod tests {
         assert_eq!(places(CHECK_HELD_BACK), ["calls"]);
         assert_eq!(places(CHECK_UNGROUNDED_VALUE), ["values"]);
         assert_eq!(places(CHECK_UNGROUNDED_PATH), ["paths"]);
+        assert_eq!(
+            places(NAMES_PIPED),
+            ["listing", "names", "program", "program", "file", "file"]
+        );
+        assert_eq!(
+            places(NAMES_PIPED_READ_AS),
+            ["command", "listing", "names", "program"]
+        );
         assert_eq!(places(CHECK_UNGROUNDED_IN_WINDOW), ["window", "values"]);
         assert_eq!(places(CHECK_UNGROUNDED_AFTER_WINDOW), ["window", "values"]);
         assert_eq!(places(CHECK_NO_VALUE), ["last"]);

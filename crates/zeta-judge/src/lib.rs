@@ -31,7 +31,7 @@ pub mod provenance;
 pub mod read_only;
 mod rules;
 mod seen;
-pub use seen::Seen;
+pub use seen::{Pipe, Seen};
 pub mod session;
 mod targets;
 mod walk;
@@ -215,6 +215,18 @@ pub fn seen(line: &str) -> Option<Seen> {
     walker.findings.collect_only = true;
     let _ = walker.script(line);
     Some(walker.seen)
+}
+
+/// Each `A | B` of simple commands in `line`, with `env`'s home and user for `~` and
+/// `$HOME` (`Seen::pipes`); none for a line too long to read.
+pub fn pipes(line: &str, env: &ShellEnv) -> Vec<Pipe> {
+    if line.len() > MAX_COMMAND_BYTES {
+        return Vec::new();
+    }
+    let mut walker = walk::Walker::new(env);
+    walker.findings.collect_only = true;
+    let _ = walker.script(line);
+    walker.seen.pipes
 }
 
 /// The programs a command line runs, and whether it writes (`seen`). Used to label a

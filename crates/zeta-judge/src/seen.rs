@@ -1,7 +1,8 @@
 //! What a walk of a command line collects beside its verdict: the programs it runs (for
 //! risk labels, the read-only and provenance judgements), whether it writes and the
 //! paths it writes that are known before it runs (for the write confinement's check and
-//! undo's budget), and what it asks of the desktop session.
+//! undo's budget), what it asks of the desktop session, and what one program pipes into
+//! the next (for what a program read).
 
 use std::path::PathBuf;
 
@@ -21,6 +22,25 @@ pub struct Seen {
     /// What the command asks of the desktop session, when it reaches it (`session`):
     /// any act makes the whole command act.
     pub session: Option<SessionUse>,
+    /// Each `A | B` of simple commands, in the order written.
+    pub pipes: Vec<Pipe>,
+}
+
+/// One simple command's output piped into the next one's input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pipe {
+    /// The command whose output goes into the pipe: its program's base name, then its
+    /// words as the shell will pass them (values expanded where that is static).
+    pub from: Vec<String>,
+    /// The same words as written (`~/q3.csv`, not the home folder's path).
+    pub written: Vec<String>,
+    /// Where that command is in the line (bytes), when it is in the line itself and not
+    /// in a nested shell's text (`sh -c '…'`).
+    pub span: Option<(usize, usize)>,
+    /// The base name of the program that reads the pipe.
+    pub into: String,
+    /// The folder the line is in there, while it is known (after a `cd`, its target).
+    pub cwd: Option<PathBuf>,
 }
 
 /// What a command asks of the session.

@@ -60,6 +60,8 @@ pub struct Walker<'e> {
     /// and without this every level of `$($($(…)))` would double the work. Each nested
     /// script has its own.
     substituted: HashMap<(usize, usize), Word>,
+    /// The last simple command walked, for `Seen::pipes`.
+    last_command: Option<Walked>,
 }
 
 impl<'e> Walker<'e> {
@@ -87,6 +89,7 @@ impl<'e> Walker<'e> {
             findings: Findings::default(),
             lenient: 0,
             substituted: HashMap::new(),
+            last_command: None,
         }
     }
 
@@ -200,9 +203,11 @@ impl<'e> Walker<'e> {
     fn pipeline(&mut self, stages: &[Node], src: &str, first_stdin: Stdin) {
         let mut stdin = first_stdin;
         let last = stages.len().saturating_sub(1);
+        let mut before: Option<Walked> = None;
         for (i, stage) in stages.iter().enumerate() {
             let was = self.piped_or_background;
             self.piped_or_background |= i < last || stages.len() > 1;
+            self.last_command = None;
             let out = match stage.kind() {
                 "command" => self.command(*stage, src, stdin.clone()),
                 "redirected_statement" => {
@@ -214,6 +219,21 @@ impl<'e> Walker<'e> {
                     Stdin::Unknown
                 }
             };
+            let this = matches!(stage.kind(), "command" | "redirected_statement")
+                .then(|| self.last_command.take())
+                .flatten();
+            if let (Some(from), Some(into)) = (&before, &this) {
+                if let Some(into) = into.expanded.first() {
+                    self.seen.pipes.push(crate::seen::Pipe {
+                        from: from.expanded.clone(),
+                        written: from.written.clone(),
+                        span: from.span,
+                        into: into.clone(),
+                        cwd: self.cwd.clone(),
+                    });
+                }
+            }
+            before = this;
             self.piped_or_background = was;
             stdin = out;
         }
@@ -247,6 +267,17 @@ impl<'e> Walker<'e> {
             }
             None => Stdin::Unknown,
         };
+        // The body's words for a pipe it feeds, unless its output goes to a file.
+        let body_words = self
+            .last_command
+            .take()
+            .filter(|_| body.is_some_and(|b| b.kind() == "command"));
+        let mut cursor = n.walk();
+        let output_elsewhere = n
+            .children_by_field_name("redirect", &mut cursor)
+            .filter(|r| r.kind() == "file_redirect")
+            .map(|r| text(r, src).trim_start())
+            .any(|r| r.contains('>') && !r.starts_with("2>") && !r.starts_with('<'));
         let downloader = body
             .filter(|b| b.kind() == "command")
             .and_then(|b| b.child_by_field_name("name"))
@@ -265,6 +296,7 @@ impl<'e> Walker<'e> {
                 _ => self.node(part, src),
             }
         }
+        self.last_command = body_words.filter(|_| !output_elsewhere);
     }
 
     fn file_redirect(&mut self, redirect: Node, src: &str, downloader: bool) {
@@ -407,7 +439,17 @@ impl<'e> Walker<'e> {
         if argv.is_empty() {
             return Stdin::Unknown;
         }
-        rules::judge_command(self, &argv, stdin)
+        let out = rules::judge_command(self, &argv, stdin);
+        // Kept after the judgement, which may walk commands nested in this one.
+        let (expanded, written) = command_words(&argv);
+        // Where it is in the line itself: a nested shell's text is another text.
+        let span = (self.depth == 1).then(|| (n.start_byte(), n.end_byte()));
+        self.last_command = Some(Walked {
+            expanded,
+            written,
+            span,
+        });
+        out
     }
 
     /// The words one argument node stands for: an unquoted brace group splits into several.
@@ -639,6 +681,28 @@ impl<'e> Walker<'e> {
         self.substituted.insert(key, w.clone());
         w
     }
+}
+
+/// A simple command as a pipe sees it.
+struct Walked {
+    expanded: Vec<String>,
+    written: Vec<String>,
+    span: Option<(usize, usize)>,
+}
+
+/// A simple command's words, expanded (its program by base name) and as written; a word
+/// only known when it runs stays as written.
+fn command_words(argv: &[Word]) -> (Vec<String>, Vec<String>) {
+    let mut expanded = Vec::new();
+    for (i, w) in argv.iter().enumerate() {
+        match &w.values {
+            Some(values) if i == 0 => expanded.extend(values.first().map(|v| rules::base(v))),
+            Some(values) => expanded.extend(values.iter().cloned()),
+            None => expanded.push(w.text.clone()),
+        }
+    }
+    let written = argv.iter().map(|w| w.text.clone()).collect();
+    (expanded, written)
 }
 
 fn named(n: Node) -> Vec<Node> {

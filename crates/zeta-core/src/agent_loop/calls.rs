@@ -28,10 +28,28 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         }
         // A call its tool reads one way only is that call from here on: judged, shown,
         // recorded and run as read; the model is told how it was read.
+        // A pipe of files' names where their contents were meant: run with the contents
+        // where it can be written so, else said with the output (`names_piped`).
+        let piped = self.finishing.names_piped(&call.name, &call.arguments);
         let read_as = self
             .tools
             .get(&call.name)
-            .and_then(|t| t.read_as(&call.arguments, &self.ctx.task.message));
+            .and_then(|t| t.read_as(&call.arguments, &self.ctx.task.message))
+            .or_else(|| {
+                let (command, note) = piped.as_ref()?.read_as()?;
+                let mut arguments = call.arguments.clone();
+                arguments["command"] = serde_json::Value::String(command);
+                Some((arguments, note))
+            });
+        // Zeta's words either way: never part of an answer.
+        let piped_note = match piped.as_ref().map(|p| (p.read_as(), p.note())) {
+            Some((Some((_, read)), _)) => {
+                self.finishing.said(&read);
+                None
+            }
+            Some((None, note)) => Some(note),
+            None => None,
+        };
         let read_as = read_as.map(|(arguments, note)| {
             tracing::info!(task = self.task_id(), tool = %call.name, "call read as: {note}");
             call.arguments = arguments;
@@ -164,6 +182,13 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         } else {
             output.content.clone()
         };
+        // A program that read files' names where their contents were meant, said with
+        // the output (Zeta's words: never part of an answer).
+        if let Some(note) = piped_note.filter(|_| executed.ran) {
+            tracing::info!(task = self.task_id(), "a program read files' names: {note}");
+            self.finishing.said(&note);
+            content = format!("{content}\n{note}");
+        }
         // An act in the window went through, in a task about a window that names no
         // path: what is left is done in the window (seen: after typing Lisbon into the
         // City dialog, `echo 'Lisbon' > ~/notes/budget_meeting_notes.txt`, a worked

@@ -361,6 +361,27 @@ impl Finishing {
         self.own.add(text);
     }
 
+    /// A shell command that pipes files' names into a program where their contents were
+    /// meant (`assist::names_piped`), for a model whose answers are checked, unless
+    /// `names-piped` is turned off: run with the contents instead where it can be written
+    /// so, else said with its output. Seen on the tune half: `ls ~/invoice.txt | wc -l`
+    /// (1) written as the file's line count, and `ls ~/q3.csv | cut -d, -f2 | sort | uniq
+    /// | wc -l` as its distinct cities; told after the output, the model wrote the 1.
+    pub fn names_piped(
+        &self,
+        tool: &str,
+        arguments: &serde_json::Value,
+    ) -> Option<crate::assist::names_piped::Piped> {
+        if self.checks_wanted == Checks::Never
+            || tool != "shell"
+            || self.off.iter().any(|o| o == "names-piped")
+        {
+            return None;
+        }
+        let command = arguments.get("command")?.as_str()?;
+        crate::assist::names_piped::find(command, &self.env)
+    }
+
     /// What the files the request asks text to be written into hold now, after a call
     /// created or changed them (`effects`): the read-back the model sees with the call's
     /// output, so "I wrote 35 into ~/count.txt" can be held against `35 /home/me/a.txt`.

@@ -9,6 +9,8 @@
 //!   them; `agent_loop::finish` holds a task's finishing state around it.
 //! - [`notes`]: first-turn notes behind one trait (ask first, how named files
 //!   begin).
+//! - [`names_piped`]: the note shown with a command's output where a program read files'
+//!   names (`ls FILE | wc -l`) where their contents were meant.
 //! - [`profile`]: which help a model gets (none for a model that needs none).
 //! - [`windows`]: which window on screen the request names (the evidence that it is
 //!   about a window).
@@ -18,6 +20,7 @@
 
 pub mod checks;
 pub mod evidence;
+pub mod names_piped;
 pub mod notes;
 pub mod profile;
 pub mod request;

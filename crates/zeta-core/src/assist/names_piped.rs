@@ -1,0 +1,147 @@
+//! A program fed files' names where their contents were meant: `ls ~/q3.csv | cut -d, -f2`
+//! prints the name `~/q3.csv`, so `cut` cut that name, and `ls ~/invoice.txt | wc -l`
+//! counts one line whatever the file holds. Read from the command's syntax tree (a pipe
+//! from `ls` into another program) and the disk (every name `ls` was given is a file
+//! that is there, not a folder), never from the request's words. The note goes with the
+//! command's output, so the next step can read the file; it names only what the command
+//! itself wrote. Where the listing is in the line itself, the command is run with `cat`
+//! of the same files in its place (`cat ~/q3.csv | cut -d, -f2 | …`) and the model is
+//! told it was read so: the names alone never answer what the pipe computes.
+//!
+//! Not noted: `ls` with a flag that prints more than names (`ls -l FILE | awk '{print
+//! $5}'` reads the size rightly), a folder listed (its names may be what is asked), a
+//! name made when the line runs, and a pipe into a program that takes names as
+//! arguments (`xargs`).
+
+use std::path::{Path, PathBuf};
+
+use crate::policy::ShellEnv;
+
+/// Flags of `ls` that still print names only.
+const NAMES_ONLY: &[&str] = &["-1", "-d", "--"];
+
+/// Programs that take the names they read as arguments, which is what names are for, and
+/// programs that do not read their input at all.
+const TAKES_NAMES: &[&str] = &[
+    "xargs", "parallel", "ls", "echo", "printf", "true", "false", "date", "sleep", "touch", "mkdir",
+];
+
+/// A pipe from `ls` of files into a program that reads them, as the command wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piped {
+    /// `ls` and its words as written (`ls ~/q3.csv`).
+    listing: String,
+    /// The files' names as written.
+    names: Vec<String>,
+    /// The program that read the names.
+    program: String,
+    /// The command with `cat` of the same files in the listing's place, where the listing
+    /// is in the line itself (not in a nested shell's text).
+    with_contents: Option<String>,
+}
+
+impl Piped {
+    /// The note that goes with the command's output.
+    pub fn note(&self) -> String {
+        crate::prompts::fill(
+            crate::prompts::NAMES_PIPED,
+            &[
+                ("listing", &self.listing),
+                ("names", &self.names.join(", ")),
+                ("program", &self.program),
+                ("file", &self.names[0]),
+            ],
+        )
+    }
+
+    /// The command run in its place, with what the files hold piped where the model
+    /// piped their names, and how it was read; `None` where it cannot be written so.
+    pub fn read_as(&self) -> Option<(String, String)> {
+        let command = self.with_contents.clone()?;
+        let note = crate::prompts::fill(
+            crate::prompts::NAMES_PIPED_READ_AS,
+            &[
+                ("command", &command),
+                ("listing", &self.listing),
+                ("names", &self.names.join(", ")),
+                ("program", &self.program),
+            ],
+        );
+        Some((command, note))
+    }
+}
+
+/// The first pipe in `command` from `ls` of files into a program that reads them, else
+/// `None`.
+pub fn find(command: &str, env: &ShellEnv) -> Option<Piped> {
+    zeta_judge::pipes(command, env)
+        .into_iter()
+        .find_map(|pipe| {
+            let (program, args) = pipe.from.split_first()?;
+            if program != "ls" || TAKES_NAMES.contains(&pipe.into.as_str()) {
+                return None;
+            }
+            if args
+                .iter()
+                .any(|a| a.starts_with('-') && !NAMES_ONLY.contains(&a.as_str()))
+            {
+                return None;
+            }
+            let expanded: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+            let cwd = pipe.cwd.as_deref().unwrap_or(&env.cwd);
+            if expanded.is_empty() || !expanded.iter().all(|n| is_file(n, cwd)) {
+                return None;
+            }
+            let names: Vec<String> = pipe
+                .written
+                .iter()
+                .skip(1)
+                .filter(|a| !a.starts_with('-'))
+                .cloned()
+                .collect();
+            if names.is_empty() {
+                return None;
+            }
+            let listing = std::iter::once("ls".to_string())
+                .chain(pipe.written.iter().skip(1).cloned())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let with_contents = pipe.span.and_then(|(start, end)| {
+                Some(format!(
+                    "{}cat {}{}",
+                    command.get(..start)?,
+                    names.join(" "),
+                    command.get(end..)?
+                ))
+            });
+            Some(Piped {
+                listing,
+                names,
+                program: pipe.into,
+                with_contents,
+            })
+        })
+}
+
+/// The note for `command` when it piped `ls` of files into a program, else `None`.
+pub fn note(command: &str, env: &ShellEnv) -> Option<String> {
+    find(command, env).map(|p| p.note())
+}
+
+/// Whether `name` (expanded; relative to `cwd`) is a file that is there, not a folder. A
+/// name with a glob or a variable still in it is not one the line knew.
+fn is_file(name: &str, cwd: &Path) -> bool {
+    if name.contains(['*', '?', '[', '$', '`']) {
+        return false;
+    }
+    let path = PathBuf::from(name);
+    let path = if path.is_absolute() {
+        path
+    } else {
+        cwd.join(path)
+    };
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
+#[cfg(test)]
+mod tests;
