@@ -474,16 +474,17 @@ pub fn tray_icon_center() -> Result<(i64, i64), Box<dyn std::error::Error>> {
 }
 
 /// Opens the tray's menu with a click on the icon and picks its `item`th entry (1 = Open
-/// chat) with the keyboard, as a person would; tries 3 times until `done` holds (within 5 s
-/// of each pick). The menu may open late or take the first key as focus.
+/// chat) with the keyboard, as a person would; tries 4 times until `done` holds (within 5 s
+/// of each pick), each waiting longer for the menu. The menu may open late or take the
+/// first key as focus.
 pub fn tray_pick(
     item: usize,
     mut done: impl FnMut() -> bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let (x, y) = tray_icon_center()?;
-    for _attempt in 0..3 {
+    for attempt in 1..=4u64 {
         xdotool(&["mousemove", &x.to_string(), &y.to_string(), "click", "1"])?;
-        std::thread::sleep(Duration::from_millis(800));
+        std::thread::sleep(Duration::from_millis(800 * attempt));
         let mut keys = vec!["key"];
         keys.extend(std::iter::repeat_n("Down", item));
         keys.push("Return");

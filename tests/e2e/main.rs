@@ -149,9 +149,11 @@ async fn tray_menu_quit_ends_the_app() {
         let (x, y) = tray_icon_center()?;
 
         // Open the menu on the icon; Up selects its last item (Quit); Return activates it.
-        for _attempt in 0..3 {
+        // A loaded machine opens the menu late: each try waits longer for it (seen: three
+        // tries of 800 ms all missed it once in a whole suite's run).
+        for attempt in 1..=4u64 {
             xdotool(&["mousemove", &x.to_string(), &y.to_string(), "click", "1"])?;
-            tokio::time::sleep(Duration::from_millis(800)).await;
+            tokio::time::sleep(Duration::from_millis(800 * attempt)).await;
             xdotool(&["key", "Up", "Return"])?;
             if wait_for(Duration::from_secs(5), || (!app.is_running()).then_some(())).is_some() {
                 return Ok(());
