@@ -207,11 +207,15 @@ pub fn check_command(line: &str) -> Result<(), Blocked> {
 /// file (or an awk program may write), and what it asks of the desktop session. `None`
 /// for a line too long to read.
 pub fn seen(line: &str) -> Option<Seen> {
+    seen_in(line, &ShellEnv::current(Path::new("/")))
+}
+
+/// `seen`, with `env`'s home, user and folder for `~`, `$HOME` and relative names.
+fn seen_in(line: &str, env: &ShellEnv) -> Option<Seen> {
     if line.len() > MAX_COMMAND_BYTES {
         return None;
     }
-    let env = ShellEnv::current(Path::new("/"));
-    let mut walker = walk::Walker::new(&env);
+    let mut walker = walk::Walker::new(env);
     walker.findings.collect_only = true;
     let _ = walker.script(line);
     Some(walker.seen)
@@ -220,13 +224,7 @@ pub fn seen(line: &str) -> Option<Seen> {
 /// Each `A | B` of simple commands in `line`, with `env`'s home and user for `~` and
 /// `$HOME` (`Seen::pipes`); none for a line too long to read.
 pub fn pipes(line: &str, env: &ShellEnv) -> Vec<Pipe> {
-    if line.len() > MAX_COMMAND_BYTES {
-        return Vec::new();
-    }
-    let mut walker = walk::Walker::new(env);
-    walker.findings.collect_only = true;
-    let _ = walker.script(line);
-    walker.seen.pipes
+    seen_in(line, env).map(|s| s.pipes).unwrap_or_default()
 }
 
 /// The programs a command line runs, and whether it writes (`seen`). Used to label a

@@ -26,30 +26,27 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         if self.ctx.cancel.is_cancelled() {
             return Err(self.cancelled().into());
         }
+        // A pipe of files' names where their contents were meant: run with the contents
+        // where it can be written so, else said with the output (`names_piped`); Zeta's
+        // words either way, never part of an answer.
+        let piped = self.finishing.names_piped(&call.name, &call.arguments);
+        let piped_run = piped.as_ref().and_then(|p| p.read_as());
+        let piped_note = piped.filter(|_| piped_run.is_none()).map(|p| p.note());
+        if let Some((_, note)) = &piped_run {
+            self.finishing.said(note);
+        }
         // A call its tool reads one way only is that call from here on: judged, shown,
         // recorded and run as read; the model is told how it was read.
-        // A pipe of files' names where their contents were meant: run with the contents
-        // where it can be written so, else said with the output (`names_piped`).
-        let piped = self.finishing.names_piped(&call.name, &call.arguments);
         let read_as = self
             .tools
             .get(&call.name)
             .and_then(|t| t.read_as(&call.arguments, &self.ctx.task.message))
             .or_else(|| {
-                let (command, note) = piped.as_ref()?.read_as()?;
+                let (command, note) = piped_run?;
                 let mut arguments = call.arguments.clone();
                 arguments["command"] = serde_json::Value::String(command);
                 Some((arguments, note))
             });
-        // Zeta's words either way: never part of an answer.
-        let piped_note = match piped.as_ref().map(|p| (p.read_as(), p.note())) {
-            Some((Some((_, read)), _)) => {
-                self.finishing.said(&read);
-                None
-            }
-            Some((None, note)) => Some(note),
-            None => None,
-        };
         let read_as = read_as.map(|(arguments, note)| {
             tracing::info!(task = self.task_id(), tool = %call.name, "call read as: {note}");
             call.arguments = arguments;
@@ -182,8 +179,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         } else {
             output.content.clone()
         };
-        // A program that read files' names where their contents were meant, said with
-        // the output (Zeta's words: never part of an answer).
+        // A listing piped where it could not be run with the contents: said with the output.
         if let Some(note) = piped_note.filter(|_| executed.ran) {
             tracing::info!(task = self.task_id(), "a program read files' names: {note}");
             self.finishing.said(&note);
