@@ -1,21 +1,25 @@
 //! The first answer on a new home, with and without setup's warm state, against a warm
 //! answer, on the real local model (Qwen2.5-Coder-1.5B through Zeta's own llama.cpp
-//! server), side by side in one run. Each round uses two fresh homes:
-//! - cold: `zeta run` of the first question, as a home that skipped the warm-up;
-//! - warmed: `zeta local-server warm` (setup's step, timed apart), then the same first
-//!   question; then a second question in that home (the server still loaded): the warm
-//!   answer; then the first question again there: the same work warm (a question whose
-//!   answer is checked a second way takes more steps than the second question, whatever
-//!   the warm state does).
+//! server), side by side in one run.
+//!
+//! A warm answer is a question asked where the server is loaded and has answered another
+//! question, so what it keeps is the shared start of every task, not this question's turns
+//! (llama-server keeps earlier prompts in memory: the same question asked again would find
+//! its own turns there and be faster than any new question). So each round asks two
+//! questions in two fresh homes, each warmed as setup does (`zeta local-server warm`,
+//! timed apart), in opposite orders: A then B in one, B then A in the other. Each
+//! question is a first answer in one home and a warm answer in the other; the ratio
+//! first/warm compares the same questions. A third home skips the warm-up and asks A:
+//! the first answer without the warm state.
 //!
 //! Then, where there is a display (run it under Xvfb in `dbus-run-session`), the app as a
-//! person meets it: a fresh home warmed at setup, the app started (it warms in the
-//! background), the first question asked 10 s after the start, then a second: each
+//! person meets it: the same two homes' orders, the app started (it warms in the
+//! background), the first question asked 10 s after the start, then the other: each
 //! answer timed from the request entering the queue (`zeta enqueue`) to the task done.
 //!
 //! Prints each round and the medians, and the ratios first/warm (the goal: ≤ 1.3 with the
 //! warm state). `cargo bench --profile dev --bench first_answer` (needs
-//! `scripts/local-model.sh`; about 5 minutes on 2 cores). `ZETA_BENCH_ROUNDS` (default 5).
+//! `scripts/local-model.sh`; about 12 minutes on 2 cores). `ZETA_BENCH_ROUNDS` (default 5).
 
 // Bench code: a failed unwrap or expect is the bench failing, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -89,35 +93,72 @@ fn asked_in_app(dir: &Path, work: &Path, local: &support::Local, request: &str) 
     }
 }
 
-/// The app's rounds: (first answer, (warm answer, the first question again)) each.
-fn app_rounds(local: &support::Local, rounds: usize) -> Vec<(f64, (f64, f64))> {
-    (1..=rounds)
-        .map(|round| {
-            let (dir, work) = support::home(local);
-            let out = support::zeta(dir.path(), &work, &local.server)
-                .args(["local-server", "warm"])
-                .output()
-                .expect("zeta local-server warm");
-            assert!(out.status.success(), "{out:?}");
-            std::fs::write(dir.path().join("zeta").join("onboarded"), "bench\n")
-                .expect("onboarded");
-            let app = App(support::zeta(dir.path(), &work, &local.server)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("start the app"));
-            std::thread::sleep(std::time::Duration::from_secs(10));
-            let first = asked_in_app(dir.path(), &work, local, FIRST);
-            let warm = asked_in_app(dir.path(), &work, local, SECOND);
-            let again = asked_in_app(dir.path(), &work, local, FIRST);
-            drop(app);
-            stop_keeper(dir.path(), &work, local);
-            println!(
-                "app round {round}: first answer {first:.1} s; warm answer {warm:.1} s; the first question again {again:.1} s"
-            );
-            (first, (warm, again))
-        })
-        .collect()
+/// A fresh home warmed as setup warms it; the warm-up's seconds.
+fn warmed_home(local: &support::Local) -> (tempfile::TempDir, std::path::PathBuf, f64) {
+    let (dir, work) = support::home(local);
+    let started = Instant::now();
+    let out = support::zeta(dir.path(), &work, &local.server)
+        .args(["local-server", "warm"])
+        .output()
+        .expect("zeta local-server warm");
+    assert!(out.status.success(), "{out:?}");
+    (dir, work, started.elapsed().as_secs_f64())
+}
+
+/// One round's answers: each question first in one home and warm in the other.
+#[derive(Default)]
+struct Answers {
+    first: [Vec<f64>; 2],
+    warm: [Vec<f64>; 2],
+}
+
+impl Answers {
+    /// `times` of (questions[`first`], then questions[1 - `first`]) in one home.
+    fn add(&mut self, first: usize, times: (f64, f64)) {
+        self.first[first].push(times.0);
+        self.warm[1 - first].push(times.1);
+    }
+
+    /// Medians: first A, first B, warm A, warm B; and first/warm of their sums.
+    fn medians(&self) -> ([f64; 4], f64) {
+        let m = |v: &Vec<f64>| bare::median(v.clone());
+        let all = [
+            m(&self.first[0]),
+            m(&self.first[1]),
+            m(&self.warm[0]),
+            m(&self.warm[1]),
+        ];
+        (all, (all[0] + all[1]) / (all[2] + all[3]))
+    }
+}
+
+/// The two questions asked in the app started on a warmed home, the first 10 s after
+/// the start.
+fn in_app(local: &support::Local, first: &str, then: &str) -> (f64, f64) {
+    let (dir, work, _) = warmed_home(local);
+    std::fs::write(dir.path().join("zeta").join("onboarded"), "bench\n").expect("onboarded");
+    let app = App(support::zeta(dir.path(), &work, &local.server)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the app"));
+    std::thread::sleep(std::time::Duration::from_secs(10));
+    let times = (
+        asked_in_app(dir.path(), &work, local, first),
+        asked_in_app(dir.path(), &work, local, then),
+    );
+    drop(app);
+    stop_keeper(dir.path(), &work, local);
+    times
+}
+
+fn report(who: &str, rounds: usize, answers: &Answers) {
+    let ([first_a, first_b, warm_a, warm_b], ratio) = answers.medians();
+    println!(
+        "first_answer, {who}, medians of {rounds}: first answer {first_a:.1} s (A) and {first_b:.1} s (B); warm answer {warm_a:.1} s (A) and {warm_b:.1} s (B); ratio first/warm {ratio:.2} (A {:.2}, B {:.2})",
+        first_a / warm_a,
+        first_b / warm_b
+    );
 }
 
 fn main() {
@@ -132,65 +173,60 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(5);
-    let (mut cold, mut warming, mut first, mut warm) = (vec![], vec![], vec![], vec![]);
-    let mut again = vec![];
+    let questions = [FIRST, SECOND];
+    let (mut cold, mut warming, mut cli) = (vec![], vec![], Answers::default());
     for round in 1..=rounds {
         let (dir, work) = support::home(&local);
         cold.push(timed(dir.path(), &work, &local, FIRST));
         stop_keeper(dir.path(), &work, &local);
-
-        let (dir, work) = support::home(&local);
-        let started = Instant::now();
-        let out = support::zeta(dir.path(), &work, &local.server)
-            .args(["local-server", "warm"])
-            .output()
-            .expect("zeta local-server warm");
-        assert!(out.status.success(), "{out:?}");
-        warming.push(started.elapsed().as_secs_f64());
-        first.push(timed(dir.path(), &work, &local, FIRST));
-        warm.push(timed(dir.path(), &work, &local, SECOND));
-        again.push(timed(dir.path(), &work, &local, FIRST));
-        stop_keeper(dir.path(), &work, &local);
+        // Which question comes first alternates between rounds as well as homes.
+        for first in [round % 2, 1 - round % 2] {
+            let (dir, work, took) = warmed_home(&local);
+            warming.push(took);
+            let times = (
+                timed(dir.path(), &work, &local, questions[first]),
+                timed(dir.path(), &work, &local, questions[1 - first]),
+            );
+            stop_keeper(dir.path(), &work, &local);
+            println!(
+                "round {round}: warm-up {took:.1} s; first answer {:.1} s ({}), then warm {:.1} s ({})",
+                times.0,
+                ["A", "B"][first],
+                times.1,
+                ["A", "B"][1 - first]
+            );
+            cli.add(first, times);
+        }
         println!(
-            "round {round}: first answer without the warm state {:.1} s; warm-up {:.1} s; first answer with it {:.1} s; warm answer {:.1} s; the first question again, warm {:.1} s",
-            cold[round - 1],
-            warming[round - 1],
-            first[round - 1],
-            warm[round - 1],
-            again[round - 1]
+            "round {round}: A without the warm state {:.1} s",
+            cold[round - 1]
         );
     }
-    let (cold, warming, first, warm, again) = (
-        bare::median(cold),
-        bare::median(warming),
-        bare::median(first),
-        bare::median(warm),
-        bare::median(again),
-    );
+    let (cold, warming) = (bare::median(cold), bare::median(warming));
+    println!("first_answer: A = {FIRST:?}, B = {SECOND:?}");
+    report("the CLI", rounds, &cli);
+    let ([_, _, warm_a, _], _) = cli.medians();
     println!(
-        "first_answer, medians of {rounds}: without the warm state {cold:.1} s, with it {first:.1} s (warm-up at setup {warming:.1} s), warm answer {warm:.1} s"
-    );
-    println!(
-        "first_answer: ratio first/warm {:.2} with the warm state, {:.2} without",
-        first / warm,
-        cold / warm
-    );
-    println!(
-        "first_answer: the same question warm {again:.1} s; ratio first/same question warm {:.2} with the warm state, {:.2} without",
-        first / again,
-        cold / again
+        "first_answer, the CLI: A without the warm state {cold:.1} s, ratio to A warm {:.2}; the warm-up at setup {warming:.1} s",
+        cold / warm_a
     );
     if std::env::var_os("DISPLAY").is_none() {
         println!("first_answer: the app's rounds skipped: no display (run under Xvfb)");
         return;
     }
-    let (first, later): (Vec<f64>, Vec<(f64, f64)>) =
-        app_rounds(&local, rounds).into_iter().unzip();
-    let (warm, again): (Vec<f64>, Vec<f64>) = later.into_iter().unzip();
-    let (first, warm, again) = (bare::median(first), bare::median(warm), bare::median(again));
-    println!(
-        "first_answer, the app, medians of {rounds}: first answer {first:.1} s (asked 10 s after the start), warm answer {warm:.1} s, ratio {:.2}; the first question again {again:.1} s, ratio {:.2}",
-        first / warm,
-        first / again
-    );
+    let mut app = Answers::default();
+    for round in 1..=rounds {
+        for first in [round % 2, 1 - round % 2] {
+            let times = in_app(&local, questions[first], questions[1 - first]);
+            println!(
+                "app round {round}: first answer {:.1} s ({}), then warm {:.1} s ({})",
+                times.0,
+                ["A", "B"][first],
+                times.1,
+                ["A", "B"][1 - first]
+            );
+            app.add(first, times);
+        }
+    }
+    report("the app", rounds, &app);
 }

@@ -136,10 +136,18 @@ impl ServerProgram {
                 if let Some(slots) = slots {
                     cmd.arg("--slot-save-path").arg(slots);
                 }
-                if speculates_by_ngram(bin) {
+                let knows = knows(bin);
+                if knows.ngram {
                     cmd.args(["--spec-type", "ngram-simple"])
                         .args(["--spec-ngram-simple-size-n", NGRAM_LOOKUP])
                         .args(["--spec-ngram-simple-size-m", NGRAM_DRAFT]);
+                }
+                // Fitting asks every device for its memory and loads the model's metadata
+                // once more to adjust what is left unset (layers on a GPU, the context):
+                // ~0.25 s of each start, for nothing where the CPU is the only device and
+                // the context is given (start → ready 1.14 s against 1.38 s, 3 starts each).
+                if knows.skip_fit {
+                    cmd.args(["--fit", "off"]);
                 }
                 cmd
             }
@@ -167,22 +175,50 @@ impl ServerProgram {
 const NGRAM_LOOKUP: &str = "4";
 const NGRAM_DRAFT: &str = "16";
 
-/// Whether the llama-server at `bin` knows n-gram speculation (its `--help` lists it; a
-/// build a user brings may be older), asked once per program.
-fn speculates_by_ngram(bin: &Path) -> bool {
-    static KNOWN: OnceLock<Mutex<HashMap<PathBuf, bool>>> = OnceLock::new();
+/// What the llama-server at `bin` knows, from its `--help` (a build a user brings may be
+/// older; one that cannot run knows nothing), asked once per program.
+#[derive(Debug, Clone, Copy, Default)]
+struct Knows {
+    /// N-gram speculation (`--spec-type ngram-simple`).
+    ngram: bool,
+    /// `--fit off` is safe and worth it: the server knows `--fit` (fitting unset parameters
+    /// to the devices' memory before loading) and lists no device but the CPU
+    /// (`--list-devices`), so there is nothing to fit.
+    skip_fit: bool,
+}
+
+/// What `bin ARG` printed, both streams; empty when it could not run.
+fn printed(bin: &Path, arg: &str) -> String {
+    Command::new(bin)
+        .arg(arg)
+        .stdin(Stdio::null())
+        .output()
+        .map(|out| {
+            format!(
+                "{}\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
+        .unwrap_or_default()
+}
+
+fn knows(bin: &Path) -> Knows {
+    static KNOWN: OnceLock<Mutex<HashMap<PathBuf, Knows>>> = OnceLock::new();
     let known = KNOWN.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(answer) = known.lock().ok().and_then(|k| k.get(bin).copied()) {
         return answer;
     }
-    let answer = Command::new(bin)
-        .arg("--help")
-        .stdin(Stdio::null())
-        .output()
-        .is_ok_and(|out| {
-            String::from_utf8_lossy(&out.stdout).contains("ngram-simple")
-                || String::from_utf8_lossy(&out.stderr).contains("ngram-simple")
-        });
+    let help = printed(bin, "--help");
+    let answer = Knows {
+        ngram: help.contains("ngram-simple"),
+        skip_fit: help.split_whitespace().any(|w| w == "--fit") && {
+            let devices = printed(bin, "--list-devices");
+            devices
+                .split_once("Available devices:")
+                .is_some_and(|(_, list)| list.trim() == "(none)")
+        },
+    };
     if let Ok(mut known) = known.lock() {
         known.insert(bin.to_path_buf(), answer);
     }
@@ -261,11 +297,13 @@ mod tests {
         assert!(ServerProgram::from_path(dir.path().join("missing")).is_err());
     }
 
-    /// A llama-server whose `--help` lists n-gram speculation gets it; one that does not
-    /// (an older build a user brings), or one that cannot run, gets no flag it would refuse.
+    /// A llama-server whose `--help` lists n-gram speculation gets it, and `--fit off` where
+    /// it knows `--fit` and has no device but the CPU; one that knows neither (an older
+    /// build a user brings), one with a GPU, or one that cannot run gets no flag it would
+    /// refuse or that would cost it its fitting.
     #[cfg(unix)]
     #[test]
-    fn ngram_speculation_only_where_the_server_knows_it() {
+    fn flags_only_where_the_server_knows_them() {
         let dir = tempfile::tempdir().expect("temp");
         let spec = LocalSpec {
             model: "/m/q.gguf".into(),
@@ -273,17 +311,36 @@ mod tests {
             threads: 1,
             keep_warm: std::time::Duration::ZERO,
         };
-        for (name, help, speculates) in [
-            ("new", "--spec-type none,draft-simple,ngram-simple", true),
-            ("old", "--draft-max N  number of tokens to draft", false),
-            ("broken", "", false),
+        let cpu = "Available devices:\\n  (none)";
+        let gpu = "Available devices:\\n  CUDA0: NVIDIA RTX 4060 (8188 MiB, 7800 MiB free)";
+        let new = "--spec-type none,draft-simple,ngram-simple\\n-fit,  --fit [on|off]";
+        for (name, help, devices, speculates, fits_off) in [
+            ("new", new, cpu, true, true),
+            ("gpu", new, gpu, true, false),
+            (
+                "no-fit",
+                "--spec-type ngram-simple --fitness",
+                cpu,
+                true,
+                false,
+            ),
+            (
+                "old",
+                "--draft-max N  number of tokens to draft",
+                cpu,
+                false,
+                false,
+            ),
+            ("broken", "", "", false, false),
         ] {
             let bin = dir.path().join(name).join("llama-server");
             std::fs::create_dir_all(bin.parent().expect("parent")).expect("dir");
             let body = if help.is_empty() {
                 "exit 1".to_string()
             } else {
-                format!("echo '{help}'")
+                format!(
+                    "if [ \"$1\" = --list-devices ]; then printf '%b\\n' '{devices}'; else printf '%b\\n' '{help}'; fi"
+                )
             };
             // Written by a child process: a file this process held open for writing could
             // be inherited by a fork on another test thread and refuse to run (ETXTBSY).
@@ -298,11 +355,13 @@ mod tests {
             let program = ServerProgram::from_path(bin).expect("program");
             let cmd = program.command(&spec, 1, None, Stdio::null(), Stdio::null());
             let args: Vec<String> = cmd.get_args().map(|a| a.to_string_lossy().into()).collect();
+            let line = args.join(" ");
             assert_eq!(
-                args.join(" ").contains("--spec-type ngram-simple"),
+                line.contains("--spec-type ngram-simple"),
                 speculates,
                 "{name}: {args:?}"
             );
+            assert_eq!(line.contains("--fit off"), fits_off, "{name}: {args:?}");
         }
     }
 }
