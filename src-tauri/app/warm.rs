@@ -39,7 +39,7 @@ pub fn in_background(
         // cores for seconds, which the window's first paint should not wait behind.
         tokio::time::sleep(AFTER_START).await;
         let started = Instant::now();
-        match agent.warm(settings).await {
+        match agent.warm(settings, true).await {
             Ok(()) => tracing::info!(
                 secs = started.elapsed().as_secs_f64(),
                 "warmed Zeta's own model"

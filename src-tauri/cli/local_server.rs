@@ -113,7 +113,7 @@ fn warm(home: &ZetaHome) -> anyhow::Result<ExitCode> {
             std::sync::Arc::clone(&mcp),
             zeta_app::agent::user_workdir(home),
         )?;
-        let warmed = agent.warm(settings).await;
+        let warmed = agent.warm(settings, false).await;
         mcp.shutdown().await;
         anyhow::Ok(warmed)
     })?;

@@ -10,5 +10,6 @@ mod plan;
 mod prompts;
 mod scripted;
 mod small;
+mod warm;
 mod window;
 mod window_program;
