@@ -7,8 +7,8 @@
 //!   gave them.
 //! - [`checks`]: the answer checks, as named and capped types, and the finisher that runs
 //!   them; `agent_loop::finish` holds a task's finishing state around it.
-//! - [`notes`]: first-turn notes behind one trait (ask first, how named files
-//!   begin).
+//! - [`notes`]: first-turn notes behind one trait (ask first; the skills come through
+//!   its `Knowledge`).
 //! - [`names_piped`]: the note shown with a command's output where a program read files'
 //!   names (`ls FILE | wc -l`) where their contents were meant.
 //! - [`profile`]: which help a model gets (none for a model that needs none).

@@ -87,9 +87,9 @@ const POLITE: [&str; 6] = [
     "can i ask you to",
 ];
 /// Words that ask to be told something.
-const TELL: [&str; 14] = [
+const TELL: [&str; 15] = [
     "tell", "show", "list", "print", "display", "what", "which", "how", "where", "who", "when",
-    "whether", "name", "give",
+    "whether", "name", "give", "sum",
 ];
 
 /// One sentence of the request.
@@ -183,7 +183,11 @@ impl Request {
             if words.iter().any(|w| NOT.contains(&w.as_str())) {
                 continue;
             }
-            asks_change |= words.iter().any(|w| CHANGE_VERBS.contains(&w.as_str()));
+            // "Add up the amounts", "sum up": a verb with "up" after it computes.
+            asks_change |= words.iter().enumerate().any(|(i, w)| {
+                CHANGE_VERBS.contains(&w.as_str())
+                    && !(w == "add" && words.get(i + 1).is_some_and(|n| n == "up"))
+            });
             for target in sentence_targets(&sentence.text, &words, env) {
                 if !targets.iter().any(|t| t.text == target.text) {
                     targets.push(target);
@@ -206,8 +210,10 @@ impl Request {
         // A count asked for, with no change to put it in, is a value to be told ("Count
         // the distinct cities in ~/orders.csv.", judged as an order to change nothing and
         // checked no further).
+        let adds_up = lower.contains(" add up ");
         let asks_to_be_told = sentences.iter().any(|s| s.question)
             || words.iter().any(|w| TELL.contains(&w.as_str()))
+            || adds_up
             || asks_count && !asks_change;
         Self {
             text: text.to_string(),

@@ -78,6 +78,10 @@ fn what_a_request_orders_and_asks() {
         ("Type Lisbon into the City dialog", true, false, false),
         ("Choose Large in the Size dialog", true, false, false),
         ("Check how much disk space is free", false, true, false),
+        // "Add up" computes; "add" alone puts something in.
+        ("Add up the amounts in ~/q3.csv.", false, true, false),
+        ("Sum the amount column of ~/sales.csv", false, true, false),
+        ("Add a line saying done to ~/todo.txt", true, false, false),
     ];
     let mut wrong = Vec::new();
     for (text, change, told, several) in cases {
