@@ -137,11 +137,6 @@ impl ServerProgram {
                     cmd.arg("--slot-save-path").arg(slots);
                 }
                 let knows = knows(bin);
-                if knows.ngram {
-                    cmd.args(["--spec-type", "ngram-simple"])
-                        .args(["--spec-ngram-simple-size-n", NGRAM_LOOKUP])
-                        .args(["--spec-ngram-simple-size-m", NGRAM_DRAFT]);
-                }
                 // Fitting asks every device for its memory and loads the model's metadata
                 // once more to adjust what is left unset (layers on a GPU, the context):
                 // ~0.25 s of each start, for nothing where the CPU is the only device and
@@ -165,22 +160,18 @@ impl ServerProgram {
     }
 }
 
-/// N-gram speculation (`--spec-type ngram-simple`): a reply of the model often copies its
-/// context (a recipe's command, a path, an output's value), and llama-server checks a run
-/// of tokens found there in one batch instead of one token at a time. Tokens looked up,
-/// and drafted at most. Measured side by side (benches/draft_model.rs, 24 planner replies
-/// each): 8.3 against 5.9 tokens/s generated, a median reply of 4.9 s against 6.2 s, the
-/// same replies; Qwen2.5-Coder-0.5B as a draft model gave 6.8 tokens/s and 6.0 s for
-/// another 0.5 GB, and changed one reply.
-const NGRAM_LOOKUP: &str = "4";
-const NGRAM_DRAFT: &str = "16";
+// No speculation: llama-server can draft tokens from n-grams of its own context
+// (`--spec-type ngram-simple`) and check them in one batch, which measured 8.3 against
+// 5.9 tokens/s on an earlier machine (benches/draft_model.rs). On this one (2 cores of an
+// AMD EPYC) checking a draft costs more than it saves: the everyday bench's 17 tune tasks
+// took 214.6 s with 16 tokens drafted and 177.6 s with none, the same outcomes, every task
+// faster (16 of them: 197.8 s, 171.7 s with 4 drafted, 162.3 s with none), and Zeta's real
+// replies generated at ~110 against ~65 ms a token. So the server is run without it.
 
-/// What the llama-server at `bin` knows, from its `--help` (a build a user brings may be
-/// older; one that cannot run knows nothing), asked once per program.
+/// What the llama-server at `bin` knows, from its `--help` and `--list-devices` (a build a
+/// user brings may be older; one that cannot run knows nothing), asked once per program.
 #[derive(Debug, Clone, Copy, Default)]
 struct Knows {
-    /// N-gram speculation (`--spec-type ngram-simple`).
-    ngram: bool,
     /// `--fit off` is safe and worth it: the server knows `--fit` (fitting unset parameters
     /// to the devices' memory before loading) and lists no device but the CPU
     /// (`--list-devices`), so there is nothing to fit.
@@ -211,7 +202,6 @@ fn knows(bin: &Path) -> Knows {
     }
     let help = printed(bin, "--help");
     let answer = Knows {
-        ngram: help.contains("ngram-simple"),
         skip_fit: help.split_whitespace().any(|w| w == "--fit") && {
             let devices = printed(bin, "--list-devices");
             devices
@@ -297,10 +287,10 @@ mod tests {
         assert!(ServerProgram::from_path(dir.path().join("missing")).is_err());
     }
 
-    /// A llama-server whose `--help` lists n-gram speculation gets it, and `--fit off` where
-    /// it knows `--fit` and has no device but the CPU; one that knows neither (an older
-    /// build a user brings), one with a GPU, or one that cannot run gets no flag it would
-    /// refuse or that would cost it its fitting.
+    /// A llama-server gets `--fit off` where it knows `--fit` and has no device but the
+    /// CPU; one that does not know it (an older build a user brings), one with a GPU, or
+    /// one that cannot run gets no flag it would refuse or that would cost it its fitting.
+    /// None is told to speculate, whatever it knows.
     #[cfg(unix)]
     #[test]
     fn flags_only_where_the_server_knows_them() {
@@ -314,24 +304,17 @@ mod tests {
         let cpu = "Available devices:\\n  (none)";
         let gpu = "Available devices:\\n  CUDA0: NVIDIA RTX 4060 (8188 MiB, 7800 MiB free)";
         let new = "--spec-type none,draft-simple,ngram-simple\\n-fit,  --fit [on|off]";
-        for (name, help, devices, speculates, fits_off) in [
-            ("new", new, cpu, true, true),
-            ("gpu", new, gpu, true, false),
-            (
-                "no-fit",
-                "--spec-type ngram-simple --fitness",
-                cpu,
-                true,
-                false,
-            ),
+        for (name, help, devices, fits_off) in [
+            ("new", new, cpu, true),
+            ("gpu", new, gpu, false),
+            ("no-fit", "--spec-type ngram-simple --fitness", cpu, false),
             (
                 "old",
                 "--draft-max N  number of tokens to draft",
                 cpu,
                 false,
-                false,
             ),
-            ("broken", "", "", false, false),
+            ("broken", "", "", false),
         ] {
             let bin = dir.path().join(name).join("llama-server");
             std::fs::create_dir_all(bin.parent().expect("parent")).expect("dir");
@@ -356,11 +339,7 @@ mod tests {
             let cmd = program.command(&spec, 1, None, Stdio::null(), Stdio::null());
             let args: Vec<String> = cmd.get_args().map(|a| a.to_string_lossy().into()).collect();
             let line = args.join(" ");
-            assert_eq!(
-                line.contains("--spec-type ngram-simple"),
-                speculates,
-                "{name}: {args:?}"
-            );
+            assert!(!line.contains("--spec"), "{name}: {args:?}");
             assert_eq!(line.contains("--fit off"), fits_off, "{name}: {args:?}");
         }
     }
