@@ -113,8 +113,16 @@ struct Answers {
 }
 
 impl Answers {
-    /// `times` of (questions[`first`], then questions[1 - `first`]) in one home.
-    fn add(&mut self, first: usize, times: (f64, f64)) {
+    /// `times` of (questions[`first`], then questions[1 - `first`]) in one home, printed
+    /// after `said`.
+    fn add(&mut self, first: usize, times: (f64, f64), said: &str) {
+        println!(
+            "{said}first answer {:.1} s ({}), then warm {:.1} s ({})",
+            times.0,
+            ["A", "B"][first],
+            times.1,
+            ["A", "B"][1 - first]
+        );
         self.first[first].push(times.0);
         self.warm[1 - first].push(times.1);
     }
@@ -188,14 +196,11 @@ fn main() {
                 timed(dir.path(), &work, &local, questions[1 - first]),
             );
             stop_keeper(dir.path(), &work, &local);
-            println!(
-                "round {round}: warm-up {took:.1} s; first answer {:.1} s ({}), then warm {:.1} s ({})",
-                times.0,
-                ["A", "B"][first],
-                times.1,
-                ["A", "B"][1 - first]
+            cli.add(
+                first,
+                times,
+                &format!("round {round}: warm-up {took:.1} s; "),
             );
-            cli.add(first, times);
         }
         println!(
             "round {round}: A without the warm state {:.1} s",
@@ -218,14 +223,7 @@ fn main() {
     for round in 1..=rounds {
         for first in [round % 2, 1 - round % 2] {
             let times = in_app(&local, questions[first], questions[1 - first]);
-            println!(
-                "app round {round}: first answer {:.1} s ({}), then warm {:.1} s ({})",
-                times.0,
-                ["A", "B"][first],
-                times.1,
-                ["A", "B"][1 - first]
-            );
-            app.add(first, times);
+            app.add(first, times, &format!("app round {round}: "));
         }
     }
     report("the app", rounds, &app);
