@@ -646,3 +646,52 @@ async fn two_ways_that_disagree_are_settled_by_what_the_program_bears_out() {
         }
     }
 }
+
+/// Names sorted by size where the listing holds none (`ls ~/notes | sort -rh`, seen on
+/// the tune half for the largest file) are run as `ls -S`, and the model is told so with
+/// the output; how the call was read is Zeta's word to the model, never part of what the
+/// person reads the commands printed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_sorted_by_size_run_by_size_and_the_reading_stays_with_the_model() {
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        // No value in the answer: sent back with the output, then for a second way,
+        // which never comes; the person is told what the command printed.
+        let steps = script(
+            &[
+                run("ls ~/notes | sort -rh | head -n 1"),
+                answer("I looked."),
+                answer("I looked."),
+                answer("I looked."),
+            ],
+            proto,
+        );
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(&s.home.path().join("notes/big.log"), &"x".repeat(5000));
+        write(&s.home.path().join("notes/small.txt"), "y");
+        write(&s.home.path().join("notes/zebra.md"), "zz");
+        let out = s.zeta_run("Which file in ~/notes is the largest?");
+        let task = finished_task(&out);
+        let reply = task["reply"].as_str().unwrap_or_default();
+
+        let requests = s.requests();
+        let after = said_in(&requests[1]);
+        assert!(
+            after.contains("Run as `ls -S ~/notes | head -n 1`") && after.contains("big.log"),
+            "{at}: {after}"
+        );
+        assert!(!after.contains("zebra.md"), "{at}: sorted as text: {after}");
+        assert_eq!(
+            reply,
+            "I looked.\n\nWhat the commands printed:\nbig.log\n\n(I could not confirm this \
+             a second way.)",
+            "{at}: what was printed is told: {:?}",
+            checks_of(&out)
+        );
+        assert!(
+            !reply.contains("Run as"),
+            "{at}: Zeta's reading leaked: {reply}"
+        );
+        s.assert_invariants();
+    }
+}

@@ -37,6 +37,8 @@ pub const CHECK_WRITTEN_DIFFERS: &str = include_str!("../prompts/check_written_d
 pub const CHECK_UNGROUNDED_PATH: &str = include_str!("../prompts/check_ungrounded_path.md");
 pub const NAMES_PIPED: &str = include_str!("../prompts/names_piped.md");
 pub const NAMES_PIPED_READ_AS: &str = include_str!("../prompts/names_piped_read_as.md");
+pub const NAMES_PIPED_SIZES: &str = include_str!("../prompts/names_piped_sizes.md");
+pub const NAMES_PIPED_FILES: &str = include_str!("../prompts/names_piped_files.md");
 
 /// `template` with each `{{name}}` of `values` replaced, in one pass (a value's own
 /// braces are never read as places).
@@ -157,6 +159,8 @@ mod tests {
             places(NAMES_PIPED_READ_AS),
             ["command", "listing", "names", "program"]
         );
+        assert_eq!(places(NAMES_PIPED_SIZES), ["command", "listing", "program"]);
+        assert_eq!(places(NAMES_PIPED_FILES), ["command", "program", "listing"]);
         assert_eq!(places(CHECK_UNGROUNDED_IN_WINDOW), ["window", "values"]);
         assert_eq!(places(CHECK_UNGROUNDED_AFTER_WINDOW), ["window", "values"]);
         assert_eq!(places(CHECK_NO_VALUE), ["last"]);

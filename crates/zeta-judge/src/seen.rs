@@ -39,6 +39,10 @@ pub struct Pipe {
     pub span: Option<(usize, usize)>,
     /// The base name of the program that reads the pipe.
     pub into: String,
+    /// That program's words after its name, as the shell will pass them.
+    pub into_args: Vec<String>,
+    /// Where the reading command is in the line (bytes), as `span`.
+    pub into_span: Option<(usize, usize)>,
     /// The folder the line is in there, while it is known (after a `cd`, its target).
     pub cwd: Option<PathBuf>,
 }

@@ -222,13 +222,15 @@ impl<'e> Walker<'e> {
             let this = matches!(stage.kind(), "command" | "redirected_statement")
                 .then(|| self.last_command.take())
                 .flatten();
-            if let (Some(from), Some(into)) = (&before, &this) {
-                if let Some(into) = into.expanded.first() {
+            if let (Some(from), Some(reader)) = (&before, &this) {
+                if let Some((into, into_args)) = reader.expanded.split_first() {
                     self.seen.pipes.push(crate::seen::Pipe {
                         from: from.expanded.clone(),
                         written: from.written.clone(),
                         span: from.span,
                         into: into.clone(),
+                        into_args: into_args.to_vec(),
+                        into_span: reader.span,
                         cwd: self.cwd.clone(),
                     });
                 }

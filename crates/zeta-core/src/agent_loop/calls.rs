@@ -31,7 +31,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         // words either way, never part of an answer.
         let piped = self.finishing.names_piped(&call.name, &call.arguments);
         let piped_run = piped.as_ref().and_then(|p| p.read_as());
-        let piped_note = piped.filter(|_| piped_run.is_none()).map(|p| p.note());
+        let piped_note = piped.filter(|_| piped_run.is_none()).and_then(|p| p.note());
         if let Some((_, note)) = &piped_run {
             self.finishing.said(note);
         }
@@ -106,9 +106,6 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         };
         self.conclude(&call, &executed);
         let mut output = executed.output;
-        if let Some(note) = read_as {
-            output.content = format!("{note}\n{}", output.content);
-        }
         let mark = if output.ok { "✓" } else { "✗" };
         let line = format!("{mark} {} {}", call.name, short_args(&call.arguments));
         // A plan's steps ran inside it: its report is what it printed.
@@ -144,6 +141,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             shows: output.shows.clone(),
             program: crate::assist::evidence::runs_program(&call.name, &call.arguments),
         });
+        // How the call was read goes to the model with what it printed, never into the
+        // evidence: what a command printed is told to the person as it printed it.
+        if let Some(note) = read_as {
+            output.content = format!("{note}\n{}", output.content);
+        }
         self.answer_next = acted_here && self.finishing.done_in_window();
         if let Some(rb) = output.read_back.as_deref().filter(|_| acted_here) {
             tracing::info!(

@@ -1,4 +1,4 @@
-//! A program fed files' names where their contents were meant: `ls ~/q3.csv | cut -d, -f2`
+//! A program fed files' names where the files were meant: `ls ~/q3.csv | cut -d, -f2`
 //! prints the name `~/q3.csv`, so `cut` cut that name, and `ls ~/invoice.txt | wc -l`
 //! counts one line whatever the file holds. Read from the command's syntax tree (a pipe
 //! from `ls` into another program) and the disk (every name `ls` was given is a file
@@ -7,6 +7,13 @@
 //! itself wrote. Where the listing is in the line itself, the command is run with `cat`
 //! of the same files in its place (`cat ~/q3.csv | cut -d, -f2 | …`) and the model is
 //! told it was read so: the names alone never answer what the pipe computes.
+//!
+//! Two readers' flags say what they were meant for, and names cannot give it them
+//! (`readers`): `sort -h` (or `-n`) orders sizes and numbers, and a listing's names hold
+//! none (`ls ~/notes | sort -rh | head -n 1`, for the largest file): run as `ls -S`,
+//! which orders the files by size; `grep -l` names the files whose contents match, and
+//! fed names on its input it can only print "(standard input)": run with the files
+//! given to grep itself.
 //!
 //! Not noted: `ls` with a flag that prints more than names (`ls -l FILE | awk '{print
 //! $5}'` reads the size rightly), a folder listed (its names may be what is asked), a
@@ -26,6 +33,18 @@ const TAKES_NAMES: &[&str] = &[
     "xargs", "parallel", "ls", "echo", "printf", "true", "false", "date", "sleep", "touch", "mkdir",
 ];
 
+/// What the names were piped where something else was meant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Meant {
+    /// What the files hold (`ls FILE | wc -l`): run with `cat FILE` in the listing's place.
+    Contents,
+    /// The files' sizes (`ls DIR | sort -rh`): run as `ls -S DIR`.
+    Sizes,
+    /// The files themselves, searched by grep (`ls DIR | grep -l WORD`): run as `grep -l
+    /// WORD DIR/*`.
+    Files,
+}
+
 /// A pipe from `ls` of files into a program that reads them, as the command wrote it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Piped {
@@ -35,31 +54,47 @@ pub struct Piped {
     names: Vec<String>,
     /// The program that read the names.
     program: String,
-    /// The command with `cat` of the same files in the listing's place, where the listing
-    /// is in the line itself (not in a nested shell's text).
-    with_contents: Option<String>,
+    /// What was meant instead of the names.
+    meant: Meant,
+    /// The command as it is run instead (`cat` of the same files in the listing's place;
+    /// `ls -S`; grep given the files), where the pipe is in the line itself (not in a
+    /// nested shell's text).
+    run_as: Option<String>,
 }
 
 impl Piped {
-    /// The note that goes with the command's output.
-    pub fn note(&self) -> String {
-        crate::prompts::fill(
-            crate::prompts::NAMES_PIPED,
-            &[
-                ("listing", &self.listing),
-                ("names", &self.names.join(", ")),
-                ("program", &self.program),
-                ("file", &self.names[0]),
-            ],
-        )
+    /// What was meant instead of the names.
+    pub fn meant(&self) -> Meant {
+        self.meant
+    }
+
+    /// The note that goes with the command's output where it runs as written: only for
+    /// contents (a reader's flags are said where it is run another way).
+    pub fn note(&self) -> Option<String> {
+        (self.meant == Meant::Contents).then(|| {
+            crate::prompts::fill(
+                crate::prompts::NAMES_PIPED,
+                &[
+                    ("listing", &self.listing),
+                    ("names", &self.names.join(", ")),
+                    ("program", &self.program),
+                    ("file", &self.names[0]),
+                ],
+            )
+        })
     }
 
     /// The command run in its place, with what the files hold piped where the model
     /// piped their names, and how it was read; `None` where it cannot be written so.
     pub fn read_as(&self) -> Option<(String, String)> {
-        let command = self.with_contents.clone()?;
+        let command = self.run_as.clone()?;
+        let template = match self.meant {
+            Meant::Contents => crate::prompts::NAMES_PIPED_READ_AS,
+            Meant::Sizes => crate::prompts::NAMES_PIPED_SIZES,
+            Meant::Files => crate::prompts::NAMES_PIPED_FILES,
+        };
         let note = crate::prompts::fill(
-            crate::prompts::NAMES_PIPED_READ_AS,
+            template,
             &[
                 ("command", &command),
                 ("listing", &self.listing),
@@ -71,61 +106,81 @@ impl Piped {
     }
 }
 
-/// The first pipe in `command` from `ls` of files into a program that reads them, else
-/// `None`.
+/// The first pipe in `command` from `ls` of files into a program that reads them, or
+/// into a reader whose flags say the files were meant (`readers`), else `None`.
 pub fn find(command: &str, env: &ShellEnv) -> Option<Piped> {
     zeta_judge::pipes(command, env)
         .into_iter()
         .find_map(|pipe| {
-            let (program, args) = pipe.from.split_first()?;
-            if program != "ls" || TAKES_NAMES.contains(&pipe.into.as_str()) {
-                return None;
-            }
-            if args
-                .iter()
-                .any(|a| a.starts_with('-') && !NAMES_ONLY.contains(&a.as_str()))
-            {
-                return None;
-            }
-            let expanded: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-            let cwd = pipe.cwd.as_deref().unwrap_or(&env.cwd);
-            if expanded.is_empty() || !expanded.iter().all(|n| is_file(n, cwd)) {
-                return None;
-            }
-            let names: Vec<String> = pipe
-                .written
-                .iter()
-                .skip(1)
-                .filter(|a| !a.starts_with('-'))
-                .cloned()
-                .collect();
-            if names.is_empty() {
-                return None;
-            }
-            let listing = std::iter::once("ls".to_string())
-                .chain(pipe.written.iter().skip(1).cloned())
-                .collect::<Vec<_>>()
-                .join(" ");
-            let with_contents = pipe.span.and_then(|(start, end)| {
-                Some(format!(
-                    "{}cat {}{}",
-                    command.get(..start)?,
-                    names.join(" "),
-                    command.get(end..)?
-                ))
-            });
-            Some(Piped {
-                listing,
-                names,
-                program: pipe.into,
-                with_contents,
-            })
+            readers::files(command, &pipe, env)
+                .or_else(|| contents(command, &pipe, env))
+                .or_else(|| readers::sizes(command, &pipe, env))
         })
+}
+
+/// `ls` of files piped into a program that reads what comes in.
+fn contents(command: &str, pipe: &zeta_judge::Pipe, env: &ShellEnv) -> Option<Piped> {
+    let (program, args) = pipe.from.split_first()?;
+    if program != "ls" || TAKES_NAMES.contains(&pipe.into.as_str()) {
+        return None;
+    }
+    if args
+        .iter()
+        .any(|a| a.starts_with('-') && !NAMES_ONLY.contains(&a.as_str()))
+    {
+        return None;
+    }
+    let expanded: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    let cwd = pipe.cwd.as_deref().unwrap_or(&env.cwd);
+    if expanded.is_empty() || !expanded.iter().all(|n| is_file(n, cwd)) {
+        return None;
+    }
+    let names = operands(pipe);
+    if names.is_empty() {
+        return None;
+    }
+    let run_as = replaced(command, pipe.span, &format!("cat {}", names.join(" ")));
+    Some(Piped {
+        listing: listing(pipe),
+        names,
+        program: pipe.into.clone(),
+        meant: Meant::Contents,
+        run_as,
+    })
+}
+
+/// The names `ls` was given, as written.
+fn operands(pipe: &zeta_judge::Pipe) -> Vec<String> {
+    pipe.written
+        .iter()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .cloned()
+        .collect()
+}
+
+/// The listing as written (`ls ~/q3.csv`).
+fn listing(pipe: &zeta_judge::Pipe) -> String {
+    std::iter::once("ls".to_string())
+        .chain(pipe.written.iter().skip(1).cloned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `command` with the bytes of `span` replaced by `with`; `None` where the span is not in
+/// the line itself.
+fn replaced(command: &str, span: Option<(usize, usize)>, with: &str) -> Option<String> {
+    let (start, end) = span?;
+    Some(format!(
+        "{}{with}{}",
+        command.get(..start)?,
+        command.get(end..)?
+    ))
 }
 
 /// The note for `command` when it piped `ls` of files into a program, else `None`.
 pub fn note(command: &str, env: &ShellEnv) -> Option<String> {
-    find(command, env).map(|p| p.note())
+    find(command, env).and_then(|p| p.note())
 }
 
 /// Whether `name` (expanded; relative to `cwd`) is a file that is there, not a folder. A
@@ -142,6 +197,8 @@ fn is_file(name: &str, cwd: &Path) -> bool {
     };
     std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
+
+mod readers;
 
 #[cfg(test)]
 mod tests;
