@@ -695,3 +695,49 @@ async fn names_sorted_by_size_run_by_size_and_the_reading_stays_with_the_model()
         s.assert_invariants();
     }
 }
+
+/// awk's arithmetic on a field of words (`$2`, the items; seen on the tune half, three
+/// sums in three printed as 0 and answered) is run on the file's one field of numbers,
+/// recorded as run, and the model is told so with the output.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arithmetic_on_a_field_of_words_runs_on_the_field_of_numbers() {
+    let program = "python3 - <<'EOF'\nimport csv, os\nrows = list(csv.DictReader(open(os.path.expanduser('~/sales.csv'))))\nprint(sum(int(r['amount']) for r in rows))\nEOF";
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        let steps = script(
+            &[
+                run("awk -F, '{sum += $2} END {print sum}' ~/sales.csv"),
+                answer("The total of the amounts is 94."),
+                run(program),
+            ],
+            proto,
+        );
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(
+            &s.home.path().join("sales.csv"),
+            "city,item,amount\nOslo,pen,12\nLima,ink,30\nOslo,clip,7\nRome,pen,45\n",
+        );
+        let out = s.zeta_run("What is the total of the amount column in ~/sales.csv?");
+        let task = finished_task(&out);
+        assert_eq!(
+            task["reply"],
+            "The total of the amounts is 94.",
+            "{at}: {task} {:?}",
+            checks_of(&out)
+        );
+        let after = said_in(&s.requests()[1]);
+        assert!(
+            after.contains(
+                "Run as `awk -F, '{sum += $3} END {print sum}' ~/sales.csv`: In ~/sales.csv, \
+                 $2 (`item` on its first line) holds no number"
+            ) && after.contains("94"),
+            "{at}: {after}"
+        );
+        let audit = String::from_utf8_lossy(&s.zeta(&["audit", "--json"]).stdout).to_string();
+        assert!(
+            audit.contains("{sum += $3}") && !audit.contains("{sum += $2}"),
+            "{at}: recorded as run: {audit}"
+        );
+        s.assert_invariants();
+    }
+}

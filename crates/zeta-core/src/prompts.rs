@@ -39,6 +39,10 @@ pub const NAMES_PIPED: &str = include_str!("../prompts/names_piped.md");
 pub const NAMES_PIPED_READ_AS: &str = include_str!("../prompts/names_piped_read_as.md");
 pub const NAMES_PIPED_SIZES: &str = include_str!("../prompts/names_piped_sizes.md");
 pub const NAMES_PIPED_FILES: &str = include_str!("../prompts/names_piped_files.md");
+pub const NAMES_PIPED_SEARCHED: &str = include_str!("../prompts/names_piped_searched.md");
+pub const TEXT_FIELD: &str = include_str!("../prompts/text_field.md");
+pub const TEXT_FIELD_SWAP: &str = include_str!("../prompts/text_field_swap.md");
+pub const TEXT_FIELD_UNSPLIT: &str = include_str!("../prompts/text_field_unsplit.md");
 
 /// `template` with each `{{name}}` of `values` replaced, in one pass (a value's own
 /// braces are never read as places).

@@ -31,7 +31,7 @@ pub mod provenance;
 pub mod read_only;
 mod rules;
 mod seen;
-pub use seen::{Pipe, Seen};
+pub use seen::{Pipe, Seen, Simple};
 pub mod session;
 mod targets;
 mod walk;
@@ -225,6 +225,12 @@ fn seen_in(line: &str, env: &ShellEnv) -> Option<Seen> {
 /// `$HOME` (`Seen::pipes`); none for a line too long to read.
 pub fn pipes(line: &str, env: &ShellEnv) -> Vec<Pipe> {
     seen_in(line, env).map(|s| s.pipes).unwrap_or_default()
+}
+
+/// Each simple command in `line`, with `env`'s home and user for `~` and `$HOME`
+/// (`Seen::commands`); none for a line too long to read.
+pub fn commands(line: &str, env: &ShellEnv) -> Vec<Simple> {
+    seen_in(line, env).map(|s| s.commands).unwrap_or_default()
 }
 
 /// The programs a command line runs, and whether it writes (`seen`). Used to label a

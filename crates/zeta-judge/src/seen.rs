@@ -24,6 +24,23 @@ pub struct Seen {
     pub session: Option<SessionUse>,
     /// Each `A | B` of simple commands, in the order written.
     pub pipes: Vec<Pipe>,
+    /// Each simple command, in the order walked (a nested one before the one around it).
+    pub commands: Vec<Simple>,
+}
+
+/// One simple command, as the shell will run it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Simple {
+    /// Its program's base name, then its words as the shell will pass them (values
+    /// expanded where that is static).
+    pub words: Vec<String>,
+    /// The same words as written (`~/q3.csv`, quotes kept).
+    pub written: Vec<String>,
+    /// Where it is in the line (bytes), when it is in the line itself and not in a nested
+    /// shell's text (`sh -c '…'`).
+    pub span: Option<(usize, usize)>,
+    /// The folder the line is in there, while it is known.
+    pub cwd: Option<PathBuf>,
 }
 
 /// One simple command's output piped into the next one's input.

@@ -446,6 +446,12 @@ impl<'e> Walker<'e> {
         let (expanded, written) = command_words(&argv);
         // Where it is in the line itself: a nested shell's text is another text.
         let span = (self.depth == 1).then(|| (n.start_byte(), n.end_byte()));
+        self.seen.commands.push(crate::seen::Simple {
+            words: expanded.clone(),
+            written: written.clone(),
+            span,
+            cwd: self.cwd.clone(),
+        });
         self.last_command = Some(Walked {
             expanded,
             written,

@@ -30,7 +30,10 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         // where it can be written so, else said with the output (`names_piped`); Zeta's
         // words either way, never part of an answer.
         let piped = self.finishing.names_piped(&call.name, &call.arguments);
-        let piped_run = piped.as_ref().and_then(|p| p.read_as());
+        let piped_run = piped
+            .as_ref()
+            .and_then(|p| p.read_as())
+            .or_else(|| self.finishing.text_field(&call.name, &call.arguments));
         let piped_note = piped.filter(|_| piped_run.is_none()).and_then(|p| p.note());
         if let Some((_, note)) = &piped_run {
             self.finishing.said(note);

@@ -382,6 +382,27 @@ impl Finishing {
         crate::assist::names_piped::find(command, &self.env)
     }
 
+    /// A shell command whose awk does arithmetic on a field that holds no number in the
+    /// file it reads, where one field holds numbers in every row
+    /// (`assist::text_fields`), for a model whose answers are checked, unless
+    /// `text-fields` is turned off: the command with that field, and how it was read.
+    /// Seen on the tune half: `awk -F, '{sum += $2} END {print sum}' ~/sales.csv`, the
+    /// items summed as 0 and answered, three tasks in three.
+    pub fn text_field(
+        &self,
+        tool: &str,
+        arguments: &serde_json::Value,
+    ) -> Option<(String, String)> {
+        if self.checks_wanted == Checks::Never
+            || tool != "shell"
+            || self.off.iter().any(|o| o == "text-fields")
+        {
+            return None;
+        }
+        let command = arguments.get("command")?.as_str()?;
+        crate::assist::text_fields::find(command, &self.env).map(|t| t.read_as())
+    }
+
     /// What the files the request asks text to be written into hold now, after a call
     /// created or changed them (`effects`): the read-back the model sees with the call's
     /// output, so "I wrote 35 into ~/count.txt" can be held against `35 /home/me/a.txt`.

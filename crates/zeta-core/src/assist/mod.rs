@@ -9,8 +9,10 @@
 //!   them; `agent_loop::finish` holds a task's finishing state around it.
 //! - [`notes`]: first-turn notes behind one trait (ask first; the skills come through
 //!   its `Knowledge`).
-//! - [`names_piped`]: the note shown with a command's output where a program read files'
-//!   names (`ls FILE | wc -l`) where their contents were meant.
+//! - [`names_piped`]: a command that fed files' names where the files were meant (`ls
+//!   FILE | wc -l`, `ls DIR | sort -rh`), run with the files instead, the model told so.
+//! - [`text_fields`]: awk's arithmetic on a field that holds no number in the file it
+//!   reads, run with the file's one field of numbers, the model told so.
 //! - [`profile`]: which help a model gets (none for a model that needs none).
 //! - [`windows`]: which window on screen the request names (the evidence that it is
 //!   about a window).
@@ -24,5 +26,20 @@ pub mod names_piped;
 pub mod notes;
 pub mod profile;
 pub mod request;
+pub mod text_fields;
 pub mod values;
 pub mod windows;
+
+#[cfg(test)]
+pub(crate) mod test_home;
+
+/// `name` (a path a command gave, expanded) as a path: relative to `cwd` where it is not
+/// absolute.
+pub(crate) fn in_folder(name: &str, cwd: &std::path::Path) -> std::path::PathBuf {
+    let path = std::path::PathBuf::from(name);
+    if path.is_absolute() {
+        path
+    } else {
+        cwd.join(path)
+    }
+}

@@ -20,7 +20,7 @@
 //! name made when the line runs, and a pipe into a program that takes names as
 //! arguments (`xargs`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::policy::ShellEnv;
 
@@ -43,6 +43,9 @@ pub enum Meant {
     /// The files themselves, searched by grep (`ls DIR | grep -l WORD`): run as `grep -l
     /// WORD DIR/*`.
     Files,
+    /// Names searched for a word none of them holds (`ls ~/inbox | grep Zanzibar`): run
+    /// as written, and said with its empty output how grep searches what the files hold.
+    Searched,
 }
 
 /// A pipe from `ls` of files into a program that reads them, as the command wrote it.
@@ -60,6 +63,9 @@ pub struct Piped {
     /// `ls -S`; grep given the files), where the pipe is in the line itself (not in a
     /// nested shell's text).
     run_as: Option<String>,
+    /// What is said with the output where it runs as written, when it is not the note of
+    /// contents (`Searched`).
+    said: Option<String>,
 }
 
 impl Piped {
@@ -68,9 +74,13 @@ impl Piped {
         self.meant
     }
 
-    /// The note that goes with the command's output where it runs as written: only for
-    /// contents (a reader's flags are said where it is run another way).
+    /// The note that goes with the command's output where it runs as written: for
+    /// contents, and for names searched in vain (a reader's flags are said where it is run
+    /// another way).
     pub fn note(&self) -> Option<String> {
+        if self.said.is_some() {
+            return self.said.clone();
+        }
         (self.meant == Meant::Contents).then(|| {
             crate::prompts::fill(
                 crate::prompts::NAMES_PIPED,
@@ -92,6 +102,7 @@ impl Piped {
             Meant::Contents => crate::prompts::NAMES_PIPED_READ_AS,
             Meant::Sizes => crate::prompts::NAMES_PIPED_SIZES,
             Meant::Files => crate::prompts::NAMES_PIPED_FILES,
+            Meant::Searched => return None,
         };
         let note = crate::prompts::fill(
             template,
@@ -115,6 +126,7 @@ pub fn find(command: &str, env: &ShellEnv) -> Option<Piped> {
             readers::files(command, &pipe, env)
                 .or_else(|| contents(command, &pipe, env))
                 .or_else(|| readers::sizes(command, &pipe, env))
+                .or_else(|| readers::searched(&pipe, env))
         })
 }
 
@@ -146,6 +158,7 @@ fn contents(command: &str, pipe: &zeta_judge::Pipe, env: &ShellEnv) -> Option<Pi
         program: pipe.into.clone(),
         meant: Meant::Contents,
         run_as,
+        said: None,
     })
 }
 
@@ -189,13 +202,7 @@ fn is_file(name: &str, cwd: &Path) -> bool {
     if name.contains(['*', '?', '[', '$', '`']) {
         return false;
     }
-    let path = PathBuf::from(name);
-    let path = if path.is_absolute() {
-        path
-    } else {
-        cwd.join(path)
-    };
-    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+    std::fs::metadata(crate::assist::in_folder(name, cwd)).is_ok_and(|m| m.is_file())
 }
 
 mod readers;

@@ -6,7 +6,7 @@
 //! pipe's syntax and the disk, never from the request, and run the way the flags mean:
 //! `ls -S` (largest first; `-Sr` smallest first), and grep given the files.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::{listing, operands, replaced, Meant, Piped};
 use crate::policy::ShellEnv;
@@ -52,19 +52,46 @@ pub(super) fn sizes(command: &str, pipe: &zeta_judge::Pipe, env: &ShellEnv) -> O
         program: reader(command, pipe),
         meant: Meant::Sizes,
         run_as: replaced(command, span, &words.join(" ")),
+        said: None,
     })
 }
 
 /// `ls` of folders or files piped into `grep -l` or `-L`, run as grep of those files (a
 /// folder's files by `DIR/*`, its folders skipped).
 pub(super) fn files(command: &str, pipe: &zeta_judge::Pipe, env: &ShellEnv) -> Option<Piped> {
-    let (program, args) = pipe.from.split_first()?;
+    let program = pipe.from.first()?;
     if program != "ls" || !matches!(pipe.into.as_str(), "grep" | "egrep" | "fgrep") {
         return None;
     }
     if !grep_lists_files(&pipe.into_args)? {
         return None;
     }
+    let (given, folders_inside) = given_to_grep(pipe, env, false)?;
+    let (start, end) = pipe.into_span?;
+    let grep = command.get(start..end)?;
+    let skip = if folders_inside { " -d skip" } else { "" };
+    let run = format!("{grep}{skip} {}", given.join(" "));
+    let span = pipe.span.map(|(s, _)| (s, end));
+    Some(Piped {
+        listing: listing(pipe),
+        names: operands(pipe),
+        program: grep.to_string(),
+        meant: Meant::Files,
+        run_as: replaced(command, span, &run),
+        said: None,
+    })
+}
+
+/// The files `ls`'s names stand for, as grep would be given them (a folder as `DIR/*`),
+/// and whether a folder may be among them; `None` where `ls` has flags past names, or a
+/// name is not there. `standalone`: for a command of its own, which runs in the working
+/// folder, not where a `cd` before the listing went.
+fn given_to_grep(
+    pipe: &zeta_judge::Pipe,
+    env: &ShellEnv,
+    standalone: bool,
+) -> Option<(Vec<String>, bool)> {
+    let (_, args) = pipe.from.split_first()?;
     if args
         .iter()
         .any(|a| a.starts_with('-') && !matches!(a.as_str(), "-1" | "--"))
@@ -81,10 +108,17 @@ pub(super) fn files(command: &str, pipe: &zeta_judge::Pipe, env: &ShellEnv) -> O
     let mut given = Vec::new();
     if named.is_empty() {
         folders_inside |= has_folder(cwd);
-        given.push("*".to_string());
+        if standalone && cwd != env.cwd {
+            given.push(format!(
+                "{}/*",
+                zeta_judge::quote_path(&cwd.to_string_lossy())
+            ));
+        } else {
+            given.push("*".to_string());
+        }
     }
     for (name, as_written) in named.iter().zip(&written) {
-        let path = at(name, cwd);
+        let path = crate::assist::in_folder(name, cwd);
         if is_glob(name) {
             given.push(as_written.clone());
             folders_inside = true;
@@ -97,18 +131,118 @@ pub(super) fn files(command: &str, pipe: &zeta_judge::Pipe, env: &ShellEnv) -> O
             return None;
         }
     }
-    let (start, end) = pipe.into_span?;
-    let grep = command.get(start..end)?;
+    Some((given, folders_inside))
+}
+
+/// `ls` of folders or files piped into grep of a plain word that no name there holds
+/// (`ls ~/inbox | grep Zanzibar`, seen on the tune half for the file that mentions it,
+/// three calls in a row): run as written, which prints nothing; said with that output,
+/// how grep searches what the files hold. Names that hold the word, a pattern past a
+/// plain word, and grep that counts, inverts or lists files are left alone.
+pub(super) fn searched(pipe: &zeta_judge::Pipe, env: &ShellEnv) -> Option<Piped> {
+    let (program, args) = pipe.from.split_first()?;
+    if program != "ls" || pipe.into != "grep" {
+        return None;
+    }
+    let mut flags = String::new();
+    let mut patterns = Vec::new();
+    for arg in &pipe.into_args {
+        match arg.strip_prefix('-') {
+            Some(letters) if !letters.is_empty() && !letters.starts_with('-') => {
+                if !letters.chars().all(|c| "iwFx".contains(c)) {
+                    return None;
+                }
+                flags.push_str(letters);
+            }
+            Some(_) => return None,
+            None => patterns.push(arg.clone()),
+        }
+    }
+    let [pattern] = patterns.as_slice() else {
+        return None;
+    };
+    let plain = !pattern.is_empty()
+        && pattern
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'));
+    if !plain {
+        return None;
+    }
+    let (given, folders_inside) = given_to_grep(pipe, env, true)?;
+    let cwd = pipe.cwd.as_deref().unwrap_or(&env.cwd);
+    let ignore_case = flags.contains('i');
+    let holds = |name: &str| {
+        if ignore_case {
+            name.to_lowercase().contains(&pattern.to_lowercase())
+        } else {
+            name.contains(pattern.as_str())
+        }
+    };
+    let named: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    // What `ls` prints: a folder's names, a file's path as given, a glob's paths.
+    let listed = if named.is_empty() {
+        names_in(cwd)?
+    } else {
+        let mut all = Vec::new();
+        for name in &named {
+            let path = crate::assist::in_folder(name, cwd);
+            if is_glob(name) {
+                let paths = glob::glob(&path.to_string_lossy()).ok()?;
+                let matched: Vec<String> = paths
+                    .flatten()
+                    .map(|p| p.to_string_lossy().to_string())
+                    .collect();
+                if matched.is_empty() {
+                    return None;
+                }
+                all.extend(matched);
+            } else if path.is_dir() {
+                all.extend(names_in(&path)?);
+            } else {
+                all.push(name.to_string());
+            }
+        }
+        all
+    };
+    if listed.is_empty() || listed.iter().any(|n| holds(n)) {
+        return None;
+    }
+    let mut letters: String = flags.chars().filter(|c| *c != 'x').collect();
+    letters.insert(0, 'l');
     let skip = if folders_inside { " -d skip" } else { "" };
-    let run = format!("{grep}{skip} {}", given.join(" "));
-    let span = pipe.span.map(|(s, _)| (s, end));
+    let search = format!(
+        "grep -{letters}{skip} {} {}",
+        zeta_judge::quote(pattern),
+        given.join(" ")
+    );
+    let said = crate::prompts::fill(
+        crate::prompts::NAMES_PIPED_SEARCHED,
+        &[
+            ("listing", &listing(pipe)),
+            ("pattern", pattern),
+            ("search", &search),
+        ],
+    );
     Some(Piped {
         listing: listing(pipe),
-        names: written,
-        program: grep.to_string(),
-        meant: Meant::Files,
-        run_as: replaced(command, span, &run),
+        names: operands(pipe),
+        program: "grep".to_string(),
+        meant: Meant::Searched,
+        run_as: None,
+        said: Some(said),
     })
+}
+
+/// The names of a folder's entries, as `ls` prints them (hidden ones left out).
+fn names_in(folder: &Path) -> Option<Vec<String>> {
+    let entries = std::fs::read_dir(folder).ok()?;
+    Some(
+        entries
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .filter(|n| !n.starts_with('.'))
+            .collect(),
+    )
 }
 
 /// The reading command as written (`sort -rh`), else its program's name.
@@ -267,9 +401,9 @@ fn holds_no_number(name: &str, cwd: &Path, long: bool) -> bool {
         // Its folder (before the first wildcard) must be there.
         let fixed = &name[..name.find(['*', '?', '[']).unwrap_or(name.len())];
         let folder = fixed.rfind('/').map_or(".", |i| &fixed[..i.max(1)]);
-        return at(folder, cwd).is_dir() && (name.starts_with('/') || long);
+        return crate::assist::in_folder(folder, cwd).is_dir() && (name.starts_with('/') || long);
     }
-    let path = at(name, cwd);
+    let path = crate::assist::in_folder(name, cwd);
     if path.is_dir() {
         return long
             || std::fs::read_dir(&path).is_ok_and(|entries| {
@@ -295,16 +429,6 @@ fn has_folder(path: &Path) -> bool {
 /// Whether a word still holds a wildcard.
 fn is_glob(name: &str) -> bool {
     name.contains(['*', '?', '['])
-}
-
-/// `name` (expanded) as a path, relative to `cwd` where it is not absolute.
-fn at(name: &str, cwd: &Path) -> PathBuf {
-    let path = PathBuf::from(name);
-    if path.is_absolute() {
-        path
-    } else {
-        cwd.join(path)
-    }
 }
 
 #[cfg(test)]

@@ -5,34 +5,7 @@
 //! none.
 
 use super::*;
-
-pub(super) struct Home {
-    _dir: tempfile::TempDir,
-    pub(super) env: ShellEnv,
-}
-
-/// A home holding `files` (paths in it, with their text) and the empty `folders`,
-/// commands running in the home.
-pub(super) fn home_of(files: &[(&str, &str)], folders: &[&str]) -> Home {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path().to_path_buf();
-    for (name, text) in files {
-        let path = root.join(name);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
-        std::fs::write(path, text).expect("write");
-    }
-    for folder in folders {
-        std::fs::create_dir_all(root.join(folder)).expect("folder");
-    }
-    Home {
-        env: ShellEnv {
-            home: root.clone(),
-            cwd: root,
-            user: "me".into(),
-        },
-        _dir: dir,
-    }
-}
+use crate::assist::test_home::{home_of, Home};
 
 /// A home with `invoice.txt`, `q3.csv`, `my notes.txt`, `docs/` (holding `a.txt`) and
 /// `projects/`.

@@ -5,8 +5,8 @@
 //! sorted or searched, or the reader does not read the listing, where nothing may be
 //! said. Misses and false alarms are counted and must be none.
 
-use super::super::tests::{home_of, Home};
 use super::super::{find, Meant};
+use crate::assist::test_home::{home_of, run, Home};
 use std::path::Path;
 
 /// A home with `notes/` (alpha.log the largest, report.pdf the smallest), `work/`
@@ -91,20 +91,6 @@ impl Tally {
         assert!(self.misses.is_empty(), "missed: {:#?}", self.misses);
         assert!(self.wrong.is_empty(), "run wrongly: {:#?}", self.wrong);
     }
-}
-
-/// What bash prints for `command` in the home, trimmed.
-fn run(command: &str, home: &Path) -> (bool, String) {
-    let out = std::process::Command::new("bash")
-        .args(["-c", command])
-        .current_dir(home)
-        .env("HOME", home)
-        .output()
-        .expect("bash");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).trim().to_string(),
-    )
 }
 
 #[test]
@@ -263,6 +249,85 @@ fn names_sorted_or_searched_as_names_are_not() {
     println!(
         "names sorted or searched as names: {} lines, {} false alarms",
         lines.len(),
+        alarms.len()
+    );
+    assert!(alarms.is_empty(), "false alarms: {alarms:#?}");
+}
+
+#[test]
+fn names_searched_in_vain_are_told_how_to_search_the_files() {
+    let home = home();
+    let mut tally = Tally::default();
+    let lines = [
+        ("ls ~/work | grep Zanzibar", "grep -l 'Zanzibar' ~/work/*"),
+        (
+            "ls ~/work | grep -i zanzibar",
+            "grep -li 'zanzibar' ~/work/*",
+        ),
+        (
+            "ls -1 work | grep -w Zanzibar",
+            "grep -lw 'Zanzibar' work/*",
+        ),
+        (
+            "ls $HOME/work/ | grep Zanzibar",
+            "grep -l 'Zanzibar' $HOME/work/*",
+        ),
+        (
+            "ls ~/work/*.txt | grep -i zanzibar",
+            "grep -li -d skip 'zanzibar' ~/work/*.txt",
+        ),
+        (
+            "ls ~/mixed | grep Zanzibar",
+            "grep -l -d skip 'Zanzibar' ~/mixed/*",
+        ),
+    ];
+    for (line, search) in lines {
+        tally.cases += 1;
+        let Some(piped) = find(line, &home.env) else {
+            tally.misses.push(line.to_string());
+            continue;
+        };
+        assert_eq!(piped.meant(), Meant::Searched, "{line}");
+        assert!(piped.read_as().is_none(), "{line}: run as written");
+        let said = piped.note().expect("said");
+        assert!(said.contains(&format!("`{search}`")), "{line}: {said}");
+        // The search it names runs, and finds the file that mentions the word.
+        let (ok, out) = run(search, &home.env.home);
+        if !ok || !out.ends_with("trip.txt") && !out.ends_with("a.txt") {
+            tally.wrong.push(format!("{line} → {search} → {out}"));
+        }
+    }
+    // After a `cd`, the folder it went to, for a command of its own.
+    let said = find("cd ~/work && ls | grep Zanzibar", &home.env)
+        .and_then(|p| p.note())
+        .expect("said after a cd");
+    let folder = home.env.home.join("work").display().to_string();
+    let search = format!("grep -l 'Zanzibar' {}/*", zeta_judge::quote_path(&folder));
+    assert!(said.contains(&format!("`{search}`")), "{said}");
+    assert!(
+        run(&search, &home.env.home).1.ends_with("trip.txt"),
+        "{search}"
+    );
+    tally.none_failed("names searched in vain");
+    let alarms: Vec<&str> = [
+        "ls ~/work | grep trip",
+        "ls ~/work | grep -i TRIP",
+        "ls ~/work/*.txt | grep work",
+        "ls ~/work | grep 'Zan.*'",
+        "ls ~/work | grep -v Zanzibar",
+        "ls ~/work | grep -c Zanzibar",
+        "ls ~/work | grep -e Zanzibar -e Lima",
+        "ls ~/nowhere | grep Zanzibar",
+        "ls ~/nowhere/*.txt | grep Zanzibar",
+        "ls -l ~/work | grep Zanzibar",
+        "find ~/work | grep Zanzibar",
+        "ls ~/work | grep Zanzibar ~/work/trip.txt",
+    ]
+    .into_iter()
+    .filter(|l| find(l, &home.env).is_some())
+    .collect();
+    println!(
+        "names searched rightly: 12 lines, {} false alarms",
         alarms.len()
     );
     assert!(alarms.is_empty(), "false alarms: {alarms:#?}");
