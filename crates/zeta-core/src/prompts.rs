@@ -41,6 +41,7 @@ pub const NAMES_PIPED_SIZES: &str = include_str!("../prompts/names_piped_sizes.m
 pub const NAMES_PIPED_FILES: &str = include_str!("../prompts/names_piped_files.md");
 pub const NAMES_PIPED_SEARCHED: &str = include_str!("../prompts/names_piped_searched.md");
 pub const TEXT_FIELD: &str = include_str!("../prompts/text_field.md");
+pub const UNNAMED_MATCHES: &str = include_str!("../prompts/unnamed_matches.md");
 pub const TEXT_FIELD_SWAP: &str = include_str!("../prompts/text_field_swap.md");
 pub const TEXT_FIELD_UNSPLIT: &str = include_str!("../prompts/text_field_unsplit.md");
 

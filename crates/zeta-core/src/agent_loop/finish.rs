@@ -403,6 +403,26 @@ impl Finishing {
         crate::assist::text_fields::find(command, &self.env).map(|t| t.read_as())
     }
 
+    /// A shell command whose find runs grep on one file at a time, which prints the lines
+    /// it matched and not their files (`assist::unnamed_matches`), for a model whose
+    /// answers are checked, unless `unnamed-matches` is turned off: the command with
+    /// `-H`, and how it was read. Seen on the tune half: "The file ~/reports contains the
+    /// text 'we met in Kilimanjaro last year'" for which file mentions it.
+    pub fn unnamed_matches(
+        &self,
+        tool: &str,
+        arguments: &serde_json::Value,
+    ) -> Option<(String, String)> {
+        if self.checks_wanted == Checks::Never
+            || tool != "shell"
+            || self.off.iter().any(|o| o == "unnamed-matches")
+        {
+            return None;
+        }
+        let command = arguments.get("command")?.as_str()?;
+        crate::assist::unnamed_matches::find(command, &self.env).map(|u| u.read_as())
+    }
+
     /// What the files the request asks text to be written into hold now, after a call
     /// created or changed them (`effects`): the read-back the model sees with the call's
     /// output, so "I wrote 35 into ~/count.txt" can be held against `35 /home/me/a.txt`.

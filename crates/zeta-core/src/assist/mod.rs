@@ -13,6 +13,8 @@
 //!   FILE | wc -l`, `ls DIR | sort -rh`), run with the files instead, the model told so.
 //! - [`text_fields`]: awk's arithmetic on a field that holds no number in the file it
 //!   reads, run with the file's one field of numbers, the model told so.
+//! - [`unnamed_matches`]: grep run by find on one file at a time, which prints lines but
+//!   not their files, run with `-H`, the model told so.
 //! - [`profile`]: which help a model gets (none for a model that needs none).
 //! - [`windows`]: which window on screen the request names (the evidence that it is
 //!   about a window).
@@ -27,6 +29,7 @@ pub mod notes;
 pub mod profile;
 pub mod request;
 pub mod text_fields;
+pub mod unnamed_matches;
 pub mod values;
 pub mod windows;
 
