@@ -9,6 +9,28 @@ pub fn clip(text: &str, max: usize) -> String {
     }
 }
 
+/// What a command printed, as a person is shown it, cut to at most `max` characters:
+/// output of one character a line (a program that iterated over a string and printed
+/// each character: "/", "t", "m", "p" …, seen three times on the everyday bench) is
+/// shown as the line those characters make; anything else as printed.
+pub fn shown(printed: &str, max: usize) -> String {
+    let lines: Vec<&str> = printed.trim().lines().collect();
+    // A path's slashes and dots, or a blank line for a space: not a list of one-letter
+    // or one-digit values, which stays as printed.
+    let char_a_line = lines.len() >= 8
+        && lines.iter().all(|l| l.chars().count() <= 1)
+        && lines.iter().any(|l| matches!(*l, "/" | "." | "" | " "));
+    if char_a_line {
+        let joined: String = lines
+            .iter()
+            .map(|l| if l.is_empty() { " " } else { l })
+            .collect();
+        clip(&joined, max)
+    } else {
+        clip(printed.trim(), max)
+    }
+}
+
 /// `text` with every run of white space (newlines included) as one space.
 pub fn flatten(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -53,6 +75,21 @@ pub(crate) fn random_texts(alphabet: &str, count: usize, longest: u64, seed: u64
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn output_of_a_character_a_line_is_shown_as_its_line() {
+        let path = "/tmp/zeta-files/notes";
+        let printed: String = path.chars().map(|c| format!("{c}\n")).collect();
+        assert_eq!(shown(&printed, 400), path);
+        // Short output, or lines of words, stay as printed.
+        assert_eq!(shown("a\nb\nc\n", 400), "a\nb\nc");
+        assert_eq!(shown("alpha.log\nbeta.txt\n", 400), "alpha.log\nbeta.txt");
+        let digits = "1\n2\n3\n4\n5\n6\n7\n8\n9\n";
+        assert_eq!(shown(digits, 400), digits.trim());
+        let words: String = "two words".chars().map(|c| format!("{c}\n")).collect();
+        assert_eq!(shown(&words, 400), "two words");
+        assert_eq!(shown(&printed, 5), "/tmp/…");
+    }
 
     #[test]
     fn cuts_fall_between_characters() {

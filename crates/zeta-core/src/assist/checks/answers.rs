@@ -281,7 +281,7 @@ impl Check for NoValue {
         // traceback of the second way's program) is no finding to show the person.
         let last = printed
             .last()
-            .map(|t| crate::text::clip(t.trim(), 600))
+            .map(|t| crate::text::shown(t, 600))
             .unwrap_or_default();
         Some(Finding {
             message: crate::prompts::fill(

@@ -295,7 +295,7 @@ impl Check for SecondWay {
             ProgramSays::BearsOut => return None,
             ProgramSays::Differs(printed) => format!(
                 "(I could not confirm this a second way: a Python program printed:\n{})",
-                crate::text::clip(&printed, 400)
+                crate::text::shown(&printed, 400)
             ),
             ProgramSays::Nothing => UNCONFIRMED.to_string(),
         });
