@@ -4,7 +4,9 @@
 //! sorted as text), and `grep -l`/`-L` names the files whose contents match (or do not),
 //! which fed names on its input can only print "(standard input)". Each is read from the
 //! pipe's syntax and the disk, never from the request, and run the way the flags mean:
-//! `ls -S` (largest first; `-Sr` smallest first), and grep given the files.
+//! `ls -S` (largest first; `-Sr` smallest first), and grep given the files. grep of a
+//! plain word no listed name holds runs as written, and its empty output comes with how
+//! grep searches what the files hold (`searched`).
 
 use std::path::Path;
 
