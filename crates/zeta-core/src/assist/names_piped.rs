@@ -126,7 +126,7 @@ pub fn find(command: &str, env: &ShellEnv) -> Option<Piped> {
             readers::files(command, &pipe, env)
                 .or_else(|| contents(command, &pipe, env))
                 .or_else(|| readers::sizes(command, &pipe, env))
-                .or_else(|| readers::searched(&pipe, env))
+                .or_else(|| searched::searched(&pipe, env))
         })
 }
 
@@ -206,6 +206,7 @@ fn is_file(name: &str, cwd: &Path) -> bool {
 }
 
 mod readers;
+mod searched;
 
 #[cfg(test)]
 mod tests;

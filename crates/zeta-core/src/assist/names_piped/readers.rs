@@ -4,9 +4,7 @@
 //! sorted as text), and `grep -l`/`-L` names the files whose contents match (or do not),
 //! which fed names on its input can only print "(standard input)". Each is read from the
 //! pipe's syntax and the disk, never from the request, and run the way the flags mean:
-//! `ls -S` (largest first; `-Sr` smallest first), and grep given the files. grep of a
-//! plain word no listed name holds runs as written, and its empty output comes with how
-//! grep searches what the files hold (`searched`).
+//! `ls -S` (largest first; `-Sr` smallest first), and grep given the files.
 
 use std::path::Path;
 
@@ -88,7 +86,7 @@ pub(super) fn files(command: &str, pipe: &zeta_judge::Pipe, env: &ShellEnv) -> O
 /// and whether a folder may be among them; `None` where `ls` has flags past names, or a
 /// name is not there. `standalone`: for a command of its own, which runs in the working
 /// folder, not where a `cd` before the listing went.
-fn given_to_grep(
+pub(super) fn given_to_grep(
     pipe: &zeta_judge::Pipe,
     env: &ShellEnv,
     standalone: bool,
@@ -134,117 +132,6 @@ fn given_to_grep(
         }
     }
     Some((given, folders_inside))
-}
-
-/// `ls` of folders or files piped into grep of a plain word that no name there holds
-/// (`ls ~/inbox | grep Zanzibar`, seen on the tune half for the file that mentions it,
-/// three calls in a row): run as written, which prints nothing; said with that output,
-/// how grep searches what the files hold. Names that hold the word, a pattern past a
-/// plain word, and grep that counts, inverts or lists files are left alone.
-pub(super) fn searched(pipe: &zeta_judge::Pipe, env: &ShellEnv) -> Option<Piped> {
-    let (program, args) = pipe.from.split_first()?;
-    if program != "ls" || pipe.into != "grep" {
-        return None;
-    }
-    let mut flags = String::new();
-    let mut patterns = Vec::new();
-    for arg in &pipe.into_args {
-        match arg.strip_prefix('-') {
-            Some(letters) if !letters.is_empty() && !letters.starts_with('-') => {
-                if !letters.chars().all(|c| "iwFx".contains(c)) {
-                    return None;
-                }
-                flags.push_str(letters);
-            }
-            Some(_) => return None,
-            None => patterns.push(arg.clone()),
-        }
-    }
-    let [pattern] = patterns.as_slice() else {
-        return None;
-    };
-    let plain = !pattern.is_empty()
-        && pattern
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'));
-    if !plain {
-        return None;
-    }
-    let (given, folders_inside) = given_to_grep(pipe, env, true)?;
-    let cwd = pipe.cwd.as_deref().unwrap_or(&env.cwd);
-    let ignore_case = flags.contains('i');
-    let holds = |name: &str| {
-        if ignore_case {
-            name.to_lowercase().contains(&pattern.to_lowercase())
-        } else {
-            name.contains(pattern.as_str())
-        }
-    };
-    let named: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-    // What `ls` prints: a folder's names, a file's path as given, a glob's paths.
-    let listed = if named.is_empty() {
-        names_in(cwd)?
-    } else {
-        let mut all = Vec::new();
-        for name in &named {
-            let path = crate::assist::in_folder(name, cwd);
-            if is_glob(name) {
-                let paths = glob::glob(&path.to_string_lossy()).ok()?;
-                let matched: Vec<String> = paths
-                    .flatten()
-                    .map(|p| p.to_string_lossy().to_string())
-                    .collect();
-                if matched.is_empty() {
-                    return None;
-                }
-                all.extend(matched);
-            } else if path.is_dir() {
-                all.extend(names_in(&path)?);
-            } else {
-                all.push(name.to_string());
-            }
-        }
-        all
-    };
-    if listed.is_empty() || listed.iter().any(|n| holds(n)) {
-        return None;
-    }
-    let mut letters: String = flags.chars().filter(|c| *c != 'x').collect();
-    letters.insert(0, 'l');
-    let skip = if folders_inside { " -d skip" } else { "" };
-    let search = format!(
-        "grep -{letters}{skip} {} {}",
-        zeta_judge::quote(pattern),
-        given.join(" ")
-    );
-    let said = crate::prompts::fill(
-        crate::prompts::NAMES_PIPED_SEARCHED,
-        &[
-            ("listing", &listing(pipe)),
-            ("pattern", pattern),
-            ("search", &search),
-        ],
-    );
-    Some(Piped {
-        listing: listing(pipe),
-        names: operands(pipe),
-        program: "grep".to_string(),
-        meant: Meant::Searched,
-        run_as: None,
-        said: Some(said),
-    })
-}
-
-/// The names of a folder's entries, as `ls` prints them (hidden ones left out).
-fn names_in(folder: &Path) -> Option<Vec<String>> {
-    let entries = std::fs::read_dir(folder).ok()?;
-    Some(
-        entries
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().to_string())
-            .filter(|n| !n.starts_with('.'))
-            .collect(),
-    )
 }
 
 /// The reading command as written (`sort -rh`), else its program's name.
@@ -429,7 +316,7 @@ fn has_folder(path: &Path) -> bool {
 }
 
 /// Whether a word still holds a wildcard.
-fn is_glob(name: &str) -> bool {
+pub(super) fn is_glob(name: &str) -> bool {
     name.contains(['*', '?', '['])
 }
 
