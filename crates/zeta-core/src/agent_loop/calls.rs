@@ -33,8 +33,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         let piped_run = piped
             .as_ref()
             .and_then(|p| p.read_as())
-            .or_else(|| self.finishing.text_field(&call.name, &call.arguments))
-            .or_else(|| self.finishing.unnamed_matches(&call.name, &call.arguments));
+            .or_else(|| self.finishing.read_as(&call.name, &call.arguments));
         let piped_note = piped.filter(|_| piped_run.is_none()).and_then(|p| p.note());
         if let Some((_, note)) = &piped_run {
             self.finishing.said(note);

@@ -382,45 +382,29 @@ impl Finishing {
         crate::assist::names_piped::find(command, &self.env)
     }
 
-    /// A shell command whose awk does arithmetic on a field that holds no number in the
-    /// file it reads, where one field holds numbers in every row
-    /// (`assist::text_fields`), for a model whose answers are checked, unless
-    /// `text-fields` is turned off: the command with that field, and how it was read.
-    /// Seen on the tune half: `awk -F, '{sum += $2} END {print sum}' ~/sales.csv`, the
-    /// items summed as 0 and answered, three tasks in three.
-    pub fn text_field(
-        &self,
-        tool: &str,
-        arguments: &serde_json::Value,
-    ) -> Option<(String, String)> {
-        if self.checks_wanted == Checks::Never
-            || tool != "shell"
-            || self.off.iter().any(|o| o == "text-fields")
-        {
+    /// A shell command another reading runs in the model's place, for a model whose
+    /// answers are checked, each unless turned off by its name: awk's arithmetic on a
+    /// field that holds no number, run on the file's one field of numbers
+    /// (`text-fields`, `assist::text_fields`; seen on the tune half: `awk -F, '{sum +=
+    /// $2}' ~/sales.csv`, the items summed as 0, three tasks in three), and grep run by
+    /// find on one file at a time, run with `-H` (`unnamed-matches`,
+    /// `assist::unnamed_matches`; seen: "The file ~/reports contains the text …"). The
+    /// command to run, and how it was read.
+    pub fn read_as(&self, tool: &str, arguments: &serde_json::Value) -> Option<(String, String)> {
+        if self.checks_wanted == Checks::Never || tool != "shell" {
             return None;
         }
         let command = arguments.get("command")?.as_str()?;
-        crate::assist::text_fields::find(command, &self.env).map(|t| t.read_as())
-    }
-
-    /// A shell command whose find runs grep on one file at a time, which prints the lines
-    /// it matched and not their files (`assist::unnamed_matches`), for a model whose
-    /// answers are checked, unless `unnamed-matches` is turned off: the command with
-    /// `-H`, and how it was read. Seen on the tune half: "The file ~/reports contains the
-    /// text 'we met in Kilimanjaro last year'" for which file mentions it.
-    pub fn unnamed_matches(
-        &self,
-        tool: &str,
-        arguments: &serde_json::Value,
-    ) -> Option<(String, String)> {
-        if self.checks_wanted == Checks::Never
-            || tool != "shell"
-            || self.off.iter().any(|o| o == "unnamed-matches")
-        {
-            return None;
-        }
-        let command = arguments.get("command")?.as_str()?;
-        crate::assist::unnamed_matches::find(command, &self.env).map(|u| u.read_as())
+        let on = |name: &str| !self.off.iter().any(|o| o == name);
+        on("text-fields")
+            .then(|| crate::assist::text_fields::find(command, &self.env).map(|t| t.read_as()))
+            .flatten()
+            .or_else(|| {
+                on("unnamed-matches")
+                    .then(|| crate::assist::unnamed_matches::find(command, &self.env))
+                    .flatten()
+                    .map(|u| u.read_as())
+            })
     }
 
     /// What the files the request asks text to be written into hold now, after a call
