@@ -72,6 +72,25 @@ pub(crate) fn random_texts(alphabet: &str, count: usize, longest: u64, seed: u64
         .collect()
 }
 
+/// `count` texts, each `pieces` of `pieces` joined, drawn by a fixed generator (`seed`),
+/// for the tests that feed parsers joins of the words they read.
+#[cfg(test)]
+pub(crate) fn random_joins(pieces: &[&str], count: usize, each: usize, seed: u64) -> Vec<String> {
+    let mut seed = seed;
+    (0..count)
+        .map(|_| {
+            let mut text = String::new();
+            for _ in 0..each {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            text
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

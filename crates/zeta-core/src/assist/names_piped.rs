@@ -13,7 +13,8 @@
 //! none (`ls ~/notes | sort -rh | head -n 1`, for the largest file): run as `ls -S`,
 //! which orders the files by size; `grep -l` names the files whose contents match, and
 //! fed names on its input it can only print "(standard input)": run with the files
-//! given to grep itself.
+//! given to grep itself. Names `find` printed, sorted as numbers, are read the same
+//! way (`found`): run with each file's size before its name.
 //!
 //! Not noted: `ls` with a flag that prints more than names (`ls -l FILE | awk '{print
 //! $5}'` reads the size rightly), a folder listed (its names may be what is asked), a
@@ -40,6 +41,9 @@ pub enum Meant {
     Contents,
     /// The files' sizes (`ls DIR | sort -rh`): run as `ls -S DIR`.
     Sizes,
+    /// The files' sizes, from names `find` printed (`find DIR -printf '%f\n' | sort
+    /// -rn`): run with each file's size before its name.
+    FoundSizes,
     /// The files themselves, searched by grep (`ls DIR | grep -l WORD`): run as `grep -l
     /// WORD DIR/*`.
     Files,
@@ -101,6 +105,7 @@ impl Piped {
         let template = match self.meant {
             Meant::Contents => crate::prompts::NAMES_PIPED_READ_AS,
             Meant::Sizes => crate::prompts::NAMES_PIPED_SIZES,
+            Meant::FoundSizes => crate::prompts::NAMES_PIPED_FOUND_SIZES,
             Meant::Files => crate::prompts::NAMES_PIPED_FILES,
             Meant::Searched => return None,
         };
@@ -126,6 +131,7 @@ pub fn find(command: &str, env: &ShellEnv) -> Option<Piped> {
             readers::files(command, &pipe, env)
                 .or_else(|| contents(command, &pipe, env))
                 .or_else(|| readers::sizes(command, &pipe, env))
+                .or_else(|| found::sizes(command, &pipe, env))
                 .or_else(|| searched::searched(&pipe, env))
         })
 }
@@ -205,6 +211,7 @@ fn is_file(name: &str, cwd: &Path) -> bool {
     std::fs::metadata(crate::assist::in_folder(name, cwd)).is_ok_and(|m| m.is_file())
 }
 
+mod found;
 mod readers;
 mod searched;
 

@@ -13,7 +13,8 @@
 //! found something: its values, and its words that an output printed and the request
 //! does not hold. The answer holds when a program (`run_code`, or a shell line running
 //! Python) printed one of them, or listed as many things, a line each, as the count it
-//! gives. Once, it goes back asking for the program. Where the program printed something
+//! gives. Where it printed several things, one it singles out counts, not one among
+//! others of its kind: a program that lists every file bears out no pick among them. Once, it goes back asking for the program. Where the program printed something
 //! that does not bear the answer out (`program_says`), the model is asked once, with no
 //! tools, which of the two ways is right (`Finishing::two_ways_differ`), and its new
 //! answer is taken only where the program bears it out; otherwise the person reads the
@@ -133,18 +134,150 @@ fn facts(case: &Case) -> Vec<Fact> {
 
 /// `printed` bears out what the answer found: one of its facts, or a count the answer
 /// gives as the number of things the program listed, a line each (seen: "6 .log
-/// files" against a program that printed the six names).
+/// files" against a program that printed the six names). Where the program printed
+/// several lines, only what it singles out counts (`singled_out`): a program that
+/// printed every file holds the one the answer picked, whichever it picked (seen on the
+/// tune half: "the largest file is alpha.json", borne out by a program that printed
+/// the folder's four paths).
 fn bears(printed: &str, found: &[Fact]) -> bool {
-    let words = tokens(printed);
-    let printed_values = values(printed);
-    let listed = listed(printed);
-    found.iter().any(|fact| match fact {
-        Fact::Value(v) => {
-            grounded(v, &[printed], &printed_values)
-                || listed.is_some_and(|n| v.as_written() == n.to_string())
+    let counted = listed(printed).is_some_and(|n| {
+        found
+            .iter()
+            .any(|f| matches!(f, Fact::Value(v) if v.as_written() == n.to_string()))
+    });
+    let lines = items(printed);
+    counted
+        || match lines.as_slice() {
+            [] => false,
+            [item] => holds(item.text, found),
+            _ => singled_out(&lines, found),
         }
+}
+
+/// One thing a program printed: a line, or an element of a line that is a Python list,
+/// tuple, set or dict.
+struct Item<'a> {
+    text: &'a str,
+    /// An element of such a line.
+    in_list: bool,
+}
+
+/// The things `printed` gives: its non-empty lines, a line that is a Python list, set
+/// or dict (`['/x/a.txt', '/x/b.txt']`) read as its elements (a tuple is one thing: a
+/// name and its size).
+fn items(printed: &str) -> Vec<Item<'_>> {
+    let mut out = Vec::new();
+    for line in printed.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let inside = [('[', ']'), ('{', '}')]
+            .iter()
+            .find_map(|(open, close)| line.strip_prefix(*open)?.strip_suffix(*close));
+        let elements = inside.map(elements).unwrap_or_default();
+        if elements.len() >= 2 {
+            out.extend(elements.into_iter().map(|text| Item {
+                text,
+                in_list: true,
+            }));
+        } else {
+            out.push(Item {
+                text: line,
+                in_list: false,
+            });
+        }
+    }
+    out
+}
+
+/// The elements of a Python list's inside, split at its own commas, not those within
+/// an element's brackets or quotes.
+fn elements(inside: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut quote, mut start) = (0i32, None::<char>, 0);
+    for (i, c) in inside.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                out.push(&inside[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&inside[start..]);
+    out.into_iter()
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .collect()
+}
+
+/// `line` holds one of the answer's facts.
+fn holds(line: &str, found: &[Fact]) -> bool {
+    let words = tokens(line);
+    let line_values = values(line);
+    found.iter().any(|fact| match fact {
+        Fact::Value(v) => grounded(v, &[line], &line_values),
         Fact::Name(n) => words.contains(n),
     })
+}
+
+/// Things a program printed single out one of the answer's facts: every one holds one
+/// (the program printed what the answer says, a line a thing), or the last holds one
+/// and stands apart from the thing before it, a result after the things it was
+/// computed from: a line of its own after a list ("[100, 200]", then "300"), of another
+/// form ("a.log 120", "b.log 90", then "largest: a.log"), or under a label where the
+/// line before has none ("Paris 100", "Rome 200", then "Total: 300"). A listing of
+/// every file, or every figure, singles out none of them, in whatever place the
+/// answer's pick is.
+fn singled_out(items: &[Item], found: &[Fact]) -> bool {
+    let all = items.iter().all(|i| holds(i.text, found));
+    let result = match items {
+        [.., before, last] => {
+            holds(last.text, found)
+                && ((before.in_list && !last.in_list)
+                    || form(last.text) != form(before.text)
+                    || (label(last.text).is_some() && label(before.text).is_none()))
+        }
+        _ => false,
+    };
+    all || result
+}
+
+/// The words a line begins with before a `:` or `=` ("Total: 300" → "total"), where
+/// they hold a letter and are not a name (`a.log: 120` is a thing listed, not a label).
+fn label(line: &str) -> Option<String> {
+    let (head, _) = line.split_once([':', '='])?;
+    let head = head.trim().to_lowercase();
+    head.chars()
+        .any(char::is_alphabetic)
+        .then_some(head)
+        .filter(|h| !h.contains(['/', '\\', '.']))
+}
+
+/// What a line is made of, word by word, runs of one kind as one: numbers, names
+/// (words with a dot or a slash: files, paths) and other words.
+fn form(line: &str) -> Vec<char> {
+    let mut out: Vec<char> = Vec::new();
+    for word in line.split_whitespace() {
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let kind = if !bare.is_empty()
+            && bare
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '-' | '%'))
+        {
+            'n'
+        } else if bare.contains(['.', '/']) || word.starts_with(['/', '~']) {
+            'p'
+        } else {
+            'w'
+        };
+        if out.last() != Some(&kind) {
+            out.push(kind);
+        }
+    }
+    out
 }
 
 /// How many things `printed` lists, a line each: two or more non-empty lines, none of

@@ -135,7 +135,7 @@ pub(super) fn given_to_grep(
 }
 
 /// The reading command as written (`sort -rh`), else its program's name.
-fn reader(command: &str, pipe: &zeta_judge::Pipe) -> String {
+pub(super) fn reader(command: &str, pipe: &zeta_judge::Pipe) -> String {
     pipe.into_span
         .and_then(|(s, e)| command.get(s..e))
         .map(str::to_string)
@@ -145,7 +145,7 @@ fn reader(command: &str, pipe: &zeta_judge::Pipe) -> String {
 /// How `sort`'s words order by number (`-h`, `-n`, `-g`, their long forms), on the whole
 /// line or on its first field (`-k1,1nr`: a name's only field): `None` for any other
 /// word (another key, a separator, a file) or where nothing orders by number.
-fn sort_by_number(args: &[String]) -> Option<ByNumber> {
+pub(super) fn sort_by_number(args: &[String]) -> Option<ByNumber> {
     let mut by = ByNumber::default();
     let mut number = false;
     let mut words = args.iter();
@@ -184,7 +184,7 @@ fn sort_by_number(args: &[String]) -> Option<ByNumber> {
 
 /// How `sort` orders the listing's lines.
 #[derive(Debug, Default, Clone, Copy)]
-struct ByNumber {
+pub(super) struct ByNumber {
     largest_first: bool,
     /// By a key, the first field: only a listing of names has nothing else there.
     keyed: bool,

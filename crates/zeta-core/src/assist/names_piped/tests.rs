@@ -215,15 +215,7 @@ fn cut_and_joined_lines_never_panic() {
             let _ = note(&whole[..end], &home.env);
         }
     }
-    let mut seed = 7u64;
-    for _ in 0..3000 {
-        let mut line = String::new();
-        for _ in 0..6 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            line.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
-        }
+    for line in crate::text::random_joins(&pieces, 3000, 6, 7) {
         if let Some(piped) = find(&line, &home.env) {
             assert!(line.contains("ls"), "{line}: {piped:?}");
             assert!(line.contains('|'), "{line}: {piped:?}");

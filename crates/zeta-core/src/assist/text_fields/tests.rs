@@ -238,15 +238,7 @@ fn cut_and_joined_lines_never_panic() {
         ">",
         "\\",
     ];
-    let mut seed = 11u64;
-    for _ in 0..3000 {
-        let mut line = String::new();
-        for _ in 0..7 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            line.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
-        }
+    for line in crate::text::random_joins(&pieces, 3000, 7, 11) {
         if let Some(found) = find(&line, &home.env) {
             assert!(line.contains("awk"), "{line}: {found:?}");
             let _ = found.read_as();

@@ -590,3 +590,204 @@ fn second_way_judges_a_change_that_rests_on_what_the_task_chose() {
         );
     }
 }
+
+/// A program that prints every file (or every figure) holds whichever one the answer
+/// picked: it bears out only what it singles out. Families of listings, the answer's
+/// pick in every place among them, must not bear it out; single results, and results
+/// printed after the things they were computed from, must.
+#[test]
+fn second_way_bears_out_only_what_a_program_singles_out() {
+    let f = fixture();
+    std::fs::create_dir(p(&f, "docs")).expect("docs");
+    let request = "Which file in ~/docs is the biggest?";
+    let ls = || {
+        call(
+            "✓ shell ls ~/docs | sort | tail -1",
+            false,
+            true,
+            "a.log\nbig.log\nc.log\nnotes.txt\n",
+            vec![],
+        )
+    };
+    let names = ["a.log", "big.log", "c.log", "notes.txt"];
+    let sizes = [120, 4301, 77, 9];
+    let home = f.dir.path().display().to_string();
+    let ways: [(&str, String); 3] = [
+        ("bare", String::new()),
+        ("tilde", "~/docs/".into()),
+        ("absolute", format!("{home}/docs/")),
+    ];
+    let mut listings: Vec<String> = Vec::new();
+    for (_, prefix) in &ways {
+        let paths: Vec<String> = names.iter().map(|n| format!("{prefix}{n}")).collect();
+        listings.push(paths.join("\n"));
+        listings.push(format!("['{}']", paths.join("', '")));
+        listings.push(
+            paths
+                .iter()
+                .zip(sizes)
+                .map(|(p, s)| format!("{p} {s}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+        listings.push(
+            paths
+                .iter()
+                .zip(sizes)
+                .map(|(p, s)| format!("{p}: {s}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+        listings.push(format!(
+            "[{}]",
+            paths
+                .iter()
+                .zip(sizes)
+                .map(|(p, s)| format!("('{p}', {s})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        listings.push(format!(
+            "{{{}}}",
+            paths
+                .iter()
+                .zip(sizes)
+                .map(|(p, s)| format!("'{p}': {s}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let mut misses = Vec::new();
+    for listing in &listings {
+        // The pick in every place: first, among, last.
+        for pick in names {
+            let answer = format!("The biggest file is {pick}.");
+            if judge(
+                &SecondWay,
+                &f,
+                request,
+                &answer,
+                vec![ls(), program(true, &format!("{listing}\n"))],
+            )
+            .is_none()
+            {
+                misses.push(format!("{answer} / {listing:?}"));
+            }
+        }
+    }
+    assert!(misses.is_empty(), "borne out by a listing: {misses:#?}");
+    assert_eq!(listings.len() * names.len(), 72);
+
+    let answer = "The biggest file is big.log.";
+    let singled: Vec<String> = ways
+        .iter()
+        .flat_map(|(_, prefix)| {
+            let listed: Vec<String> = names
+                .iter()
+                .zip(sizes)
+                .map(|(n, s)| format!("{prefix}{n} {s}"))
+                .collect();
+            [
+                format!("{prefix}big.log"),
+                format!("{prefix}big.log 4301"),
+                format!("Largest: {prefix}big.log"),
+                format!("('{prefix}big.log', 4301)"),
+                format!("{}\nLargest: {prefix}big.log", listed.join("\n")),
+                format!("{}\n{prefix}big.log", listed.join("\n")),
+                format!("4\n{prefix}big.log"),
+            ]
+        })
+        .collect();
+    let mut alarms = Vec::new();
+    for printed in &singled {
+        if judge(
+            &SecondWay,
+            &f,
+            request,
+            answer,
+            vec![ls(), program(true, &format!("{printed}\n"))],
+        )
+        .is_some()
+        {
+            alarms.push(printed.clone());
+        }
+    }
+    assert!(alarms.is_empty(), "not borne out: {alarms:#?}");
+
+    // Figures: a column (or a list) of them singles out none; a total printed after
+    // them, a line of its own or under a label of its own, does.
+    let sum = "What is the sum of the amounts in ~/docs/sales.csv?";
+    let figures = ["100", "200", "300"];
+    let mut figure_misses = Vec::new();
+    for listing in [
+        figures.join("\n"),
+        format!("[{}]", figures.join(", ")),
+        "Paris 100\nRome 200\nOslo 300".to_string(),
+        "Paris: 100\nRome: 200\nOslo: 300".to_string(),
+    ] {
+        for pick in figures {
+            let answer = format!("The sum is {pick}.");
+            if judge(
+                &SecondWay,
+                &f,
+                sum,
+                &answer,
+                vec![program(true, &format!("{listing}\n"))],
+            )
+            .is_none()
+            {
+                figure_misses.push(format!("{answer} / {listing:?}"));
+            }
+        }
+    }
+    assert!(figure_misses.is_empty(), "{figure_misses:#?}");
+    for printed in [
+        "600",
+        "600.0",
+        "100\n200\n300\nTotal: 600",
+        "[100, 200, 300]\n600",
+        "Paris 100\nRome 200\nOslo 300\nTotal: 600",
+        "100\n200\n300\nsum 600",
+    ] {
+        assert!(
+            judge(
+                &SecondWay,
+                &f,
+                sum,
+                "The sum is 600.",
+                vec![program(true, &format!("{printed}\n"))],
+            )
+            .is_none(),
+            "{printed:?}"
+        );
+    }
+}
+
+/// What a program printed, cut at every place and joined at random from brackets,
+/// quotes, commas, labels and names: judging it never panics.
+#[test]
+fn second_way_reads_any_printed_text_without_panicking() {
+    let f = fixture();
+    std::fs::create_dir(p(&f, "docs")).expect("docs");
+    let request = "Which file in ~/docs is the biggest?";
+    let pieces = [
+        "[", "]", "(", ")", "{", "}", ",", "'", "\"", ": ", "=", "\n", "big.log", " 4301", "Total",
+        "é", "\\", "/x/", "~/", "1,000", "-7", " ", "%", "ü.txt",
+    ];
+    let whole = "[('big.log', 4301), ('é.txt', 1,000)]\nTotal: {'a': [1, (2, 3)]}\n";
+    let run = |printed: &str| {
+        let _ = judge(
+            &SecondWay,
+            &f,
+            request,
+            "The biggest file is big.log.",
+            vec![program(true, printed)],
+        );
+    };
+    for end in (0..=whole.len()).filter(|e| whole.is_char_boundary(*e)) {
+        run(&whole[..end]);
+    }
+    for printed in crate::text::random_joins(&pieces, 3000, 8, 11) {
+        run(&printed);
+    }
+}

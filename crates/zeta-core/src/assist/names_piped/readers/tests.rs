@@ -226,7 +226,7 @@ fn names_sorted_or_searched_as_names_are_not() {
         "ls -S ~/notes | head -n 1",
         "du -sh ~/notes/* | sort -rh | head -n 1",
         "du -a ~/notes | sort -n",
-        "find ~/notes -type f | sort -h",
+        "find ~/notes -type f -printf '%s %p\\n' | sort -h",
         "ls ~/nowhere | sort -rh",
         "ls $(cat ~/where.txt) | sort -h",
         // grep of names: names searched or counted, or files of its own.
