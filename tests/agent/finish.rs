@@ -268,13 +268,14 @@ async fn a_value_no_output_printed_goes_back_with_the_evidence() {
 }
 
 /// An answer about a place the model guessed and that is not on this computer
-/// (`/home/…/projects` for "my projects folder") goes back once, with the fact and the
-/// real home; the answer found where the files are stands.
+/// (`/srv/…/projects` for "my projects folder"; a guessed home is read in the person's,
+/// `a_folder_in_a_home_that_is_not_the_persons_is_read_in_theirs`) goes back once, with
+/// the fact and the real home; the answer found where the files are stands.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_about_a_guessed_place_that_is_not_there_goes_back() {
     for proto in PROTOS {
         let at = format!("{proto:?}");
-        let guessed = "/home/nobody-zeta-guess/projects";
+        let guessed = "/srv/nobody-zeta-guess/projects";
         let mut steps = script(
             &[
                 run(format!("ls {guessed}")),
@@ -736,6 +737,59 @@ async fn arithmetic_on_a_field_of_words_runs_on_the_field_of_numbers() {
         let audit = String::from_utf8_lossy(&s.zeta(&["audit", "--json"]).stdout).to_string();
         assert!(
             audit.contains("{sum += $3}") && !audit.contains("{sum += $2}"),
+            "{at}: recorded as run: {audit}"
+        );
+        s.assert_invariants();
+    }
+}
+
+/// A folder written in a home that is not the person's (`/home/user/projects` for "my
+/// projects folder", seen on the tune half every run) is read in theirs, and the
+/// readings after it read the call as it runs: here names sorted as sizes, run as `ls
+/// -S`. The model is told both; the audit records the command as run; the person's
+/// answer holds neither note.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_folder_in_a_home_that_is_not_the_persons_is_read_in_theirs() {
+    let ghost = "/home/nobody-zeta-agent-test";
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        // The request names no path: the answer goes through the verification turn.
+        let mut steps = script(
+            &[
+                run(format!("ls {ghost}/notes | sort -rh | head -n 1")),
+                answer("The largest file in your notes is big.log."),
+            ],
+            proto,
+        );
+        steps.push(match proto {
+            Proto::Json => verdict("", ""),
+            Proto::Native => step(&answer("The largest file in your notes is big.log."), proto),
+        });
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(&s.home.path().join("notes/big.log"), &"x".repeat(5000));
+        write(&s.home.path().join("notes/small.txt"), "y");
+        write(&s.home.path().join("notes/zebra.md"), "zz");
+        let out = s.zeta_run("Which file in my notes folder is the largest?");
+        let task = finished_task(&out);
+        assert_eq!(
+            task["reply"],
+            "The largest file in your notes is big.log.",
+            "{at}: {task} {:?}",
+            checks_of(&out)
+        );
+        let after = said_in(&s.requests()[1]);
+        let home = s.home.path().display().to_string();
+        assert!(
+            after.contains(&format!(
+                "Read in this computer's home: {ghost} is not a folder on this computer, and the home folder here is {home}"
+            )) && after.contains(&format!("Run as `ls -S {home}/notes | head -n 1`"))
+                && after.contains("big.log"),
+            "{at}: {after}"
+        );
+        assert!(!after.contains("zebra.md"), "{at}: sorted as text: {after}");
+        let audit = String::from_utf8_lossy(&s.zeta(&["audit", "--json"]).stdout).to_string();
+        assert!(
+            audit.contains(&format!("ls -S {home}/notes")) && !audit.contains(ghost),
             "{at}: recorded as run: {audit}"
         );
         s.assert_invariants();

@@ -26,6 +26,16 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         if self.ctx.cancel.is_cancelled() {
             return Err(self.cancelled().into());
         }
+        // Places written in a home that is not the person's, read in theirs: before the
+        // other readings, which read the call as it will run.
+        let homes_read = self
+            .finishing
+            .other_homes(&call.arguments)
+            .map(|(arguments, note)| {
+                call.arguments = arguments;
+                self.finishing.said(&note);
+                note
+            });
         // A pipe of files' names where their contents were meant: run with the contents
         // where it can be written so, else said with the output (`names_piped`); Zeta's
         // words either way, never part of an answer.
@@ -51,10 +61,16 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
                 Some((arguments, note))
             });
         let read_as = read_as.map(|(arguments, note)| {
-            tracing::info!(task = self.task_id(), tool = %call.name, "call read as: {note}");
             call.arguments = arguments;
             note
         });
+        let read_as = match (homes_read, read_as) {
+            (Some(homes), Some(other)) => Some(format!("{homes}\n{other}")),
+            (homes, other) => homes.or(other),
+        };
+        if let Some(note) = &read_as {
+            tracing::info!(task = self.task_id(), tool = %call.name, "call read as: {note}");
+        }
         if call.name == super::planner::ASK_USER && self.finishing.nobody_answers() {
             // Seen: a 1.5B model asking three times more after "no answer is coming".
             return Err(Halt::AskingAgain(

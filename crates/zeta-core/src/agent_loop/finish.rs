@@ -382,6 +382,24 @@ impl Finishing {
         crate::assist::names_piped::find(command, &self.env)
     }
 
+    /// A call's places (a command, a program's code, a file tool's path) read in the
+    /// person's home where they were written in a home that is not theirs and theirs
+    /// holds what they name (`assist::other_homes`; seen on the tune half: `ls
+    /// /home/user/projects/*` for "my projects folder", every run), for a model whose
+    /// answers are checked, unless `other-homes` is turned off: the arguments as they
+    /// run, and how they were read.
+    pub fn other_homes(
+        &self,
+        arguments: &serde_json::Value,
+    ) -> Option<(serde_json::Value, String)> {
+        if self.checks_wanted == Checks::Never || self.off.iter().any(|o| o == "other-homes") {
+            return None;
+        }
+        let read = crate::assist::other_homes::find(arguments, &self.env)?;
+        let note = read.note(&self.env);
+        Some((read.arguments, note))
+    }
+
     /// A shell command another reading runs in the model's place, for a model whose
     /// answers are checked, each unless turned off by its name: awk's arithmetic on a
     /// field that holds no number, run on the file's one field of numbers
