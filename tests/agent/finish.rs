@@ -781,7 +781,7 @@ async fn a_folder_in_a_home_that_is_not_the_persons_is_read_in_theirs() {
         let home = s.home.path().display().to_string();
         assert!(
             after.contains(&format!(
-                "Read in this computer's home: {ghost} is not a folder on this computer, and the home folder here is {home}"
+                "Read in this computer's home: the home folder here is {home} (~), not {ghost}"
             )) && after.contains(&format!("Run as `ls -S {home}/notes | head -n 1`"))
                 && after.contains("big.log"),
             "{at}: {after}"

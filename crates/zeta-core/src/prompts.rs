@@ -172,7 +172,7 @@ mod tests {
             ["command", "listing", "program"]
         );
         assert_eq!(places(NAMES_PIPED_FILES), ["command", "program", "listing"]);
-        assert_eq!(places(OTHER_HOMES), ["written", "home"]);
+        assert_eq!(places(OTHER_HOMES), ["home", "written", "written", "home"]);
         assert_eq!(places(CHECK_UNGROUNDED_IN_WINDOW), ["window", "values"]);
         assert_eq!(places(CHECK_UNGROUNDED_AFTER_WINDOW), ["window", "values"]);
         assert_eq!(places(CHECK_NO_VALUE), ["last"]);
