@@ -795,3 +795,50 @@ async fn a_folder_in_a_home_that_is_not_the_persons_is_read_in_theirs() {
         s.assert_invariants();
     }
 }
+
+/// A column's values counted with its header (`cat ~/q3.csv | cut -d, -f2 | sort | uniq
+/// | wc -l`, seen on the tune half: "6 different cities" for 5) run on the rows below
+/// the header, recorded as run, and the model told so with the output.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_columns_values_are_counted_without_its_header() {
+    let program = "python3 - <<'EOF'\nimport csv, os\nrows = list(csv.DictReader(open(os.path.expanduser('~/q3.csv'))))\nprint(len({r['city'] for r in rows}))\nEOF";
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        let steps = script(
+            &[
+                run("cat ~/q3.csv | cut -d, -f2 | sort | uniq | wc -l"),
+                answer("There are 3 different cities in ~/q3.csv."),
+                run(program),
+            ],
+            proto,
+        );
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(
+            &s.home.path().join("q3.csv"),
+            "date,city,amount\n2024-01-03,Oslo,12\n2024-01-04,Lima,30\n2024-01-05,Oslo,7\n2024-01-06,Rome,45\n",
+        );
+        let out = s.zeta_run("How many different cities appear in ~/q3.csv?");
+        let task = finished_task(&out);
+        assert_eq!(
+            task["reply"],
+            "There are 3 different cities in ~/q3.csv.",
+            "{at}: {task} {:?}",
+            checks_of(&out)
+        );
+        let after = said_in(&s.requests()[1]);
+        assert!(
+            after.contains(
+                "Run as `tail -n +2 ~/q3.csv | cut -d, -f2 | sort | uniq | wc -l`: the first \
+                 line of ~/q3.csv is its header, not a row (`amount` stands where every row \
+                 below it holds a number), so `cut` would have counted `city`"
+            ),
+            "{at}: {after}"
+        );
+        let audit = String::from_utf8_lossy(&s.zeta(&["audit", "--json"]).stdout).to_string();
+        assert!(
+            audit.contains("tail -n +2 ~/q3.csv | cut") && !audit.contains("cat ~/q3.csv"),
+            "{at}: recorded as run: {audit}"
+        );
+        s.assert_invariants();
+    }
+}
