@@ -40,10 +40,20 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         // where it can be written so, else said with the output (`names_piped`); Zeta's
         // words either way, never part of an answer.
         let piped = self.finishing.names_piped(&call.name, &call.arguments);
-        let piped_run = piped
-            .as_ref()
-            .and_then(|p| p.read_as())
-            .or_else(|| self.finishing.read_as(&call.name, &call.arguments));
+        // Readings in a row: each reads the command as the one before it runs it (`ls
+        // ~/q3.csv | cut -d, -f2 | sort | uniq | wc -l`: the file's contents, then the rows
+        // below its header).
+        let piped_run = match piped.as_ref().and_then(|p| p.read_as()) {
+            Some((command, note)) => {
+                let mut read = call.arguments.clone();
+                read["command"] = Value::String(command.clone());
+                Some(match self.finishing.read_as(&call.name, &read) {
+                    Some((again, more)) => (again, format!("{note}\n{more}")),
+                    None => (command, note),
+                })
+            }
+            None => self.finishing.read_as(&call.name, &call.arguments),
+        };
         let piped_note = piped.filter(|_| piped_run.is_none()).and_then(|p| p.note());
         if let Some((_, note)) = &piped_run {
             self.finishing.said(note);
