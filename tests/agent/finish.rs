@@ -852,3 +852,57 @@ async fn a_columns_values_are_counted_without_its_header() {
         s.assert_invariants();
     }
 }
+
+/// A file the request names, given to a reader where it is not (`/var/log/…/server.log`
+/// for "my server.log", seen on the tune half), is read where it is: run so, recorded as
+/// run, the model told so; no missing place is left for the person to read about.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_named_file_guessed_elsewhere_is_read_where_it_is() {
+    let guessed = "/var/log/zeta-nowhere/server.log";
+    let program = "python3 - <<'EOF'\nimport os\nprint(sum('WARN' in l for l in open(os.path.expanduser('~/server.log'))))\nEOF";
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        let steps = script(
+            &[
+                run(format!("grep -c WARN {guessed}")),
+                answer("There are 2 lines with WARN in your server.log."),
+                run(program),
+            ],
+            proto,
+        );
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(
+            &s.home.path().join("server.log"),
+            "09:00 INFO up\n09:01 WARN disk\n09:02 ERROR net\n09:03 WARN fan\n",
+        );
+        let out = s.zeta_run("How many lines in my server.log contain WARN?");
+        let task = finished_task(&out);
+        assert_eq!(
+            task["reply"],
+            "There are 2 lines with WARN in your server.log.",
+            "{at}: {task} {:?}",
+            checks_of(&out)
+        );
+        let home = s.home.path().display().to_string();
+        let after = said_in(&s.requests()[1]);
+        // The home's path is quoted where the shell needs it (`.tmpXXXX`).
+        let path = format!("{home}/server.log");
+        let reads = [
+            format!("grep -c WARN {path}"),
+            format!("grep -c WARN '{path}'"),
+        ];
+        assert!(
+            reads.iter().any(|read| after.contains(&format!(
+                "Run as `{read}`: {guessed} is not on this computer"
+            ))),
+            "{at}: {after}"
+        );
+        let audit = String::from_utf8_lossy(&s.zeta(&["audit", "--json"]).stdout).to_string();
+        assert!(
+            reads.iter().any(|read| audit.contains(read.as_str())),
+            "{at}: recorded as run: {audit}"
+        );
+        assert!(!audit.contains(guessed), "{at}: recorded as run: {audit}");
+        s.assert_invariants();
+    }
+}

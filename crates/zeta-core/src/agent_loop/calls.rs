@@ -26,16 +26,17 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         if self.ctx.cancel.is_cancelled() {
             return Err(self.cancelled().into());
         }
-        // Places written in a home that is not the person's, read in theirs: before the
-        // other readings, which read the call as it will run.
-        let homes_read = self
-            .finishing
-            .other_homes(&call.arguments)
-            .map(|(arguments, note)| {
-                call.arguments = arguments;
-                self.finishing.said(&note);
-                note
-            });
+        // Places read where they are (a home that is not the person's, a file the request
+        // names guessed elsewhere): before the other readings, which read the call as it
+        // will run.
+        let places_read =
+            self.finishing
+                .places(&call.name, &call.arguments)
+                .map(|(arguments, note)| {
+                    call.arguments = arguments;
+                    self.finishing.said(&note);
+                    note
+                });
         // A pipe of files' names where their contents were meant: run with the contents
         // where it can be written so, else said with the output (`names_piped`); Zeta's
         // words either way, never part of an answer.
@@ -74,7 +75,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             call.arguments = arguments;
             note
         });
-        let read_as = match (homes_read, read_as) {
+        let read_as = match (places_read, read_as) {
             (Some(homes), Some(other)) => Some(format!("{homes}\n{other}")),
             (homes, other) => homes.or(other),
         };

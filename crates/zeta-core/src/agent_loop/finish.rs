@@ -382,22 +382,52 @@ impl Finishing {
         crate::assist::names_piped::find(command, &self.env)
     }
 
-    /// A call's places (a command, a program's code, a file tool's path) read in the
-    /// person's home where they were written in a home that is not theirs and theirs
-    /// holds what they name (`assist::other_homes`; seen on the tune half: `ls
-    /// /home/user/projects/*` for "my projects folder", every run), for a model whose
-    /// answers are checked, unless `other-homes` is turned off: the arguments as they
-    /// run, and how they were read.
-    pub fn other_homes(
+    /// A call's places read where they are, for a model whose answers are checked, each
+    /// reading unless turned off by its name: a command's, a program's or a file tool's
+    /// paths written in a home that is not the person's, read in theirs where theirs
+    /// holds them (`other-homes`, `assist::other_homes`; seen on the tune half: `ls
+    /// /home/user/projects/*` for "my projects folder", every run), then a file the
+    /// request names given to a reader where it is not (`named-files`,
+    /// `assist::named_files`; seen: `grep -i WARN /var/log/server.log | wc -l` for "my
+    /// server.log", two tasks in three). The arguments as they run, and how they were
+    /// read.
+    pub fn places(
         &self,
+        tool: &str,
         arguments: &serde_json::Value,
     ) -> Option<(serde_json::Value, String)> {
-        if self.checks_wanted == Checks::Never || self.off.iter().any(|o| o == "other-homes") {
+        if self.checks_wanted == Checks::Never {
             return None;
         }
-        let read = crate::assist::other_homes::find(arguments, &self.env)?;
-        let note = read.note(&self.env);
-        Some((read.arguments, note))
+        let on = |name: &str| !self.off.iter().any(|o| o == name);
+        let homes = on("other-homes")
+            .then(|| crate::assist::other_homes::find(arguments, &self.env))
+            .flatten()
+            .map(|read| {
+                let note = read.note(&self.env);
+                (read.arguments, note)
+            });
+        let (arguments, mut notes) = match homes {
+            Some((read, note)) => (read, vec![note]),
+            None => (arguments.clone(), Vec::new()),
+        };
+        let named = (on("named-files") && tool == "shell")
+            .then(|| {
+                let command = arguments.get("command")?.as_str()?;
+                crate::assist::named_files::find(command, &self.request, &self.env)
+            })
+            .flatten();
+        let arguments = match named {
+            Some(named) => {
+                let (command, note) = named.read_as();
+                notes.push(note);
+                let mut read = arguments;
+                read["command"] = serde_json::Value::String(command);
+                read
+            }
+            None => arguments,
+        };
+        (!notes.is_empty()).then(|| (arguments, notes.join("\n")))
     }
 
     /// A shell command another reading runs in the model's place, for a model whose

@@ -15,6 +15,8 @@
 //!   reads, run with the file's one field of numbers, the model told so.
 //! - [`unnamed_matches`]: grep run by find on one file at a time, which prints lines but
 //!   not their files, run with `-H`, the model told so.
+//! - [`named_files`]: a file the request names, given to a reader where it is not
+//!   (`/var/log/server.log` for "my server.log"), read where it is, the model told so.
 //! - [`other_homes`]: places written in a home that is not the person's
 //!   (`/home/user/projects`), read in theirs where theirs holds them, the model told so.
 //! - [`profile`]: which help a model gets (none for a model that needs none).
@@ -26,6 +28,7 @@
 
 pub mod checks;
 pub mod evidence;
+pub mod named_files;
 pub mod names_piped;
 pub mod notes;
 pub mod other_homes;
