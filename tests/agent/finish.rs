@@ -618,11 +618,9 @@ async fn two_ways_that_disagree_are_settled_by_what_the_program_bears_out() {
                 json!({"verify": "always"}),
             )
             .await;
-            // No field of numbers shows the first line is a header, so the count is run
-            // as written (`text_fields::headed` leaves it).
             write(
                 &s.home.path().join("orders.csv"),
-                "city,shop\nLisbon,north\nOslo,south\nLisbon,east\nRome,west\n",
+                "city,amount\nLisbon,1\nOslo,2\nLisbon,3\nRome,4\n",
             );
             let out = s.zeta_run("How many distinct cities are in ~/orders.csv?");
             let task = finished_task(&out);
@@ -798,61 +796,6 @@ async fn a_folder_in_a_home_that_is_not_the_persons_is_read_in_theirs() {
     }
 }
 
-/// A column's values counted with its header (`cat ~/q3.csv | cut -d, -f2 | sort | uniq
-/// | wc -l`, seen on the tune half: "6 different cities" for 5) run on the rows below
-/// the header, recorded as run, and the model told so with the output; also where the
-/// file's name was piped (`ls ~/q3.csv | cut …`, seen): its contents, then its rows.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_columns_values_are_counted_without_its_header() {
-    let program = "python3 - <<'EOF'\nimport csv, os\nrows = list(csv.DictReader(open(os.path.expanduser('~/q3.csv'))))\nprint(len({r['city'] for r in rows}))\nEOF";
-    for (proto, first) in PROTOS.into_iter().flat_map(|p| {
-        [
-            (p, "cat ~/q3.csv | cut -d, -f2 | sort | uniq | wc -l"),
-            (p, "ls ~/q3.csv | cut -d, -f2 | sort | uniq | wc -l"),
-        ]
-    }) {
-        let at = format!("{proto:?} {first}");
-        let steps = script(
-            &[
-                run(first),
-                answer("There are 3 different cities in ~/q3.csv."),
-                run(program),
-            ],
-            proto,
-        );
-        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
-        write(
-            &s.home.path().join("q3.csv"),
-            "date,city,amount\n2024-01-03,Oslo,12\n2024-01-04,Lima,30\n2024-01-05,Oslo,7\n2024-01-06,Rome,45\n",
-        );
-        let out = s.zeta_run("How many different cities appear in ~/q3.csv?");
-        let task = finished_task(&out);
-        assert_eq!(
-            task["reply"],
-            "There are 3 different cities in ~/q3.csv.",
-            "{at}: {task} {:?}",
-            checks_of(&out)
-        );
-        let after = said_in(&s.requests()[1]);
-        assert!(
-            after.contains(
-                "Run as `tail -n +2 ~/q3.csv | cut -d, -f2 | sort | uniq | wc -l`: the first \
-                 line of ~/q3.csv is its header, not a row (`amount` stands where every row \
-                 below it holds a number), so `cut` would have counted `city`"
-            ),
-            "{at}: {after}"
-        );
-        let audit = String::from_utf8_lossy(&s.zeta(&["audit", "--json"]).stdout).to_string();
-        assert!(
-            audit.contains("tail -n +2 ~/q3.csv | cut")
-                && !audit.contains("cat ~/q3.csv")
-                && !audit.contains("ls ~/q3.csv"),
-            "{at}: recorded as run: {audit}"
-        );
-        s.assert_invariants();
-    }
-}
-
 /// A file the request names, given to a reader where it is not (`/var/log/…/server.log`
 /// for "my server.log", seen on the tune half), is read where it is: run so, recorded as
 /// run, the model told so; no missing place is left for the person to read about.
@@ -903,6 +846,51 @@ async fn a_named_file_guessed_elsewhere_is_read_where_it_is() {
             "{at}: recorded as run: {audit}"
         );
         assert!(!audit.contains(guessed), "{at}: recorded as run: {audit}");
+        s.assert_invariants();
+    }
+}
+
+/// Readings in a row: a file's name piped into awk (`ls ~/q3.csv | awk …`) is read as its
+/// contents, and then awk, which split the rows at blanks, as split at the file's commas
+/// on its field of numbers; the model reads both notes, the audit the command as run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readings_in_a_row_read_the_command_as_the_one_before_runs_it() {
+    let program = "python3 - <<'EOF'\nimport csv, os\nprint(sum(int(r['amount']) for r in csv.DictReader(open(os.path.expanduser('~/q3.csv')))))\nEOF";
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        let steps = script(
+            &[
+                run("ls ~/q3.csv | awk '{sum += $1} END {print sum}'"),
+                answer("The total is 94."),
+                run(program),
+            ],
+            proto,
+        );
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(
+            &s.home.path().join("q3.csv"),
+            "city,item,amount\nOslo,pen,12\nLima,ink,30\nOslo,clip,7\nRome,pen,45\n",
+        );
+        let out = s.zeta_run("What is the total of the amounts in ~/q3.csv?");
+        let task = finished_task(&out);
+        assert_eq!(
+            task["reply"],
+            "The total is 94.",
+            "{at}: {task} {:?}",
+            checks_of(&out)
+        );
+        let after = said_in(&s.requests()[1]);
+        assert!(
+            after.contains("Run as `cat ~/q3.csv | awk")
+                && after.contains("Run as `cat ~/q3.csv | awk -F, '{sum += $3} END {print sum}'`")
+                && after.contains("94"),
+            "{at}: {after}"
+        );
+        let audit = String::from_utf8_lossy(&s.zeta(&["audit", "--json"]).stdout).to_string();
+        assert!(
+            audit.contains("cat ~/q3.csv | awk -F, '{sum += $3}") && !audit.contains("ls ~/q3.csv"),
+            "{at}: recorded as run: {audit}"
+        );
         s.assert_invariants();
     }
 }

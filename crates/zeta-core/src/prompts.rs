@@ -39,7 +39,6 @@ pub const NAMES_PIPED: &str = include_str!("../prompts/names_piped.md");
 pub const NAMES_PIPED_READ_AS: &str = include_str!("../prompts/names_piped_read_as.md");
 pub const NAMES_PIPED_SIZES: &str = include_str!("../prompts/names_piped_sizes.md");
 pub const NAMES_PIPED_FOUND_SIZES: &str = include_str!("../prompts/names_piped_found_sizes.md");
-pub const HEADED_VALUES: &str = include_str!("../prompts/headed_values.md");
 pub const NAMED_FILES: &str = include_str!("../prompts/named_files.md");
 pub const OTHER_HOMES: &str = include_str!("../prompts/other_homes.md");
 pub const NAMES_PIPED_FILES: &str = include_str!("../prompts/names_piped_files.md");
@@ -174,10 +173,6 @@ mod tests {
             ["command", "listing", "program"]
         );
         assert_eq!(places(NAMES_PIPED_FILES), ["command", "program", "listing"]);
-        assert_eq!(
-            places(HEADED_VALUES),
-            ["command", "file", "shown_by", "program", "head"]
-        );
         assert_eq!(places(NAMED_FILES), ["command", "read"]);
         assert_eq!(places(OTHER_HOMES), ["home", "written", "written", "home"]);
         assert_eq!(places(CHECK_UNGROUNDED_IN_WINDOW), ["window", "values"]);

@@ -434,10 +434,7 @@ impl Finishing {
     /// answers are checked, each unless turned off by its name: awk's arithmetic on a
     /// field that holds no number, run on the file's one field of numbers
     /// (`text-fields`, `assist::text_fields`; seen on the tune half: `awk -F, '{sum +=
-    /// $2}' ~/sales.csv`, the items summed as 0, three tasks in three), a column's
-    /// values counted with its header, run on the rows below it (`headed-values`,
-    /// `assist::text_fields::headed`; seen: `cat ~/q3.csv | cut -d, -f2 | sort | uniq |
-    /// wc -l`, "6 different cities" for 5, each of one run's three tasks), and grep run by
+    /// $2}' ~/sales.csv`, the items summed as 0, three tasks in three), and grep run by
     /// find on one file at a time, run with `-H` (`unnamed-matches`,
     /// `assist::unnamed_matches`; seen: "The file ~/reports contains the text …"). The
     /// command to run, and how it was read.
@@ -450,12 +447,6 @@ impl Finishing {
         on("text-fields")
             .then(|| crate::assist::text_fields::find(command, &self.env).map(|t| t.read_as()))
             .flatten()
-            .or_else(|| {
-                on("headed-values")
-                    .then(|| crate::assist::text_fields::headed::find(command, &self.env))
-                    .flatten()
-                    .map(|h| h.read_as())
-            })
             .or_else(|| {
                 on("unnamed-matches")
                     .then(|| crate::assist::unnamed_matches::find(command, &self.env))

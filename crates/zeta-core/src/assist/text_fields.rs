@@ -308,17 +308,6 @@ impl Rows {
         numeric.next().is_none().then_some(one)
     }
 
-    /// A field that shows the first line is a header: one that holds a number in every
-    /// row below it and none in the first line.
-    fn header_shown_by(&self) -> Option<usize> {
-        let widest = self.below.iter().map(Vec::len).max()?;
-        (1..=widest).find(|n| {
-            !Self::number_at(&self.first, *n)
-                && !self.head(*n).is_empty()
-                && self.below.iter().all(|row| Self::number_at(row, *n))
-        })
-    }
-
     /// What the first line holds at field `n`, clipped.
     fn head(&self, n: usize) -> String {
         self.first
@@ -420,8 +409,6 @@ fn is_name(text: &str) -> bool {
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
-
-pub mod headed;
 
 #[cfg(test)]
 mod tests;
