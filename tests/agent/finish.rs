@@ -894,3 +894,41 @@ async fn readings_in_a_row_read_the_command_as_the_one_before_runs_it() {
         s.assert_invariants();
     }
 }
+
+/// A program that lists every file bears out no pick among them (seen on the tune half:
+/// "the largest file is alpha.json", stood as confirmed by a program that printed the
+/// folder's four paths). The two ways differ; the model keeps its answer; the person
+/// reads it doubted, with what the program printed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_that_lists_every_file_bears_out_no_pick() {
+    let listing = "python3 - <<'EOF'\nimport glob, os\nfor f in sorted(glob.glob(os.path.expanduser('~/docs/*'))):\n    print(f)\nEOF";
+    let first = "The biggest file is zeta.txt.";
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        let steps = script(
+            &[
+                run("ls ~/docs | sort | tail -1"),
+                answer(first),
+                run(listing),
+                answer(first),
+            ],
+            proto,
+        );
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(&s.home.path().join("docs/zeta.txt"), "z");
+        write(&s.home.path().join("docs/a.txt"), "aa");
+        write(&s.home.path().join("docs/big.log"), &"x".repeat(5000));
+        let out = s.zeta_run("Which file in ~/docs is the biggest?");
+        let task = finished_task(&out);
+        let reply = task["reply"].as_str().unwrap_or_default();
+        assert_eq!(s.requests().len(), 4, "{at}: asked which way is right");
+        assert!(
+            reply.starts_with(first)
+                && reply
+                    .contains("I could not confirm this a second way: a Python program printed:")
+                && reply.contains("big.log"),
+            "{at}: not told as confirmed: {reply}"
+        );
+        s.assert_invariants();
+    }
+}
