@@ -52,6 +52,15 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The next draw below `n` of the tests' fixed generator, which moves `seed` on.
+#[cfg(test)]
+fn draw(seed: &mut u64, n: usize) -> usize {
+    *seed = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (*seed >> 33) as usize % n
+}
+
 /// `count` texts of up to `longest` characters drawn from `alphabet` by a fixed
 /// generator (`seed`), for the tests that feed parsers text nobody wrote.
 #[cfg(test)]
@@ -60,33 +69,23 @@ pub(crate) fn random_texts(alphabet: &str, count: usize, longest: u64, seed: u64
     let mut seed = seed;
     (0..count)
         .map(|_| {
-            let mut text = String::new();
-            for _ in 0..(seed % longest) {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                text.push(alphabet[(seed >> 33) as usize % alphabet.len()]);
-            }
-            text
+            (0..(seed % longest))
+                .map(|_| alphabet[draw(&mut seed, alphabet.len())])
+                .collect()
         })
         .collect()
 }
 
-/// `count` texts, each `pieces` of `pieces` joined, drawn by a fixed generator (`seed`),
+/// `count` texts, each `each` of `pieces` joined, drawn by the same generator (`seed`),
 /// for the tests that feed parsers joins of the words they read.
 #[cfg(test)]
 pub(crate) fn random_joins(pieces: &[&str], count: usize, each: usize, seed: u64) -> Vec<String> {
     let mut seed = seed;
     (0..count)
         .map(|_| {
-            let mut text = String::new();
-            for _ in 0..each {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
-            }
-            text
+            (0..each)
+                .map(|_| pieces[draw(&mut seed, pieces.len())])
+                .collect()
         })
         .collect()
 }
