@@ -42,8 +42,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         // words either way, never part of an answer.
         let piped = self.finishing.names_piped(&call.name, &call.arguments);
         // Readings in a row: each reads the command as the one before it runs it (`ls
-        // ~/q3.csv | cut -d, -f2 | sort | uniq | wc -l`: the file's contents, then the rows
-        // below its header).
+        // ~/q3.csv | awk '{sum += $1} …'`: the file's contents, then awk split at its
+        // commas).
         let piped_run = match piped.as_ref().and_then(|p| p.read_as()) {
             Some((command, note)) => {
                 let mut read = call.arguments.clone();
@@ -76,8 +76,8 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             note
         });
         let read_as = match (places_read, read_as) {
-            (Some(homes), Some(other)) => Some(format!("{homes}\n{other}")),
-            (homes, other) => homes.or(other),
+            (Some(places), Some(other)) => Some(format!("{places}\n{other}")),
+            (places, other) => places.or(other),
         };
         if let Some(note) = &read_as {
             tracing::info!(task = self.task_id(), tool = %call.name, "call read as: {note}");
