@@ -267,6 +267,8 @@ async fn a_value_no_output_printed_goes_back_with_the_evidence() {
     }
 }
 
+const EMPTY_IN_PROJECTS: &str = "python3 - <<'EOF'\nimport os\nd = os.path.expanduser('~/projects')\nprint([n for n in os.listdir(d) if os.path.getsize(os.path.join(d, n)) == 0])\nEOF";
+
 /// An answer about a place the model guessed and that is not on this computer
 /// (`/srv/…/projects` for "my projects folder"; a guessed home is read in the person's,
 /// `a_folder_in_a_home_that_is_not_the_persons_is_read_in_theirs`) goes back once, with
@@ -276,19 +278,17 @@ async fn an_answer_about_a_guessed_place_that_is_not_there_goes_back() {
     for proto in PROTOS {
         let at = format!("{proto:?}");
         let guessed = "/srv/nobody-zeta-guess/projects";
-        let mut steps = script(
+        // Then the second way, as "my projects folder" names the home's projects.
+        let steps = script(
             &[
                 run(format!("ls {guessed}")),
                 answer(format!("There are no empty files in {guessed}.")),
                 run("find ~/projects -empty -type f"),
                 answer("The empty file in ~/projects is draft.txt."),
+                run(EMPTY_IN_PROJECTS),
             ],
             proto,
         );
-        steps.push(match proto {
-            Proto::Json => verdict("", ""),
-            Proto::Native => step(&answer("The empty file in ~/projects is draft.txt."), proto),
-        });
         let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
         write(&s.home.path().join("projects/draft.txt"), "");
         write(&s.home.path().join("projects/notes.txt"), "notes");
@@ -753,18 +753,16 @@ async fn a_folder_in_a_home_that_is_not_the_persons_is_read_in_theirs() {
     let ghost = "/home/nobody-zeta-agent-test";
     for proto in PROTOS {
         let at = format!("{proto:?}");
-        // The request names no path: the answer goes through the verification turn.
-        let mut steps = script(
+        // "my notes folder" names the home's notes: the answer goes back for a second
+        // way, which bears it out.
+        let steps = script(
             &[
                 run(format!("ls {ghost}/notes | sort -rh | head -n 1")),
                 answer("The largest file in your notes is big.log."),
+                run(BIGGEST.replace("~/docs", "~/notes")),
             ],
             proto,
         );
-        steps.push(match proto {
-            Proto::Json => verdict("", ""),
-            Proto::Native => step(&answer("The largest file in your notes is big.log."), proto),
-        });
         let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
         write(&s.home.path().join("notes/big.log"), &"x".repeat(5000));
         write(&s.home.path().join("notes/small.txt"), "y");
@@ -929,6 +927,94 @@ async fn a_program_that_lists_every_file_bears_out_no_pick() {
                 && reply.contains("big.log"),
             "{at}: not told as confirmed: {reply}"
         );
+        s.assert_invariants();
+    }
+}
+
+/// A folder the request names by a bare word ("the biggest file in my docs folder": no
+/// slash, no extension) is a place all the same, as the home holds it: the answer goes
+/// back for a second way as one about `~/docs` does. A word the home holds no entry of
+/// names no place: a question with neither a place nor a number goes through the
+/// verification turn instead.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_folder_named_by_a_bare_word_is_computed_a_second_way() {
+    let first = "The biggest file is big.log.";
+    for proto in PROTOS {
+        for (request, place) in [
+            ("Which file in my docs folder is the biggest?", true),
+            ("Which file in my papers folder is the biggest?", false),
+        ] {
+            let at = format!("{proto:?}: {request}");
+            // A request that names no place goes through the verification turn instead.
+            let mut steps = script(&[run("ls -S ~/docs | head -1"), answer(first)], proto);
+            steps.push(match (place, proto) {
+                (true, _) => step(&run(BIGGEST), proto),
+                (false, Proto::Json) => verdict("", ""),
+                (false, Proto::Native) => step(&answer(first), proto),
+            });
+            let s =
+                Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+            write(&s.home.path().join("docs/a.txt"), "aa");
+            write(&s.home.path().join("docs/big.log"), &"x".repeat(5000));
+            let out = s.zeta_run(request);
+            let task = finished_task(&out);
+            assert_eq!(task["reply"], first, "{at}: {task}");
+            let second = checks_of(&out)
+                .iter()
+                .any(|(check, _)| check == "second-way");
+            assert_eq!(second, place, "{at}: {:?}", checks_of(&out));
+            assert_eq!(s.requests().len(), 3, "{at}");
+            let back = text_of(&s.requests()[2]);
+            assert_eq!(back.contains("a second way"), place, "{at}: {back}");
+            s.assert_invariants();
+        }
+    }
+}
+
+const HIGHEST_PRICE: &str = "python3 - <<'EOF'\nimport csv, os\nrows = csv.DictReader(open(os.path.expanduser('~/stock.csv')))\nprint(max(float(r['price']) for r in rows))\nEOF";
+
+/// The columns a command reads by number are named by its file's first line, with what
+/// it printed (seen on requests written after the benchmark: `awk -F, '{print $3}'` for
+/// the highest price, the third column being `qty`): the model reads the note, the
+/// command runs as written, and the person's answer holds no note.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_columns_a_command_reads_are_named_by_the_files_header() {
+    let command = "awk -F, 'NR>1 {print $3}' ~/stock.csv | sort -nr | head -1";
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        let steps = script(
+            &[
+                run(command),
+                run("awk -F, 'NR>1 {print $2}' ~/stock.csv | sort -nr | head -1"),
+                answer("The highest price is 37.6."),
+                run(HIGHEST_PRICE),
+            ],
+            proto,
+        );
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(
+            &s.home.path().join("stock.csv"),
+            "item,price,qty\napple,31.6,90\nplum,37.6,10\nfig,3.5,51\n",
+        );
+        let out = s.zeta_run("What is the highest price in ~/stock.csv?");
+        let task = finished_task(&out);
+        let after = said_in(&s.requests()[1]);
+        assert!(
+            after.contains("90")
+                && after.contains(
+                    "the first line of ~/stock.csv (`item,price,qty`): $3 is the column \"qty\""
+                ),
+            "{at}: {after}"
+        );
+        let reply = task["reply"].as_str().unwrap_or_default();
+        assert_eq!(
+            reply,
+            "The highest price is 37.6.",
+            "{at}: {:?}",
+            checks_of(&out)
+        );
+        let audit = String::from_utf8_lossy(&s.zeta(&["audit", "--json"]).stdout).to_string();
+        assert!(audit.contains("print $3"), "{at}: run as written: {audit}");
         s.assert_invariants();
     }
 }

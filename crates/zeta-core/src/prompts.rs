@@ -47,6 +47,7 @@ pub const TEXT_FIELD: &str = include_str!("../prompts/text_field.md");
 pub const UNNAMED_MATCHES: &str = include_str!("../prompts/unnamed_matches.md");
 pub const TEXT_FIELD_SWAP: &str = include_str!("../prompts/text_field_swap.md");
 pub const TEXT_FIELD_UNSPLIT: &str = include_str!("../prompts/text_field_unsplit.md");
+pub const COLUMN_NAMES: &str = include_str!("../prompts/column_names.md");
 
 /// `template` with each `{{name}}` of `values` replaced, in one pass (a value's own
 /// braces are never read as places).
@@ -174,6 +175,7 @@ mod tests {
         );
         assert_eq!(places(NAMES_PIPED_FILES), ["command", "program", "listing"]);
         assert_eq!(places(NAMED_FILES), ["command", "read"]);
+        assert_eq!(places(COLUMN_NAMES), ["file", "first", "fields"]);
         assert_eq!(places(OTHER_HOMES), ["home", "written", "written", "home"]);
         assert_eq!(places(CHECK_UNGROUNDED_IN_WINDOW), ["window", "values"]);
         assert_eq!(places(CHECK_UNGROUNDED_AFTER_WINDOW), ["window", "values"]);

@@ -82,6 +82,9 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         if let Some(note) = &read_as {
             tracing::info!(task = self.task_id(), tool = %call.name, "call read as: {note}");
         }
+        // The columns the call reads by number, named by its file's first line: said with
+        // what it printed.
+        let columns = self.finishing.columns(&call.name, &call.arguments);
         if call.name == super::planner::ASK_USER && self.finishing.nobody_answers() {
             // Seen: a 1.5B model asking three times more after "no answer is coming".
             return Err(Halt::AskingAgain(
@@ -214,6 +217,11 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
         // A listing piped where it could not be run with the contents: said with the output.
         if let Some(note) = piped_note.filter(|_| executed.ran) {
             tracing::info!(task = self.task_id(), "a program read files' names: {note}");
+            self.finishing.said(&note);
+            content = format!("{content}\n{note}");
+        }
+        if let Some(note) = columns.filter(|_| executed.ran) {
+            tracing::info!(task = self.task_id(), "the columns a command read: {note}");
             self.finishing.said(&note);
             content = format!("{content}\n{note}");
         }

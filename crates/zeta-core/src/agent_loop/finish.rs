@@ -455,6 +455,21 @@ impl Finishing {
             })
     }
 
+    /// The columns a shell command reads by number, named by the first line of the file
+    /// it reads, for a model whose answers are checked, unless `column-names` is turned
+    /// off (`assist::text_fields::columns`): said with the output, the command run as
+    /// written.
+    pub fn columns(&self, tool: &str, arguments: &serde_json::Value) -> Option<String> {
+        if self.checks_wanted == Checks::Never
+            || tool != "shell"
+            || self.off.iter().any(|o| o == "column-names")
+        {
+            return None;
+        }
+        let command = arguments.get("command")?.as_str()?;
+        crate::assist::text_fields::columns::find(command, &self.env).map(|c| c.note())
+    }
+
     /// What the files the request asks text to be written into hold now, after a call
     /// created or changed them (`effects`): the read-back the model sees with the call's
     /// output, so "I wrote 35 into ~/count.txt" can be held against `35 /home/me/a.txt`.

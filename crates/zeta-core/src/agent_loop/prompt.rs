@@ -191,14 +191,9 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String 
             "You have 60 GB free of 100 GB on /.",
             true,
         ),
+        step("ls ~/Music | wc -l", "First count the songs.", "", false),
         step(
-            "ls ~/docs/*.txt | wc -l",
-            "First count the files.",
-            "",
-            false,
-        ),
-        step(
-            "echo 3 > ~/count.txt && cat ~/count.txt",
+            "echo 3 > ~/songs.txt && cat ~/songs.txt",
             "Now write the number, the second part.",
             "",
             false,
@@ -206,7 +201,7 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String 
         step(
             "",
             "Both parts are done.",
-            "There are 3 .txt files in ~/docs; I wrote 3 into ~/count.txt.",
+            "There are 3 songs in ~/Music; I wrote 3 into ~/songs.txt.",
             true,
         ),
     ];

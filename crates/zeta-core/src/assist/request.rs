@@ -1,8 +1,9 @@
 //! The request, parsed once: its sentences (each a question or not), the paths it names
-//! (as written and where they point), whether it asks for a change, whether it asks to be
-//! told something, how many parts it has, and the paths it asks to be written, made,
-//! moved or copied into (its targets). Everything the finisher and the first-turn notes
-//! need to know of the request's words lives here, and only here.
+//! (as written and where they point), the places of the home it names by a bare word
+//! (`places`), whether it asks for a change, whether it asks to be told something, how
+//! many parts it has, and the paths it asks to be written, made, moved or copied into
+//! (its targets). Everything the finisher and the first-turn notes need to know of the
+//! request's words lives here, and only here.
 //!
 //! Word lists are kept to the few places where a list is the meaning: the verbs that ask
 //! for a change (`CHANGE_VERBS`), the words that introduce where something goes (`INTO`),
@@ -131,6 +132,9 @@ pub struct Request {
     pub text: String,
     pub sentences: Vec<Sentence>,
     pub paths: Vec<NamedPath>,
+    /// Entries of the home or the working folder the request names by a bare word ("my
+    /// reports folder"), not among `paths` (`places`).
+    pub places: Vec<NamedPath>,
     pub targets: Vec<Target>,
     /// An order asks for a change on the computer.
     pub asks_change: bool,
@@ -170,6 +174,10 @@ impl Request {
                 path: resolve(&t, env),
                 text: t,
             })
+            .collect();
+        let places: Vec<NamedPath> = places::named_by_word(text, env)
+            .into_iter()
+            .filter(|p| !paths.iter().any(|q| q.path == p.path))
             .collect();
         let mut targets: Vec<Target> = Vec::new();
         let mut sources: Vec<Source> = Vec::new();
@@ -227,6 +235,7 @@ impl Request {
             ),
             sentences,
             paths,
+            places,
             targets,
             asks_change,
             sources,
@@ -240,6 +249,11 @@ impl Request {
     }
 
     /// It names a path that is an existing file (not a folder): it is about that file.
+    /// Names a place: a path, or an entry of the home by a bare word.
+    pub fn names_a_place(&self) -> bool {
+        !self.paths.is_empty() || !self.places.is_empty()
+    }
+
     pub fn names_existing_file(&self) -> bool {
         self.paths.iter().any(|p| p.path.is_file())
     }
@@ -476,5 +490,6 @@ pub fn resolve(text: &str, env: &ShellEnv) -> PathBuf {
     }
 }
 
+mod places;
 #[cfg(test)]
 mod tests;

@@ -107,11 +107,7 @@ pub fn find(command: &str, env: &ShellEnv) -> Option<TextField> {
             }
             let awk = Awk::read(args)?;
             let (start, end) = simple.span?;
-            let (file, shown) = match awk.files.as_slice() {
-                [file] => (file.clone(), as_written(&simple, file)),
-                [] => fed(&pipes, simple.span)?,
-                _ => return None,
-            };
+            let (file, shown) = file_read(&simple, &awk.files, &pipes)?;
             let cwd = simple.cwd.as_deref().unwrap_or(&env.cwd);
             let path = crate::assist::in_folder(&file, cwd);
             let fields = awk.numeric_fields();
@@ -214,24 +210,28 @@ impl Awk {
         })
     }
 
+    /// Every field the program uses (`$N`, N from 1), in the order it first uses them.
+    fn fields(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        for (_, n, _) in field_uses(&self.program) {
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+        out
+    }
+
     /// The fields the program uses as numbers: an arithmetic or comparison operator right
     /// before or after `$N`, outside a `print` of it.
     fn numeric_fields(&self) -> Vec<usize> {
         let text = &self.program;
         let mut out = Vec::new();
-        for (at, _) in text.match_indices('$') {
-            let digits: String = text[at + 1..]
-                .chars()
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
-            let Ok(n) = digits.parse::<usize>() else {
-                continue;
-            };
-            if n == 0 || out.contains(&n) {
+        for (at, n, len) in field_uses(text) {
+            if out.contains(&n) {
                 continue;
             }
             let before = text[..at].trim_end();
-            let after = text[at + 1 + digits.len()..].trim_start();
+            let after = text[at + len..].trim_start();
             let printed = before.ends_with("print") || before.ends_with("printf");
             let by_op = ARITHMETIC.iter().any(|op| before.ends_with(op))
                 || !printed
@@ -244,6 +244,20 @@ impl Awk {
         }
         out
     }
+}
+
+/// Each `$N` (N from 1) in an awk program: where it stands, N, and its length.
+fn field_uses(text: &str) -> Vec<(usize, usize, usize)> {
+    text.match_indices('$')
+        .filter_map(|(at, _)| {
+            let digits: String = text[at + 1..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
+            let n = digits.parse::<usize>().ok().filter(|n| *n > 0)?;
+            Some((at, n, 1 + digits.len()))
+        })
+        .collect()
 }
 
 /// The rows of a delimited file, split at one character.
@@ -308,12 +322,34 @@ impl Rows {
         numeric.next().is_none().then_some(one)
     }
 
+    /// The first line is a header: none of its fields is a number, and some column
+    /// below it holds one in every row.
+    fn headed(&self) -> bool {
+        let widest = self.below.iter().map(Vec::len).max().unwrap_or(0);
+        (1..=self.first.len()).all(|n| !Self::number_at(&self.first, n))
+            && (1..=widest).any(|n| self.below.iter().all(|row| Self::number_at(row, n)))
+    }
+
     /// What the first line holds at field `n`, clipped.
     fn head(&self, n: usize) -> String {
         self.first
             .get(n - 1)
             .map(|f| crate::text::clip(f, 40))
             .unwrap_or_default()
+    }
+}
+
+/// The one file `simple` reads, given as `files` or fed by a piped-in `cat FILE`, with
+/// how the command wrote it.
+fn file_read(
+    simple: &zeta_judge::Simple,
+    files: &[String],
+    pipes: &[zeta_judge::Pipe],
+) -> Option<(String, String)> {
+    match files {
+        [file] => Some((file.clone(), as_written(simple, file))),
+        [] => fed(pipes, simple.span),
+        _ => None,
     }
 }
 
@@ -410,5 +446,6 @@ fn is_name(text: &str) -> bool {
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+pub mod columns;
 #[cfg(test)]
 mod tests;

@@ -149,9 +149,20 @@ fn bears(printed: &str, found: &[Fact]) -> bool {
     counted
         || match lines.as_slice() {
             [] => false,
-            [item] => holds(item.text, found),
+            [item] => holds(item.text, found) && names_all(&lines, found),
             _ => singled_out(&lines, found),
         }
+}
+
+/// Every file name the answer gives (a name with a dot: `memo.txt`) is among the things
+/// printed: a program that printed some of the files an answer lists does not bear the
+/// list out (seen on the tune half: five files answered as empty, borne out by a program
+/// that printed the four that are).
+fn names_all(items: &[Item], found: &[Fact]) -> bool {
+    found.iter().all(|fact| match fact {
+        Fact::Name(n) if n.contains('.') => items.iter().any(|i| tokens(i.text).contains(n)),
+        _ => true,
+    })
 }
 
 /// One thing a program printed: a line, or an element of a line that is a Python list,
@@ -224,7 +235,8 @@ fn holds(line: &str, found: &[Fact]) -> bool {
 }
 
 /// Things a program printed single out one of the answer's facts: every one holds one
-/// (the program printed what the answer says, a line a thing), or the last holds one
+/// and every file name the answer gives is among them (the program printed what the
+/// answer says, a line a thing; `names_all`), or the last holds one
 /// and stands apart from the thing before it, a result after the things it was
 /// computed from: a line of its own after a list ("[100, 200]", then "300"), of another
 /// form ("a.log 120", "b.log 90", then "largest: a.log"), or under a label where the
@@ -232,7 +244,7 @@ fn holds(line: &str, found: &[Fact]) -> bool {
 /// every file, or every figure, singles out none of them, in whatever place the
 /// answer's pick is.
 fn singled_out(items: &[Item], found: &[Fact]) -> bool {
-    let all = items.iter().all(|i| holds(i.text, found));
+    let all = items.iter().all(|i| holds(i.text, found)) && names_all(items, found);
     let result = match items {
         [.., before, last] => {
             holds(last.text, found)
@@ -359,7 +371,7 @@ fn bears_nothing(printed: &str, case: &Case) -> bool {
 /// or one that computes from the values it gives; for a change, one that changes
 /// nothing and prints what `facts` (`chosen`) says the change rests on.
 fn asked_for(case: &Case, facts: &[Fact]) -> String {
-    let (wrong, program) = if case.request.paths.is_empty() {
+    let (wrong, program) = if !case.request.names_a_place() {
         (
             "a wrong formula, a wrong unit",
             "computes it itself from the values the request gives, reading no file",
@@ -398,7 +410,8 @@ impl Check for SecondWay {
         1
     }
     fn judge(&self, case: &Case) -> Option<Finding> {
-        let about_files = !case.request.paths.is_empty();
+        // A place named by a bare word counts ("the newest file in my reports folder").
+        let about_files = case.request.names_a_place();
         let computed = about_files || !values(&case.request.text).is_empty();
         // A task that asked the person something: sent back, the small model asks them
         // again (seen in the real-model test: "Which folder?" twice, then a wrong count).

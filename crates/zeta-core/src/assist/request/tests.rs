@@ -233,3 +233,117 @@ fn random_requests_never_panic() {
         assert!(r.parts >= 1);
     }
 }
+
+/// Places named by a bare word: each entry of a home, named in every way a sentence
+/// holds a word (at its start, its end, before a mark, possessive, in another letter
+/// case), is found, and nothing else is; words that name no entry, hidden entries,
+/// paths already written and names two entries share in another case are not.
+#[test]
+fn places_named_by_a_bare_word_are_the_homes_entries() {
+    let home = crate::assist::test_home::home_of(
+        &[
+            ("Makefile", "all:\n"),
+            ("reports/q1.txt", "x"),
+            ("docs/journal.txt", "x"),
+            (".secret/x", "x"),
+            ("Notes/a", "x"),
+            ("notes/b", "x"),
+            ("old-photos/a.jpg", "x"),
+        ],
+        &["Downloads", "go"],
+    );
+    let env = &home.env;
+    let named = [
+        ("reports", "reports"),
+        ("docs", "docs"),
+        ("Downloads", "Downloads"),
+        ("Makefile", "Makefile"),
+        ("old-photos", "old-photos"),
+        ("go", "go"),
+    ];
+    let forms = [
+        "what is the newest file in my {} folder?",
+        "{} holds some files; which is the largest",
+        "how many words does my journal have? it's in {}",
+        "count the files under {}.",
+        "tell me about \"{}\"",
+        "list ({}) please",
+        "what's in {}'s first file?",
+        "is there anything in {}, and how big is it?",
+    ];
+    let mut misses = Vec::new();
+    let mut total = 0;
+    for (word, entry) in named {
+        for written in [word.to_string(), word.to_uppercase(), word.to_lowercase()] {
+            for form in forms {
+                let text = form.replace("{}", &written);
+                total += 1;
+                let places = Request::parse(&text, env).places;
+                let want = env.home.join(entry);
+                if places.iter().map(|p| &p.path).collect::<Vec<_>>() != vec![&want] {
+                    misses.push(format!("{text:?} -> {places:?}"));
+                }
+            }
+        }
+    }
+    assert!(
+        misses.is_empty(),
+        "{} of {total} missed:\n{}",
+        misses.len(),
+        misses.join("\n")
+    );
+    // Two entries, one name in two letter cases: the one written so, and no guess
+    // between them otherwise.
+    let notes = |text: &str| {
+        Request::parse(text, env)
+            .places
+            .into_iter()
+            .map(|p| p.path)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(notes("what is in Notes"), vec![env.home.join("Notes")]);
+    assert_eq!(notes("what is in notes"), vec![env.home.join("notes")]);
+    assert_eq!(notes("what is in NOTES"), Vec::<std::path::PathBuf>::new());
+    let nothing = [
+        "what is the weather like today?",
+        "how many cores does this machine have",
+        "which files are in my secret folder",
+        "what is in .secret",
+        "how big is ~/reports/q1.txt",
+        "count the words in ~/docs/journal.txt",
+        "what is in ./reports",
+        "the report is in reporting",
+        "",
+    ];
+    let alarms: Vec<String> = nothing
+        .iter()
+        .map(|text| (text, Request::parse(text, env).places))
+        .filter(|(_, p)| !p.is_empty())
+        .map(|(text, p)| format!("{text:?} -> {p:?}"))
+        .collect();
+    assert!(alarms.is_empty(), "{}", alarms.join("\n"));
+    // The same name twice is one place; a path written is not also a place.
+    let r = Request::parse("docs, my docs: how many files does docs hold?", env);
+    assert_eq!(r.places.len(), 1);
+    let r = Request::parse("is Makefile the same as ~/Makefile", env);
+    assert!(r.places.is_empty(), "{:?}", r.places);
+}
+
+/// A home that cannot be read names no place, and random text in a home with entries
+/// never panics.
+#[test]
+fn places_in_a_home_not_there_or_random_text() {
+    let gone = ShellEnv {
+        home: PathBuf::from("/nonexistent-zeta-home"),
+        cwd: PathBuf::from("/nonexistent-zeta-home"),
+        user: "me".into(),
+    };
+    assert!(Request::parse("what is in reports", &gone)
+        .places
+        .is_empty());
+    let home = crate::assist::test_home::home_of(&[("a/x", "x"), ("é€/y", "y")], &["b"]);
+    for text in crate::text::random_texts("ab é€/.'s?!\"", 2000, 40, 5) {
+        let r = Request::parse(&text, &home.env);
+        assert!(r.places.len() <= 3, "{text:?}: {:?}", r.places);
+    }
+}

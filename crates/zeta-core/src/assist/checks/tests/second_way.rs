@@ -763,6 +763,99 @@ fn second_way_bears_out_only_what_a_program_singles_out() {
     }
 }
 
+/// An answer that lists files is borne out only by a program that printed every file it
+/// lists: a program that printed some of them (seen on the tune half: five files
+/// answered as empty, the program printing the four that are) leaves it in doubt,
+/// whichever are left out and however the program printed them.
+#[test]
+fn second_way_bears_out_a_list_only_where_the_program_printed_all_of_it() {
+    let f = fixture();
+    std::fs::create_dir(p(&f, "docs")).expect("docs");
+    let request = "Which files in ~/docs are empty?";
+    let names = [
+        "agenda.txt",
+        "index.txt",
+        "invoice.txt",
+        "memo.txt",
+        "notes.md",
+    ];
+    let ls = || {
+        call(
+            "✓ shell ls ~/docs",
+            false,
+            true,
+            &format!("{}\n", names.join("\n")),
+            vec![],
+        )
+    };
+    let home = f.dir.path().display().to_string();
+    let prefixes = [String::new(), "~/docs/".into(), format!("{home}/docs/")];
+    let forms = |shown: &[String]| {
+        vec![
+            shown.join("\n"),
+            format!("['{}']", shown.join("', '")),
+            shown
+                .iter()
+                .map(|s| format!("{s} 0"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ]
+    };
+    let answer_of = |listed: &[&str]| format!("The empty files are {}.", listed.join(", "));
+    let (mut misses, mut alarms, mut total) = (Vec::new(), Vec::new(), 0);
+    for prefix in &prefixes {
+        let with = |n: &&str| format!("{prefix}{n}");
+        // The answer lists all five; the program printed four of them, or one.
+        for left_out in 0..names.len() {
+            let printed: Vec<String> = names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != left_out)
+                .map(|(_, n)| with(n))
+                .collect();
+            let one = vec![with(&names[left_out])];
+            for shown in forms(&printed).into_iter().chain(forms(&one)) {
+                total += 1;
+                let ev = vec![ls(), program(true, &format!("{shown}\n"))];
+                if judge(&SecondWay, &f, request, &answer_of(&names), ev).is_none() {
+                    misses.push(shown);
+                }
+            }
+            // The answer lists the four the program printed, in another order: borne.
+            let four: Vec<&str> = names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != left_out)
+                .map(|(_, n)| *n)
+                .rev()
+                .collect();
+            for shown in forms(&printed) {
+                let ev = vec![ls(), program(true, &format!("{shown}\n"))];
+                if judge(&SecondWay, &f, request, &answer_of(&four), ev).is_some() {
+                    alarms.push(shown);
+                }
+            }
+            // One file answered, that one printed.
+            for shown in forms(&one) {
+                let ev = vec![ls(), program(true, &format!("{shown}\n"))];
+                let answer = format!("The empty file is {}.", names[left_out]);
+                if judge(&SecondWay, &f, request, &answer, ev).is_some() {
+                    alarms.push(shown);
+                }
+            }
+        }
+    }
+    assert_eq!(total, 90);
+    assert!(
+        misses.is_empty(),
+        "a part borne out as the whole list: {misses:#?}"
+    );
+    assert!(
+        alarms.is_empty(),
+        "the list printed, yet doubted: {alarms:#?}"
+    );
+}
+
 /// What a program printed, cut at every place and joined at random from brackets,
 /// quotes, commas, labels and names: judging it never panics.
 #[test]
