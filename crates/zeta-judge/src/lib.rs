@@ -29,6 +29,8 @@ mod findings;
 mod interp;
 pub mod provenance;
 pub mod read_only;
+mod reads_nothing;
+pub use reads_nothing::reads_nothing;
 mod rules;
 mod seen;
 pub use seen::{Pipe, Seen, Simple};
@@ -225,6 +227,14 @@ fn seen_in(line: &str, env: &ShellEnv) -> Option<Seen> {
 /// `$HOME` (`Seen::pipes`); none for a line too long to read.
 pub fn pipes(line: &str, env: &ShellEnv) -> Vec<Pipe> {
     seen_in(line, env).map(|s| s.pipes).unwrap_or_default()
+}
+
+/// Each simple command in `line` where the whole line could be parsed; none otherwise.
+pub(crate) fn commands_parsed(line: &str, env: &ShellEnv) -> Vec<Simple> {
+    seen_in(line, env)
+        .filter(|s| !s.partial)
+        .map(|s| s.commands)
+        .unwrap_or_default()
 }
 
 /// Each simple command in `line`, with `env`'s home and user for `~` and `$HOME`

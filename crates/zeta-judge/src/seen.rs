@@ -26,6 +26,9 @@ pub struct Seen {
     pub pipes: Vec<Pipe>,
     /// Each simple command, in the order walked (a nested one before the one around it).
     pub commands: Vec<Simple>,
+    /// Part of the line (or of a script nested in it) could not be parsed: what is
+    /// seen is not all it does.
+    pub partial: bool,
 }
 
 /// One simple command, as the shell will run it.
@@ -41,6 +44,10 @@ pub struct Simple {
     pub span: Option<(usize, usize)>,
     /// The folder the line is in there, while it is known.
     pub cwd: Option<PathBuf>,
+    /// Its standard input comes from somewhere: a pipe, a here-document or here-string,
+    /// a `<` redirection. Otherwise it reads what the caller gives it (for Zeta's shell,
+    /// nothing).
+    pub fed: bool,
 }
 
 /// One simple command's output piped into the next one's input.

@@ -62,6 +62,8 @@ pub struct Walker<'e> {
     substituted: HashMap<(usize, usize), Word>,
     /// The last simple command walked, for `Seen::pipes`.
     last_command: Option<Walked>,
+    /// The redirected statement about to be walked reads a file as its input (`<`).
+    input_redirected: bool,
 }
 
 impl<'e> Walker<'e> {
@@ -90,6 +92,7 @@ impl<'e> Walker<'e> {
             lenient: 0,
             substituted: HashMap::new(),
             last_command: None,
+            input_redirected: false,
         }
     }
 
@@ -149,6 +152,7 @@ impl<'e> Walker<'e> {
                 None => self.vars.remove(&name),
             };
         }
+        self.seen.partial |= root.has_error();
         if root.has_error() && self.lenient == 0 {
             self.ask("parse-partial", "part of the command could not be parsed");
         }
@@ -261,6 +265,10 @@ impl<'e> Walker<'e> {
             }
         }
         let body = n.child_by_field_name("body");
+        let mut cursor = n.walk();
+        self.input_redirected = n
+            .children_by_field_name("redirect", &mut cursor)
+            .any(|r| is_input(r, src));
         let out = match body {
             Some(b) if b.kind() == "command" => self.command(b, src, stdin),
             Some(b) => {
@@ -407,6 +415,7 @@ impl<'e> Walker<'e> {
     /// A simple command: its assignments, name and arguments expanded, then judged.
     /// Returns what its output is, for the next pipeline stage.
     fn command(&mut self, n: Node, src: &str, mut stdin: Stdin) -> Stdin {
+        let mut input_redirected = std::mem::take(&mut self.input_redirected);
         let mut argv: Vec<Word> = Vec::new();
         let mut cursor = n.walk();
         for kid in n.named_children(&mut cursor) {
@@ -427,7 +436,10 @@ impl<'e> Walker<'e> {
                         None => Stdin::Decoded,
                     };
                 }
-                "file_redirect" => self.file_redirect(kid, src, false),
+                "file_redirect" => {
+                    input_redirected |= is_input(kid, src);
+                    self.file_redirect(kid, src, false)
+                }
                 _ => {
                     if n.child_by_field_name("name")
                         .is_some_and(|name| name.id() == kid.id())
@@ -441,6 +453,7 @@ impl<'e> Walker<'e> {
         if argv.is_empty() {
             return Stdin::Unknown;
         }
+        let fed = input_redirected || !matches!(stdin, Stdin::None);
         let out = rules::judge_command(self, &argv, stdin);
         // Kept after the judgement, which may walk commands nested in this one.
         let (expanded, written) = command_words(&argv);
@@ -451,6 +464,7 @@ impl<'e> Walker<'e> {
             written: written.clone(),
             span,
             cwd: self.cwd.clone(),
+            fed,
         });
         self.last_command = Some(Walked {
             expanded,
@@ -711,6 +725,24 @@ fn command_words(argv: &[Word]) -> (Vec<String>, Vec<String>) {
     }
     let written = argv.iter().map(|w| w.text.clone()).collect();
     (expanded, written)
+}
+
+/// A redirection that feeds the command's standard input: `< FILE`, `0< FILE`, `<>
+/// FILE`, `<&N`, or a here-string (not `2<`, another descriptor's).
+fn is_input(redirect: Node, src: &str) -> bool {
+    match redirect.kind() {
+        "herestring_redirect" => true,
+        "file_redirect" => {
+            let mut cursor = redirect.walk();
+            let op: String = redirect
+                .children(&mut cursor)
+                .filter(|k| !k.is_named() || k.kind() == "file_descriptor")
+                .map(|k| text(k, src))
+                .collect();
+            matches!(op.as_str(), "<" | "0<" | "<>" | "0<>" | "<&" | "0<&")
+        }
+        _ => false,
+    }
 }
 
 fn named(n: Node) -> Vec<Node> {

@@ -422,7 +422,20 @@ fn render(
         ""
     };
     let reads = zeta_core::policy::reads_only(command);
-    let next = next_step(&ending, out_blank, err_blank, reads);
+    // A reader given no file reads the shell's empty input: whatever it printed, a count
+    // or a sort of nothing, is said to be so (seen: `wc -w ` for "how many words are in
+    // my essay.txt", "0" answered).
+    let given_nothing = zeta_core::policy::shell::reads_nothing(
+        command,
+        &zeta_core::policy::ShellEnv::current(std::path::Path::new("/")),
+    );
+    let next = match &given_nothing {
+        Some(program) => format!(
+            "\n(next: {program} was given no file and nothing was piped into it, so it read \
+             nothing: what it printed is of nothing. Give it the file to read.)"
+        ),
+        None => next_step(&ending, out_blank, err_blank, reads).to_string(),
+    };
     // The command itself is not repeated: the model's own call names it (measured: ~20
     // tokens a step that the local model had to read again).
     let content = format!("{status}{out}{err}{nothing}{next}");

@@ -193,6 +193,13 @@ async fn endings_that_stall_a_model_say_what_to_do_next() {
         ("echo ' '", "printed only blanks"),
         ("printf '\\n\\n  \\t\\n'", "gave none"),
         ("ls /no/such/folder", "the command failed"),
+        // A reader given no file reads the shell's empty input, whatever it printed.
+        (
+            "wc -w ",
+            "wc was given no file and nothing was piped into it",
+        ),
+        ("grep -c Milk", "grep was given no file"),
+        ("sort -nr | head -1", "sort was given no file"),
     ];
     for (command, said) in cases {
         let out = Shell.run(json!({ "command": command }), &ctx).await;
@@ -201,6 +208,8 @@ async fn endings_that_stall_a_model_say_what_to_do_next() {
     // Output that answers, and a change that printed nothing as changes do, get none.
     for command in [
         "grep -i milk notes.txt",
+        "wc -w notes.txt",
+        "wc -w < notes.txt",
         "echo 3 > count.txt",
         "mv count.txt n.txt",
     ] {
