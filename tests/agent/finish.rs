@@ -1018,3 +1018,47 @@ async fn the_columns_a_command_reads_are_named_by_the_files_header() {
         s.assert_invariants();
     }
 }
+
+/// find searching names for a word none of them holds (`find ~/reports -name
+/// '*Kilimanjaro*'`, seen on the tune half: "no file mentions it", then borne out by a
+/// program that searched the names too) comes back with how grep searches what the
+/// files hold; the model reads it with the empty output, and its search of the files
+/// finds the one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_searched_by_find_in_vain_come_back_with_how_to_search_the_files() {
+    let program = "python3 - <<'EOF'\nimport os\nd = os.path.expanduser('~/reports')\nprint([n for n in os.listdir(d) if 'Kilimanjaro' in open(os.path.join(d, n)).read()])\nEOF";
+    for proto in PROTOS {
+        let at = format!("{proto:?}");
+        let steps = script(
+            &[
+                run("find ~/reports -name '*Kilimanjaro*'"),
+                run("grep -rl 'Kilimanjaro' ~/reports"),
+                answer("alpha.txt mentions Kilimanjaro."),
+                run(program),
+            ],
+            proto,
+        );
+        let s = Setup::with_settings(Wire::OpenAi, proto, steps, json!({"verify": "always"})).await;
+        write(
+            &s.home.path().join("reports/alpha.txt"),
+            "we climbed Kilimanjaro\n",
+        );
+        write(&s.home.path().join("reports/beta.md"), "nothing here\n");
+        let out = s.zeta_run("Which file in ~/reports mentions Kilimanjaro?");
+        let task = finished_task(&out);
+        let after = said_in(&s.requests()[1]);
+        assert!(
+            after.contains(
+                "No name under ~/reports holds \"Kilimanjaro\": find searched the files' names"
+            ) && after.contains("`grep -rl 'Kilimanjaro' ~/reports`"),
+            "{at}: {after}"
+        );
+        assert_eq!(
+            task["reply"],
+            "alpha.txt mentions Kilimanjaro.",
+            "{at}: {task} {:?}",
+            checks_of(&out)
+        );
+        s.assert_invariants();
+    }
+}

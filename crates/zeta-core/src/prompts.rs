@@ -43,6 +43,7 @@ pub const NAMED_FILES: &str = include_str!("../prompts/named_files.md");
 pub const OTHER_HOMES: &str = include_str!("../prompts/other_homes.md");
 pub const NAMES_PIPED_FILES: &str = include_str!("../prompts/names_piped_files.md");
 pub const NAMES_PIPED_SEARCHED: &str = include_str!("../prompts/names_piped_searched.md");
+pub const NAMES_PIPED_FOUND_NONE: &str = include_str!("../prompts/names_piped_found_none.md");
 pub const TEXT_FIELD: &str = include_str!("../prompts/text_field.md");
 pub const UNNAMED_MATCHES: &str = include_str!("../prompts/unnamed_matches.md");
 pub const TEXT_FIELD_SWAP: &str = include_str!("../prompts/text_field_swap.md");
@@ -175,6 +176,10 @@ mod tests {
         );
         assert_eq!(places(NAMES_PIPED_FILES), ["command", "program", "listing"]);
         assert_eq!(places(NAMED_FILES), ["command", "read"]);
+        assert_eq!(
+            places(NAMES_PIPED_FOUND_NONE),
+            ["folders", "pattern", "search"]
+        );
         assert_eq!(places(COLUMN_NAMES), ["file", "first", "fields"]);
         assert_eq!(places(OTHER_HOMES), ["home", "written", "written", "home"]);
         assert_eq!(places(CHECK_UNGROUNDED_IN_WINDOW), ["window", "values"]);

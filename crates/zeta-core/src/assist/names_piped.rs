@@ -134,6 +134,7 @@ pub fn find(command: &str, env: &ShellEnv) -> Option<Piped> {
                 .or_else(|| found::sizes(command, &pipe, env))
                 .or_else(|| searched::searched(&pipe, env))
         })
+        .or_else(|| searched::found_none(command, env))
 }
 
 /// `ls` of files piped into a program that reads what comes in.
