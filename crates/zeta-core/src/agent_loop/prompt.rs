@@ -191,7 +191,12 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String 
             "You have 60 GB free of 100 GB on /.",
             true,
         ),
-        step("ls ~/Music | wc -l", "First count the songs.", "", false),
+        step(
+            "ls ~/Music/*.mp3 | wc -l",
+            "First count the songs.",
+            "",
+            false,
+        ),
         step(
             "echo 3 > ~/songs.txt && cat ~/songs.txt",
             "Now write the number, the second part.",
@@ -201,7 +206,7 @@ pub fn planner_prompt(soul: &str, tools: &[ToolSpec], form: PlanForm) -> String 
         step(
             "",
             "Both parts are done.",
-            "There are 3 songs in ~/Music; I wrote 3 into ~/songs.txt.",
+            "There are 3 .mp3 songs in ~/Music; I wrote 3 into ~/songs.txt.",
             true,
         ),
     ];

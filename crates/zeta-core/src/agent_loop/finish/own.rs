@@ -87,8 +87,8 @@ impl OwnWords {
         quoted
     }
 
-    /// A worked example's answer in Zeta's prompt ("There are 3 songs in ~/Music; I wrote
-    /// 3 into ~/songs.txt."): said again with values and paths the task did not
+    /// A worked example's answer in Zeta's prompt ("There are 3 .mp3 songs in ~/Music; I
+    /// wrote 3 into ~/songs.txt."): said again with values and paths the task did not
     /// give, Zeta's words (`strip_examples`).
     pub fn example(&mut self, reply: &str) {
         let runs = words(reply)
@@ -200,7 +200,7 @@ fn words(text: &str) -> Vec<String> {
 
 /// The rules of a system prompt, as Zeta's words: its worked examples' dialogue lines
 /// (`Example N. User: …`, `User: …`, `You: …`) left out, for a right answer may read
-/// like an example's ("There are 3 songs in ~/Music; I wrote 3 into ~/songs.txt.").
+/// like an example's ("There are 3 .mp3 songs in ~/Music; I wrote 3 into ~/songs.txt.").
 pub(in crate::agent_loop) fn rules_of(system: &str) -> String {
     system
         .lines()
@@ -525,7 +525,7 @@ mod tests {
             let system = std::fs::read_to_string(format!("{snapshots}/{name}")).expect("prompt");
             let mut own = OwnWords::default();
             own.add(&rules_of(&system));
-            let like = "There are 3 songs in ~/Music; I wrote 3 into ~/songs.txt.";
+            let like = "There are 3 .mp3 songs in ~/Music; I wrote 3 into ~/songs.txt.";
             assert_eq!(own.strip(like), None, "{name}");
             assert!(
                 own.strip("Do not repeat a failing step unchanged.")
@@ -544,7 +544,7 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/src/agent_loop/tests/snapshots"
         );
-        let like = "There are 3 songs in ~/Music; I wrote 3 into ~/songs.txt.";
+        let like = "There are 3 .mp3 songs in ~/Music; I wrote 3 into ~/songs.txt.";
         for name in [
             "planner-small.txt",
             "planner-large.txt",
@@ -557,8 +557,8 @@ mod tests {
             }
             assert!(!own.examples.is_empty(), "{name}");
             for request in [
-                "Count the songs in ~/Music and write the number into ~/songs.txt",
-                "how many songs are in ~/Music? put the count into ~/songs.txt",
+                "Count the .mp3 songs in ~/Music and write the number into ~/songs.txt",
+                "how many .mp3 songs are in ~/Music? put the count into ~/songs.txt",
             ] {
                 let sources = [request, "3\n", "3\n"];
                 assert_eq!(
@@ -567,7 +567,7 @@ mod tests {
                     "{name}: {request}"
                 );
                 // The same style, the task's own count.
-                let five = "There are 5 songs in ~/Music; I wrote 5 into ~/songs.txt.";
+                let five = "There are 5 .mp3 songs in ~/Music; I wrote 5 into ~/songs.txt.";
                 assert_eq!(own.strip_examples(five, &[request, "5\n"]), None);
             }
             for (request, printed) in [
@@ -589,7 +589,7 @@ mod tests {
                 );
                 assert_eq!(
                     own.strip_examples(
-                        "There are 3 large songs in ~/Music; I wrote 3 into ~/songs.txt.",
+                        "There are 3 large .mp3 songs in ~/Music; I wrote 3 into ~/songs.txt.",
                         &sources
                     ),
                     Some(String::new()),
