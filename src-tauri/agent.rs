@@ -32,6 +32,28 @@ pub fn skills(home: &ZetaHome) -> Arc<zeta_skills::Skills> {
     Arc::new(zeta_skills::Skills::for_home(home))
 }
 
+/// The skills as a task's first turn shows them: chosen by meaning for a small model
+/// (the choosing model loaded on first use, the descriptions' vectors kept in the home),
+/// among those `ZETA_SKILLS_SMALL=all|yours|off` lets it have (measured both ways in
+/// benches/everyday).
+pub fn skills_note(
+    home: &ZetaHome,
+    skills: Arc<zeta_skills::Skills>,
+) -> zeta_skills::note::SkillsNote {
+    let chooser = zeta_skills::choose::Chooser::new(
+        Some(Box::new(zeta_skills::embed::Lazy::new(Some(
+            home.models_dir(),
+        )))),
+        zeta_skills::choose::Tuning::default(),
+    )
+    .keeping_vectors(home.skill_vectors_file());
+    zeta_skills::note::SkillsNote::new(
+        skills,
+        Arc::new(chooser),
+        zeta_skills::note::SmallOffer::from_env(),
+    )
+}
+
 /// The MCP servers of `home`: their secrets (`${secret:NAME}`) from the home's secret
 /// store, their stderr in its logs folder. The caller shuts them down when it exits.
 pub fn mcp_manager(home: &ZetaHome) -> Arc<McpManager> {
@@ -92,20 +114,7 @@ pub fn configured_agent(
     tools.register(Arc::new(zeta_skills::tool::SkillTool::new(skills.clone())));
     // ZETA_RECIPES=off offers no skills (for measuring what they buy).
     let skills_on = std::env::var("ZETA_RECIPES").map_or(true, |v| v != "off");
-    let knowledge = skills_on.then(|| {
-        zeta_skills::note::SkillsNote::new(
-            skills.clone(),
-            Arc::new(zeta_skills::choose::Chooser::new(
-                Some(Box::new(zeta_skills::embed::Lazy::new(Some(
-                    home.models_dir(),
-                )))),
-                zeta_skills::choose::Tuning::default(),
-            )),
-            // ZETA_SKILLS_SMALL=all|yours|off: which skills a small model is offered
-            // (default: all; measured both ways in benches/everyday).
-            zeta_skills::note::SmallOffer::from_env(),
-        )
-    });
+    let knowledge = skills_on.then(|| skills_note(home, skills.clone()));
     let models = SettingsModels::new(SecretStore::for_home(home.root())).with_local_server(local);
     let snapshot_dir = workdir.clone();
     let agent = AgentLoop::new(models, tools, home.souls_dir(), workdir);

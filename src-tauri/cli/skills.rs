@@ -1,8 +1,9 @@
 //! `zeta skills`: the skills Zeta knows — its own and the person's in `$ZETA_HOME/skills`
 //! — with each one's record. `list`, `show NAME`, `add DIR` (a skill folder from
 //! elsewhere, copied as it is; untrusted unless `--trust`), `remove NAME`, `new NAME`
-//! (a skeleton to edit), `on`/`off NAME`, `trust NAME`, and `learn TASK`: a skill drafted
-//! from a task that worked, saved only when the person says yes.
+//! (a skeleton to edit), `on`/`off NAME`, `trust NAME`, `match REQUEST` (what a small
+//! model would be shown for it, and why), and `learn TASK`: a skill drafted from a task
+//! that worked, saved only when the person says yes.
 
 use std::process::ExitCode;
 
@@ -41,6 +42,9 @@ pub enum SkillsCommand {
     Off { name: String },
     /// Trust one of your skills as its text is now.
     Trust { name: String },
+    /// Which skills a small model would be shown for REQUEST, and how near each is to it
+    /// in meaning (the five nearest).
+    Match { request: String },
     /// Draft a skill from a task that worked (its steps, its values made parameters),
     /// show it, and save it if you say yes.
     Learn {
@@ -133,7 +137,38 @@ pub fn run(home: &ZetaHome, command: SkillsCommand) -> anyhow::Result<ExitCode> 
             Ok(ExitCode::SUCCESS)
         }
         SkillsCommand::Learn { task, yes, name } => learn(home, &skills, task, yes, name),
+        SkillsCommand::Match { request } => matched(home, skills, &request),
     }
+}
+
+fn matched(
+    home: &ZetaHome,
+    skills: std::sync::Arc<Skills>,
+    request: &str,
+) -> anyhow::Result<ExitCode> {
+    if let Err(e) = zeta_skills::embed::locate(Some(&home.models_dir())) {
+        bail!("{e}");
+    }
+    let note = zeta_app::agent::skills_note(home, skills);
+    let workdir = std::env::current_dir().context("the current folder")?;
+    let parsed = zeta_core::assist::request::Request::parse(
+        request,
+        &zeta_core::policy::ShellEnv::current(&workdir),
+    );
+    let ranked = note.explain(&parsed);
+    if ranked.is_empty() {
+        out!("no skill a small model may be offered (ZETA_SKILLS_SMALL, or none on)");
+    }
+    for (score, name, shown) in ranked.iter().take(5) {
+        out!(
+            "{score:.2}  {name}{}",
+            if *shown { "  (shown)" } else { "" }
+        );
+    }
+    if !ranked.iter().any(|r| r.2) {
+        out!("none is near enough to be shown");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn switch(skills: &Skills, name: &str, on: bool) -> anyhow::Result<ExitCode> {

@@ -171,6 +171,11 @@ impl ZetaHome {
     pub fn skills_state_file(&self) -> PathBuf {
         self.root.join("skills.json")
     }
+    /// The skills' descriptions as the choosing model placed them (zeta-skills'
+    /// `vectors`), kept so that a run does not place them again.
+    pub fn skill_vectors_file(&self) -> PathBuf {
+        self.root.join("skill-vectors.json")
+    }
     /// Present once the user finished (or skipped) onboarding.
     pub fn onboarded_marker(&self) -> PathBuf {
         self.root.join("onboarded")

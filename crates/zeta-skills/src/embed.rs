@@ -22,6 +22,11 @@ const MOST_TOKENS: usize = 128;
 /// Text to vector.
 pub trait Embedder: Send + Sync {
     fn embed(&self, text: &str) -> Vec<f32>;
+    /// Which model places the texts (`vectors::identity`), where it is known: vectors
+    /// are kept between runs only under it.
+    fn identity(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The model could not be found or loaded.
@@ -40,6 +45,7 @@ pub enum EmbedError {
 pub struct MiniLm {
     tokenizer: Tokenizer,
     model: std::sync::Arc<TypedRunnableModel>,
+    identity: Option<String>,
 }
 
 impl MiniLm {
@@ -56,7 +62,11 @@ impl MiniLm {
         tokenizer.with_padding(None);
         let model =
             runnable(&dir.join("model.onnx")).map_err(|e| fail(format!("model.onnx: {e}")))?;
-        Ok(Self { tokenizer, model })
+        Ok(Self {
+            tokenizer,
+            model,
+            identity: crate::vectors::identity(dir),
+        })
     }
 
     /// Finds and loads the model (see `locate`).
@@ -124,6 +134,9 @@ impl Embedder for MiniLm {
             tracing::warn!("could not place a text for choosing skills: {e}");
             Vec::new()
         })
+    }
+    fn identity(&self) -> Option<String> {
+        self.identity.clone()
     }
 }
 
@@ -225,6 +238,10 @@ impl Embedder for Lazy {
             .as_ref()
             .map(|m| m.embed(text))
             .unwrap_or_default()
+    }
+    /// The model's identity without loading it.
+    fn identity(&self) -> Option<String> {
+        crate::vectors::identity(&locate(self.models_dir.as_deref()).ok()?)
     }
 }
 

@@ -8,7 +8,8 @@
 //! - [`state`]: the person's switches and trust (`skills.json`).
 //! - [`shelf`]: `Skills`, the shared handle: read again when the folder changed (between
 //!   tasks and turns), and the person's changes (add, write, remove, on/off, trust).
-//! - [`embed`] and [`choose`]: choosing skills for a request by meaning.
+//! - [`embed`] and [`choose`]: choosing skills for a request by meaning; [`vectors`]:
+//!   the descriptions' vectors kept between runs.
 //! - [`note`]: the skills in a task's first turn (all for a large model, the chosen few
 //!   for a small one); [`tool`]: the `skill` tool that reads one on demand.
 //! - [`learn`]: a skill drafted from a task that worked, values made parameters.
@@ -23,6 +24,7 @@ pub mod note;
 pub mod shelf;
 pub mod state;
 pub mod tool;
+pub mod vectors;
 
 pub use error::SkillError;
 pub use shelf::{Catalog, Entry, Skills};

@@ -71,6 +71,36 @@ impl SkillsNote {
     }
 }
 
+impl SkillsNote {
+    /// Why a small model is shown what it is shown for `request` (`zeta skills match`):
+    /// the skills it may be offered, nearest in meaning first, each with its similarity
+    /// and whether it would be shown.
+    pub fn explain(&self, request: &Request) -> Vec<(f32, String, bool)> {
+        let catalog = self.skills.current();
+        let offered: Vec<&Entry> = catalog
+            .enabled()
+            .filter(|e| crate::choose::runs_here(&e.skill) && self.small.allows(e))
+            .collect();
+        let meant = crate::choose::meaning_text(request);
+        let shown: Vec<String> = self
+            .chooser
+            .choose(&meant, &offered)
+            .iter()
+            .map(|e| e.skill.name.clone())
+            .collect();
+        self.chooser
+            .ranked(&meant, &offered)
+            .into_iter()
+            .map(|(s, e)| (s, e.skill.name.clone(), shown.contains(&e.skill.name)))
+            .collect()
+    }
+
+    /// Whether a small model can be offered any skill: the choosing model is there.
+    pub fn can_choose(&self) -> bool {
+        self.chooser.can_choose()
+    }
+}
+
 impl Knowledge for SkillsNote {
     fn note(&self, request: &Request, room: Room) -> Option<Added> {
         let catalog = self.skills.current();

@@ -655,14 +655,16 @@ fn skills_are_chosen_by_meaning_with_few_misses_and_false_picks() {
             println!("  false pick: {f}");
         }
     }
+    // A wrong skill costs more than none (the model runs what it is shown), so choice
+    // is bounded on its false picks first.
     for (half, count) in &halves {
         assert!(
-            count.misses.len() * 4 <= count.fits,
-            "{half}: more than a quarter of the requests missed their skill"
+            count.misses.len() * 5 <= count.fits * 2,
+            "{half}: more than two in five of the requests missed their skill"
         );
         assert!(
-            count.false_picks.len() * 3 <= count.offered.max(1),
-            "{half}: more than a third of the skills offered fit nothing asked"
+            count.false_picks.len() * 10 <= count.offered.max(1),
+            "{half}: more than a tenth of the skills offered fit nothing asked"
         );
     }
 }
