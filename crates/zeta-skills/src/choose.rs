@@ -115,13 +115,27 @@ impl Chooser {
         let Some(&(best, entry)) = ranked.first() else {
             return Vec::new();
         };
-        let next = ranked.get(1).map_or(0.0, |r| r.0);
+        // Skills that would show the same steps (two learned from tasks of one kind) are
+        // one choice: the lead is over the next that shows something else.
+        let next = ranked
+            .iter()
+            .skip(1)
+            .find(|(_, e)| shown(e) != shown(entry))
+            .map_or(0.0, |r| r.0);
         if best >= self.tuning.floor && best - next >= self.tuning.lead {
             vec![entry]
         } else {
             Vec::new()
         }
     }
+}
+
+/// What a small model would be shown of a skill: its command, else its steps.
+fn shown(entry: &Entry) -> &str {
+    entry
+        .skill
+        .first_command()
+        .unwrap_or(entry.skill.body.as_str())
 }
 
 fn cosine(a: &[f32], b: &[f32]) -> f32 {

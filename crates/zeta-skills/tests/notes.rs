@@ -173,3 +173,54 @@ fn a_small_model_is_offered_what_its_offer_lets_it_have() {
     assert!(offered(SmallOffer::All, "How much room is left on my drive?").is_empty());
     assert!(offered(SmallOffer::Off, "make this week's report from my notes").is_empty());
 }
+
+/// Two skills learned from tasks of one kind show the same command: they are one choice,
+/// not two about as near (which would show neither).
+#[test]
+fn skills_that_show_the_same_command_are_one_choice() {
+    let Some(dir) = zeta_test_support::skills::model("the skills note") else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("home");
+    let skills = Arc::new(Skills::new(
+        home.path().join("skills"),
+        home.path().join("skills.json"),
+    ));
+    let write = |name: &str, description: &str, command: &str| {
+        skills
+            .write(
+                name,
+                description,
+                &format!("# {description}\n\n```sh\n{command}\n```"),
+                false,
+            )
+            .expect("write");
+    };
+    let count = "ls DIR/*.EXT | wc -l";
+    write("learned-a", "How many .EXT files are in DIR?", count);
+    write("learned-b", "How many .EXT files does DIR hold?", count);
+    let chooser = Arc::new(Chooser::new(
+        Some(Box::new(
+            zeta_skills::embed::MiniLm::load(&dir).expect("model"),
+        )),
+        Tuning::default(),
+    ));
+    let note = SkillsNote::new(skills.clone(), chooser.clone(), SmallOffer::Yours);
+    let shown = |text: &str| {
+        note.note(&request(text), Room::of_window(true, 8192))
+            .map(|a| a.used)
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        shown("how many .pdf files are in my papers folder").len(),
+        1
+    );
+    // Given another command, the two are about as near: neither is shown.
+    skills.remove("learned-b").expect("remove");
+    write(
+        "learned-c",
+        "How many .EXT files does DIR hold?",
+        "find DIR -name '*.EXT' | wc -l",
+    );
+    assert!(shown("how many .pdf files are in my papers folder").is_empty());
+}
