@@ -286,16 +286,8 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("what's at the end of build.log", "last-lines", "tune"),
     ("Show the first 5 lines of data.txt", "first-lines", "tune"),
     ("print the top of the readme", "first-lines", "tune"),
-    (
-        "How many words are in essay.txt?",
-        "count-lines-words",
-        "tune",
-    ),
-    (
-        "how many lines does main.rs have",
-        "count-lines-words",
-        "tune",
-    ),
+    ("How many words are in essay.txt?", "count-words", "tune"),
+    ("how many lines does main.rs have", "count-lines", "tune"),
     (
         "Replace every foo with bar in config.ini",
         "sed-replace",
@@ -507,7 +499,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     ),
     ("tail the last 50 lines of server.log", "last-lines", "held"),
     ("show the beginning of notes.md", "first-lines", "held"),
-    ("word count of thesis.txt", "count-lines-words", "held"),
+    ("word count of thesis.txt", "count-words", "held"),
     (
         "swap the word cat for dog throughout story.txt",
         "sed-replace",

@@ -17,7 +17,7 @@ fn skill(name: &str, description: &str) -> String {
 fn the_built_in_skills_all_load_with_a_command_and_their_programs() {
     let library = Library::built_in();
     assert!(library.problems.is_empty(), "{:?}", library.problems);
-    assert_eq!(library.skills.len(), 50);
+    assert_eq!(library.skills.len(), 52);
     for skill in &library.skills {
         assert!(skill.is_built_in());
         assert!(
@@ -80,7 +80,7 @@ fn one_of_yours_with_a_built_in_name_takes_its_place() {
         .collect();
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].description, "My own way.");
-    assert_eq!(library.skills.len(), 50);
+    assert_eq!(library.skills.len(), 52);
 }
 
 #[test]
