@@ -207,3 +207,53 @@ async fn a_small_model_is_shown_zetas_skill_nearest_its_request_only_when_they_a
     // Keeper and server end with the home (keepWarmSecs 0).
     s.stop_small();
 }
+
+/// `zeta skills match REQUEST`: what a small model would be shown for a request, and how
+/// near each skill is; without the choosing model, a clear error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn skills_match_says_which_skill_a_small_model_would_be_shown_and_why() {
+    let Some(model) = zeta_test_support::skills::model("zeta skills match") else {
+        return;
+    };
+    let s = Setup::new(Wire::OpenAi, Proto::Native, vec![]).await;
+    let matched = |request: &str, offer: &str| {
+        let out = s
+            .command(&["skills", "match", request])
+            .env("ZETA_SKILLS_MODEL", &model)
+            .env("ZETA_SKILLS_SMALL", offer)
+            .output()
+            .expect("zeta skills match");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let cores = matched("how many processor cores do I have?", "all");
+    let first = cores.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("cpu-cores") && first.contains("(shown)"),
+        "{cores}"
+    );
+    assert_eq!(cores.lines().count(), 5, "the five nearest: {cores}");
+    // Two about as near: neither is shown, and it says so.
+    let room = matched("How much room is left on my drive?", "all");
+    assert!(!room.contains("(shown)"), "{room}");
+    assert!(room.contains("none is near enough"), "{room}");
+    // The descriptions' vectors are kept for the next run.
+    assert!(s.home.path().join("skill-vectors.json").is_file());
+    // Offered only the person's skills (none here): nothing to match.
+    let yours = matched("how many processor cores do I have?", "yours");
+    assert!(
+        yours.contains("no skill a small model may be offered"),
+        "{yours}"
+    );
+    // Without the model: a clear error, not a panic.
+    let out = s
+        .command(&["skills", "match", "how many cores"])
+        .env("ZETA_SKILLS_MODEL", "/nonexistent")
+        .env("HOME", s.home.path())
+        .output()
+        .expect("zeta skills match");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("scripts/skills-model.sh"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

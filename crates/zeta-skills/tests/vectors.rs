@@ -116,7 +116,7 @@ fn a_file_that_is_not_kept_vectors_is_written_anew() {
             "{\"model\": 5}",
             "{\"model\": \"model-a\"}",
         ] {
-            std::fs::write(&file, text).expect("write");
+            std::fs::write(file, text).expect("write");
             let (c, placed) = chooser(file, "model-a", false);
             c.ranked("free disk space", usable);
             assert_eq!(placed.load(Ordering::SeqCst), n + 1, "{text:?}");
