@@ -146,7 +146,9 @@ fn matched(
     skills: std::sync::Arc<Skills>,
     request: &str,
 ) -> anyhow::Result<ExitCode> {
-    if let Err(e) = zeta_skills::embed::locate(Some(&home.models_dir())) {
+    // Loaded here too, so that a model that is there but does not load is an error, not
+    // a list of zeros.
+    if let Err(e) = zeta_skills::embed::MiniLm::find(Some(&home.models_dir())) {
         bail!("{e}");
     }
     let note = zeta_app::agent::skills_note(home, skills);
@@ -158,6 +160,7 @@ fn matched(
     let ranked = note.explain(&parsed);
     if ranked.is_empty() {
         out!("no skill a small model may be offered (ZETA_SKILLS_SMALL, or none on)");
+        return Ok(ExitCode::SUCCESS);
     }
     for (score, name, shown) in ranked.iter().take(5) {
         out!(

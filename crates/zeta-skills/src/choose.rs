@@ -81,11 +81,21 @@ impl Chooser {
             return Vec::new();
         };
         let query = embedder.embed(request);
+        // A model that cannot place the request places nothing else either: it is not
+        // asked to, once per description.
+        if query.is_empty() {
+            return Vec::new();
+        }
         let mut placed = self.vectors.lock().unwrap_or_else(|p| p.into_inner());
         let identity = self.kept.as_ref().and_then(|_| embedder.identity());
         if let (Some(kept), Some(model), false) = (&self.kept, &identity, placed.read) {
             placed.read = true;
-            let read = kept.read(model);
+            // Only vectors of the request's length and finite numbers are taken from the
+            // file: another would be compared wrongly (cut short, or NaN first).
+            let read = kept
+                .read(model)
+                .into_iter()
+                .filter(|(_, v)| v.len() == query.len() && v.iter().all(|x| x.is_finite()));
             placed.by_digest.extend(read);
         }
         let mut new = false;

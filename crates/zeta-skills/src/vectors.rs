@@ -1,5 +1,5 @@
 //! The description vectors kept between runs (`$ZETA_HOME/skill-vectors.json`). Placing
-//! Zeta's 50 descriptions takes ~3 s in a release build (measured by
+//! Zeta's 52 descriptions takes ~3 s in a release build (measured by
 //! `benches/choose.rs`), and every process that chooses — each `zeta run`, the app's
 //! first task after it starts — would pay it again; kept, a choice places the request
 //! alone. Kept by the model's identity (its file's size and time: another model places
@@ -11,6 +11,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+/// The largest file read (16 MiB).
+const MOST_BYTES: u64 = 16 * 1024 * 1024;
 
 /// What the file holds.
 #[derive(Serialize, Deserialize, Default)]
@@ -34,6 +37,15 @@ impl Kept {
     /// The vectors `model` placed, by description digest; none when the file is missing,
     /// unreadable, of another model or not this file's shape.
     pub fn read(&self, model: &str) -> HashMap<String, Vec<f32>> {
+        // Zeta's own take ~0.5 MiB; a file far larger is not this one.
+        let size = std::fs::metadata(&self.path).map_or(0, |m| m.len());
+        if size > MOST_BYTES {
+            tracing::warn!(
+                "{} holds {size} bytes, more than kept vectors take: it is written anew",
+                self.path.display()
+            );
+            return HashMap::new();
+        }
         let Ok(text) = std::fs::read_to_string(&self.path) else {
             return HashMap::new();
         };
@@ -68,7 +80,10 @@ impl Kept {
                 return;
             }
         };
-        let aside = self.path.with_extension("json.part");
+        // Aside under this process's own name: two writers never share it.
+        let aside = self
+            .path
+            .with_extension(format!("json.{}.part", std::process::id()));
         let written = zeta_protocol::home::write_private(&aside, text.as_bytes())
             .and_then(|()| std::fs::rename(&aside, &self.path));
         if let Err(e) = written {

@@ -146,3 +146,32 @@ fn what_the_model_could_not_place_is_not_kept() {
         );
     });
 }
+
+#[test]
+fn kept_vectors_of_another_length_or_not_finite_are_placed_again() {
+    with_skills(|usable, file| {
+        let n = usable.len();
+        let (first, _) = chooser(file, "model-a", false);
+        first.ranked("free disk space", usable);
+        let kept: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(file).expect("kept")).expect("json");
+        for bad in [
+            serde_json::json!([1.0, 2.0]),
+            serde_json::json!(vec![1e39_f64; 26]),
+        ] {
+            let mut spoiled = kept.clone();
+            for v in spoiled["vectors"]
+                .as_object_mut()
+                .expect("vectors")
+                .values_mut()
+            {
+                *v = bad.clone();
+            }
+            std::fs::write(file, spoiled.to_string()).expect("write");
+            let (c, placed) = chooser(file, "model-a", false);
+            let ranked = c.ranked("free disk space", usable);
+            assert_eq!(placed.load(Ordering::SeqCst), n + 1, "{bad}");
+            assert!(ranked.iter().all(|(s, _)| s.is_finite()), "{bad}");
+        }
+    });
+}
