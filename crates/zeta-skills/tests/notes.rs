@@ -130,16 +130,29 @@ fn a_small_model_reads_the_skills_chosen_for_its_request() {
     compare("small", &rendered);
 }
 
-#[test]
-fn a_small_model_is_offered_what_its_offer_lets_it_have() {
-    let Some(dir) = zeta_test_support::skills::model("the skills note") else {
-        return;
-    };
+/// A person's empty skills folder and a chooser on the real model, or `None` (said)
+/// without the model.
+fn person_home() -> Option<(tempfile::TempDir, Arc<Skills>, Arc<Chooser>)> {
+    let dir = zeta_test_support::skills::model("the skills note")?;
     let home = tempfile::tempdir().expect("home");
     let skills = Arc::new(Skills::new(
         home.path().join("skills"),
         home.path().join("skills.json"),
     ));
+    let chooser = Arc::new(Chooser::new(
+        Some(Box::new(
+            zeta_skills::embed::MiniLm::load(&dir).expect("model"),
+        )),
+        Tuning::default(),
+    ));
+    Some((home, skills, chooser))
+}
+
+#[test]
+fn a_small_model_is_offered_what_its_offer_lets_it_have() {
+    let Some((_home, skills, chooser)) = person_home() else {
+        return;
+    };
     skills
         .write(
             "weekly-report",
@@ -148,12 +161,6 @@ fn a_small_model_is_offered_what_its_offer_lets_it_have() {
             false,
         )
         .expect("write");
-    let chooser = Arc::new(Chooser::new(
-        Some(Box::new(
-            zeta_skills::embed::MiniLm::load(&dir).expect("model"),
-        )),
-        Tuning::default(),
-    ));
     let offered = |offer: SmallOffer, text: &str| {
         SkillsNote::new(skills.clone(), chooser.clone(), offer)
             .note(&request(text), Room::of_window(true, 8192))
@@ -178,14 +185,9 @@ fn a_small_model_is_offered_what_its_offer_lets_it_have() {
 /// not two about as near (which would show neither).
 #[test]
 fn skills_that_show_the_same_command_are_one_choice() {
-    let Some(dir) = zeta_test_support::skills::model("the skills note") else {
+    let Some((_home, skills, chooser)) = person_home() else {
         return;
     };
-    let home = tempfile::tempdir().expect("home");
-    let skills = Arc::new(Skills::new(
-        home.path().join("skills"),
-        home.path().join("skills.json"),
-    ));
     let write = |name: &str, description: &str, command: &str| {
         skills
             .write(
@@ -199,12 +201,6 @@ fn skills_that_show_the_same_command_are_one_choice() {
     let count = "ls DIR/*.EXT | wc -l";
     write("learned-a", "How many .EXT files are in DIR?", count);
     write("learned-b", "How many .EXT files does DIR hold?", count);
-    let chooser = Arc::new(Chooser::new(
-        Some(Box::new(
-            zeta_skills::embed::MiniLm::load(&dir).expect("model"),
-        )),
-        Tuning::default(),
-    ));
     let note = SkillsNote::new(skills.clone(), chooser.clone(), SmallOffer::Yours);
     let shown = |text: &str| {
         note.note(&request(text), Room::of_window(true, 8192))
