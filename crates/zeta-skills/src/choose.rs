@@ -21,6 +21,10 @@ use crate::vectors::Kept;
 pub struct Tuning {
     pub floor: f32,
     pub lead: f32,
+    /// A template skill (one that declares parameters, as a learned one does) is a
+    /// candidate only where the request's shape (`learn::shape`) is this near its
+    /// description: it stands for requests of one shape, and its command is that shape's.
+    pub template_floor: f32,
 }
 
 impl Default for Tuning {
@@ -33,8 +37,57 @@ impl Default for Tuning {
         Self {
             floor: 0.40,
             lead: 0.05,
+            template_floor: 0.85,
         }
     }
+}
+
+/// A request as choice reads it: its meaning (`meaning_text`), and its shape, the values
+/// as parameters (`learn::shape`), which a template skill's description is compared with.
+#[derive(Debug, Clone)]
+pub struct Query {
+    pub meant: String,
+    pub shape: Option<String>,
+}
+
+impl Query {
+    /// `request`'s meaning, and its shape where a template is among `skills` (reading
+    /// the shape may look into the folders the request names); `home`: the home `~`
+    /// stands for.
+    pub fn of(
+        request: &zeta_core::assist::request::Request,
+        home: &std::path::Path,
+        skills: &[&Entry],
+    ) -> Self {
+        Self {
+            meant: meaning_text(request),
+            shape: skills
+                .iter()
+                .any(|e| is_template(e))
+                .then(|| crate::learn::shape(request, home)),
+        }
+    }
+}
+
+impl From<&str> for Query {
+    /// A text read both ways.
+    fn from(text: &str) -> Self {
+        Self {
+            meant: text.to_string(),
+            shape: None,
+        }
+    }
+}
+
+impl From<&String> for Query {
+    fn from(text: &String) -> Self {
+        Self::from(text.as_str())
+    }
+}
+
+/// Whether a skill is a template: it declares parameters.
+pub fn is_template(entry: &Entry) -> bool {
+    !entry.skill.parameters().is_empty()
 }
 
 /// Chooses skills for requests; keeps each description's vector by its digest, in
@@ -76,11 +129,21 @@ impl Chooser {
     }
 
     /// The similarity of each skill's description to `request`, best first.
-    pub fn ranked<'a>(&self, request: &str, skills: &[&'a Entry]) -> Vec<(f32, &'a Entry)> {
+    /// A template skill is compared with the request's shape (`Query`).
+    pub fn ranked<'a>(
+        &self,
+        request: impl Into<Query>,
+        skills: &[&'a Entry],
+    ) -> Vec<(f32, &'a Entry)> {
         let Some(embedder) = &self.embedder else {
             return Vec::new();
         };
-        let query = embedder.embed(request);
+        let request = request.into();
+        let query = embedder.embed(&request.meant);
+        let shape = match &request.shape {
+            Some(shape) if skills.iter().any(|e| is_template(e)) => embedder.embed(shape),
+            _ => query.clone(),
+        };
         // A model that cannot place the request places nothing else either: it is not
         // asked to, once per description.
         if query.is_empty() {
@@ -107,7 +170,8 @@ impl Chooser {
                     new = true;
                     embedder.embed(&e.skill.description)
                 });
-                (cosine(&query, v), *e)
+                let against = if is_template(e) { &shape } else { &query };
+                (cosine(against, v), *e)
             })
             .collect();
         // A text the model could not place is placed again next time, not kept.
@@ -121,8 +185,13 @@ impl Chooser {
 
     /// The skill offered for `request`, if any: the nearest, where it reaches the floor
     /// and stands `lead` above the next.
-    pub fn choose<'a>(&self, request: &str, skills: &[&'a Entry]) -> Vec<&'a Entry> {
-        let ranked = self.ranked(request, skills);
+    /// A template skill takes part only where the request's shape is near its own.
+    pub fn choose<'a>(&self, request: impl Into<Query>, skills: &[&'a Entry]) -> Vec<&'a Entry> {
+        let ranked: Vec<(f32, &Entry)> = self
+            .ranked(request, skills)
+            .into_iter()
+            .filter(|(s, e)| !is_template(e) || *s >= self.tuning.template_floor)
+            .collect();
         let Some(&(best, entry)) = ranked.first() else {
             return Vec::new();
         };

@@ -73,6 +73,32 @@ impl Skill {
             .unwrap_or(&self.description)
     }
 
+    /// The parameters its body declares, in a list after a line that starts with
+    /// "Parameters" (as a learned skill's does: `- DIR: a folder`): names in capitals,
+    /// digits and `_`. A skill the person writes with such a list is a template too. A skill that declares any is a template for requests of one shape, its
+    /// description written with them ("How many .EXT files are in DIR?").
+    pub fn parameters(&self) -> Vec<&str> {
+        let lines: Vec<&str> = self.body.lines().map(str::trim).collect();
+        // The first "Parameters…" line that a list follows.
+        let Some(at) = (0..lines.len()).find(|&i| {
+            lines[i].starts_with("Parameters")
+                && lines.get(i + 1).is_some_and(|l| l.starts_with("- "))
+        }) else {
+            return Vec::new();
+        };
+        lines[at + 1..]
+            .iter()
+            .map_while(|l| l.strip_prefix("- "))
+            .filter_map(|l| l.split_once(':').map(|(name, _)| name.trim()))
+            .filter(|name| {
+                name.starts_with(|c: char| c.is_ascii_uppercase())
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            })
+            .collect()
+    }
+
     /// The first fenced code block of the body, when it has one: the command a short
     /// procedure runs (shown to a small model as its example).
     pub fn first_command(&self) -> Option<&str> {

@@ -1,6 +1,9 @@
 //! A skill drafted from a task that worked: the request generalised and the steps that
 //! ran and worked, with the task's concrete values — the paths it named, its numbers,
-//! its quoted texts — turned into parameters (DIR, FILE, N, TEXT…) wherever they appear.
+//! dates and quoted texts, the endings its commands picked files by — turned into
+//! parameters (DIR, FILE, N, DATE, TEXT, EXT…) wherever they appear. The skill lists
+//! them ("Parameters …"), which makes it a template: offered to a small model only for a
+//! request of its shape (`shape`, `choose`).
 //! The draft is only a proposal: it is saved when the person accepts it (`Skills::write`),
 //! after they may edit it. The task's values are not kept in it (a value shown as an
 //! example is one a small model copies).
@@ -14,6 +17,8 @@ use zeta_core::store::audit::AuditEntry;
 
 /// Steps kept at most.
 const MOST_STEPS: usize = 12;
+/// Entries of a named folder looked at for the endings of its files.
+const MOST_LOOKED: usize = 500;
 
 /// A proposed skill.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,10 +32,39 @@ pub struct Draft {
 
 /// One concrete value of the task and the parameter it becomes.
 struct Param {
-    /// The forms it was written in (as in the request, and where it points).
+    /// Forms replaced wherever they stand: a path as written and where it points, a
+    /// number, a quoted text.
     forms: Vec<String>,
+    /// Forms replaced in the request's own words only: a place's bare word ("my notes
+    /// folder"), an ending written as a word ("the txt files").
+    said: Vec<String>,
+    /// Endings replaced in the steps only where a glob picks files by them (`*.txt`).
+    globs: Vec<String>,
+    /// Endings the request wrote with their dot, replaced in the steps wherever they
+    /// end a word (`.md` in `file.endswith('.md')`).
+    dotted: Vec<String>,
     name: String,
     meaning: &'static str,
+}
+
+impl Param {
+    fn new(forms: Vec<String>, kind: &str, meaning: &'static str) -> Self {
+        Self {
+            forms,
+            said: Vec::new(),
+            globs: Vec::new(),
+            dotted: Vec::new(),
+            name: kind.to_string(),
+            meaning,
+        }
+    }
+}
+
+/// What a text to generalise is: the request (or a skill's description), or a step.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Text {
+    Request,
+    Step,
 }
 
 /// Why a task cannot be learned from.
@@ -76,18 +110,51 @@ pub fn draft(request: &str, calls: &[AuditEntry], env: &ShellEnv) -> Result<Draf
     if steps.is_empty() {
         return Err(NotLearnable::NoSteps);
     }
-    let params = parameters(request, env);
-    let general = |text: &str| {
-        let mut out = text.to_string();
-        for p in &params {
-            for form in &p.forms {
-                out = replace_value(&out, form, &p.name);
-            }
+    let parsed = Request::parse(request, env);
+    let mut params = parameters(&parsed, &env.home);
+    for text in texts_run(&parsed, &steps, env) {
+        push(
+            Param::new(vec![text], "TEXT", "a text the request gives"),
+            &mut params,
+        );
+    }
+    let mut endings = endings_run(&parsed, &steps, env);
+    for dotted in endings_dotted(&parsed) {
+        match endings
+            .iter_mut()
+            .find(|e| e.said.eq_ignore_ascii_case(&dotted.said))
+        {
+            Some(e) => e.dotted = true,
+            None => endings.push(dotted),
         }
-        out
+    }
+    add_endings(&mut params, &endings);
+    let steps: Vec<String> = steps.into_iter().take(MOST_STEPS).collect();
+    // A value inside a longer one (a number in a text) leaves nothing to stand for.
+    let general = |params: &[Param]| {
+        let description = generalise(request.trim(), params, Text::Request);
+        let steps: Vec<String> = steps
+            .iter()
+            .map(|s| generalise(s, params, Text::Step))
+            .collect();
+        (description, steps)
     };
-    let description = general(request.trim());
-    let steps: Vec<String> = steps.iter().take(MOST_STEPS).map(|s| general(s)).collect();
+    number(&mut params);
+    let (description, _) = general(&params);
+    let used: Vec<bool> = params
+        .iter()
+        .map(|p| replace_value(&description, &p.name, "\u{0}") != description)
+        .collect();
+    let mut used = used.into_iter();
+    params.retain(|_| used.next().unwrap_or(true));
+    for p in &mut params {
+        p.name = p
+            .name
+            .trim_end_matches(|c: char| c.is_ascii_digit())
+            .to_string();
+    }
+    number(&mut params);
+    let (description, steps) = general(&params);
     let mut body = String::new();
     if !params.is_empty() {
         body.push_str("Parameters (replace each with what the request names):\n");
@@ -134,74 +201,325 @@ fn step_of(call: &AuditEntry) -> Option<String> {
     Some(format!("{} {}", call.tool, args))
 }
 
-/// The request's concrete values as parameters: paths (DIR or FILE by what they are),
-/// quoted texts (TEXT), numbers (N); several of a kind are numbered.
-fn parameters(request: &str, env: &ShellEnv) -> Vec<Param> {
-    let parsed = Request::parse(request, env);
-    let mut params: Vec<Param> = Vec::new();
-    let mut counts = std::collections::HashMap::new();
-    let mut push =
-        |forms: Vec<String>, kind: &'static str, meaning: &'static str, params: &mut Vec<Param>| {
-            let forms: Vec<String> = forms.into_iter().filter(|f| !f.is_empty()).collect();
-            if forms.is_empty()
-                || params
-                    .iter()
-                    .any(|p| p.forms.iter().any(|f| forms.contains(f)))
-            {
-                return;
+/// A request as a learned skill's description reads (`draft`): the paths it names, its
+/// quoted texts, its numbers and the kinds of file it names by their ending (`.csv`, or
+/// a word that is the ending of files in a folder it names) stand as parameters, so that
+/// "How many .jpg files are in ~/Pictures?" reads "How many .EXT files are in DIR?".
+/// What a template skill (`Skill::parameters`) is compared with: a request of its shape.
+/// `home`: the home `~` stands for.
+pub fn shape(request: &Request, home: &Path) -> String {
+    let mut params = parameters(request, home);
+    add_endings(&mut params, &endings_named(request));
+    number(&mut params);
+    generalise(request.text.trim(), &params, Text::Request)
+}
+
+/// `text` with each form of each parameter's value replaced by its name, the longest
+/// form first (`~/docs/old` before `~/docs`, a date before a number in it).
+fn generalise(text: &str, params: &[Param], what: Text) -> String {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for p in params {
+        pairs.extend(p.forms.iter().map(|f| (f.clone(), p.name.clone())));
+        match what {
+            Text::Request => pairs.extend(p.said.iter().map(|f| (f.clone(), p.name.clone()))),
+            Text::Step => {
+                pairs.extend(
+                    p.globs
+                        .iter()
+                        .map(|g| (format!("*.{g}"), format!("*.{}", p.name))),
+                );
+                pairs.extend(
+                    p.dotted
+                        .iter()
+                        .map(|d| (format!(".{d}"), format!(".{}", p.name))),
+                );
             }
-            let n = counts.entry(kind).or_insert(0);
-            *n += 1;
-            params.push(Param {
-                forms,
-                name: kind.to_string(),
-                meaning,
-            });
-        };
-    for named in &parsed.paths {
-        let (kind, meaning) = if named.path.is_dir() {
+        }
+    }
+    pairs.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
+    pairs.iter().fold(text.to_string(), |out, (from, to)| {
+        replace_value(&out, from, to)
+    })
+}
+
+/// The request's concrete values as parameters: paths and the places it names by a bare
+/// word (DIR or FILE by what they are), quoted texts (TEXT), numbers (N), dates, times
+/// and other values written with digits (DATE, TIME, VALUE).
+fn parameters(parsed: &Request, home: &Path) -> Vec<Param> {
+    let mut params: Vec<Param> = Vec::new();
+    for named in parsed.paths.iter().chain(&parsed.places) {
+        // A path not there yet is a folder when it has no ending (one the task makes).
+        let folder = named.path.is_dir()
+            || named.text.ends_with('/')
+            || !named.path.exists() && named.path.extension().is_none();
+        let (kind, meaning) = if folder {
             ("DIR", "a folder")
         } else {
             ("FILE", "a file")
         };
-        let mut forms = vec![named.text.clone(), named.path.display().to_string()];
-        if let Ok(rel) = named.path.strip_prefix(&env.home) {
+        let mut forms = vec![named.path.display().to_string()];
+        if let Ok(rel) = named.path.strip_prefix(home) {
             forms.push(format!("~/{}", rel.display()));
             forms.push(format!("$HOME/{}", rel.display()));
         }
+        // A bare word ("notes" in "my notes folder") stands for the place in the
+        // request's words only: in a step it may be part of anything.
+        let bare = !named.text.contains(['/', '.', '~', '$']);
+        let mut said = Vec::new();
+        if bare {
+            said.push(named.text.clone());
+        } else {
+            forms.push(named.text.clone());
+        }
         forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
         forms.dedup();
-        push(forms, kind, meaning, &mut params);
+        let mut param = Param::new(forms, kind, meaning);
+        param.said = said;
+        push(param, &mut params);
     }
-    for quoted in quoted(request) {
+    for quoted in quoted(&parsed.text) {
         push(
-            vec![quoted],
-            "TEXT",
-            "a text the request gives",
+            Param::new(vec![quoted], "TEXT", "a text the request gives"),
             &mut params,
         );
     }
-    for value in values(request) {
-        if let Value::Number(written, _) = value {
-            push(
-                vec![written],
-                "N",
-                "a number the request gives",
-                &mut params,
-            );
-        }
+    for value in values(&parsed.text) {
+        let (kind, meaning) = match &value {
+            Value::Number(..) => ("N", "a number the request gives"),
+            Value::Literal(w) if is_date(w) => ("DATE", "a date the request gives"),
+            Value::Literal(w) if w.contains(':') => ("TIME", "a time the request gives"),
+            Value::Literal(_) => ("VALUE", "a value the request gives"),
+        };
+        push(
+            Param::new(vec![value.as_written().to_string()], kind, meaning),
+            &mut params,
+        );
     }
-    // Several of a kind: FILE1, FILE2…
-    for kind in ["DIR", "FILE", "TEXT", "N"] {
-        if counts.get(kind).copied().unwrap_or(0) > 1 {
-            let mut i = 0;
-            for p in params.iter_mut().filter(|p| p.name == kind) {
-                i += 1;
-                p.name = format!("{kind}{i}");
+    params
+}
+
+/// Adds a parameter unless it has no form or one of its forms is already another's.
+fn push(mut param: Param, params: &mut Vec<Param>) {
+    param.forms.retain(|f| !f.is_empty());
+    param.said.retain(|f| !f.is_empty());
+    let all = |p: &Param| p.forms.iter().chain(&p.said).cloned().collect::<Vec<_>>();
+    let mine = all(&param);
+    if mine.is_empty()
+        || params
+            .iter()
+            .any(|p| all(p).iter().any(|f| mine.contains(f)))
+    {
+        return;
+    }
+    params.push(param);
+}
+
+/// A date as written: three groups of digits joined by one separator, one of four digits
+/// (`2026-12-25`, `25/12/2026`).
+fn is_date(written: &str) -> bool {
+    ['-', '/', '.'].iter().any(|&sep| {
+        let parts: Vec<&str> = written.split(sep).collect();
+        parts.len() == 3
+            && parts
+                .iter()
+                .all(|p| !p.is_empty() && p.len() <= 4 && p.chars().all(|c| c.is_ascii_digit()))
+            && (parts[0].len() == 4 || parts[2].len() == 4)
+    })
+}
+
+/// Endings of files as parameters (EXT): each as the request wrote it, and as the
+/// commands' globs did (`PDF` asked, `*.pdf` run).
+fn add_endings(params: &mut Vec<Param>, endings: &[Ending]) {
+    for ending in endings {
+        let mut param = Param::new(
+            Vec::new(),
+            "EXT",
+            "a kind of file, by its ending (without the dot)",
+        );
+        param.said = vec![ending.said.clone()];
+        param.globs = ending.globbed.clone();
+        if ending.dotted {
+            param.dotted = vec![ending.said.clone()];
+        }
+        push(param, params);
+    }
+}
+
+/// An ending of files: as the request wrote it, and as the commands' globs wrote it.
+struct Ending {
+    said: String,
+    globbed: Vec<String>,
+    /// The request wrote it with its dot (`.md`).
+    dotted: bool,
+}
+
+/// Several of a kind are numbered: FILE1, FILE2…
+fn number(params: &mut [Param]) {
+    for kind in ["DIR", "FILE", "TEXT", "N", "DATE", "TIME", "VALUE", "EXT"] {
+        if params.iter().filter(|p| p.name == kind).count() > 1 {
+            for (i, p) in params.iter_mut().filter(|p| p.name == kind).enumerate() {
+                p.name = format!("{kind}{}", i + 1);
             }
         }
     }
-    params
+}
+
+/// An ending of files a glob selects (`*.txt`, `~/docs/*.txt`, `--include=*.txt`),
+/// without its dot.
+fn glob_ending(word: &str) -> Option<&str> {
+    let last = word.rsplit(['/', '=']).next().unwrap_or(word);
+    ending(last.strip_prefix('*')?)
+}
+
+/// The ending in `.ext` (letters and digits, up to 8), without its dot.
+fn ending(dotted: &str) -> Option<&str> {
+    let ext = dotted.strip_prefix('.')?;
+    (!ext.is_empty() && ext.len() <= 8 && ext.chars().all(|c| c.is_ascii_alphanumeric()))
+        .then_some(ext)
+}
+
+/// Whether `word` is one of the words of a path the request names.
+fn in_a_path(request: &Request, word: &str) -> bool {
+    request
+        .paths
+        .iter()
+        .chain(&request.places)
+        .any(|p| words(&p.text).any(|w| w == word))
+}
+
+/// The request's words, cut at anything not a letter or digit.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
+/// Endings the task's commands selected files by (`find DIR -name '*.txt'`) that the
+/// request names too, apart from its paths ("the txt files", ".txt").
+fn endings_run(request: &Request, steps: &[String], env: &ShellEnv) -> Vec<Ending> {
+    let mut found: Vec<Ending> = Vec::new();
+    for step in steps {
+        for command in zeta_core::policy::shell::commands(step, env) {
+            for word in command.words.iter().skip(1) {
+                let Some(ext) = glob_ending(word) else {
+                    continue;
+                };
+                let Some(said) = words(&request.text)
+                    .find(|w| w.eq_ignore_ascii_case(ext) && !in_a_path(request, w))
+                else {
+                    continue;
+                };
+                match found.iter_mut().find(|f| f.said == said) {
+                    Some(f) if !f.globbed.iter().any(|g| g == ext) => {
+                        f.globbed.push(ext.to_string())
+                    }
+                    Some(_) => {}
+                    None => found.push(Ending {
+                        said: said.to_string(),
+                        globbed: vec![ext.to_string()],
+                        dotted: false,
+                    }),
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Endings a request names: written with their dot (`.csv`, `*.log`) apart from a path
+/// (`endings_dotted`), or a word that is the ending of two or more files in a folder the
+/// request names ("the jpg files in ~/Pictures").
+fn endings_named(request: &Request) -> Vec<Ending> {
+    let mut found = endings_dotted(request);
+    let mut held: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for folder in request
+        .paths
+        .iter()
+        .chain(&request.places)
+        .map(|p| p.path.as_path())
+        .filter(|p| p.is_dir())
+    {
+        if let Ok(entries) = std::fs::read_dir(folder) {
+            for entry in entries.flatten().take(MOST_LOOKED) {
+                if let Some(ext) = entry.path().extension().and_then(|e| e.to_str()) {
+                    *held.entry(ext.to_lowercase()).or_default() += 1;
+                }
+            }
+        }
+    }
+    for word in words(&request.text) {
+        let files = held.get(&word.to_lowercase()).copied().unwrap_or(0);
+        if word.len() >= 2
+            && files >= 2
+            && !in_a_path(request, word)
+            && !found.iter().any(|f| f.said == word)
+        {
+            found.push(Ending {
+                said: word.to_string(),
+                globbed: Vec::new(),
+                dotted: false,
+            });
+        }
+    }
+    found
+}
+
+/// Endings the request writes with their dot (`.csv`, `*.log`), apart from its paths.
+fn endings_dotted(request: &Request) -> Vec<Ending> {
+    let named: Vec<&str> = request
+        .paths
+        .iter()
+        .chain(&request.places)
+        .map(|p| p.text.as_str())
+        .collect();
+    let mut found: Vec<Ending> = Vec::new();
+    for token in request.text.split_whitespace() {
+        let token = token.trim_matches(|c: char| !(c.is_alphanumeric() || "./*~$".contains(c)));
+        let token = token.trim_end_matches('.');
+        if named.contains(&token) {
+            continue;
+        }
+        if let Some(ext) = ending(token.strip_prefix('*').unwrap_or(token)) {
+            if !found.iter().any(|f| f.said == ext) {
+                found.push(Ending {
+                    said: ext.to_string(),
+                    globbed: Vec::new(),
+                    dotted: true,
+                });
+            }
+        }
+    }
+    found
+}
+
+/// Texts the task's commands were given as the request wrote them (`grep -c ERROR`,
+/// `echo 'Fix the roof' > …`, `sed 's/planet/cloud/'`): an argument, or a part of one
+/// between slashes, of three characters or more with a letter, that the request holds
+/// as a whole word or phrase and that is not a flag, a glob or a word of a path it names.
+fn texts_run(request: &Request, steps: &[String], env: &ShellEnv) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for step in steps {
+        for command in zeta_core::policy::shell::commands(step, env) {
+            for word in command.words.iter().skip(1) {
+                let mut candidates = vec![word.as_str()];
+                if !word.starts_with(['/', '~', '.', '$']) && word.contains('/') {
+                    candidates.extend(word.split('/'));
+                }
+                for c in candidates {
+                    let c = c.trim();
+                    let fits = c.chars().count() >= 3
+                        && c.chars().any(char::is_alphabetic)
+                        && !c.starts_with('-')
+                        && !c.contains(['*', '?', '[', '/', '$', '\n'])
+                        && !in_a_path(request, c)
+                        && replace_value(&request.text, c, "\u{0}") != request.text;
+                    if fits && !found.iter().any(|f| f == c) {
+                        found.push(c.to_string());
+                    }
+                }
+            }
+        }
+    }
+    found
 }
 
 /// The texts in quotes ('…', "…", “…”), in the order they are written.
@@ -240,8 +558,8 @@ fn replace_value(text: &str, value: &str, name: &str) -> String {
     let numeric = value.chars().all(|c| c.is_ascii_digit() || c == '.');
     let glued = |c: Option<char>, beyond: Option<char>| match c {
         Some(c) if c.is_alphanumeric() || c == '_' => true,
-        // `2` in `2.5` or `1.2`: part of a longer number.
-        Some('.' | ',') => numeric && beyond.is_some_and(|b| b.is_ascii_digit()),
+        // `2` in `2.5`, `1.2`, `2026-12-25` or `10:30`: part of a longer value.
+        Some('.' | ',' | '-' | ':' | '/') => numeric && beyond.is_some_and(|b| b.is_ascii_digit()),
         _ => false,
     };
     let starts_word = value.chars().next().is_some_and(|c| c.is_alphanumeric());

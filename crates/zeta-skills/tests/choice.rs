@@ -9,6 +9,8 @@
 // Test code: a failed expect is the test failing, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::sync::Arc;
 
 use zeta_skills::choose::{Chooser, Tuning};
@@ -559,15 +561,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("set a timer for ten minutes", "", "held"),
 ];
 
-#[derive(Default, Debug)]
-struct Count {
-    fits: usize,
-    misses: Vec<String>,
-    none: usize,
-    false_picks: Vec<String>,
-    offered: usize,
-}
-
 #[test]
 fn skills_are_chosen_by_meaning_with_few_misses_and_false_picks() {
     let Some(dir) = zeta_test_support::skills::model("skill choice") else {
@@ -584,7 +577,7 @@ fn skills_are_chosen_by_meaning_with_few_misses_and_false_picks() {
     let skills = Arc::new(Skills::built_in_only());
     let catalog = skills.current();
     let usable: Vec<_> = catalog.enabled().collect();
-    let mut halves = [("tune", Count::default()), ("held", Count::default())];
+    let mut tally = common::Tally::default();
     let show = std::env::var("ZETA_CHOICE_SHOW").is_ok_and(|v| v == "1");
     let env = zeta_core::policy::ShellEnv::current(std::path::Path::new("/nonexistent-work"));
     for (request, fits, half) in TABLE {
@@ -613,52 +606,13 @@ fn skills_are_chosen_by_meaning_with_few_misses_and_false_picks() {
             .iter()
             .map(|e| e.skill.name.clone())
             .collect();
-        let count = &mut halves.iter_mut().find(|(h, _)| h == half).expect("half").1;
-        count.offered += chosen.len();
-        if fits.is_empty() {
-            count.none += 1;
-        } else {
-            count.fits += 1;
-            if !chosen.iter().any(|c| fits.contains(&c.as_str())) {
-                count
-                    .misses
-                    .push(format!("{request:?} got {chosen:?}, fits {fits:?}"));
-            }
-        }
-        for c in &chosen {
-            if !fits.contains(&c.as_str()) {
-                count.false_picks.push(format!("{request:?} got {c}"));
-            }
-        }
+        tally.record(half, request, &chosen, &fits);
     }
-    for (half, count) in &halves {
-        println!(
-            "{half}: {} requests that fit a skill, {} misses; {} requests that fit none; {} skills offered, {} false picks",
-            count.fits,
-            count.misses.len(),
-            count.none,
-            count.offered,
-            count.false_picks.len()
-        );
-        for m in &count.misses {
-            println!("  miss: {m}");
-        }
-        for f in &count.false_picks {
-            println!("  false pick: {f}");
-        }
-    }
+    tally.report("a skill");
     // A wrong skill costs more than none (the model runs what it is shown), so choice
-    // is bounded on its false picks first.
-    for (half, count) in &halves {
-        assert!(
-            count.misses.len() * 5 <= count.fits * 2,
-            "{half}: more than two in five of the requests missed their skill"
-        );
-        assert!(
-            count.false_picks.len() * 10 <= count.offered.max(1),
-            "{half}: more than a tenth of the skills offered fit nothing asked"
-        );
-    }
+    // is bounded on its false picks first: a tenth of what is offered; misses: two in
+    // five.
+    tally.bound((2, 5));
 }
 
 #[test]

@@ -175,3 +175,160 @@ fn other_tools_are_steps_written_with_their_arguments() {
         draft.body
     );
 }
+
+#[test]
+fn an_ending_the_commands_selected_files_by_becomes_a_parameter() {
+    let h = home();
+    let logs = format!("{}/logs", h.env.home.display());
+    // Written with its dot, and as a bare word the command's glob shows is an ending.
+    for (request, described) in [
+        (
+            "How many .txt files are in ~/logs?",
+            "How many .EXT files are in DIR?",
+        ),
+        (
+            "Count the txt files in ~/logs",
+            "Count the EXT files in DIR",
+        ),
+    ] {
+        let calls = vec![shell(&format!("find {logs} -name '*.txt' | wc -l"))];
+        let draft = draft(request, &calls, &h.env).expect("draft");
+        assert_eq!(draft.description, described);
+        assert!(
+            draft.body.contains("find DIR -name '*.EXT' | wc -l"),
+            "{}",
+            draft.body
+        );
+        assert!(
+            draft.body.contains("- EXT: a kind of file"),
+            "{}",
+            draft.body
+        );
+    }
+    // Asked in capitals, globbed in small letters: both are the parameter.
+    let calls = vec![shell(&format!("find {logs} -iname '*.pdf' | wc -l"))];
+    let pdf = draft("How many PDF files are in ~/logs?", &calls, &h.env).expect("draft");
+    assert_eq!(pdf.description, "How many EXT files are in DIR?");
+    assert!(pdf.body.contains("-iname '*.EXT'"), "{}", pdf.body);
+    // A hidden folder the command lists is no ending, and a file the command writes
+    // keeps its name.
+    let calls = vec![shell(&format!("ls -a {logs}/.ssh > /tmp/out.txt"))];
+    let ssh = draft("list the ssh keys in ~/logs as txt", &calls, &h.env).expect("draft");
+    assert!(ssh.body.contains("DIR/.ssh > /tmp/out.txt"), "{}", ssh.body);
+    // A word of the request that no command selected files by stays a word.
+    let calls = vec![shell(&format!("ls {logs} | wc -l"))];
+    let draft = draft("How many txt files are in ~/logs?", &calls, &h.env).expect("draft");
+    assert_eq!(draft.description, "How many txt files are in DIR?");
+}
+
+#[test]
+fn a_request_reads_as_its_shape_with_its_values_as_parameters() {
+    let h = home();
+    for log in ["app.log", "db.log"] {
+        std::fs::write(h.env.home.join("logs").join(log), "x").expect("log");
+    }
+    let shape = |text: &str| shape(&Request::parse(text, &h.env), &h.env.home);
+    assert_eq!(
+        shape("How many .jpg files are in ~/logs?"),
+        "How many .EXT files are in DIR?"
+    );
+    // A bare word is an ending where the folder named holds files that end so.
+    assert_eq!(
+        shape("Count the log files in ~/logs"),
+        "Count the EXT files in DIR"
+    );
+    assert_eq!(shape("Count the files in ~/logs"), "Count the files in DIR");
+    assert_eq!(
+        shape("What is the total of column 3 in ~/report.txt?"),
+        "What is the total of column N in FILE?"
+    );
+    assert_eq!(
+        shape("Which lines of ~/report.txt say 'late'?"),
+        "Which lines of FILE say 'TEXT'?"
+    );
+    assert_eq!(shape("What is my user name?"), "What is my user name?");
+    // A date is one value, not numbers; a number glued into it stays.
+    assert_eq!(
+        shape("Show 12 lines of ~/report.txt from 2026-12-25"),
+        "Show N lines of FILE from DATE"
+    );
+    // A path inside another stays whole; a hidden folder is no ending.
+    assert_eq!(
+        shape("Copy ~/logs/app.log and ~/logs to ~/.config"),
+        "Copy FILE and DIR1 to DIR2"
+    );
+}
+
+#[test]
+fn a_drafted_skill_declares_its_parameters() {
+    let h = home();
+    let calls = vec![shell("tail -n 5 report.txt")];
+    let draft = draft("Show the last 5 lines of report.txt", &calls, &h.env).expect("draft");
+    let text = crate::format::render(&draft.name, &draft.description, &draft.body);
+    let skill =
+        crate::format::parse(&text, "draft", crate::format::Origin::BuiltIn).expect("parses");
+    assert_eq!(skill.parameters(), ["FILE", "N"]);
+    // A skill without that list declares none.
+    let plain = crate::format::parse(
+        "---\nname: a\ndescription: b\n---\nParameters are fine.\n\n```sh\nls\n```\n",
+        "plain",
+        crate::format::Origin::BuiltIn,
+    )
+    .expect("parses");
+    assert!(plain.parameters().is_empty());
+}
+
+#[test]
+fn texts_the_commands_were_given_from_the_request_become_parameters() {
+    let h = home();
+    let home = h.env.home.display().to_string();
+    let cases = [
+        (
+            "How many lines in ~/report.txt contain ERROR?",
+            format!("grep -i 'ERROR' {home}/report.txt | wc -l"),
+            "How many lines in FILE contain TEXT?",
+            "grep -i 'TEXT' FILE | wc -l",
+        ),
+        // A number inside the text is the text's: no N is left over.
+        (
+            "Create a file ~/todo.txt containing the text: Fix cloud 4",
+            format!("echo 'Fix cloud 4' > {home}/todo.txt"),
+            "Create a file FILE containing the text: TEXT",
+            "echo 'TEXT' > FILE",
+        ),
+        (
+            "Replace every planet with cloud in ~/report.txt",
+            format!("sed -i 's/planet/cloud/g' {home}/report.txt"),
+            "Replace every TEXT1 with TEXT2 in FILE",
+            "sed -i 's/TEXT1/TEXT2/g' FILE",
+        ),
+        // An ending written with its dot is the parameter in a program's text too.
+        (
+            "how many files ending in .md do I have in ~/logs",
+            "python3 -c \"import os; print(sum(f.endswith('.md') for f in os.listdir('x')))\""
+                .to_string(),
+            "how many files ending in .EXT do I have in DIR",
+            "f.endswith('.EXT')",
+        ),
+    ];
+    for (request, command, described, step) in cases {
+        let draft = draft(request, &[shell(&command)], &h.env).expect("draft");
+        assert_eq!(draft.description, described, "{}", draft.body);
+        assert!(draft.body.contains(step), "{request}: {}", draft.body);
+        let names: Vec<&str> = draft.parameters.iter().map(|p| p.0.as_str()).collect();
+        for name in &names {
+            assert!(
+                described.contains(name),
+                "{request}: {name} stands for nothing: {names:?}"
+            );
+        }
+    }
+    // A word of a path the request names, a flag and a short word are not texts.
+    let draft = draft(
+        "Show the last 5 lines of ~/logs/app.log",
+        &[shell(&format!("tail -n 5 {home}/logs/app.log"))],
+        &h.env,
+    )
+    .expect("draft");
+    assert_eq!(draft.description, "Show the last N lines of FILE");
+}
