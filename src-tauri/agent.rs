@@ -34,8 +34,8 @@ pub fn skills(home: &ZetaHome) -> Arc<zeta_skills::Skills> {
 
 /// The skills as a task's first turn shows them: chosen by meaning for a small model
 /// (the choosing model loaded on first use, the descriptions' vectors kept in the home),
-/// among those `ZETA_SKILLS_SMALL=all|yours|off` lets it have (measured both ways in
-/// benches/everyday).
+/// among those `ZETA_SKILLS_SMALL=all|yours|off` lets it have (all by default; measured
+/// each way in benches/everyday).
 pub fn skills_note(
     home: &ZetaHome,
     skills: Arc<zeta_skills::Skills>,

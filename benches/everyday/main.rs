@@ -26,8 +26,8 @@
 //! `ZETA_BENCH_FAMILIES=a,b`, `ZETA_BENCH_CALLS=1` (a shown task's calls even when it
 //! passed); the loop `zeta-plain` is Zeta without its command recipes
 //! (`ZETA_RECIPES=off`: no skills), `zeta-code` Zeta whose small model may also act with a short
-//! Python program (`ZETA_CODE_ACTIONS=on`), `zeta-all` Zeta whose small model is
-//! offered Zeta's own skills too (`ZETA_SKILLS_SMALL=all`; by default the person's only), and
+//! Python program (`ZETA_CODE_ACTIONS=on`), `zeta-yours` Zeta whose small model is
+//! offered the person's skills only (`ZETA_SKILLS_SMALL=yours`; by default Zeta's own too), and
 //! `zeta-without-NAME+NAME` Zeta without the answer checks or first-turn notes named
 //! (`ZETA_HELP_OFF=NAME,NAME`; `zeta-one-way` is `zeta-without-second-way`), and
 //! `zeta-learned`
@@ -203,7 +203,7 @@ fn main() {
                 "zeta",
                 "zeta-plain",
                 "zeta-code",
-                "zeta-all",
+                "zeta-yours",
                 "zeta-learned",
             ]
             .contains(l)
@@ -256,8 +256,8 @@ fn main() {
                     "zeta-plain" => std::env::set_var("ZETA_RECIPES", "off"),
                     _ => std::env::remove_var("ZETA_RECIPES"),
                 }
-                if loop_name == "zeta-all" {
-                    std::env::set_var("ZETA_SKILLS_SMALL", "all");
+                if loop_name == "zeta-yours" {
+                    std::env::set_var("ZETA_SKILLS_SMALL", "yours");
                 } else {
                     std::env::remove_var("ZETA_SKILLS_SMALL");
                 }

@@ -162,13 +162,18 @@ fn matched(
         out!("no skill a small model may be offered (ZETA_SKILLS_SMALL, or none on)");
         return Ok(ExitCode::SUCCESS);
     }
-    for (score, name, shown) in ranked.iter().take(5) {
+    let floor = zeta_skills::choose::Tuning::default().template_floor;
+    for r in ranked.iter().take(5) {
+        let template = format!("  (a template: the request's shape, from {floor:.2})");
         out!(
-            "{score:.2}  {name}{}",
-            if *shown { "  (shown)" } else { "" }
+            "{:.2}  {}{}{}",
+            r.similarity,
+            r.name,
+            if r.template { template.as_str() } else { "" },
+            if r.shown { "  (shown)" } else { "" }
         );
     }
-    if !ranked.iter().any(|r| r.2) {
+    if !ranked.iter().any(|r| r.shown) {
         out!("none is near enough to be shown");
     }
     Ok(ExitCode::SUCCESS)

@@ -155,7 +155,7 @@ async fn a_pasted_skill_is_read_marks_the_task_and_its_script_is_gated() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_small_model_is_shown_zetas_skill_nearest_its_request_only_when_they_are_offered() {
+async fn a_small_model_is_shown_zetas_skill_nearest_its_request_by_default() {
     let Some(model) = zeta_test_support::skills::model("a small model and skills") else {
         return;
     };
@@ -183,15 +183,16 @@ async fn a_small_model_is_shown_zetas_skill_nearest_its_request_only_when_they_a
         .output()
         .expect("zeta run")
     };
-    // By default offered the person's skills only, it gets none here (the home has none).
-    done_task(&ask(""));
+    // Offered the person's skills only, it gets none here (the home has none).
+    done_task(&ask("yours"));
     assert!(
         !first_turn(&s, 0).contains("nproc"),
         "{}",
         first_turn(&s, 0)
     );
-    // With Zeta's own offered too, the one nearest in meaning, well ahead of the next.
-    done_task(&ask("all"));
+    // By default Zeta's own are offered too: the one nearest in meaning, well ahead of
+    // the next.
+    done_task(&ask(""));
     let first = first_turn(&s, 1);
     assert!(first.contains("nproc"), "{first}");
     assert!(
@@ -226,7 +227,7 @@ async fn skills_match_says_which_skill_a_small_model_would_be_shown_and_why() {
         assert!(out.status.success(), "{out:?}");
         String::from_utf8_lossy(&out.stdout).to_string()
     };
-    let cores = matched("how many processor cores do I have?", "all");
+    let cores = matched("how many processor cores do I have?", "");
     let first = cores.lines().next().unwrap_or_default();
     assert!(
         first.contains("cpu-cores") && first.contains("(shown)"),
@@ -234,7 +235,7 @@ async fn skills_match_says_which_skill_a_small_model_would_be_shown_and_why() {
     );
     assert_eq!(cores.lines().count(), 5, "the five nearest: {cores}");
     // Two about as near: neither is shown, and it says so.
-    let room = matched("How much room is left on my drive?", "all");
+    let room = matched("How much room is left on my drive?", "");
     assert!(!room.contains("(shown)"), "{room}");
     assert!(room.contains("none is near enough"), "{room}");
     // The descriptions' vectors are kept for the next run.

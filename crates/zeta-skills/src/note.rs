@@ -3,14 +3,15 @@
 //! list as its window's room takes), and reads the one it picks with the `skill` tool.
 //! A small model is shown the one whose description is clearly nearest the request in
 //! meaning, or none (`choose`), as an example with its command — never with a value of
-//! the request put into it — among the skills `SmallOffer` lets it have: by default the
-//! person's own (written, added or saved from a task), not Zeta's. Measured on the 1.5B model,
-//! on the everyday bench's held-out half (families nobody tuned on), in three
-//! interleaved runs: Zeta's own offered solved 22/38 against the compiled catalogue's
-//! 26/38, then 20/38 against 24/38 with none, then 20/38 against 23/38 with none (on
-//! the tune half the same skills gained, 27/34 against 23/34: they did not carry), so
-//! they are not offered to it unless `ZETA_SKILLS_SMALL=all`. Chosen one clearly
-//! nearest or none, they were no worse than none in one run (32/38 both).
+//! the request put into it — among the skills `SmallOffer` lets it have: by default all,
+//! Zeta's own and the person's. A template skill (a learned one: it declares parameters)
+//! is a candidate only for a request of its shape (`choose::Tuning::template_floor`).
+//!
+//! Measured on the 1.5B model, on the everyday bench's held-out half (families nobody
+//! tuned on): Zeta's own skills, offered as a short list by shared nearness, did worse
+//! than none in four interleaved runs (22/38 against 26/38, 20 against 24, 20 against
+//! 23, 21 against 26); offered one clearly nearest or none, no worse (32/38 both, then
+//! the figures in `docs/architecture.md`), so they are offered by default.
 
 use std::sync::Arc;
 
@@ -18,7 +19,7 @@ use zeta_core::assist::notes::{Added, Knowledge, Room};
 use zeta_core::assist::request::Request;
 use zeta_core::context::count_text;
 
-use crate::choose::Chooser;
+use crate::choose::{Chooser, Query};
 use crate::shelf::{Entry, Skills};
 
 /// A skill's steps shown to a small model at most (longer ones are cut at a line).
@@ -27,10 +28,9 @@ const MOST_STEPS: usize = 700;
 /// Which skills a small model may be offered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SmallOffer {
-    /// Zeta's own and the person's.
+    /// Zeta's own and the person's (the default).
     All,
-    /// The person's only (the default: Zeta's own did not pay on requests they were not
-    /// written from; see the module's doc).
+    /// The person's only.
     Yours,
     /// None.
     Off,
@@ -38,12 +38,12 @@ pub enum SmallOffer {
 
 impl SmallOffer {
     /// From `ZETA_SKILLS_SMALL` (`all`, `yours`, `off`; anything else is the default,
-    /// `yours`).
+    /// `all`).
     pub fn from_env() -> Self {
         match std::env::var("ZETA_SKILLS_SMALL").as_deref() {
-            Ok("all") => Self::All,
+            Ok("yours") => Self::Yours,
             Ok("off") => Self::Off,
-            _ => Self::Yours,
+            _ => Self::All,
         }
     }
 
@@ -54,6 +54,17 @@ impl SmallOffer {
             Self::Off => false,
         }
     }
+}
+
+/// One skill as `explain` ranks it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explained {
+    pub similarity: f32,
+    pub name: String,
+    pub shown: bool,
+    /// It declares parameters: compared with the request's shape, and a candidate only
+    /// from `Tuning::template_floor`.
+    pub template: bool,
 }
 
 pub struct SkillsNote {
@@ -76,23 +87,28 @@ impl SkillsNote {
     /// Why a small model is shown what it is shown for `request` (`zeta skills match`):
     /// the skills it may be offered, nearest in meaning first, each with its similarity
     /// and whether it would be shown.
-    pub fn explain(&self, request: &Request) -> Vec<(f32, String, bool)> {
+    pub fn explain(&self, request: &Request) -> Vec<Explained> {
         let catalog = self.skills.current();
         let offered: Vec<&Entry> = catalog
             .enabled()
             .filter(|e| crate::choose::runs_here(&e.skill) && self.small.allows(e))
             .collect();
-        let meant = crate::choose::meaning_text(request);
+        let query = Query::of(request, &home(), &offered);
         let shown: Vec<String> = self
             .chooser
-            .choose(&meant, &offered)
+            .choose(query.clone(), &offered)
             .iter()
             .map(|e| e.skill.name.clone())
             .collect();
         self.chooser
-            .ranked(&meant, &offered)
+            .ranked(query.clone(), &offered)
             .into_iter()
-            .map(|(s, e)| (s, e.skill.name.clone(), shown.contains(&e.skill.name)))
+            .map(|(similarity, e)| Explained {
+                similarity,
+                name: e.skill.name.clone(),
+                shown: shown.contains(&e.skill.name),
+                template: crate::choose::is_template(e),
+            })
             .collect()
     }
 
@@ -120,14 +136,19 @@ impl Knowledge for SkillsNote {
             if offered.is_empty() {
                 return None;
             }
-            let chosen = self
-                .chooser
-                .choose(&crate::choose::meaning_text(request), &offered);
+            let query = Query::of(request, &home(), &offered);
+            let chosen = self.chooser.choose(query, &offered);
             small_note(&chosen)
         } else {
             large_note(&usable, room.tokens)
         }
     }
+}
+
+/// The home `~` stands for in requests: this process's, as the loop's parse of the
+/// request reads it (`ShellEnv::current`).
+fn home() -> std::path::PathBuf {
+    zeta_core::policy::ShellEnv::current(std::path::Path::new(".")).home
 }
 
 /// Every usable skill, for a model that picks: names and descriptions (a skill the
