@@ -75,8 +75,9 @@ impl Skill {
 
     /// The parameters its body declares, in a list after a line that starts with
     /// "Parameters" (as a learned skill's does: `- DIR: a folder`): names in capitals,
-    /// digits and `_`. A skill the person writes with such a list is a template too. A skill that declares any is a template for requests of one shape, its
-    /// description written with them ("How many .EXT files are in DIR?").
+    /// digits and `_`. A skill that declares any (learned, or written so by the person)
+    /// is a template for requests of one shape, its description written with them ("How
+    /// many .EXT files are in DIR?").
     pub fn parameters(&self) -> Vec<&str> {
         let lines: Vec<&str> = self.body.lines().map(str::trim).collect();
         // The first "Parameters…" line that a list follows.

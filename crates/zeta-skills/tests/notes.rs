@@ -7,6 +7,8 @@
 // Test code: a failed expect is the test failing, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -219,4 +221,42 @@ fn skills_that_show_the_same_command_are_one_choice() {
         "find DIR -name '*.EXT' | wc -l",
     );
     assert!(shown("how many .pdf files are in my papers folder").is_empty());
+}
+
+/// A skill learned from a task is a template: shown, with its parameters standing in its
+/// command, for a request of its shape, and not for a neighbour that reads alike but
+/// asks something else (a model shown the one-kind count counts one kind).
+#[test]
+fn a_learned_template_is_shown_for_a_request_of_its_shape_only() {
+    let Some((home, skills, chooser)) = person_home() else {
+        return;
+    };
+    let docs = home.path().join("docs");
+    let papers = home.path().join("papers");
+    for dir in [&docs, &papers] {
+        std::fs::create_dir_all(dir).expect("folder");
+    }
+    let env = ShellEnv::current(home.path());
+    let call = common::shell(&format!("find {} -name '*.txt' | wc -l", docs.display()));
+    let draft = zeta_skills::learn::draft(
+        &format!("How many .txt files are in {}?", docs.display()),
+        &[call],
+        &env,
+    )
+    .expect("a draft");
+    skills
+        .write("learned-count", &draft.description, &draft.body, false)
+        .expect("saved");
+    let note = SkillsNote::new(skills.clone(), chooser.clone(), SmallOffer::All);
+    let shown = |text: &str| {
+        note.note(&request(text), Room::of_window(true, 8192))
+            .map(|a| (a.used, a.text))
+            .unwrap_or_default()
+    };
+    let (used, text) = shown(&format!("How many .pdf files are in {}?", papers.display()));
+    assert_eq!(used, ["learned-count"], "{text}");
+    assert!(text.contains("find DIR -name '*.EXT' | wc -l"), "{text}");
+    assert!(!text.contains("txt") && !text.contains("docs"), "{text}");
+    let (used, text) = shown(&format!("How many files are in {}?", papers.display()));
+    assert!(!used.iter().any(|u| u == "learned-count"), "{text}");
 }

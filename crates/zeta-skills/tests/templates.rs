@@ -154,22 +154,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("What is my user name?", "", "held"),
 ];
 
-fn shell(command: &str) -> AuditEntry {
-    AuditEntry {
-        id: 0,
-        task_id: 1,
-        call_id: "c".into(),
-        tool: "shell".into(),
-        arguments: serde_json::json!({ "command": command }).to_string(),
-        decision: "allowed".into(),
-        decided_by: "policy".into(),
-        ok: true,
-        summary: String::new(),
-        created_at: 0,
-        state: "finished".into(),
-    }
-}
-
 /// A home with the folders and files the table names.
 fn home() -> (tempfile::TempDir, ShellEnv) {
     let dir = tempfile::tempdir().expect("home");
@@ -211,7 +195,7 @@ fn a_learned_skill_is_offered_for_requests_of_its_shape_and_not_their_neighbours
             .iter()
             .map(|c| c.replace("~/", &format!("{}/", dir.path().display())))
             .collect();
-        let calls: Vec<AuditEntry> = commands.iter().map(|c| shell(c)).collect();
+        let calls: Vec<AuditEntry> = commands.iter().map(|c| common::shell(c)).collect();
         let draft = zeta_skills::learn::draft(request, &calls, &env).expect("a draft");
         skills
             .write(name, &draft.description, &draft.body, false)

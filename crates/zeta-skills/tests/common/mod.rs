@@ -1,6 +1,27 @@
-//! The count kept over a table of requests in two halves (`tune`, `held`): for each
-//! half, how many requests fit a skill and which missed it, how many fit none, how
-//! many skills were offered and which fit nothing asked.
+//! What the skills' integration tests share: the count kept over a table of requests
+//! in two halves (`tune`, `held`: for each half, how many requests fit a skill and which
+//! missed it, how many fit none, how many skills were offered and which fit nothing
+//! asked), and a shell call that worked as the audit records it.
+
+// Each test binary uses a part of this module.
+#![allow(dead_code)]
+
+/// A shell call of task 1 that was allowed and worked, as the audit records it.
+pub fn shell(command: &str) -> zeta_core::store::audit::AuditEntry {
+    zeta_core::store::audit::AuditEntry {
+        id: 0,
+        task_id: 1,
+        call_id: "c".into(),
+        tool: "shell".into(),
+        arguments: serde_json::json!({ "command": command }).to_string(),
+        decision: "allowed".into(),
+        decided_by: "policy".into(),
+        ok: true,
+        summary: String::new(),
+        created_at: 0,
+        state: "finished".into(),
+    }
+}
 
 /// One half's count.
 #[derive(Default, Debug)]
