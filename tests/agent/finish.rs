@@ -142,13 +142,7 @@ async fn an_answer_before_anything_ran_is_pushed_back_once() {
     assert!(text_of(&requests[1]).contains("You have not run anything yet"));
     // Pushed back once only: a task that needs nothing from the computer still ends.
     let turns = [answer("Hello!"), answer("Hello again!")];
-    let s = Setup::with_settings(
-        Wire::OpenAi,
-        proto,
-        script(&turns, proto),
-        json!({"verify": "always"}),
-    )
-    .await;
+    let s = verified(proto, &turns).await;
     let task = finished_task(&s.zeta_run("Say hello"));
     assert_eq!(task["reply"], "Hello again!");
     assert_eq!(s.requests().len(), 2);
@@ -314,6 +308,9 @@ async fn an_answer_about_a_guessed_place_that_is_not_there_goes_back() {
     }
 }
 
+/// How a question's second way asks for its program, apart from the task's conversation.
+const APART: &str = "Compute the answer to this request with a short Python 3 program";
+
 /// The program a model writes for the second way: the biggest file in ~/docs.
 const BIGGEST: &str = "python3 - <<'EOF'\nimport os\nd = os.path.expanduser('~/docs')\nprint(max(os.listdir(d), key=lambda n: os.path.getsize(os.path.join(d, n))))\nEOF";
 
@@ -352,8 +349,25 @@ async fn a_question_answered_one_way_is_computed_a_second_way() {
             let task = finished_task(&out);
             assert_eq!(task["status"], "done", "{at}: {task}");
             let reply = task["reply"].as_str().unwrap_or_default();
-            let back = text_of(&s.requests()[2]);
-            assert!(back.contains("a second way"), "{at}: {back}");
+            // The program is asked for apart: the request, nothing of the first way.
+            let back = said_in(&s.requests()[2]);
+            assert!(back.contains(APART), "{at}: {back}");
+            assert!(
+                back.contains("Which file in ~/docs is the biggest?")
+                    && !back.contains(command)
+                    && !back.contains(first),
+                "{at}: {back}"
+            );
+            if doubted {
+                // Asked which way is right, in the task's conversation, shown the program.
+                let asked = said_in(&s.requests()[3]);
+                assert!(
+                    text_of(&s.requests()[3]).contains(command)
+                        && asked.contains("A Python program, written apart from your commands")
+                        && asked.contains("print(max(os.listdir(d)"),
+                    "{at}: {asked}"
+                );
+            }
             // A program that agrees ends the task; one that differs gets one answer,
             // with no tools, on which is right.
             assert_eq!(s.requests().len(), if doubted { 4 } else { 3 }, "{at}");
@@ -582,6 +596,42 @@ async fn an_internal_message_never_reaches_the_person() {
     }
 }
 
+/// A home whose model plays `turns`, with every answer checked (`verify: always`).
+async fn verified(proto: Proto, turns: &[Turn]) -> Setup {
+    Setup::with_settings(
+        Wire::OpenAi,
+        proto,
+        script(turns, proto),
+        json!({"verify": "always"}),
+    )
+    .await
+}
+
+/// The first way of counting the cities in `~/orders.csv` (the header too: 4), the
+/// program of the second way (3), and the first answer.
+const CITIES_COUNT: &str = "cut -d, -f1 ~/orders.csv | sort -u | wc -l";
+const CITIES_PROGRAM: &str =
+    "python3 - <<'EOF'\nimport csv, os\nwith open(os.path.expanduser('~/orders.csv')) as f:\n    \
+                   print(len({r['city'] for r in csv.DictReader(f)}))\nEOF";
+const CITIES_FIRST: &str = "There are 4 distinct cities.";
+
+/// A home with `~/orders.csv` (three cities), where the model counts the cities with
+/// `CITIES_COUNT`, answers `CITIES_FIRST`, runs `CITIES_PROGRAM` and then says `again`.
+async fn cities(proto: Proto, again: &str) -> Setup {
+    let turns = [
+        run(CITIES_COUNT),
+        answer(CITIES_FIRST),
+        run(CITIES_PROGRAM),
+        answer(again),
+    ];
+    let s = verified(proto, &turns).await;
+    write(
+        &s.home.path().join("orders.csv"),
+        "city,amount\nLisbon,1\nOslo,2\nLisbon,3\nRome,4\n",
+    );
+    s
+}
+
 /// Two ways that disagree: after the program, the model is asked once, with no tools,
 /// which is right, and its new answer is taken only where the program's output bears it
 /// out, with what the first way gave beside it (one way against another confirms
@@ -591,10 +641,7 @@ async fn an_internal_message_never_reaches_the_person() {
 /// over a listing's 1, where the truth was 5.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_ways_that_disagree_are_settled_by_what_the_program_bears_out() {
-    let count = "cut -d, -f1 ~/orders.csv | sort -u | wc -l";
-    let program = "python3 - <<'EOF'\nimport csv, os\nwith open(os.path.expanduser('~/orders.csv')) as f:\n    \
-                   print(len({r['city'] for r in csv.DictReader(f)}))\nEOF";
-    let first = "There are 4 distinct cities.";
+    let (count, program, first) = (CITIES_COUNT, CITIES_PROGRAM, CITIES_FIRST);
     let doubted =
         format!("{first}\n\n(I could not confirm this a second way: a Python program printed:\n3)");
     for proto in PROTOS {
@@ -610,28 +657,26 @@ async fn two_ways_that_disagree_are_settled_by_what_the_program_bears_out() {
             ("There are 7 distinct cities.", doubted.clone()),
         ] {
             let at = format!("{proto:?}, {again}");
-            let turns = [run(count), answer(first), run(program), answer(again)];
-            let s = Setup::with_settings(
-                Wire::OpenAi,
-                proto,
-                script(&turns, proto),
-                json!({"verify": "always"}),
-            )
-            .await;
-            write(
-                &s.home.path().join("orders.csv"),
-                "city,amount\nLisbon,1\nOslo,2\nLisbon,3\nRome,4\n",
-            );
+            let s = cities(proto, again).await;
             let out = s.zeta_run("How many distinct cities are in ~/orders.csv?");
             let task = finished_task(&out);
             assert_eq!(task["status"], "done", "{at}: {task}");
             assert_eq!(task["reply"], want.as_str(), "{at}: {task}");
             let requests = s.requests();
             assert_eq!(requests.len(), 4, "{at}: one turn after the program");
+            // The program written apart: the request, nothing of the first way.
+            let apart = said_in(&requests[2]);
+            assert!(
+                apart.contains(APART) && !apart.contains(first),
+                "{at}: {apart}"
+            );
+            assert!(!text_of(&requests[2]).contains(count), "{at}");
             let asked = said_in(&requests[3]);
             assert!(
                 asked.contains("Two ways of computing it disagree. Your answer was: There are 4")
-                    && asked.contains("The Python program printed:\n3"),
+                    && asked.contains(&format!(
+                        "written apart from your commands:\n{program}\nprinted:\n3"
+                    )),
                 "{at}: {asked}"
             );
             let checks = checks_of(&out);
@@ -645,6 +690,39 @@ async fn two_ways_that_disagree_are_settled_by_what_the_program_bears_out() {
             );
             s.assert_invariants();
         }
+    }
+}
+
+/// With `second-way-apart` off (a measuring aid, `ZETA_HELP_OFF`), the program is asked
+/// for in the task's conversation, after the first way's command and answer, and the
+/// model judging two ways is not shown the program again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_second_way_in_the_tasks_conversation_where_apart_is_off() {
+    let (count, first) = (CITIES_COUNT, CITIES_FIRST);
+    for proto in PROTOS {
+        let s = cities(proto, "There are 3 distinct cities.").await;
+        let off = std::path::Path::new("second-way-apart");
+        let request = "How many distinct cities are in ~/orders.csv?";
+        let out = s.zeta_env(
+            &["run", "--json", "--approve", "all", request],
+            &[("ZETA_HELP_OFF", off)],
+        );
+        let task = finished_task(&out);
+        assert_eq!(task["status"], "done", "{proto:?}: {task}");
+        let requests = s.requests();
+        assert_eq!(requests.len(), 4, "{proto:?}");
+        let back = said_in(&requests[2]);
+        assert!(
+            text_of(&requests[2]).contains(count) && back.contains(first) && !back.contains(APART),
+            "{proto:?}: {back}"
+        );
+        let asked = said_in(&requests[3]);
+        assert!(
+            asked.contains("The Python program printed:\n3")
+                && !asked.contains("written apart from your commands"),
+            "{proto:?}: {asked}"
+        );
+        s.assert_invariants();
     }
 }
 
@@ -965,7 +1043,7 @@ async fn a_folder_named_by_a_bare_word_is_computed_a_second_way() {
             assert_eq!(second, place, "{at}: {:?}", checks_of(&out));
             assert_eq!(s.requests().len(), 3, "{at}");
             let back = text_of(&s.requests()[2]);
-            assert_eq!(back.contains("a second way"), place, "{at}: {back}");
+            assert_eq!(back.contains(APART), place, "{at}: {back}");
             s.assert_invariants();
         }
     }

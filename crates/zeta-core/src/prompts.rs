@@ -33,6 +33,11 @@ pub const CHECK_WINDOW_NOT_SAVED: &str = include_str!("../prompts/check_window_n
 pub const CHECK_VALUE_NOT_ENTERED: &str = include_str!("../prompts/check_value_not_entered.md");
 pub const CHECK_SECOND_WAY: &str = include_str!("../prompts/check_second_way.md");
 pub const CHECK_SECOND_WAY_DIFFERS: &str = include_str!("../prompts/check_second_way_differs.md");
+/// The second way's program for a question, asked for in a conversation of its own.
+pub const CHECK_SECOND_WAY_APART: &str = include_str!("../prompts/check_second_way_apart.md");
+/// Two ways disagree, the program written apart: the model is shown it.
+pub const CHECK_SECOND_WAY_DIFFERS_APART: &str =
+    include_str!("../prompts/check_second_way_differs_apart.md");
 pub const CHECK_WRITTEN_DIFFERS: &str = include_str!("../prompts/check_written_differs.md");
 pub const CHECK_UNGROUNDED_PATH: &str = include_str!("../prompts/check_ungrounded_path.md");
 pub const NAMES_PIPED: &str = include_str!("../prompts/names_piped.md");

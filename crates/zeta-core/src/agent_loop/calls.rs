@@ -172,7 +172,7 @@ impl<S: ModelSource, M: Model> Run<'_, S, M> {
             effects,
             read_back: output.read_back.as_deref().cloned(),
             shows: output.shows.clone(),
-            program: crate::assist::evidence::runs_program(&call.name, &call.arguments),
+            program: crate::assist::evidence::program_of(&call.name, &call.arguments),
         });
         // How the call was read goes to the model with what it printed, never into the
         // evidence: what a command printed is told to the person as it printed it.

@@ -118,6 +118,13 @@ pub(super) struct Finishing {
     /// `second-way` sent the answer back: the next step is the program (a call, never an
     /// answer), and the task ends after it (`second_way_turn`).
     program_next: bool,
+    /// The message that asks for a question's program in a conversation of its own
+    /// (`take_apart`), where `second-way` sent its answer back; none where the program
+    /// is asked for in the task's conversation (a change's, or with `second-way-apart`
+    /// off).
+    apart: Option<String>,
+    /// The program was asked for apart: the model that judges two ways is shown it.
+    written_apart: bool,
     /// The answer went back for a check that an act answers: the next step calls a tool.
     act_next: bool,
     /// Zeta's own folder: what changes there is no effect of a call (`own_home`).
@@ -149,6 +156,8 @@ impl Finishing {
             checked_second_way: None,
             disagreed: None,
             program_next: false,
+            apart: None,
+            written_apart: false,
             act_next: false,
             own_home: None,
         }
@@ -553,6 +562,16 @@ impl Finishing {
         self.checked_second_way.is_some()
     }
 
+    /// Where `second-way` sent a question's answer back: the message that asks for its
+    /// program in a conversation of its own, with nothing of the first way in it
+    /// (`checks::asked_apart`). Taken once.
+    pub fn take_apart(&mut self) -> Option<String> {
+        let apart = self.apart.take()?;
+        self.said(&apart);
+        self.written_apart = true;
+        Some(apart)
+    }
+
     /// After the second way's program: the message that asks the model, once and with
     /// no tools, which of two ways that disagree is right, when a program printed
     /// something that does not bear out the answer it was to check.
@@ -565,14 +584,34 @@ impl Finishing {
         let ProgramSays::Differs(printed) = program_says(&self.case(checked)) else {
             return None;
         };
-        let message = crate::prompts::fill(
-            crate::prompts::CHECK_SECOND_WAY_DIFFERS,
-            &[
-                ("answer", checked),
-                ("printed", &crate::text::clip(&printed, 400)),
-                ("request", &self.request.text),
-            ],
-        );
+        let printed = crate::text::clip(&printed, 400);
+        // Written apart, the program is not in the conversation the model answers in.
+        let program = self
+            .evidence
+            .ran()
+            .filter_map(|c| c.program.as_deref())
+            .last()
+            .map(|program| crate::text::clip(program, 1200))
+            .filter(|_| self.written_apart);
+        let message = match &program {
+            Some(program) => crate::prompts::fill(
+                crate::prompts::CHECK_SECOND_WAY_DIFFERS_APART,
+                &[
+                    ("answer", checked),
+                    ("program", program),
+                    ("printed", &printed),
+                    ("request", &self.request.text),
+                ],
+            ),
+            None => crate::prompts::fill(
+                crate::prompts::CHECK_SECOND_WAY_DIFFERS,
+                &[
+                    ("answer", checked),
+                    ("printed", &printed),
+                    ("request", &self.request.text),
+                ],
+            ),
+        };
         self.record.push(CheckRecord {
             check: checks::SecondWay.name(),
             result: CheckResult::SentBack,
@@ -658,10 +697,19 @@ impl Finishing {
                 if check == checks::SecondWay.name() {
                     self.checked_second_way = Some(answer.to_string());
                     self.program_next = true;
+                    let apart = self.request.only_asks()
+                        && !self.off.iter().any(|o| o == "second-way-apart");
+                    if apart {
+                        let case = self.case(answer);
+                        self.apart = Some(checks::asked_apart(&case));
+                    }
                 }
                 self.act_next = self.finisher.answered_by_acting(check);
                 let message = if check == "nothing-ran" {
                     prompt::nothing_run_prompt(self.planner)
+                } else if let Some(apart) = &self.apart {
+                    // What the model is asked, in a conversation of its own.
+                    apart.clone()
                 } else {
                     message
                 };

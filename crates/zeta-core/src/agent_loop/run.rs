@@ -114,6 +114,9 @@ pub(super) struct Run<'a, S, M> {
     pub(super) undo: Option<crate::undo::TaskUndo>,
     /// What the task's calls left for its end (processes to end), run when it is dropped.
     pub(super) at_task_end: crate::tool::AtTaskEnd,
+    /// The task's conversation, set aside while the second way's program is written in a
+    /// conversation of its own (`Finishing::take_apart`); back for the answer.
+    pub(super) set_aside: Option<Vec<Message>>,
 }
 
 /// The tools the planner protocol offers: all of them, except to a small model, which
@@ -384,6 +387,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 .as_ref()
                 .and_then(|store| crate::undo::TaskUndo::start(store, ctx_task_id, &undo_settings)),
             at_task_end: Default::default(),
+            set_aside: None,
         }
     }
 
@@ -555,7 +559,22 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                             clip(&text, 200)
                         );
                         self.messages.push(Message::assistant(reply.text));
-                        self.messages.push(Message::user(check));
+                        match self.finishing.take_apart() {
+                            // The program of a second way, asked for with the system
+                            // prompt and the request only (`checks::asked_apart`).
+                            Some(ask) => {
+                                let fresh = self
+                                    .messages
+                                    .first()
+                                    .cloned()
+                                    .into_iter()
+                                    .chain([Message::user(ask)])
+                                    .collect();
+                                let task = std::mem::replace(&mut self.messages, fresh);
+                                self.set_aside = Some(task);
+                            }
+                            None => self.messages.push(Message::user(check)),
+                        }
                         continue;
                     }
                     let text = self.final_answer(text);
@@ -667,6 +686,7 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
                 "no program came for the second way; the answer is told as not confirmed"
             );
         }
+        self.back_to_the_task();
         // Two ways that disagree: asked once, with no tools, which is right.
         if let Some(message) = self.finishing.two_ways_differ() {
             self.tell(message);
@@ -687,11 +707,20 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
         self.finish(text)
     }
 
+    /// The task's conversation again, where the second way's program was asked for in
+    /// one of its own.
+    fn back_to_the_task(&mut self) {
+        if let Some(task) = self.set_aside.take() {
+            self.messages = task;
+        }
+    }
+
     /// The cap was reached: one more request that can only answer; its text is the answer.
     pub(super) async fn summarise_at_cap(&mut self) -> AgentOutcome {
         if self.ctx.cancel.is_cancelled() {
             return self.cancelled();
         }
+        self.back_to_the_task();
         self.inject_user_messages();
         let max = self.ctx.settings.effective_max_iterations();
         self.finishing.stopped(&format!(
@@ -727,7 +756,12 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
             return self.failed(why);
         }
         tracing::info!(task = self.task_id(), "{why}; asking for an answer instead");
-        self.messages.push(Message::assistant(last));
+        // A second way's conversation of its own is left, with what stalled in it.
+        if self.set_aside.is_some() {
+            self.back_to_the_task();
+        } else {
+            self.messages.push(Message::assistant(last));
+        }
         self.tell(prompt::ANSWER_AFTER_STALLING.to_string());
         match self.answer_now().await {
             Ok(Some(answer)) => {
@@ -813,6 +847,11 @@ impl<'a, S: ModelSource, M: Model> Run<'a, S, M> {
 
     /// Injects user messages that arrived while the task ran.
     pub(super) fn inject_user_messages(&mut self) {
+        // Not into a second way's conversation of its own, which ends with its program:
+        // what is left in the inbox then is queued after the task (`worker`).
+        if self.set_aside.is_some() {
+            return;
+        }
         for (_, text) in self.ctx.inbox.take() {
             if let Some(audit) = &self.ctx.audit {
                 let noted = audit.note_added(

@@ -92,8 +92,8 @@ pub struct CallEvidence {
     /// What the window or screen a call read shows (`ToolOutput::shows`): counted as
     /// printed instead of its output, which holds Zeta's framing.
     pub shows: Option<String>,
-    /// It ran a program written for the task (`runs_program`).
-    pub program: bool,
+    /// The program written for the task it ran, where it ran one (`program_of`).
+    pub program: Option<String>,
 }
 
 impl CallEvidence {
@@ -123,7 +123,7 @@ impl CallEvidence {
             effects,
             read_back: None,
             shows: None,
-            program: false,
+            program: None,
         }
     }
 
@@ -141,7 +141,7 @@ impl CallEvidence {
             effects: vec![],
             read_back: Some(read_back),
             shows: None,
-            program: false,
+            program: None,
         }
     }
 }
@@ -149,19 +149,25 @@ impl CallEvidence {
 /// A call runs a program written for the task: `run_code`, or a shell command that runs
 /// Python (read off the command's syntax tree).
 pub fn runs_program(tool: &str, arguments: &serde_json::Value) -> bool {
+    program_of(tool, arguments).is_some()
+}
+
+/// What a call that runs a program written for the task runs (`runs_program`): the
+/// code given to `run_code`, the shell command that runs Python.
+pub fn program_of(tool: &str, arguments: &serde_json::Value) -> Option<String> {
+    let field = |name: &str| arguments.get(name).and_then(serde_json::Value::as_str);
     match tool {
-        "run_code" => true,
-        "shell" => arguments
-            .get("command")
-            .and_then(serde_json::Value::as_str)
-            .is_some_and(|command| {
+        "run_code" => Some(field("code").unwrap_or_default().to_string()),
+        "shell" => field("command")
+            .filter(|command| {
                 crate::policy::shell::programs(command).0.iter().any(|p| {
                     p.rsplit('/')
                         .next()
                         .is_some_and(|n| n.starts_with("python"))
                 })
-            }),
-        _ => false,
+            })
+            .map(str::to_string),
+        _ => None,
     }
 }
 

@@ -44,7 +44,7 @@ pub use effects::{AskedChange, AskedSource, AskedTarget, ChangesUnsaid, HeldBack
 pub use entered::{misread, values_given, ValueNotEntered};
 pub use left::{ClosedShort, StepLeft};
 pub use missing::MissingPath;
-pub use second_way::{program_says, ProgramSays, SecondWay, UNCONFIRMED};
+pub use second_way::{asked_apart, program_says, ProgramSays, SecondWay, UNCONFIRMED};
 pub use stopped::StoppedShort;
 pub use window::{
     done_in_window, titled_file, ActNotShown, TextDropped, WindowNotSaved, WindowUntouched,

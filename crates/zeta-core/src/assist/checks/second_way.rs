@@ -331,7 +331,7 @@ fn says(case: &Case, found: &[Fact]) -> ProgramSays {
     let printed: Vec<String> = case
         .evidence
         .ran()
-        .filter(|c| c.ok && c.program)
+        .filter(|c| c.ok && c.program.is_some())
         .map(|c| c.printed())
         .collect();
     // A program that printed nothing proves nothing, unless nothing is the answer.
@@ -371,17 +371,7 @@ fn bears_nothing(printed: &str, case: &Case) -> bool {
 /// or one that computes from the values it gives; for a change, one that changes
 /// nothing and prints what `facts` (`chosen`) says the change rests on.
 fn asked_for(case: &Case, facts: &[Fact]) -> String {
-    let (wrong, program) = if !case.request.names_a_place() {
-        (
-            "a wrong formula, a wrong unit",
-            "computes it itself from the values the request gives, reading no file",
-        )
-    } else {
-        (
-            "the wrong file, a header row, names instead of contents",
-            "reads the files itself (each path written as os.path.expanduser('~/…'): Python does not read ~ by itself)",
-        )
-    };
+    let (wrong, program) = way(case);
     let wrote_value = facts.iter().any(|f| matches!(f, Fact::Value(_)));
     let (program, prints) = if case.request.only_asks() {
         (program.to_string(), "the answer")
@@ -399,6 +389,36 @@ fn asked_for(case: &Case, facts: &[Fact]) -> String {
     crate::prompts::fill(
         crate::prompts::CHECK_SECOND_WAY,
         &[("wrong", wrong), ("program", &program), ("prints", prints)],
+    )
+}
+
+/// What may go wrong in the first way, and what the program does instead: compute from
+/// the values the request gives, or read the files itself.
+fn way(case: &Case) -> (&'static str, &'static str) {
+    if !case.request.names_a_place() {
+        (
+            "a wrong formula, a wrong unit",
+            "computes it itself from the values the request gives, reading no file",
+        )
+    } else {
+        (
+            "the wrong file, a header row, names instead of contents",
+            "reads the files itself (each path written as os.path.expanduser('~/…'): Python does not read ~ by itself)",
+        )
+    }
+}
+
+/// The message that asks for a question's program apart from the task's conversation:
+/// the request and what the program is to do, with nothing of the first way (its
+/// commands, what they printed, the answer). A program written beside the first way
+/// reads the request as it did (seen: words counted as lines by the command and by the
+/// program, the two agreeing on a wrong number, in a fresh probe); one written apart is
+/// a second reading.
+pub fn asked_apart(case: &Case) -> String {
+    let (_, program) = way(case);
+    crate::prompts::fill(
+        crate::prompts::CHECK_SECOND_WAY_APART,
+        &[("program", program), ("request", &case.request.text)],
     )
 }
 

@@ -66,7 +66,7 @@ mod tests {
             effects: vec![],
             read_back: None,
             shows: None,
-            program: false,
+            program: None,
         }
     }
 

@@ -151,7 +151,7 @@ fn evidence_answers_what_landed_where() {
         }],
         read_back: None,
         shows: None,
-        program: false,
+        program: None,
     });
     assert!(e.changed_ok());
     assert_eq!(e.effects_at(Path::new("/h/docs")).count(), 1);

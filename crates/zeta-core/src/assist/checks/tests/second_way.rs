@@ -16,7 +16,7 @@ fn sorted_names() -> CallEvidence {
 /// A Python program run in the shell, as the loop records it.
 fn program(ok: bool, output: &str) -> CallEvidence {
     CallEvidence {
-        program: true,
+        program: Some("python3 -".into()),
         ..call("✓ shell python3 - <<'EOF' …", true, ok, output, vec![])
     }
 }
@@ -882,5 +882,52 @@ fn second_way_reads_any_printed_text_without_panicking() {
     }
     for printed in crate::text::random_joins(&pieces, 3000, 8, 11) {
         run(&printed);
+    }
+}
+
+/// A question's program asked for apart holds the request and what the program is to
+/// do, and nothing of the first way: its commands, what they printed, its answer.
+#[test]
+fn a_program_asked_for_apart_is_told_the_request_only() {
+    let f = fixture();
+    std::fs::write(p(&f, "orders.csv"), "city,amount\nOslo,2\nLima,3\nOslo,4\n").expect("csv");
+    let cases = [
+        (
+            "How many distinct cities are in ~/orders.csv?",
+            "✓ shell cut -d, -f2 ~/orders.csv | sort -u | wc -l",
+            "There are 4 distinct cities.",
+            "os.path.expanduser",
+        ),
+        (
+            "What is 15% of 240?",
+            "✓ shell echo $((240*15/100))",
+            "It is 36.",
+            "reading no file",
+        ),
+    ];
+    for (request, line, answer, program) in cases {
+        let request = Request::parse(request, &f.env);
+        let mut evidence = Evidence::default();
+        evidence.push(call(line, false, true, "4\n", vec![]));
+        let case = Case {
+            request: &request,
+            answer,
+            evidence: &evidence,
+            held_back: false,
+            stopped: None,
+            window: None,
+            env: &f.env,
+        };
+        let asked = asked_apart(&case);
+        assert!(
+            asked.contains(&format!("Request: {}\n", request.text)),
+            "{asked}"
+        );
+        assert!(asked.contains(program), "{asked}");
+        let first_way = line.trim_start_matches("✓ shell ");
+        assert!(
+            !asked.contains(first_way) && !asked.contains(answer),
+            "nothing of the first way: {asked}"
+        );
     }
 }
