@@ -584,34 +584,31 @@ impl Finishing {
         let ProgramSays::Differs(printed) = program_says(&self.case(checked)) else {
             return None;
         };
-        let printed = crate::text::clip(&printed, 400);
-        // Written apart, the program is not in the conversation the model answers in.
+        // Written apart, the program is not in the conversation the model answers in:
+        // it is shown.
         let program = self
-            .evidence
-            .ran()
-            .filter_map(|c| c.program.as_deref())
-            .last()
-            .map(|program| crate::text::clip(program, 1200))
-            .filter(|_| self.written_apart);
-        let message = match &program {
-            Some(program) => crate::prompts::fill(
-                crate::prompts::CHECK_SECOND_WAY_DIFFERS_APART,
-                &[
-                    ("answer", checked),
-                    ("program", program),
-                    ("printed", &printed),
-                    ("request", &self.request.text),
-                ],
-            ),
-            None => crate::prompts::fill(
-                crate::prompts::CHECK_SECOND_WAY_DIFFERS,
-                &[
-                    ("answer", checked),
-                    ("printed", &printed),
-                    ("request", &self.request.text),
-                ],
-            ),
+            .written_apart
+            .then(|| {
+                self.evidence
+                    .ran()
+                    .filter_map(|c| c.program.as_deref())
+                    .last()
+            })
+            .flatten()
+            .map(|program| crate::text::clip(program, 1200));
+        let template = match program {
+            Some(_) => crate::prompts::CHECK_SECOND_WAY_DIFFERS_APART,
+            None => crate::prompts::CHECK_SECOND_WAY_DIFFERS,
         };
+        let message = crate::prompts::fill(
+            template,
+            &[
+                ("answer", checked),
+                ("program", program.as_deref().unwrap_or_default()),
+                ("printed", &crate::text::clip(&printed, 400)),
+                ("request", &self.request.text),
+            ],
+        );
         self.record.push(CheckRecord {
             check: checks::SecondWay.name(),
             result: CheckResult::SentBack,
